@@ -1,0 +1,28 @@
+"""Registry cases for the binary (two-operand) ops."""
+from __future__ import annotations
+
+import numpy as np
+
+import tinyframe as tf
+
+from . import OpCase
+
+CASES: list[OpCase] = [
+    OpCase("add", tf.add, np.add, [(3, 4), (3, 4)], broadcasts=True),
+    OpCase("add_alpha", lambda x, y: tf.add(x, y, alpha=2.5), lambda x, y: x + 2.5 * y, [(3, 4), (4,)]),
+    OpCase("sub", tf.sub, np.subtract, [(3, 4), (3, 4)], broadcasts=True),
+    OpCase("mul", tf.mul, np.multiply, [(3, 4), (3, 4)], broadcasts=True),
+    OpCase("div", tf.div, np.divide, [(3, 4), (3, 4)], domain=(0.5, 2.0), broadcasts=True),
+    OpCase("pow_scalar", lambda x: x ** 3, lambda x: x ** 3, [(3, 4)]),
+    OpCase("pow_fractional", lambda x: x ** 0.5, np.sqrt, [(5,)], domain=(0.5, 2.0)),
+    OpCase("pow_tensor", tf.pow, np.power, [(3, 4), (3, 4)], domain=(0.5, 2.0), broadcasts=True),
+    OpCase("rpow", lambda x: 2.0 ** x, lambda x: 2.0 ** x, [(3, 4)]),
+    OpCase("rsub_scalar", lambda x: 1.5 - x, lambda x: 1.5 - x, [(3,)]),
+    OpCase("rdiv_scalar", lambda x: 1.5 / x, lambda x: 1.5 / x, [(3,)], domain=(0.5, 2.0)),
+    OpCase("maximum", tf.maximum, np.maximum, [(3, 4), (3, 4)], broadcasts=True),
+    OpCase("minimum", tf.minimum, np.minimum, [(3, 4), (3, 4)], broadcasts=True),
+    OpCase("where", lambda x, y: tf.where(x > 0, x, y), lambda x, y: np.where(x > 0, x, y),
+           [(3, 4), (3, 4)], broadcasts=True),
+    OpCase("clamp", lambda x: tf.clamp(x, -0.5, 0.5), lambda x: np.clip(x, -0.5, 0.5), [(4, 5)]),
+    OpCase("clamp_min", lambda x: x.clamp(min=0.1), lambda x: np.maximum(x, 0.1), [(4, 5)]),
+]

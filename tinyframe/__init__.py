@@ -1,0 +1,35 @@
+"""tinyframe: tensors, autograd, nn and optim with PyTorch's API, on NumPy (cpu) and CuPy (cuda)."""
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from . import dtypes  # noqa: I001
+from .dtypes import (bool_ as bool, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32,
+                     int64, set_default_dtype, uint8)
+from .device import device
+from .tensor import Size, Tensor
+from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from . import autograd, cuda
+from .creation import (arange, as_tensor, bernoulli, empty, empty_like, eye, from_numpy, full, full_like,
+                       linspace, logspace, normal, ones, ones_like, rand, rand_like, randint, randint_like,
+                       randn, randn_like, randperm, tensor, zeros, zeros_like)
+from .random import Generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
+from .functional import *  # noqa: F401,F403  the op functions: tinyframe.exp, tinyframe.matmul, ...
+from .functional import __all__ as _functional_names
+
+float = float32
+double = float64
+half = float16
+long = int64
+int = int32
+short = int16
+
+__all__ = [
+    "__version__", "Tensor", "Size", "dtype", "device", "autograd", "cuda", "no_grad", "enable_grad",
+    "set_grad_enabled", "is_grad_enabled", "bool", "float16", "float32", "float64", "int8", "int16",
+    "int32", "int64", "uint8", "float", "double", "half", "long", "int", "short", "get_default_dtype",
+    "set_default_dtype", "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange",
+    "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",
+    "randint", "rand_like", "randn_like", "randint_like", "randperm", "normal", "bernoulli", "Generator",
+    "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state", *_functional_names,
+]

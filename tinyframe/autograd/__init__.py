@@ -1,0 +1,9 @@
+"""Automatic differentiation: ``backward``, ``grad``, custom ``Function``, grad mode, gradcheck."""
+from ..grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: I001
+from .engine import backward, grad
+from .function import Function, FunctionCtx
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+from . import function, graph
+
+__all__ = ["backward", "grad", "Function", "FunctionCtx", "gradcheck", "gradgradcheck", "GradcheckError",
+           "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "function", "graph"]

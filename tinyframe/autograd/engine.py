@@ -1,0 +1,257 @@
+"""The backward pass: orders the graph once, runs each node's backward, accumulates into leaves.
+
+Gradients are raw arrays, or Tensors when the pass is recorded (``create_graph=True``). Reducing a
+gradient to its input's shape and dtype (un-broadcasting) happens here, once, for every op.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ..device import array_module_of
+from ..ops import tensor_math
+from ..tensor import Tensor
+from .. import grad_mode
+from .hooks import store_retained
+from .node import AccumulateGrad, Node, edge_of
+
+
+def backward(tensors: Sequence[Tensor] | Tensor, grad_tensors: Any = None, retain_graph: bool | None = None,
+             create_graph: bool = False, inputs: Sequence[Tensor] | None = None) -> None:
+    """Accumulates into the leaves' ``.grad`` the gradient of ``tensors`` (PyTorch's
+    ``torch.autograd.backward``)."""
+    tensors = _as_tuple(tensors)
+    roots, grads = _roots_and_grads(tensors, grad_tensors, create_graph)
+    targets = None if inputs is None else [edge_of(t)[0] for t in _as_tuple(inputs)]
+    if targets is not None and any(t is None for t in targets):
+        raise RuntimeError("One of the inputs passed to backward() does not require grad")
+    _run(roots, grads, create_graph if retain_graph is None else retain_graph, create_graph,
+         targets, capture=False)
+
+
+def grad(outputs: Sequence[Tensor] | Tensor, inputs: Sequence[Tensor] | Tensor, grad_outputs: Any = None,
+         retain_graph: bool | None = None, create_graph: bool = False,
+         allow_unused: bool | None = None, materialize_grads: bool = False) -> tuple:
+    """Returns the gradients of ``outputs`` with respect to ``inputs`` without touching ``.grad``."""
+    outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
+    for i, t in enumerate(inputs):
+        if not t.requires_grad:
+            raise RuntimeError(f"One of the differentiated Tensors (input {i}) does not require grad")
+    roots, grads = _roots_and_grads(outputs, grad_outputs, create_graph)
+    targets = [edge_of(t)[0] for t in inputs]
+    captured = _run(roots, grads, create_graph if retain_graph is None else retain_graph, create_graph,
+                    targets, capture=True)
+    results = []
+    for i, (t, node) in enumerate(zip(inputs, targets)):
+        g = captured.get(node)
+        if g is None:
+            if not (allow_unused or materialize_grads):
+                raise RuntimeError(f"One of the differentiated Tensors (input {i}) appears to not have "
+                                   "been used in the graph. Set allow_unused=True if this is the "
+                                   "desired behavior.")
+            results.append(tensor_math.zeros_like(t) if materialize_grads else None)
+        else:
+            results.append(g if create_graph else Tensor._make(g))
+    return tuple(results)
+
+
+def _as_tuple(value: Any) -> tuple:
+    if isinstance(value, Tensor):
+        return (value,)
+    return tuple(value)
+
+
+def _roots_and_grads(tensors: tuple, grad_tensors: Any, create_graph: bool) -> tuple:
+    if grad_tensors is None or isinstance(grad_tensors, Tensor):
+        grad_tensors = [grad_tensors] * len(tensors) if grad_tensors is None else [grad_tensors]
+    grad_tensors = list(grad_tensors)
+    if len(grad_tensors) != len(tensors):
+        raise RuntimeError(f"got {len(grad_tensors)} gradients for {len(tensors)} tensors")
+    roots, grads = [], []
+    for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
+        if not t.requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        roots.append(edge_of(t)[0])
+        grads.append(_root_grad(t, g, i, create_graph))
+    return roots, grads
+
+
+def _root_grad(t: Tensor, g: Any, i: int, create_graph: bool) -> Any:
+    if g is None:
+        if t._data.size != 1:
+            raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        g = Tensor._make(array_module_of(t._data).ones_like(t._data))
+    elif not isinstance(g, Tensor):
+        from ..creation import tensor
+        g = tensor(g, dtype=t.dtype, device=t.device)
+    if g.shape != t.shape:
+        raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
+                           f"output[{i}] has a shape of {t.shape}.")
+    if g.device != t.device:
+        raise RuntimeError(f"grad_output[{i}] is on {g.device} but output[{i}] is on {t.device}")
+    return g if create_graph else g._data
+
+
+def _order(roots: list) -> tuple[dict, list]:
+    """Counts each reachable node's incoming edges, iteratively (graphs of any depth)."""
+    dependencies: dict = {}
+    seen = set(roots)
+    stack = list(seen)
+    while stack:
+        node = stack.pop()
+        for child, _ in node.next_functions:
+            if child is None:
+                continue
+            dependencies[child] = dependencies.get(child, 0) + 1
+            if child not in seen:
+                seen.add(child)
+                stack.append(child)
+    return dependencies, [n for n in seen if n not in dependencies]
+
+
+def _needed(roots: list, dependencies: dict, targets: list) -> set:
+    """The nodes from which a target can be reached: only these run for ``inputs=``/``grad``."""
+    order, counts = [], dict(dependencies)
+    ready = [n for n in set(roots) if n not in counts]
+    while ready:
+        node = ready.pop()
+        order.append(node)
+        for child, _ in node.next_functions:
+            if child is not None:
+                counts[child] -= 1
+                if counts[child] == 0:
+                    ready.append(child)
+    needed = set(targets)
+    for node in reversed(order):
+        if node not in needed and any(c in needed for c, _ in node.next_functions):
+            needed.add(node)
+    return needed
+
+
+def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
+         targets: list | None, capture: bool) -> dict:
+    """Runs every node once, in topological order; returns the gradients captured at ``targets``."""
+    dependencies, ready = _order(roots)
+    needed = None if targets is None else _needed(roots, dependencies, targets)
+    target_set = set(targets) if targets is not None else ()
+    pending: dict = {}
+    for node, g in zip(roots, root_grads):
+        pending[node] = pending[node] + g if node in pending else g
+    captured: dict = {}
+    owned = _Ownership(root_grads)
+    with grad_mode.set_grad_enabled(create_graph):
+        while ready:
+            node = ready.pop()
+            g = pending.pop(node, None)
+            input_grads = ()
+            if g is not None:
+                if node._pre_hooks:
+                    g = _run_hooks(node._pre_hooks, g, create_graph)
+                if node.retained is not None:
+                    store_retained(node, g)
+                if node in target_set:
+                    captured[node] = g
+                    if capture:
+                        g = None
+                if needed is not None and node not in needed:
+                    g = None
+            if g is not None:
+                if type(node) is AccumulateGrad:
+                    if not capture:
+                        _accumulate(node.variable, g, create_graph, owned)
+                else:
+                    input_grads = _call_backward(node, g, create_graph, retain_graph)
+            meta = node._input_meta if input_grads else None
+            for i, (child, _) in enumerate(node.next_functions):
+                if child is None:
+                    continue
+                if meta is not None and i < len(input_grads):
+                    gi = input_grads[i]
+                    if gi is not None:
+                        gi = _reduce_to_input(gi, meta[i])
+                        pending[child] = pending[child] + gi if child in pending else gi
+                count = dependencies[child] - 1
+                dependencies[child] = count
+                if count == 0:
+                    ready.append(child)
+    return captured
+
+
+def _call_backward(node: Node, g: Any, create_graph: bool, retain_graph: bool) -> tuple:
+    if create_graph:
+        array_xp, node.xp, node.recording = node.xp, tensor_math, True
+        try:
+            result = node.backward(node, g)
+        finally:
+            node.xp, node.recording = array_xp, False
+    else:
+        result = node.backward(node, g)
+    if not retain_graph and node._saved is not None:
+        node._saved, node._freed = None, True
+    return result if type(result) is tuple else (result,)
+
+
+def _reduce_to_input(g: Any, meta: tuple) -> Any:
+    """Sums a broadcast gradient back to the input's shape and casts it to the input's dtype."""
+    shape, dtype = meta
+    if isinstance(g, Tensor):
+        if g._data.shape != shape:
+            g = tensor_math.sum_to(g, shape)
+        return g if g._data.dtype == dtype else tensor_math.astype(g, dtype)
+    if g.shape != shape:
+        g = sum_to_array(g, shape)
+    return g if g.dtype == dtype else g.astype(dtype)
+
+
+def sum_to_array(g: Any, shape: tuple) -> Any:
+    """Sums ``g`` over the dimensions that broadcasting added or stretched to reach ``g.shape``."""
+    lead = g.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(i + lead for i, n in enumerate(shape) if n == 1 and g.shape[i + lead] != 1)
+    if axes:
+        g = g.sum(axis=axes, keepdims=True)
+    if lead:
+        g = g.reshape(shape)
+    return g
+
+
+def _run_hooks(hooks: list, g: Any, create_graph: bool) -> Any:
+    wrapped = g if create_graph else Tensor._make(g)
+    for hook in hooks:
+        result = hook(wrapped)
+        if result is not None:
+            wrapped = result
+    return wrapped if create_graph else wrapped._data
+
+
+class _Ownership:
+    """Tracks which gradient arrays a leaf may keep without copying.
+
+    Ops like add pass one gradient array to several inputs, and views of a gradient share its
+    memory; a leaf's ``.grad`` must own its storage, since it is later changed in place.
+    """
+
+    def __init__(self, root_grads: list) -> None:
+        self.given = {id(g) for g in root_grads}
+
+    def claim(self, g: Any) -> Any:
+        if id(g) in self.given or getattr(g, "base", None) is not None:
+            g = g.copy()
+        self.given.add(id(g))
+        return g
+
+
+def _accumulate(leaf: Tensor, g: Any, create_graph: bool, owned: _Ownership) -> None:
+    if leaf._hooks:
+        g = _run_hooks(leaf._hooks, g, create_graph)
+    if create_graph:
+        leaf._grad = g if leaf._grad is None else leaf._grad + g
+    elif leaf._grad is None:
+        leaf._grad = Tensor._make(owned.claim(g))
+    elif leaf._grad.requires_grad:
+        leaf._grad = Tensor._make(leaf._grad._data + g)
+    else:
+        data = leaf._grad._data
+        data += g
+        leaf._grad._bump_version()
+    if not create_graph and leaf._grad._data.dtype != leaf._data.dtype:
+        leaf._grad._data = leaf._grad._data.astype(leaf._data.dtype)
+

@@ -1,0 +1,225 @@
+"""Nodes of the backward graph (PyTorch's ``grad_fn`` objects) and the base class of every op.
+
+An op is one ``Op`` subclass holding its ``forward`` and ``backward`` side by side. The op instance
+made for one call is both the ``ctx`` its two methods see and the graph node that the result's
+``grad_fn`` points to, so nothing is captured in closures and what backward needs is declared in
+one place: ``ctx.save_for_backward``.
+"""
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+import numpy as np
+
+from ..device import array_module_of
+from ..tensor import Tensor
+from .. import grad_mode
+
+_FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you call "
+    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+    "graph a second time or if you need to access saved tensors after calling backward.")
+
+# Kinds of saved value: an input tensor, the op's own output, or a constant array (a mask, an index)
+# through which no gradient flows.
+_INPUT, _OUTPUT, _CONSTANT = 0, 1, 2
+_NO_EDGE = (None, 0)
+
+
+class Node:
+    """A function of the backward graph.
+
+    ``next_functions`` holds one ``(node, 0)`` pair per input: the input's ``grad_fn``, the
+    ``AccumulateGrad`` of a leaf that requires grad, or ``None``.
+    """
+
+    next_functions: tuple = ()
+    _saved: list | None = None
+    _freed = False
+    _pre_hooks: list | None = None
+    retained: Any = None  # weakref to the output tensor when it called retain_grad()
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object at {hex(id(self))}>"
+
+    def register_prehook(self, hook: Any) -> None:
+        """Runs ``hook(grad)`` on the gradient arriving at this node, before it runs."""
+        if self._pre_hooks is None:
+            self._pre_hooks = []
+        if hook not in self._pre_hooks:
+            self._pre_hooks.append(hook)
+
+    def release_saved(self) -> None:
+        if self._saved is not None:
+            self._saved = None
+            self._freed = True
+
+
+class AccumulateGrad(Node):
+    """The sink node of a leaf tensor: adds the arriving gradient to ``variable.grad``."""
+
+    def __init__(self, variable: Any) -> None:
+        self.variable = variable
+
+
+def accumulator_of(tensor: Any) -> AccumulateGrad:
+    """The leaf's AccumulateGrad node, made once and kept only weakly by the leaf.
+
+    The node holds the leaf strongly; the leaf holding it strongly too would be a reference cycle.
+    """
+    ref = tensor._accumulator
+    node = ref() if ref is not None else None
+    if node is None:
+        node = AccumulateGrad(tensor)
+        tensor._accumulator = weakref.ref(node)
+    return node
+
+
+def edge_of(tensor: Any) -> tuple:
+    if tensor.grad_fn is not None:
+        return (tensor.grad_fn, 0)
+    if tensor.requires_grad:
+        return (accumulator_of(tensor), 0)
+    return _NO_EDGE
+
+
+class Op(Node):
+    """Base of every differentiable op.
+
+    Subclasses define ``forward(ctx, *inputs, **options) -> array`` on raw NumPy/CuPy arrays and
+    ``backward(ctx, grad) -> gradient or tuple of gradients, one per positional input``. In
+    backward, ``ctx.xp`` is the array module, or a NumPy-like namespace over Tensors when the
+    backward pass itself is recorded (``create_graph=True``), so one formula serves both and
+    higher-order derivatives follow. The engine reduces each gradient to its input's shape and dtype.
+
+    Positional arguments of ``apply`` are the op's inputs (Tensors, or numbers that get a
+    ``(None, 0)`` edge as in PyTorch); keyword arguments are options and are not graph inputs.
+    """
+
+    needs_input_grad: tuple = ()
+    is_view = False  # True for ops whose output shares the first input's storage (reshape, transpose, ...)
+    recording = False  # True while the engine runs backward with create_graph=True
+
+    def __init_subclass__(cls, node_name: str | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.__name__ = cls.__qualname__ = node_name or cls.__name__ + "Backward0"
+
+    @classmethod
+    def apply(cls, *inputs: Any, **options: Any) -> Any:
+        """Runs the op on Tensors (or numbers) and records a node when any input requires grad."""
+        arrays = []
+        requires_grad = False
+        array_type = None
+        for value in inputs:
+            if isinstance(value, Tensor):
+                data = value._data
+                if array_type is None:
+                    array_type = type(data)
+                elif type(data) is not array_type:
+                    _raise_device_mismatch(inputs)
+                arrays.append(data)
+                requires_grad = requires_grad or value.requires_grad
+            elif isinstance(value, (int, float)) or value is None:
+                arrays.append(value)
+            else:
+                raise TypeError(f"{cls.__name__.removesuffix('Backward0')}: unsupported input of type "
+                                f"{type(value).__name__}; expected a Tensor or a number")
+        ctx = cls()
+        ctx.xp = np if array_type is np.ndarray else array_module_of(arrays[0])
+        try:
+            out = cls.forward(ctx, *arrays, **options)
+        except ValueError as exc:  # NumPy's broadcasting and shape errors, re-raised with the op's shapes
+            raise shape_error(cls.__name__.removesuffix("Backward0"), inputs, exc) from exc
+        if type(out) is not array_type and isinstance(out, np.generic):
+            out = np.asarray(out)  # NumPy returns scalars from 0-d computations; tensors hold arrays
+        if not (requires_grad and grad_mode.STATE.enabled):
+            result = Tensor._make(out)
+        else:
+            result = Tensor._make(out, ctx)
+            ctx._record(inputs, arrays, result)
+        if cls.is_view:
+            base = inputs[0]
+            result._vc, result._base = base._version_counter(), base
+        return result
+
+    def _record(self, inputs: tuple, arrays: list, result: Any) -> None:
+        edges, meta, needs = [], [], []
+        for value, array in zip(inputs, arrays):
+            if isinstance(value, Tensor):
+                node = value.grad_fn
+                if node is None and value._requires_grad:
+                    node = accumulator_of(value)
+                edges.append((node, 0))
+                meta.append((array.shape, array.dtype))
+                needs.append(node is not None)
+            else:
+                edges.append(_NO_EDGE)
+                meta.append(None)
+                needs.append(False)
+        self.next_functions, self._input_meta, self.needs_input_grad = tuple(edges), meta, tuple(needs)
+        if self._saved is not None:
+            self._saved = [_describe_saved(value, inputs, arrays, result) for value in self._saved]
+
+    def save_for_backward(self, *values: Any) -> None:
+        """Declares what backward needs: input arrays, the output array, or constant arrays."""
+        self._saved = list(values)
+
+    @property
+    def saved_tensors(self) -> tuple:
+        """The saved values: arrays, or Tensors while the backward pass is being recorded."""
+        saved = self._saved
+        if saved is None:
+            if self._freed:
+                raise RuntimeError(_FREED_MESSAGE)
+            return ()
+        values = []
+        for kind, value, counter, version in saved:
+            if counter is not None and counter[0] != version:
+                raise RuntimeError(_inplace_message(self, value, kind, counter[0], version))
+            if kind == _INPUT:
+                values.append(value if self.recording else value._data)
+            elif kind == _OUTPUT and self.recording:
+                values.append(Tensor._make(value, self, version_counter=counter))
+            else:
+                values.append(value)
+        return tuple(values)
+
+
+def _describe_saved(value: Any, inputs: tuple, arrays: list, result: Any) -> tuple:
+    if value is result._data:
+        return (_OUTPUT, value, result._version_counter(), 0)
+    for tensor, array in zip(inputs, arrays):
+        if value is array and array is not tensor:
+            counter = tensor._version_counter()
+            return (_INPUT, tensor, counter, counter[0])
+    return (_CONSTANT, value, None, None)
+
+
+def _inplace_message(node: Node, value: Any, kind: int, found: int, expected: int) -> str:
+    shape = list(value.shape)
+    where = f"output 0 of {node.name()}" if kind == _OUTPUT else f"an input of {node.name()}"
+    return ("one of the variables needed for gradient computation has been modified by an inplace "
+            f"operation: [tensor of shape {shape}], which is {where}, is at version {found}; "
+            f"expected version {expected} instead. Hint: the operation that modified it ran after "
+            "the forward pass saved it; use an out-of-place version (e.g. x = x + 1, not x += 1) "
+            "or .clone() before modifying it.")
+
+
+def shape_error(op_name: str, inputs: tuple, cause: Exception) -> RuntimeError:
+    """A RuntimeError naming the op and the shapes of its tensor inputs."""
+    shapes = " and ".join(str(tuple(v.shape)) for v in inputs if hasattr(v, "shape"))
+    return RuntimeError(f"{op_name}: incompatible shapes {shapes}: {cause}")
+
+
+def _raise_device_mismatch(inputs: tuple) -> None:
+    devices = []
+    for value in inputs:
+        if isinstance(value, Tensor) and str(value.device) not in devices:
+            devices.append(str(value.device))
+    raise RuntimeError("Expected all tensors to be on the same device, but found at least two "
+                       f"devices, {devices[0]} and {devices[1]}! Move them with .to(device) first.")

@@ -1,0 +1,272 @@
+"""Factory functions: ``tensor``, ``zeros``, ``arange``, ``randn``, ... (PyTorch's signatures)."""
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+import numpy as np
+
+from . import dtypes
+from .device import array_module, as_device, device_of, move_array
+from .random import Generator, generator_for
+from .tensor import Tensor
+
+__all__ = [
+    "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange", "linspace",
+    "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",
+    "randint", "rand_like", "randn_like", "randint_like", "randperm", "normal", "bernoulli",
+]
+
+
+def _finish(array: Any, dtype: Any, device: Any, requires_grad: bool) -> Tensor:
+    """Casts and moves ``array``, then wraps it as a leaf."""
+    if dtype is not None:
+        target = dtypes.as_dtype(dtype).numpy
+        if array.dtype != target:
+            array = array.astype(target)
+    if device is not None:
+        array = move_array(array, as_device(device))
+    out = Tensor._make(array)
+    if requires_grad:
+        out.requires_grad_(True)
+    return out
+
+
+def _infer_array(data: Any) -> np.ndarray:
+    """Python data as an array with PyTorch's dtype inference (floats become the default dtype)."""
+    if isinstance(data, np.ndarray):
+        dtypes.from_numpy_dtype(data.dtype)
+        return data
+    if isinstance(data, np.generic):
+        return np.asarray(data)
+    try:
+        array = np.array(data)
+    except ValueError as exc:
+        raise ValueError(f"could not build a tensor from the data: {exc}") from exc
+    if array.dtype == object:
+        raise TypeError("could not infer dtype: the data is ragged or holds values that are not numbers")
+    if array.dtype.kind == "f":
+        return array.astype(dtypes.get_default_dtype().numpy, copy=False)
+    if array.dtype.kind in "iu":
+        return array.astype(np.int64, copy=False)
+    if array.dtype.kind == "b":
+        return array
+    if array.dtype.kind == "U":
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}' (strings are not numbers)")
+    return array.astype(np.float64)
+
+
+def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """A new leaf tensor holding a copy of ``data`` (a number, a nested sequence, an array or a Tensor).
+
+    Floats give ``float32`` (the default dtype), integers ``int64``, booleans ``bool``; NumPy arrays
+    keep their dtype.
+    """
+    if isinstance(data, Tensor):
+        array = data._data.copy()
+    elif _is_device_array(data):
+        array = data.copy()
+    else:
+        array = np.array(_infer_array(data), copy=True)
+    return _finish(array, dtype, device, requires_grad)
+
+
+def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
+    """Like ``tensor`` but shares the memory of a Tensor or NumPy array when it can."""
+    if isinstance(data, Tensor):
+        return data.to(device=device, dtype=dtype) if (dtype or device) else data
+    array = data if _is_device_array(data) else _infer_array(data)
+    return _finish(array, dtype, device, False)
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    """A tensor sharing memory with the NumPy array ``array``."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    dtypes.from_numpy_dtype(array.dtype)
+    return Tensor._make(array)
+
+
+def _is_device_array(data: Any) -> bool:
+    return type(data).__module__.startswith("cupy")
+
+
+def _size(size: tuple) -> tuple:
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    for n in size:
+        if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+            raise TypeError(f"size must be a sequence of ints, got {type(n).__name__} ({n!r})")
+        if n < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: {list(size)}")
+    return tuple(int(n) for n in size)
+
+
+def _module_and_dtype(dtype: Any, device: Any, default: dtypes.dtype | None = None) -> tuple:
+    dev = as_device(device)
+    chosen = dtypes.as_dtype(dtype) if dtype is not None else (default or dtypes.get_default_dtype())
+    return array_module(dev), chosen.numpy, dev
+
+
+def _filled(size: tuple, value: Any, dtype: Any, device: Any, requires_grad: bool) -> Tensor:
+    xp, np_dtype, _ = _module_and_dtype(dtype, device)
+    return _finish(xp.full(_size(size), value, dtype=np_dtype), None, None, requires_grad)
+
+
+def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """A tensor of zeros of shape ``size``."""
+    return _filled(size, 0, dtype, device, requires_grad)
+
+
+def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """A tensor of ones of shape ``size``."""
+    return _filled(size, 1, dtype, device, requires_grad)
+
+
+def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """An uninitialised tensor of shape ``size`` (zero-filled here)."""
+    return _filled(size, 0, dtype, device, requires_grad)
+
+
+def full(size: Sequence[int], fill_value: Any, *, dtype: Any = None, device: Any = None,
+         requires_grad: bool = False) -> Tensor:
+    """A tensor of shape ``size`` filled with ``fill_value``; the dtype follows the value."""
+    if dtype is None:
+        dtype = dtypes.result_type(fill_value)
+    return _filled((tuple(size),), fill_value, dtype, device, requires_grad)
+
+
+def _like(input: Tensor, dtype: Any, device: Any) -> tuple:
+    return input.shape, dtype or input.dtype, device or input.device
+
+
+def zeros_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    shape, dtype, device = _like(input, dtype, device)
+    return zeros(shape, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def ones_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    shape, dtype, device = _like(input, dtype, device)
+    return ones(shape, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def empty_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    return zeros_like(input, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def full_like(input: Tensor, fill_value: Any, *, dtype: Any = None, device: Any = None,
+              requires_grad: bool = False) -> Tensor:
+    shape, dtype, device = _like(input, dtype, device)
+    return full(shape, fill_value, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None,
+           requires_grad: bool = False) -> Tensor:
+    """Values from ``start`` to ``end`` (exclusive) by ``step``; int64 unless a bound is a float."""
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise RuntimeError("arange: step must be nonzero")
+    if dtype is None:
+        dtype = dtypes.result_type(start, end, step)
+    xp, np_dtype, _ = _module_and_dtype(dtype, device)
+    count = max(0, math.ceil((end - start) / step))
+    values = xp.arange(count, dtype=np.float64 if np_dtype.kind == "f" else np.int64) * step + start
+    return _finish(values.astype(np_dtype), None, None, requires_grad)
+
+
+def linspace(start: float, end: float, steps: int, *, dtype: Any = None, device: Any = None,
+             requires_grad: bool = False) -> Tensor:
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    xp, np_dtype, _ = _module_and_dtype(dtype, device)
+    return _finish(xp.linspace(start, end, steps).astype(np_dtype), None, None, requires_grad)
+
+
+def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype: Any = None,
+             device: Any = None) -> Tensor:
+    xp, np_dtype, _ = _module_and_dtype(dtype, device)
+    return _finish((base ** xp.linspace(start, end, steps)).astype(np_dtype), None, None, False)
+
+
+def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None,
+        requires_grad: bool = False) -> Tensor:
+    """The ``n x m`` identity matrix."""
+    xp, np_dtype, _ = _module_and_dtype(dtype, device)
+    return _finish(xp.eye(n, m, dtype=np_dtype), None, None, requires_grad)
+
+
+def _random(size: tuple, draw: Any, dtype: Any, device: Any, generator: Generator | None,
+            requires_grad: bool, default: dtypes.dtype | None = None) -> Tensor:
+    xp, np_dtype, dev = _module_and_dtype(dtype, device, default)
+    state = generator_for(dev, generator).state
+    return _finish(draw(state, _size(size)).astype(np_dtype, copy=False), None, None, requires_grad)
+
+
+def _uniform(state: Any, shape: tuple) -> Any:
+    return state.random(shape, dtype=np.float64) if hasattr(state, "random") else state.random_sample(shape)
+
+
+def _normal(state: Any, shape: tuple) -> Any:
+    return state.standard_normal(shape)
+
+
+def rand(*size: Any, generator: Generator | None = None, dtype: Any = None, device: Any = None,
+         requires_grad: bool = False) -> Tensor:
+    """Uniform samples on ``[0, 1)``."""
+    return _random(size, _uniform, dtype, device, generator, requires_grad)
+
+
+def randn(*size: Any, generator: Generator | None = None, dtype: Any = None, device: Any = None,
+          requires_grad: bool = False) -> Tensor:
+    """Standard normal samples."""
+    return _random(size, _normal, dtype, device, generator, requires_grad)
+
+
+def randint(low: int, high: int | None = None, size: Sequence[int] = (), *, generator: Generator | None = None,
+            dtype: Any = None, device: Any = None) -> Tensor:
+    """Integers drawn uniformly from ``[low, high)`` (int64 by default)."""
+    if high is None:
+        low, high = 0, low
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+
+    def draw(state: Any, shape: tuple) -> Any:
+        if hasattr(state, "integers"):
+            return state.integers(low, high, shape, dtype=np.int64)
+        return state.randint(low, high, shape, dtype=np.int64)
+    return _random((tuple(size),), draw, dtype, device, generator, False, dtypes.int64)
+
+
+def rand_like(input: Tensor, *, dtype: Any = None, device: Any = None) -> Tensor:
+    shape, dtype, device = _like(input, dtype, device)
+    return rand(shape, dtype=dtype, device=device)
+
+
+def randn_like(input: Tensor, *, dtype: Any = None, device: Any = None) -> Tensor:
+    shape, dtype, device = _like(input, dtype, device)
+    return randn(shape, dtype=dtype, device=device)
+
+
+def randint_like(input: Tensor, low: int, high: int | None = None, *, dtype: Any = None) -> Tensor:
+    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype, device=input.device)
+
+
+def randperm(n: int, *, generator: Generator | None = None, dtype: Any = None, device: Any = None) -> Tensor:
+    """A random permutation of ``0 .. n-1``."""
+    return _random((n,), lambda state, shape: state.permutation(shape[0]), dtype, device, generator,
+                   False, dtypes.int64)
+
+
+def normal(mean: float, std: float, size: Sequence[int], *, generator: Generator | None = None,
+           dtype: Any = None, device: Any = None) -> Tensor:
+    """Normal samples with the given ``mean`` and ``std``."""
+    return _random((tuple(size),), lambda state, shape: state.standard_normal(shape) * std + mean,
+                   dtype, device, generator, False)
+
+
+def bernoulli(input: Tensor, *, generator: Generator | None = None) -> Tensor:
+    """Draws 1 with probability ``input`` (elementwise), else 0, in ``input``'s dtype."""
+    dev = device_of(input._data)
+    state = generator_for(dev, generator).state
+    draws = _uniform(state, input._data.shape) < input._data
+    return Tensor._make(draws.astype(input._data.dtype))

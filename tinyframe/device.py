@@ -1,0 +1,109 @@
+"""The one seam between tinyframe and its array libraries: NumPy on ``cpu``, CuPy on ``cuda``.
+
+Everything else asks this module for the array module of a device or an array; nothing else
+imports CuPy. CuPy is imported the first time a CUDA device is used.
+"""
+from __future__ import annotations
+
+import functools
+from types import ModuleType
+from typing import Any, Union
+
+import numpy as np
+
+__all__ = ["device", "DeviceLike", "as_device", "array_module", "device_of", "move_array", "cupy_module"]
+
+
+class device:
+    """Where a tensor's storage lives: ``device('cpu')``, ``device('cuda')``, ``device('cuda', 1)``."""
+
+    __slots__ = ("type", "index")
+
+    def __init__(self, spec: Union[str, "device", int], index: int | None = None) -> None:
+        if isinstance(spec, device):
+            spec, index = spec.type, spec.index if index is None else index
+        elif isinstance(spec, int):
+            spec, index = "cuda", spec
+        if not isinstance(spec, str):
+            raise TypeError(f"device() expects a string like 'cpu' or 'cuda:0', got {type(spec).__name__}")
+        kind, _, number = spec.partition(":")
+        if kind not in ("cpu", "cuda"):
+            raise RuntimeError(f"Expected one of cpu, cuda device type at start of device string: {spec}")
+        if number:
+            if index is not None or not number.isdigit():
+                raise RuntimeError(f"Invalid device string: '{spec}'")
+            index = int(number)
+        if kind == "cpu" and index not in (None, 0):
+            raise RuntimeError(f"CPU device index must be 0 or None, got {index}")
+        self.type = kind
+        self.index = None if kind == "cpu" else index
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            other = device(other)
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.index))
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __repr__(self) -> str:
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+
+
+DeviceLike = Union[device, str, int, None]
+CPU = device("cpu")
+
+
+@functools.cache
+def cupy_module() -> ModuleType:
+    """Imports CuPy on first use, with an error that says what to install."""
+    try:
+        import cupy
+    except ImportError as exc:
+        raise RuntimeError("CUDA tensors need CuPy: pip install 'tinyframe[cuda]' "
+                           "(see the README for the CUDA 12 / 13 wheels)") from exc
+    return cupy
+
+
+def as_device(spec: DeviceLike) -> device:
+    """Normalises a device argument; ``cuda`` without an index means the current CUDA device."""
+    if spec is None:
+        return CPU
+    dev = spec if isinstance(spec, device) else device(spec)
+    if dev.type == "cuda" and dev.index is None:
+        dev = device("cuda", cupy_module().cuda.runtime.getDevice())
+    return dev
+
+
+def array_module(dev: device) -> ModuleType:
+    """NumPy for ``cpu``, CuPy for ``cuda``."""
+    return np if dev.type == "cpu" else cupy_module()
+
+
+def array_module_of(array: Any) -> ModuleType:
+    """The module that made ``array``: NumPy for ndarrays, CuPy otherwise."""
+    return np if isinstance(array, np.ndarray) else cupy_module()
+
+
+def device_of(array: Any) -> device:
+    """The device of a NumPy or CuPy array."""
+    if isinstance(array, np.ndarray):
+        return CPU
+    return device("cuda", array.device.id)
+
+
+def move_array(array: Any, dev: device) -> Any:
+    """``array`` on ``dev``; the same object when it is already there."""
+    current = device_of(array)
+    if current == dev:
+        return array
+    if dev.type == "cpu":
+        return array.get()
+    cupy = cupy_module()
+    with cupy.cuda.Device(dev.index):
+        return cupy.asarray(array)

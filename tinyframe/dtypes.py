@@ -1,0 +1,145 @@
+"""dtypes, PyTorch's names for them, and PyTorch's type-promotion rules."""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "dtype", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool_",
+    "as_dtype", "from_numpy_dtype", "get_default_dtype", "set_default_dtype", "result_type",
+]
+
+
+class dtype:
+    """A tensor element type (``tinyframe.float32``, ...), backed by a NumPy dtype."""
+
+    __slots__ = ("name", "numpy", "is_floating_point", "itemsize", "_category")
+
+    def __init__(self, name: str, numpy_dtype: type, category: int) -> None:
+        self.name = name
+        self.numpy = np.dtype(numpy_dtype)
+        self._category = category  # 0 bool, 1 integer, 2 floating: PyTorch promotes by category first
+        self.is_floating_point = category == 2
+        self.itemsize = self.numpy.itemsize
+
+    @property
+    def is_signed(self) -> bool:
+        return self.numpy.kind in "if"
+
+    def __repr__(self) -> str:
+        return f"tinyframe.{self.name}"
+
+    def __reduce__(self) -> str:
+        return self.name
+
+
+float16 = dtype("float16", np.float16, 2)
+float32 = dtype("float32", np.float32, 2)
+float64 = dtype("float64", np.float64, 2)
+uint8 = dtype("uint8", np.uint8, 1)
+int8 = dtype("int8", np.int8, 1)
+int16 = dtype("int16", np.int16, 1)
+int32 = dtype("int32", np.int32, 1)
+int64 = dtype("int64", np.int64, 1)
+bool_ = dtype("bool", np.bool_, 0)
+
+_ALL = (float16, float32, float64, uint8, int8, int16, int32, int64, bool_)
+_BY_NUMPY = {d.numpy: d for d in _ALL}
+_ALIASES = {
+    float: float64, int: int64, bool: bool_,
+    "float": float32, "double": float64, "half": float16, "long": int64, "int": int32,
+    "short": int16, "bool": bool_,
+}
+_DEFAULT = {"float": float32}
+
+
+def from_numpy_dtype(np_dtype: np.dtype) -> dtype:
+    """The tinyframe dtype of a NumPy dtype; raises TypeError for types tinyframe lacks."""
+    found = _BY_NUMPY.get(np_dtype)
+    if found is None:
+        np_dtype = np.dtype(np_dtype)
+        found = _BY_NUMPY.get(np_dtype)
+        if found is None:
+            raise TypeError(f"can't convert NumPy array of type {np_dtype}: tinyframe supports "
+                            f"{', '.join(d.name for d in _ALL)}")
+    return found
+
+
+def as_dtype(value: object) -> dtype:
+    """Accepts a tinyframe dtype, a Python type (``float`` means float64), a NumPy dtype or a name."""
+    if isinstance(value, dtype):
+        return value
+    alias = _ALIASES.get(value) if isinstance(value, (str, type)) else None
+    if alias is not None:
+        return alias
+    if isinstance(value, str):
+        named = next((d for d in _ALL if d.name == value), None)
+        if named is not None:
+            return named
+    try:
+        return from_numpy_dtype(np.dtype(value))
+    except TypeError as exc:
+        raise TypeError(f"{value!r} is not a tinyframe dtype") from exc
+
+
+def get_default_dtype() -> dtype:
+    """The dtype of tensors made from Python floats (float32 unless changed)."""
+    return _DEFAULT["float"]
+
+
+def set_default_dtype(d: dtype) -> None:
+    """Sets the default floating dtype (float32 or float64)."""
+    d = as_dtype(d)
+    if not d.is_floating_point:
+        raise TypeError(f"only floating-point types are supported as the default type, got {d}")
+    _DEFAULT["float"] = d
+
+
+def _promote(a: dtype | None, b: dtype | None) -> dtype | None:
+    if a is None or a is b:
+        return b if a is None else a
+    if b is None:
+        return a
+    if a._category != b._category:
+        return a if a._category > b._category else b
+    return from_numpy_dtype(np.promote_types(a.numpy, b.numpy))
+
+
+def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
+    # PyTorch: an operand of a stronger kind (dimensioned tensor > 0-dim tensor > Python scalar)
+    # keeps its dtype unless a weaker operand belongs to a higher category.
+    if higher is None:
+        return lower
+    if lower is None or higher.is_floating_point:
+        return higher
+    if higher is bool_ or lower._category > higher._category:
+        return _promote(higher, lower)
+    return higher
+
+
+def scalar_dtype(value: object) -> dtype:
+    """The dtype a Python number takes when it meets a tensor."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool_
+    if isinstance(value, (int, np.integer)):
+        return int64
+    if isinstance(value, (float, np.floating)):
+        return _DEFAULT["float"]
+    raise TypeError(f"unsupported operand type {type(value).__name__}; expected a Tensor or a number")
+
+
+def result_type(*operands: object) -> dtype:
+    """The dtype of an elementwise op's result, by PyTorch's promotion rules.
+
+    Each operand is a ``(dtype, ndim)`` pair for a tensor, or a Python number.
+    """
+    dimensioned = zero_dim = scalar = None
+    for operand in operands:
+        if type(operand) is tuple:
+            d, ndim = operand
+            if ndim:
+                dimensioned = _promote(dimensioned, d)
+            else:
+                zero_dim = _promote(zero_dim, d)
+        else:
+            scalar = _promote(scalar, scalar_dtype(operand))
+    return _combine(dimensioned, _combine(zero_dim, scalar))

@@ -1,0 +1,14 @@
+"""The op functions exported at the top level (``tinyframe.exp``, ``tinyframe.cat``, ...).
+
+Each op family's module lists its public functions in ``__all__``; this module gathers them.
+"""
+from .ops import binary, indexing, linalg, reduction, shape, unary
+from .ops.binary import *  # noqa: F401,F403
+from .ops.indexing import *  # noqa: F401,F403
+from .ops.linalg import *  # noqa: F401,F403
+from .ops.reduction import *  # noqa: F401,F403
+from .ops.shape import *  # noqa: F401,F403
+from .ops.unary import *  # noqa: F401,F403
+
+__all__ = [*binary.__all__, *unary.__all__, *reduction.__all__, *linalg.__all__, *shape.__all__,
+           *indexing.__all__]

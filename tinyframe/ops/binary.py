@@ -1,0 +1,368 @@
+"""Elementwise ops of two operands (with NumPy broadcasting) and comparisons.
+
+Every op reaches here from its function, its Tensor method and its operator. Operands may be
+Tensors or Python numbers; they are promoted by PyTorch's rules, and the engine reduces broadcast
+gradients to each input's shape.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..autograd.node import Op, shape_error
+from ..tensor import Tensor
+from .promotion import promote, promote_to_float
+
+__all__ = [
+    "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "maximum", "minimum", "where", "clamp", "floor_divide",
+    "remainder", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor",
+    "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isclose", "allclose",
+]
+
+
+class Add(Op):
+    @staticmethod
+    def forward(ctx: Add, x: Any, y: Any, alpha: Any = 1) -> Any:
+        ctx.alpha = alpha
+        x, y = promote(x, y)
+        return x + y if alpha == 1 else x + alpha * y
+
+    @staticmethod
+    def backward(ctx: Add, g: Any) -> tuple:
+        return g, g if ctx.alpha == 1 else g * ctx.alpha
+
+
+class Sub(Op):
+    @staticmethod
+    def forward(ctx: Sub, x: Any, y: Any, alpha: Any = 1) -> Any:
+        ctx.alpha = alpha
+        x, y = promote(x, y)
+        return x - y if alpha == 1 else x - alpha * y
+
+    @staticmethod
+    def backward(ctx: Sub, g: Any) -> tuple:
+        return g, -g if ctx.alpha == 1 else g * -ctx.alpha
+
+
+class Mul(Op):
+    @staticmethod
+    def forward(ctx: Mul, x: Any, y: Any) -> Any:
+        ctx.save_for_backward(x, y)
+        x, y = promote(x, y)
+        return x * y
+
+    @staticmethod
+    def backward(ctx: Mul, g: Any) -> tuple:
+        x, y = ctx.saved_tensors
+        needs_x, needs_y = ctx.needs_input_grad
+        return g * y if needs_x else None, g * x if needs_y else None
+
+
+class Div(Op):
+    @staticmethod
+    def forward(ctx: Div, x: Any, y: Any) -> Any:
+        ctx.save_for_backward(x, y)
+        x, y = promote_to_float(x, y)
+        return x / y
+
+    @staticmethod
+    def backward(ctx: Div, g: Any) -> tuple:
+        x, y = ctx.saved_tensors
+        needs_x, needs_y = ctx.needs_input_grad
+        return g / y if needs_x else None, -g * x / (y * y) if needs_y else None
+
+
+class Pow(Op):
+    """``input ** exponent`` for a number exponent."""
+
+    @staticmethod
+    def forward(ctx: Pow, x: Any, *, exponent: Any) -> Any:
+        ctx.save_for_backward(x)
+        ctx.exponent = exponent
+        x, exponent = promote(x, exponent)
+        return x ** exponent
+
+    @staticmethod
+    def backward(ctx: Pow, g: Any) -> tuple:
+        (x,) = ctx.saved_tensors
+        e = ctx.exponent
+        if e == 0:
+            return g * 0.0
+        return g * (e * x ** (e - 1) if e != 1 else 1.0)
+
+
+class PowTensor(Op, node_name="PowBackward1"):
+    """``input ** exponent`` where the exponent is a Tensor (the base may be a number)."""
+
+    @staticmethod
+    def forward(ctx: PowTensor, x: Any, y: Any) -> Any:
+        x, y = promote(x, y)
+        out = x ** y
+        ctx.save_for_backward(x, y, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: PowTensor, g: Any) -> tuple:
+        x, y, out = ctx.saved_tensors
+        xp = ctx.xp
+        needs_x, needs_y = ctx.needs_input_grad
+        gx = g * y * x ** (y - 1) if needs_x else None
+        gy = None
+        if needs_y:
+            # d(x^y)/dy = x^y log x; PyTorch defines it as 0 where x == 0 (the limit for y > 0).
+            gy = g * xp.where(x == 0, 0.0, out * xp.log(xp.where(x == 0, 1.0, x)))
+        return gx, gy
+
+
+class Maximum(Op):
+    @staticmethod
+    def forward(ctx: Maximum, x: Any, y: Any) -> Any:
+        x, y = promote(x, y)
+        ctx.save_for_backward(x, y)
+        return ctx.xp.maximum(x, y)
+
+    @staticmethod
+    def backward(ctx: Maximum, g: Any) -> tuple:
+        x, y = ctx.saved_tensors
+        return _split_by_winner(g, x > y, x == y)
+
+
+class Minimum(Op):
+    @staticmethod
+    def forward(ctx: Minimum, x: Any, y: Any) -> Any:
+        x, y = promote(x, y)
+        ctx.save_for_backward(x, y)
+        return ctx.xp.minimum(x, y)
+
+    @staticmethod
+    def backward(ctx: Minimum, g: Any) -> tuple:
+        x, y = ctx.saved_tensors
+        return _split_by_winner(g, x < y, x == y)
+
+
+def _split_by_winner(g: Any, first_wins: Any, tie: Any) -> tuple:
+    # PyTorch splits the gradient evenly between tied operands of maximum / minimum.
+    share = first_wins * 1.0 + tie * 0.5
+    return g * share, g * (1.0 - share)
+
+
+class Where(Op):
+    @staticmethod
+    def forward(ctx: Where, x: Any, y: Any, *, condition: Any) -> Any:
+        ctx.save_for_backward(condition)
+        x, y = promote(x, y)
+        return ctx.xp.where(condition, x, y)
+
+    @staticmethod
+    def backward(ctx: Where, g: Any) -> tuple:
+        (condition,) = ctx.saved_tensors
+        xp = ctx.xp
+        zero = xp.zeros_like(g)
+        return xp.where(condition, g, zero), xp.where(condition, zero, g)
+
+
+class Clamp(Op, node_name="ClampBackward1"):
+    @staticmethod
+    def forward(ctx: Clamp, x: Any, *, low: Any, high: Any) -> Any:
+        ctx.save_for_backward(x)
+        ctx.low, ctx.high = low, high
+        return ctx.xp.clip(x, low, high)
+
+    @staticmethod
+    def backward(ctx: Clamp, g: Any) -> tuple:
+        (x,) = ctx.saved_tensors
+        inside = (x >= ctx.low) if ctx.low is not None else None
+        if ctx.high is not None:
+            inside = (x <= ctx.high) if inside is None else inside & (x <= ctx.high)
+        return ctx.xp.where(inside, g, ctx.xp.zeros_like(g))
+
+
+class ClampMin(Clamp, node_name="ClampMinBackward0"):
+    pass
+
+
+class ClampMax(Clamp, node_name="ClampMaxBackward0"):
+    pass
+
+
+def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
+    """``input + alpha * other``, broadcasting."""
+    return Add.apply(input, other, alpha=alpha)
+
+
+def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
+    """``input - alpha * other``, broadcasting."""
+    return Sub.apply(input, other, alpha=alpha)
+
+
+def mul(input: Any, other: Any) -> Tensor:
+    """``input * other``, broadcasting."""
+    return Mul.apply(input, other)
+
+
+def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
+    """``input / other`` (true division; integers give the default float dtype).
+
+    ``rounding_mode='floor'`` or ``'trunc'`` round the quotient (not differentiable).
+    """
+    if rounding_mode is None:
+        return Div.apply(input, other)
+    if rounding_mode == "floor":
+        return floor_divide(input, other)
+    if rounding_mode == "trunc":
+        return _compare(input, other, lambda a, b: _trunc_divide(a, b))
+    raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                     f"'{rounding_mode}'")
+
+
+def _trunc_divide(a: Any, b: Any) -> Any:
+    quotient = a / b
+    return quotient.astype(a.dtype) if a.dtype.kind in "iu" else (quotient // 1 + (quotient < 0) * (quotient % 1 != 0))
+
+
+def pow(input: Any, exponent: Any) -> Tensor:
+    """``input ** exponent``: PowBackward0 for a number exponent, PowBackward1 for a tensor one."""
+    if isinstance(exponent, Tensor):
+        return PowTensor.apply(input, exponent)
+    if not isinstance(input, Tensor):
+        raise TypeError("pow expects a Tensor base or exponent")
+    return Pow.apply(input, exponent=exponent)
+
+
+def maximum(input: Tensor, other: Tensor) -> Tensor:
+    """Elementwise maximum; at ties the gradient is split evenly."""
+    return Maximum.apply(input, other)
+
+
+def minimum(input: Tensor, other: Tensor) -> Tensor:
+    """Elementwise minimum; at ties the gradient is split evenly."""
+    return Minimum.apply(input, other)
+
+
+def where(condition: Tensor, input: Any = None, other: Any = None) -> Any:
+    """``input`` where ``condition`` is True, else ``other``; with only ``condition``, its nonzero
+    indices as a tuple of tensors."""
+    if input is None and other is None:
+        from .indexing import nonzero
+        return nonzero(condition, as_tuple=True)
+    if condition._data.dtype.kind != "b":
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with "
+                           f"dtype {condition.dtype}")
+    return Where.apply(input, other, condition=condition._data)
+
+
+def clamp(input: Tensor, min: Any = None, max: Any = None) -> Tensor:
+    """Clamps every element into ``[min, max]``; the gradient passes where the input is inside."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        out = input if min is None else maximum(input, min)
+        return out if max is None else minimum(out, max)
+    op = Clamp if min is not None and max is not None else (ClampMin if min is not None else ClampMax)
+    return op.apply(input, low=min, high=max)
+
+
+def _compare(x: Any, y: Any, compute: Any) -> Tensor:
+    """A result outside autograd (comparisons, rounding division, logical ops)."""
+    xa = x._data if isinstance(x, Tensor) else x
+    ya = y._data if isinstance(y, Tensor) else y
+    xa, ya = promote(xa, ya)
+    try:
+        out = compute(xa, ya)
+    except ValueError as exc:
+        raise shape_error("comparison", (x, y), exc) from exc
+    from ..device import array_module_of
+    first = xa if not isinstance(xa, (int, float)) else ya
+    return Tensor._make(array_module_of(first).asarray(out))
+
+
+def floor_divide(input: Any, other: Any) -> Tensor:
+    return _compare(input, other, lambda a, b: a // b)
+
+
+def remainder(input: Any, other: Any) -> Tensor:
+    return _compare(input, other, lambda a, b: a % b)
+
+
+def eq(input: Any, other: Any) -> Tensor:
+    return _compare(input, other, lambda a, b: a == b)
+
+
+def ne(input: Any, other: Any) -> Tensor:
+    return _compare(input, other, lambda a, b: a != b)
+
+
+def lt(input: Any, other: Any) -> Tensor:
+    return _compare(input, other, lambda a, b: a < b)
+
+
+def le(input: Any, other: Any) -> Tensor:
+    return _compare(input, other, lambda a, b: a <= b)
+
+
+def gt(input: Any, other: Any) -> Tensor:
+    return _compare(input, other, lambda a, b: a > b)
+
+
+def ge(input: Any, other: Any) -> Tensor:
+    return _compare(input, other, lambda a, b: a >= b)
+
+
+def logical_and(input: Any, other: Any) -> Tensor:
+    return _compare(input, other, lambda a, b: (a != 0) & (b != 0))
+
+
+def logical_or(input: Any, other: Any) -> Tensor:
+    return _compare(input, other, lambda a, b: (a != 0) | (b != 0))
+
+
+def logical_xor(input: Any, other: Any) -> Tensor:
+    return _compare(input, other, lambda a, b: (a != 0) ^ (b != 0))
+
+
+def logical_not(input: Tensor) -> Tensor:
+    return Tensor._make(input._data == 0)
+
+
+def _require_integral(name: str, *values: Any) -> None:
+    for v in values:
+        if isinstance(v, Tensor) and v._data.dtype.kind == "f":
+            raise RuntimeError(f"\"{name}\" is not implemented for floating-point tensors ({v.dtype})")
+
+
+def bitwise_and(input: Any, other: Any) -> Tensor:
+    _require_integral("bitwise_and", input, other)
+    return _compare(input, other, lambda a, b: a & b)
+
+
+def bitwise_or(input: Any, other: Any) -> Tensor:
+    _require_integral("bitwise_or", input, other)
+    return _compare(input, other, lambda a, b: a | b)
+
+
+def bitwise_xor(input: Any, other: Any) -> Tensor:
+    _require_integral("bitwise_xor", input, other)
+    return _compare(input, other, lambda a, b: a ^ b)
+
+
+def bitwise_not(input: Tensor) -> Tensor:
+    _require_integral("bitwise_not", input)
+    return Tensor._make(~input._data)
+
+
+def isclose(input: Tensor, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8,
+            equal_nan: bool = False) -> Tensor:
+    """Elementwise ``|input - other| <= atol + rtol * |other|``."""
+    from ..device import array_module_of
+    xp = array_module_of(input._data)
+    return _compare(input, other, lambda a, b: xp.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def allclose(input: Tensor, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8,
+             equal_nan: bool = False) -> bool:
+    """True when every element is close (see ``isclose``)."""
+    return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())
+
+
+subtract = sub
+multiply = mul
+divide = true_divide = div

@@ -1,0 +1,45 @@
+"""Copies to another dtype or device; the gradient flows back to the source's dtype and device."""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import dtypes
+from ..autograd.node import Op
+from ..device import device, device_of, move_array
+from ..tensor import Tensor
+
+
+class ToDtype(Op, node_name="ToCopyBackward0"):
+    @staticmethod
+    def forward(ctx: ToDtype, x: Any, *, target: Any) -> Any:
+        return x.astype(target)
+
+    @staticmethod
+    def backward(ctx: ToDtype, g: Any) -> Any:
+        return g  # the engine casts the gradient back to the input's dtype
+
+
+class ToDevice(Op, node_name="ToCopyBackward0"):
+    @staticmethod
+    def forward(ctx: ToDevice, x: Any, *, target: device) -> Any:
+        ctx.source = device_of(x)
+        return move_array(x, target)
+
+    @staticmethod
+    def backward(ctx: ToDevice, g: Any) -> Any:
+        if isinstance(g, Tensor):
+            return g.to(ctx.source)
+        return move_array(g, ctx.source)
+
+
+def to_dtype(input: Tensor, dtype: dtypes.dtype) -> Tensor:
+    """A copy of ``input`` in ``dtype`` (differentiable between floating types)."""
+    out = ToDtype.apply(input, target=dtype.numpy)
+    if not dtype.is_floating_point:
+        out.grad_fn, out._requires_grad = None, False
+    return out
+
+
+def to_device(input: Tensor, target: device) -> Tensor:
+    """A copy of ``input`` on ``target``."""
+    return ToDevice.apply(input, target=target)

@@ -1,0 +1,47 @@
+"""Casting the operands of elementwise ops to the dtype PyTorch's promotion rules give."""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import dtypes
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, (int, float))
+
+
+def promote(x: Any, y: Any) -> tuple[Any, Any]:
+    """``x`` and ``y`` (arrays or Python numbers) cast to their common PyTorch dtype.
+
+    Python numbers stay numbers: NumPy treats them as weak, so a float32 array stays float32.
+    """
+    x_number, y_number = is_number(x), is_number(y)
+    if not x_number and not y_number:
+        if x.dtype == y.dtype:
+            return x, y
+    elif x_number != y_number:
+        array, number = (y, x) if x_number else (x, y)
+        kind = array.dtype.kind
+        if kind == "f" or (kind in "iu" and not isinstance(number, float)):
+            return x, y
+    else:
+        return x, y
+    target = dtypes.result_type(*(v if is_number(v) else (dtypes.from_numpy_dtype(v.dtype), v.ndim)
+                                  for v in (x, y))).numpy
+    return _cast(x, target), _cast(y, target)
+
+
+def promote_to_float(x: Any, y: Any) -> tuple[Any, Any]:
+    """Like ``promote``, then integers and bools become the default float dtype (true division)."""
+    x, y = promote(x, y)
+    array = y if is_number(x) else x
+    if is_number(array) or array.dtype.kind != "f":
+        target = dtypes.get_default_dtype().numpy
+        return _cast(x, target), _cast(y, target)
+    return x, y
+
+
+def _cast(value: Any, target: Any) -> Any:
+    if is_number(value):
+        return value
+    return value if value.dtype == target else value.astype(target)

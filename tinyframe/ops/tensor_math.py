@@ -1,0 +1,121 @@
+"""A NumPy-like namespace over Tensors: ``ctx.xp`` in backward while the backward pass is recorded.
+
+Backward formulas are written once against NumPy's names (``xp.where``, ``xp.sum(g, axis=...)``);
+during ``create_graph=True`` they receive this module instead of NumPy/CuPy, so the same formula
+builds a differentiable graph and higher-order derivatives follow. Only the names that backward
+formulas use live here; each maps onto a tinyframe op.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import dtypes
+from ..tensor import Tensor
+from . import binary, linalg, reduction, shape, unary
+
+records_graph = True
+
+
+def as_tensor(value: Any) -> Any:
+    """Numbers stay numbers; arrays (constants such as masks) become Tensors outside the graph."""
+    if isinstance(value, (Tensor, int, float)):
+        return value
+    return Tensor._make(value)
+
+
+def where(condition: Any, x: Any, y: Any) -> Tensor:
+    condition = as_tensor(condition)
+    if not isinstance(condition, Tensor):
+        return x if condition else y
+    return binary.where(condition, as_tensor(x), as_tensor(y))
+
+
+def zeros_like(x: Tensor) -> Tensor:
+    return Tensor._make(x._data * 0 if x._data.dtype.kind == "f" else x._data.astype("float32") * 0)
+
+
+def ones_like(x: Tensor) -> Tensor:
+    return Tensor._make(x._data * 0 + 1)
+
+
+def sum_to(g: Tensor, target_shape: tuple) -> Tensor:
+    """Sums ``g`` over the dimensions broadcasting added or stretched to reach ``g.shape``."""
+    lead = g.ndim - len(target_shape)
+    dims = tuple(range(lead)) + tuple(i + lead for i, n in enumerate(target_shape)
+                                      if n == 1 and g.shape[i + lead] != 1)
+    if dims:
+        g = reduction.sum(g, dims, True)
+    return shape.reshape(g, target_shape) if lead else g
+
+
+def astype(x: Tensor, np_dtype: Any) -> Tensor:
+    return x.to(dtypes.from_numpy_dtype(np_dtype))
+
+
+def sum(x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+    return reduction.sum(x, axis, keepdims)
+
+
+def mean(x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+    return reduction.mean(x, axis, keepdims)
+
+
+def reshape(x: Tensor, new_shape: tuple) -> Tensor:
+    return shape.reshape(x, tuple(new_shape))
+
+
+def broadcast_to(x: Tensor, new_shape: tuple) -> Tensor:
+    return shape.expand(x, tuple(new_shape))
+
+
+def expand_dims(x: Tensor, axis: Any) -> Tensor:
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    ndim = x.ndim + len(axes)
+    for a in sorted(a % ndim for a in axes):
+        x = shape.unsqueeze(x, a)
+    return x
+
+
+def swapaxes(x: Tensor, a: int, b: int) -> Tensor:
+    return shape.transpose(x, a, b)
+
+
+def transpose(x: Tensor, axes: Any = None) -> Tensor:
+    return shape.permute(x, tuple(reversed(range(x.ndim))) if axes is None else tuple(axes))
+
+
+def matmul(x: Tensor, y: Tensor) -> Tensor:
+    return linalg.matmul(as_tensor(x), as_tensor(y))
+
+
+def maximum(x: Any, y: Any) -> Tensor:
+    return binary.maximum(as_tensor(x), as_tensor(y))
+
+
+def minimum(x: Any, y: Any) -> Tensor:
+    return binary.minimum(as_tensor(x), as_tensor(y))
+
+
+def clip(x: Tensor, low: Any, high: Any) -> Tensor:
+    return binary.clamp(x, low, high)
+
+
+def _unary(name: str) -> Any:
+    def apply(x: Any) -> Any:
+        return getattr(unary, name)(as_tensor(x))
+    apply.__name__ = name
+    return apply
+
+
+exp = _unary("exp")
+log = _unary("log")
+sqrt = _unary("sqrt")
+sin = _unary("sin")
+cos = _unary("cos")
+tanh = _unary("tanh")
+sign = _unary("sign")
+abs = _unary("abs")
+square = _unary("square")
+reciprocal = _unary("reciprocal")
+sigmoid = _unary("sigmoid")
+erf = _unary("erf")

@@ -1,0 +1,925 @@
+"""``Tensor``: an n-dimensional array on a device, with autograd.
+
+The class holds the data, the autograd flags and the Python protocol. Every computation is an op
+defined once in ``tinyframe.ops``; the methods and operators here only reach those definitions.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+
+from . import dtypes
+from . import grad_mode
+from .device import array_module_of, as_device, device, device_of, move_array
+
+__all__ = ["Tensor", "Size"]
+
+
+class Size(tuple):
+    """A tensor's shape; a tuple that prints as ``tinyframe.Size([2, 3])``."""
+
+    def __repr__(self) -> str:
+        return f"tinyframe.Size({list(self)})"
+
+    def numel(self) -> int:
+        return int(np.prod(self, dtype=np.int64))
+
+
+class Tensor:
+    """A multi-dimensional array with autograd, like ``torch.Tensor``.
+
+    ``Tensor(data)`` builds a float32 tensor as PyTorch's legacy constructor does; prefer
+    ``tinyframe.tensor(data, dtype=..., device=..., requires_grad=...)``.
+    """
+
+    __slots__ = ("_data", "grad_fn", "_requires_grad", "_grad", "__dict__", "__weakref__")
+    __array_ufunc__ = None  # NumPy defers to Tensor's reflected operators: ndarray * Tensor is a Tensor
+    __hash__ = object.__hash__
+
+    # Rarely set state lives in the instance dict, defaulting to these class values.
+    _vc: list | None = None            # version counter, shared with views
+    _base: Tensor | None = None        # the tensor this one is a view of
+    _view_index: Any = None            # for views made by indexing: the index, so in-place ops can rebase
+    _accumulator: Any = None           # weakref to the leaf's AccumulateGrad node
+    _hooks: list | None = None         # gradient hooks of a leaf
+    _retains_grad = False
+
+    def __init__(self, data: Any = (), *, device: Any = None) -> None:
+        from .creation import tensor
+        made = tensor(data, dtype=dtypes.get_default_dtype(), device=device)
+        self._data = made._data
+        self.grad_fn = None
+        self._requires_grad = False
+        self._grad = None
+
+    @staticmethod
+    def _make(data: Any, grad_fn: Any = None, requires_grad: bool | None = None,
+              version_counter: list | None = None) -> Tensor:
+        """Wraps an array without copying (the hot path of every op)."""
+        t = _new_tensor(Tensor)
+        t._data = data
+        t.grad_fn = grad_fn
+        t._requires_grad = grad_fn is not None if requires_grad is None else requires_grad
+        t._grad = None
+        if version_counter is not None:
+            t._vc = version_counter
+        return t
+
+    # ----------------------------------------------------------------- data and metadata
+    @property
+    def data(self) -> Tensor:
+        """The same storage, detached from the graph."""
+        return self.detach()
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Tensor.data must be set to a Tensor, got {type(value).__name__}")
+        self._data = value._data
+
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim: int | None = None) -> Size | int:
+        """The shape, or the length of dimension ``dim``."""
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    ndimension = dim
+
+    def numel(self) -> int:
+        return int(self._data.size)
+
+    nelement = numel
+
+    @property
+    def dtype(self) -> dtypes.dtype:
+        return dtypes.from_numpy_dtype(self._data.dtype)
+
+    @property
+    def device(self) -> device:
+        return device_of(self._data)
+
+    @property
+    def is_cuda(self) -> bool:
+        return not isinstance(self._data, np.ndarray)
+
+    def is_floating_point(self) -> bool:
+        return self._data.dtype.kind == "f"
+
+    def element_size(self) -> int:
+        return self._data.itemsize
+
+    def stride(self, dim: int | None = None) -> tuple | int:
+        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        return strides if dim is None else strides[_wrap_dim(dim, self.ndim)]
+
+    def is_contiguous(self) -> bool:
+        return bool(self._data.flags.c_contiguous)
+
+    @property
+    def _version(self) -> int:
+        return self._vc[0] if self._vc is not None else 0
+
+    def _version_counter(self) -> list:
+        if self._vc is None:
+            self._vc = [0]
+        return self._vc
+
+    def _bump_version(self) -> None:
+        self._version_counter()[0] += 1
+
+    # ----------------------------------------------------------------- autograd state
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, flag: bool) -> None:
+        self.requires_grad_(flag)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        """Sets whether autograd records operations on this leaf tensor; returns self."""
+        if self.grad_fn is not None and not requires_grad:
+            raise RuntimeError("you can only change requires_grad flags of leaf variables. If you want "
+                               "to use a computed variable in a subgraph that doesn't require "
+                               "differentiation use var_no_grad = var.detach().")
+        if requires_grad and self._data.dtype.kind != "f":
+            raise RuntimeError("only Tensors of floating point dtype can require gradients, "
+                               f"got {self.dtype}")
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.grad_fn is None
+
+    @property
+    def grad(self) -> Tensor | None:
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got "
+                                f"{type(value).__name__}")
+            if value.shape != self.shape:
+                raise RuntimeError(f"assigned grad has data of a different size: {tuple(value.shape)} "
+                                   f"vs. the tensor's {tuple(self.shape)}")
+            if value.device != self.device:
+                raise RuntimeError(f"assigned grad is on {value.device} but the tensor is on {self.device}")
+        self._grad = value
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    def retain_grad(self) -> None:
+        """Keeps ``.grad`` for this non-leaf tensor after backward."""
+        from .autograd.hooks import retain_grad
+        retain_grad(self)
+
+    def register_hook(self, hook: Any) -> Any:
+        """Registers ``hook(grad) -> Tensor or None``, run on the gradient with respect to this tensor."""
+        from .autograd.hooks import register_hook
+        return register_hook(self, hook)
+
+    def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
+                 create_graph: bool = False, inputs: Sequence[Tensor] | None = None) -> None:
+        """Computes the gradient of this tensor with respect to the graph's leaves.
+
+        Gradients accumulate into the leaves' ``.grad``. A non-scalar tensor needs ``gradient``,
+        the vector of the vector-Jacobian product.
+        """
+        from .autograd.engine import backward
+        backward([self], None if gradient is None else [gradient], retain_graph, create_graph,
+                 inputs=inputs)
+
+    def detach(self) -> Tensor:
+        """A tensor sharing this one's storage and version counter, outside the graph."""
+        out = Tensor._make(self._data, None, False, self._version_counter())
+        out._base = self
+        return out
+
+    def detach_(self) -> Tensor:
+        """Detaches this tensor from the graph in place, making it a leaf."""
+        self.grad_fn = None
+        self._requires_grad = False
+        return self
+
+    # ----------------------------------------------------------------- conversion
+    def item(self) -> Any:
+        """The value of a one-element tensor as a Python number."""
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self._data.reshape(()).item()
+
+    def tolist(self) -> Any:
+        return self._host_array().tolist()
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """The data as a NumPy array sharing storage (cpu tensors that do not require grad only)."""
+        if force:
+            return self._host_array().copy()
+        if self._requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
+                               "Use tensor.detach().numpy() instead.")
+        if not isinstance(self._data, np.ndarray):
+            raise TypeError(f"can't convert {self.device} device type tensor to numpy. "
+                            "Use Tensor.cpu() to copy the tensor to host memory first.")
+        return self._data
+
+    def _host_array(self) -> np.ndarray:
+        return self._data if isinstance(self._data, np.ndarray) else self._data.get()
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        array = self._host_array()
+        return array if dtype is None else array.astype(dtype, copy=False)
+
+    def to(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Returns the tensor on another device and/or dtype: ``to(device)``, ``to(dtype)``,
+        ``to(device, dtype)``, ``to(other)``; ``self`` when nothing changes and ``copy`` is False."""
+        target_device, target_dtype, copy = _parse_to(self, args, kwargs)
+        out = self
+        if target_dtype is not None and target_dtype.numpy != self._data.dtype:
+            from .ops.conversion import to_dtype
+            out = to_dtype(out, target_dtype)
+        if target_device is not None and target_device != out.device:
+            from .ops.conversion import to_device
+            out = to_device(out, target_device)
+        if copy and out is self:
+            out = self.clone()
+        return out
+
+    def type(self, dtype: Any = None) -> Any:
+        if dtype is None:
+            return f"tinyframe.{self.dtype.name}"
+        return self.to(dtypes.as_dtype(dtype))
+
+    def float(self) -> Tensor:
+        return self.to(dtypes.float32)
+
+    def double(self) -> Tensor:
+        return self.to(dtypes.float64)
+
+    def half(self) -> Tensor:
+        return self.to(dtypes.float16)
+
+    def long(self) -> Tensor:
+        return self.to(dtypes.int64)
+
+    def int(self) -> Tensor:
+        return self.to(dtypes.int32)
+
+    def bool(self) -> Tensor:
+        return self.to(dtypes.bool_)
+
+    def cpu(self) -> Tensor:
+        return self.to("cpu")
+
+    def cuda(self, device: Any = None, non_blocking: bool = False) -> Tensor:
+        index = device.index if hasattr(device, "index") else device
+        return self.to("cuda" if index is None else f"cuda:{index}")
+
+    def new_tensor(self, data: Any, dtype: Any = None, device: Any = None,
+                   requires_grad: bool = False) -> Tensor:
+        from .creation import tensor
+        return tensor(data, dtype=dtype or self.dtype, device=device or self.device,
+                      requires_grad=requires_grad)
+
+    def new_zeros(self, *size: Any, dtype: Any = None, device: Any = None) -> Tensor:
+        from .creation import zeros
+        return zeros(*size, dtype=dtype or self.dtype, device=device or self.device)
+
+    def new_ones(self, *size: Any, dtype: Any = None, device: Any = None) -> Tensor:
+        from .creation import ones
+        return ones(*size, dtype=dtype or self.dtype, device=device or self.device)
+
+    def new_full(self, size: Any, fill_value: Any, dtype: Any = None, device: Any = None) -> Tensor:
+        from .creation import full
+        return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device)
+
+    def new_empty(self, *size: Any, dtype: Any = None, device: Any = None) -> Tensor:
+        return self.new_zeros(*size, dtype=dtype, device=device)
+
+    # ----------------------------------------------------------------- operators
+    def __add__(self, other: Any) -> Tensor:
+        return binary.add(self, other)
+
+    def __radd__(self, other: Any) -> Tensor:
+        return binary.add(other, self)
+
+    def __iadd__(self, other: Any) -> Tensor:
+        return self.add_(other)
+
+    def __sub__(self, other: Any) -> Tensor:
+        return binary.sub(self, other)
+
+    def __rsub__(self, other: Any) -> Tensor:
+        return binary.sub(other, self)
+
+    def __isub__(self, other: Any) -> Tensor:
+        return self.sub_(other)
+
+    def __mul__(self, other: Any) -> Tensor:
+        return binary.mul(self, other)
+
+    def __rmul__(self, other: Any) -> Tensor:
+        return binary.mul(other, self)
+
+    def __imul__(self, other: Any) -> Tensor:
+        return self.mul_(other)
+
+    def __truediv__(self, other: Any) -> Tensor:
+        return binary.div(self, other)
+
+    def __rtruediv__(self, other: Any) -> Tensor:
+        return binary.div(other, self)
+
+    def __itruediv__(self, other: Any) -> Tensor:
+        return self.div_(other)
+
+    def __floordiv__(self, other: Any) -> Tensor:
+        return binary.floor_divide(self, other)
+
+    def __rfloordiv__(self, other: Any) -> Tensor:
+        return binary.floor_divide(other, self)
+
+    def __mod__(self, other: Any) -> Tensor:
+        return binary.remainder(self, other)
+
+    def __rmod__(self, other: Any) -> Tensor:
+        return binary.remainder(other, self)
+
+    def __pow__(self, exponent: Any) -> Tensor:
+        return binary.pow(self, exponent)
+
+    def __rpow__(self, base: Any) -> Tensor:
+        return binary.pow(base, self)
+
+    def __ipow__(self, exponent: Any) -> Tensor:
+        return self.pow_(exponent)
+
+    def __matmul__(self, other: Any) -> Tensor:
+        return linalg.matmul(self, other)
+
+    def __rmatmul__(self, other: Any) -> Tensor:
+        return linalg.matmul(other, self)
+
+    def __neg__(self) -> Tensor:
+        return unary.neg(self)
+
+    def __pos__(self) -> Tensor:
+        return self
+
+    def __abs__(self) -> Tensor:
+        return unary.abs(self)
+
+    def __invert__(self) -> Tensor:
+        return binary.logical_not(self) if self._data.dtype.kind == "b" else binary.bitwise_not(self)
+
+    def __and__(self, other: Any) -> Tensor:
+        return binary.bitwise_and(self, other)
+
+    __rand__ = __and__
+
+    def __or__(self, other: Any) -> Tensor:
+        return binary.bitwise_or(self, other)
+
+    __ror__ = __or__
+
+    def __xor__(self, other: Any) -> Tensor:
+        return binary.bitwise_xor(self, other)
+
+    __rxor__ = __xor__
+
+    def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
+        return binary.eq(self, other)
+
+    def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
+        return binary.ne(self, other)
+
+    def __lt__(self, other: Any) -> Tensor:
+        return binary.lt(self, other)
+
+    def __le__(self, other: Any) -> Tensor:
+        return binary.le(self, other)
+
+    def __gt__(self, other: Any) -> Tensor:
+        return binary.gt(self, other)
+
+    def __ge__(self, other: Any) -> Tensor:
+        return binary.ge(self, other)
+
+    def __getitem__(self, index: Any) -> Tensor:
+        return indexing.getitem(self, index)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        indexing.setitem(self, index, value)
+
+    # ----------------------------------------------------------------- elementwise methods
+    def add(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        return binary.add(self, other, alpha=alpha)
+
+    def sub(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        return binary.sub(self, other, alpha=alpha)
+
+    subtract = sub
+
+    def mul(self, other: Any) -> Tensor:
+        return binary.mul(self, other)
+
+    multiply = mul
+
+    def div(self, other: Any, *, rounding_mode: str | None = None) -> Tensor:
+        return binary.div(self, other, rounding_mode=rounding_mode)
+
+    divide = true_divide = div
+
+    def pow(self, exponent: Any) -> Tensor:
+        return binary.pow(self, exponent)
+
+    def maximum(self, other: Tensor) -> Tensor:
+        return binary.maximum(self, other)
+
+    def minimum(self, other: Tensor) -> Tensor:
+        return binary.minimum(self, other)
+
+    def where(self, condition: Tensor, other: Any) -> Tensor:
+        return binary.where(condition, self, other)
+
+    def clamp(self, min: Any = None, max: Any = None) -> Tensor:
+        return binary.clamp(self, min, max)
+
+    clip = clamp
+
+    def eq(self, other: Any) -> Tensor:
+        return binary.eq(self, other)
+
+    def ne(self, other: Any) -> Tensor:
+        return binary.ne(self, other)
+
+    def lt(self, other: Any) -> Tensor:
+        return binary.lt(self, other)
+
+    def le(self, other: Any) -> Tensor:
+        return binary.le(self, other)
+
+    def gt(self, other: Any) -> Tensor:
+        return binary.gt(self, other)
+
+    def ge(self, other: Any) -> Tensor:
+        return binary.ge(self, other)
+
+    def equal(self, other: Tensor) -> bool:
+        return self.shape == other.shape and bool(binary.eq(self, other).all())
+
+    def allclose(self, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> bool:
+        return binary.allclose(self, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+    def isclose(self, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> Tensor:
+        return binary.isclose(self, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+    def logical_not(self) -> Tensor:
+        return binary.logical_not(self)
+
+    def logical_and(self, other: Tensor) -> Tensor:
+        return binary.logical_and(self, other)
+
+    def logical_or(self, other: Tensor) -> Tensor:
+        return binary.logical_or(self, other)
+
+    def neg(self) -> Tensor:
+        return unary.neg(self)
+
+    negative = neg
+
+    def abs(self) -> Tensor:
+        return unary.abs(self)
+
+    def exp(self) -> Tensor:
+        return unary.exp(self)
+
+    def exp2(self) -> Tensor:
+        return unary.exp2(self)
+
+    def expm1(self) -> Tensor:
+        return unary.expm1(self)
+
+    def log(self) -> Tensor:
+        return unary.log(self)
+
+    def log2(self) -> Tensor:
+        return unary.log2(self)
+
+    def log10(self) -> Tensor:
+        return unary.log10(self)
+
+    def log1p(self) -> Tensor:
+        return unary.log1p(self)
+
+    def sqrt(self) -> Tensor:
+        return unary.sqrt(self)
+
+    def rsqrt(self) -> Tensor:
+        return unary.rsqrt(self)
+
+    def square(self) -> Tensor:
+        return unary.square(self)
+
+    def reciprocal(self) -> Tensor:
+        return unary.reciprocal(self)
+
+    def sin(self) -> Tensor:
+        return unary.sin(self)
+
+    def cos(self) -> Tensor:
+        return unary.cos(self)
+
+    def tan(self) -> Tensor:
+        return unary.tan(self)
+
+    def tanh(self) -> Tensor:
+        return unary.tanh(self)
+
+    def sinh(self) -> Tensor:
+        return unary.sinh(self)
+
+    def cosh(self) -> Tensor:
+        return unary.cosh(self)
+
+    def asin(self) -> Tensor:
+        return unary.asin(self)
+
+    def acos(self) -> Tensor:
+        return unary.acos(self)
+
+    def atan(self) -> Tensor:
+        return unary.atan(self)
+
+    def sigmoid(self) -> Tensor:
+        return unary.sigmoid(self)
+
+    def relu(self) -> Tensor:
+        return unary.relu(self)
+
+    def erf(self) -> Tensor:
+        return unary.erf(self)
+
+    def sign(self) -> Tensor:
+        return unary.sign(self)
+
+    def floor(self) -> Tensor:
+        return unary.floor(self)
+
+    def ceil(self) -> Tensor:
+        return unary.ceil(self)
+
+    def round(self, decimals: int = 0) -> Tensor:
+        return unary.round(self, decimals=decimals)
+
+    def trunc(self) -> Tensor:
+        return unary.trunc(self)
+
+    def isnan(self) -> Tensor:
+        return unary.isnan(self)
+
+    def isinf(self) -> Tensor:
+        return unary.isinf(self)
+
+    def isfinite(self) -> Tensor:
+        return unary.isfinite(self)
+
+    # ----------------------------------------------------------------- reductions
+    def sum(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+        return reduction.sum(self, dim, keepdim, dtype=dtype)
+
+    def mean(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+        return reduction.mean(self, dim, keepdim, dtype=dtype)
+
+    def prod(self, dim: int | None = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+        return reduction.prod(self, dim, keepdim, dtype=dtype)
+
+    def max(self, dim: Any = None, keepdim: bool = False) -> Any:
+        return reduction.max(self, dim, keepdim)
+
+    def min(self, dim: Any = None, keepdim: bool = False) -> Any:
+        return reduction.min(self, dim, keepdim)
+
+    def amax(self, dim: Any = (), keepdim: bool = False) -> Tensor:
+        return reduction.amax(self, dim, keepdim)
+
+    def amin(self, dim: Any = (), keepdim: bool = False) -> Tensor:
+        return reduction.amin(self, dim, keepdim)
+
+    def argmax(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        return reduction.argmax(self, dim, keepdim)
+
+    def argmin(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        return reduction.argmin(self, dim, keepdim)
+
+    def var(self, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Tensor:
+        return reduction.var(self, dim, unbiased, keepdim, correction=correction)
+
+    def std(self, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Tensor:
+        return reduction.std(self, dim, unbiased, keepdim, correction=correction)
+
+    def norm(self, p: Any = "fro", dim: Any = None, keepdim: bool = False) -> Tensor:
+        return reduction.norm(self, p, dim, keepdim)
+
+    def logsumexp(self, dim: Any, keepdim: bool = False) -> Tensor:
+        return reduction.logsumexp(self, dim, keepdim)
+
+    def softmax(self, dim: int, dtype: Any = None) -> Tensor:
+        return reduction.softmax(self, dim, dtype=dtype)
+
+    def log_softmax(self, dim: int, dtype: Any = None) -> Tensor:
+        return reduction.log_softmax(self, dim, dtype=dtype)
+
+    def cumsum(self, dim: int, *, dtype: Any = None) -> Tensor:
+        return reduction.cumsum(self, dim, dtype=dtype)
+
+    def all(self, dim: Any = None, keepdim: bool = False) -> Tensor:
+        return reduction.all(self, dim, keepdim)
+
+    def any(self, dim: Any = None, keepdim: bool = False) -> Tensor:
+        return reduction.any(self, dim, keepdim)
+
+    # ----------------------------------------------------------------- linear algebra
+    def matmul(self, other: Tensor) -> Tensor:
+        return linalg.matmul(self, other)
+
+    def mm(self, other: Tensor) -> Tensor:
+        return linalg.mm(self, other)
+
+    def bmm(self, other: Tensor) -> Tensor:
+        return linalg.bmm(self, other)
+
+    def mv(self, vec: Tensor) -> Tensor:
+        return linalg.mv(self, vec)
+
+    def dot(self, other: Tensor) -> Tensor:
+        return linalg.dot(self, other)
+
+    def outer(self, other: Tensor) -> Tensor:
+        return linalg.outer(self, other)
+
+    # ----------------------------------------------------------------- shape
+    def reshape(self, *shape: Any) -> Tensor:
+        return shape_ops.reshape(self, *shape)
+
+    def view(self, *shape: Any) -> Tensor:
+        if len(shape) == 1 and isinstance(shape[0], (dtypes.dtype, type)):
+            raise NotImplementedError("view(dtype) is not supported; use .to(dtype)")
+        return shape_ops.view(self, *shape)
+
+    def view_as(self, other: Tensor) -> Tensor:
+        return shape_ops.view(self, other.shape)
+
+    def reshape_as(self, other: Tensor) -> Tensor:
+        return shape_ops.reshape(self, other.shape)
+
+    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+        return shape_ops.flatten(self, start_dim, end_dim)
+
+    def unflatten(self, dim: int, sizes: Sequence[int]) -> Tensor:
+        return shape_ops.unflatten(self, dim, sizes)
+
+    def transpose(self, dim0: int, dim1: int) -> Tensor:
+        return shape_ops.transpose(self, dim0, dim1)
+
+    swapaxes = swapdims = transpose
+
+    def t(self) -> Tensor:
+        return shape_ops.t(self)
+
+    @property
+    def T(self) -> Tensor:
+        return shape_ops.permute(self, tuple(range(self.ndim - 1, -1, -1)))
+
+    @property
+    def mT(self) -> Tensor:
+        return shape_ops.transpose(self, -2, -1)
+
+    def permute(self, *dims: Any) -> Tensor:
+        return shape_ops.permute(self, *dims)
+
+    def movedim(self, source: Any, destination: Any) -> Tensor:
+        return shape_ops.movedim(self, source, destination)
+
+    def squeeze(self, dim: Any = None) -> Tensor:
+        return shape_ops.squeeze(self, dim)
+
+    def unsqueeze(self, dim: int) -> Tensor:
+        return shape_ops.unsqueeze(self, dim)
+
+    def expand(self, *sizes: Any) -> Tensor:
+        return shape_ops.expand(self, *sizes)
+
+    def expand_as(self, other: Tensor) -> Tensor:
+        return shape_ops.expand(self, other.shape)
+
+    def broadcast_to(self, size: Sequence[int]) -> Tensor:
+        return shape_ops.expand(self, size)
+
+    def repeat(self, *sizes: Any) -> Tensor:
+        return shape_ops.repeat(self, *sizes)
+
+    def flip(self, *dims: Any) -> Tensor:
+        return shape_ops.flip(self, *dims)
+
+    def split(self, split_size: Any, dim: int = 0) -> tuple:
+        return shape_ops.split(self, split_size, dim)
+
+    def chunk(self, chunks: int, dim: int = 0) -> tuple:
+        return shape_ops.chunk(self, chunks, dim)
+
+    def unbind(self, dim: int = 0) -> tuple:
+        return shape_ops.unbind(self, dim)
+
+    def clone(self) -> Tensor:
+        return shape_ops.clone(self)
+
+    def contiguous(self) -> Tensor:
+        return shape_ops.contiguous(self)
+
+    # ----------------------------------------------------------------- indexing
+    def gather(self, dim: int, index: Tensor) -> Tensor:
+        return indexing.gather(self, dim, index)
+
+    def index_select(self, dim: int, index: Tensor) -> Tensor:
+        return indexing.index_select(self, dim, index)
+
+    def masked_fill(self, mask: Tensor, value: Any) -> Tensor:
+        return indexing.masked_fill(self, mask, value)
+
+    def scatter_add(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
+        return indexing.scatter_add(self, dim, index, src)
+
+    # ----------------------------------------------------------------- in-place
+    def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        return inplace.apply(self, binary.add, other, alpha=alpha)
+
+    def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        return inplace.apply(self, binary.sub, other, alpha=alpha)
+
+    def mul_(self, other: Any) -> Tensor:
+        return inplace.apply(self, binary.mul, other)
+
+    def div_(self, other: Any, *, rounding_mode: str | None = None) -> Tensor:
+        return inplace.apply(self, binary.div, other, rounding_mode=rounding_mode)
+
+    def pow_(self, exponent: Any) -> Tensor:
+        return inplace.apply(self, binary.pow, exponent)
+
+    def clamp_(self, min: Any = None, max: Any = None) -> Tensor:
+        return inplace.apply(self, binary.clamp, min, max)
+
+    clip_ = clamp_
+
+    def neg_(self) -> Tensor:
+        return inplace.apply(self, unary.neg)
+
+    def exp_(self) -> Tensor:
+        return inplace.apply(self, unary.exp)
+
+    def log_(self) -> Tensor:
+        return inplace.apply(self, unary.log)
+
+    def sqrt_(self) -> Tensor:
+        return inplace.apply(self, unary.sqrt)
+
+    def abs_(self) -> Tensor:
+        return inplace.apply(self, unary.abs)
+
+    def sigmoid_(self) -> Tensor:
+        return inplace.apply(self, unary.sigmoid)
+
+    def tanh_(self) -> Tensor:
+        return inplace.apply(self, unary.tanh)
+
+    def relu_(self) -> Tensor:
+        return inplace.apply(self, unary.relu)
+
+    def masked_fill_(self, mask: Tensor, value: Any) -> Tensor:
+        return inplace.apply(self, indexing.masked_fill, mask, value)
+
+    def zero_(self) -> Tensor:
+        return inplace.fill(self, 0)
+
+    def fill_(self, value: Any) -> Tensor:
+        return inplace.fill(self, value)
+
+    def copy_(self, src: Tensor, non_blocking: bool = False) -> Tensor:
+        return inplace.copy(self, src)
+
+    def uniform_(self, a: float = 0.0, b: float = 1.0, *, generator: Any = None) -> Tensor:
+        return inplace.random_fill(self, "uniform", a, b, generator=generator)
+
+    def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Tensor:
+        return inplace.random_fill(self, "normal", mean, std, generator=generator)
+
+    def bernoulli_(self, p: float = 0.5, *, generator: Any = None) -> Tensor:
+        return inplace.random_fill(self, "bernoulli", p, generator=generator)
+
+    # ----------------------------------------------------------------- Python protocol
+    def __repr__(self) -> str:
+        from ._tensor_str import tensor_repr
+        return tensor_repr(self)
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self) -> Iterator[Tensor]:
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise RuntimeError(f"Boolean value of Tensor with {self._data.size} elements is ambiguous")
+        return bool(self._data.reshape(()).item())
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __format__(self, spec: str) -> str:
+        if self._data.ndim == 0:
+            return format(self.item(), spec)
+        return format(repr(self), spec)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        from .creation import tensor
+        return (tensor, (self._host_array().copy(),), None)
+
+    def __deepcopy__(self, memo: dict) -> Tensor:
+        if self.grad_fn is not None:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support "
+                               "the deepcopy protocol at the moment.")
+        out = Tensor._make(self._data.copy(), None, self._requires_grad)
+        if self._grad is not None:
+            out._grad = Tensor._make(self._grad._data.copy())
+        memo[id(self)] = out
+        return out
+
+
+def _new_tensor(cls: type) -> Tensor:
+    return object.__new__(cls)
+
+
+def _wrap_dim(dim: int, ndim: int) -> int:
+    """A possibly negative dimension index as a non-negative one, with PyTorch's error message."""
+    low, high = -max(ndim, 1), max(ndim, 1) - 1
+    if not low <= dim <= high:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{low}, {high}], "
+                         f"but got {dim})")
+    return dim % max(ndim, 1)
+
+
+def _parse_to(tensor: Tensor, args: tuple, kwargs: dict) -> tuple:
+    target_device = kwargs.pop("device", None)
+    target_dtype = kwargs.pop("dtype", None)
+    copy = kwargs.pop("copy", False)
+    kwargs.pop("non_blocking", None)
+    if kwargs:
+        raise TypeError(f"to() got unexpected keyword arguments {sorted(kwargs)}")
+    for arg in args:
+        if isinstance(arg, Tensor):
+            target_device, target_dtype = arg.device, arg.dtype
+        elif isinstance(arg, (dtypes.dtype, type)) or (isinstance(arg, np.dtype)):
+            target_dtype = arg
+        elif isinstance(arg, (str, device, int)):
+            target_device = arg
+        elif isinstance(arg, bool):
+            copy = arg
+        else:
+            raise TypeError(f"to() received an invalid argument {arg!r}")
+    return (None if target_device is None else as_device(target_device),
+            None if target_dtype is None else dtypes.as_dtype(target_dtype), copy)
+
+
+# The ops build on the Tensor class, so they are imported after it; the methods above reach them
+# through these module names at call time.
+from .ops import binary, indexing, inplace, linalg, reduction, unary  # noqa: E402
+from .ops import shape as shape_ops  # noqa: E402
