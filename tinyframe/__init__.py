@@ -33,3 +33,4 @@ __all__ = [
     "randint", "rand_like", "randn_like", "randint_like", "randperm", "normal", "bernoulli", "Generator",
     "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state", *_functional_names,
 ]
+from . import nn  # noqa: E402  (nn builds on the core; exported as tinyframe.nn like torch.nn)

@@ -86,8 +86,10 @@ def array_module(dev: device) -> ModuleType:
 
 
 def array_module_of(array: Any) -> ModuleType:
-    """The module that made ``array``: NumPy for ndarrays, CuPy otherwise."""
-    return np if isinstance(array, np.ndarray) else cupy_module()
+    """The module that made ``array`` (or arrays of type ``array``): NumPy for ndarrays, else CuPy."""
+    if array is np.ndarray or isinstance(array, np.ndarray) or array is None:
+        return np
+    return cupy_module()
 
 
 def device_of(array: Any) -> device:

@@ -41,7 +41,7 @@ class Tensor:
     _vc: list | None = None            # version counter, shared with views
     _base: Tensor | None = None        # the tensor this one is a view of
     _view_index: Any = None            # for views made by indexing: the index, so in-place ops can rebase
-    _accumulator: Any = None           # weakref to the leaf's AccumulateGrad node
+    _accumulator: Any = None           # the leaf's AccumulateGrad node, made on first use
     _hooks: list | None = None         # gradient hooks of a leaf
     _retains_grad = False
 
@@ -250,7 +250,7 @@ class Tensor:
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
         """Returns the tensor on another device and/or dtype: ``to(device)``, ``to(dtype)``,
         ``to(device, dtype)``, ``to(other)``; ``self`` when nothing changes and ``copy`` is False."""
-        target_device, target_dtype, copy = _parse_to(self, args, kwargs)
+        target_device, target_dtype, copy = parse_to_arguments(args, kwargs)
         out = self
         if target_dtype is not None and target_dtype.numpy != self._data.dtype:
             from .ops.conversion import to_dtype
@@ -884,8 +884,7 @@ class Tensor:
         return out
 
 
-def _new_tensor(cls: type) -> Tensor:
-    return object.__new__(cls)
+_new_tensor = object.__new__
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:
@@ -897,7 +896,8 @@ def _wrap_dim(dim: int, ndim: int) -> int:
     return dim % max(ndim, 1)
 
 
-def _parse_to(tensor: Tensor, args: tuple, kwargs: dict) -> tuple:
+def parse_to_arguments(args: tuple, kwargs: dict) -> tuple:
+    """``(device, dtype, copy)`` from the arguments of ``Tensor.to`` / ``Module.to``."""
     target_device = kwargs.pop("device", None)
     target_dtype = kwargs.pop("dtype", None)
     copy = kwargs.pop("copy", False)

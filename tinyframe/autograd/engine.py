@@ -79,8 +79,9 @@ def _root_grad(t: Tensor, g: Any, i: int, create_graph: bool) -> Any:
     if g is None:
         if t._data.size != 1:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
-        g = Tensor._make(array_module_of(t._data).ones_like(t._data))
-    elif not isinstance(g, Tensor):
+        ones = array_module_of(t._data).ones_like(t._data)
+        return Tensor._make(ones) if create_graph else ones
+    if not isinstance(g, Tensor):
         from ..creation import tensor
         g = tensor(g, dtype=t.dtype, device=t.device)
     if g.shape != t.shape:
@@ -138,7 +139,9 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
         pending[node] = pending[node] + g if node in pending else g
     captured: dict = {}
     owned = _Ownership(root_grads)
-    with grad_mode.set_grad_enabled(create_graph):
+    state = grad_mode.STATE
+    previous_mode, state.enabled = state.enabled, create_graph
+    try:
         while ready:
             node = ready.pop()
             g = pending.pop(node, None)
@@ -156,8 +159,9 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
                     g = None
             if g is not None:
                 if type(node) is AccumulateGrad:
-                    if not capture:
-                        _accumulate(node.variable, g, create_graph, owned)
+                    leaf = node.variable
+                    if not capture and leaf is not None:
+                        _accumulate(leaf, g, create_graph, owned)
                 else:
                     input_grads = _call_backward(node, g, create_graph, retain_graph)
             meta = node._input_meta if input_grads else None
@@ -173,6 +177,8 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
                 dependencies[child] = count
                 if count == 0:
                     ready.append(child)
+    finally:
+        state.enabled = previous_mode
     return captured
 
 

@@ -26,6 +26,8 @@ _FREED_MESSAGE = (
 # through which no gradient flows.
 _INPUT, _OUTPUT, _CONSTANT = 0, 1, 2
 _NO_EDGE = (None, 0)
+_new_node = object.__new__
+_new_tensor = object.__new__
 
 
 class Node:
@@ -61,22 +63,25 @@ class Node:
 
 
 class AccumulateGrad(Node):
-    """The sink node of a leaf tensor: adds the arriving gradient to ``variable.grad``."""
+    """The sink node of a leaf tensor: adds the arriving gradient to ``variable.grad``.
+
+    The leaf keeps its node (so every op reuses it) and the node refers to the leaf weakly: a
+    strong reference both ways would be a cycle that delays freeing the leaf until a GC pass.
+    """
 
     def __init__(self, variable: Any) -> None:
-        self.variable = variable
+        self._variable = weakref.ref(variable)
+
+    @property
+    def variable(self) -> Any:
+        return self._variable()
 
 
 def accumulator_of(tensor: Any) -> AccumulateGrad:
-    """The leaf's AccumulateGrad node, made once and kept only weakly by the leaf.
-
-    The node holds the leaf strongly; the leaf holding it strongly too would be a reference cycle.
-    """
-    ref = tensor._accumulator
-    node = ref() if ref is not None else None
+    """The leaf's AccumulateGrad node, made on first use."""
+    node = tensor._accumulator
     if node is None:
-        node = AccumulateGrad(tensor)
-        tensor._accumulator = weakref.ref(node)
+        node = tensor._accumulator = AccumulateGrad(tensor)
     return node
 
 
@@ -123,25 +128,31 @@ class Op(Node):
                 elif type(data) is not array_type:
                     _raise_device_mismatch(inputs)
                 arrays.append(data)
-                requires_grad = requires_grad or value.requires_grad
+                if value._requires_grad:
+                    requires_grad = True
             elif isinstance(value, (int, float)) or value is None:
                 arrays.append(value)
             else:
                 raise TypeError(f"{cls.__name__.removesuffix('Backward0')}: unsupported input of type "
                                 f"{type(value).__name__}; expected a Tensor or a number")
-        ctx = cls()
-        ctx.xp = np if array_type is np.ndarray else array_module_of(arrays[0])
+        ctx = _new_node(cls)
+        ctx.xp = np if array_type is np.ndarray else array_module_of(array_type)
         try:
             out = cls.forward(ctx, *arrays, **options)
         except ValueError as exc:  # NumPy's broadcasting and shape errors, re-raised with the op's shapes
             raise shape_error(cls.__name__.removesuffix("Backward0"), inputs, exc) from exc
         if type(out) is not array_type and isinstance(out, np.generic):
             out = np.asarray(out)  # NumPy returns scalars from 0-d computations; tensors hold arrays
-        if not (requires_grad and grad_mode.STATE.enabled):
-            result = Tensor._make(out)
-        else:
-            result = Tensor._make(out, ctx)
+        result = _new_tensor(Tensor)
+        result._data = out
+        result._grad = None
+        if requires_grad and grad_mode.STATE.enabled:
+            result.grad_fn = ctx
+            result._requires_grad = True
             ctx._record(inputs, arrays, result)
+        else:
+            result.grad_fn = None
+            result._requires_grad = False
         if cls.is_view:
             base = inputs[0]
             result._vc, result._base = base._version_counter(), base
@@ -153,7 +164,7 @@ class Op(Node):
             if isinstance(value, Tensor):
                 node = value.grad_fn
                 if node is None and value._requires_grad:
-                    node = accumulator_of(value)
+                    node = value._accumulator or accumulator_of(value)
                 edges.append((node, 0))
                 meta.append((array.shape, array.dtype))
                 needs.append(node is not None)
@@ -162,8 +173,9 @@ class Op(Node):
                 meta.append(None)
                 needs.append(False)
         self.next_functions, self._input_meta, self.needs_input_grad = tuple(edges), meta, tuple(needs)
-        if self._saved is not None:
-            self._saved = [_describe_saved(value, inputs, arrays, result) for value in self._saved]
+        saved = self._saved
+        if saved is not None:
+            self._saved = [_describe_saved(value, inputs, arrays, result) for value in saved]
 
     def save_for_backward(self, *values: Any) -> None:
         """Declares what backward needs: input arrays, the output array, or constant arrays."""
@@ -192,10 +204,13 @@ class Op(Node):
 
 def _describe_saved(value: Any, inputs: tuple, arrays: list, result: Any) -> tuple:
     if value is result._data:
-        return (_OUTPUT, value, result._version_counter(), 0)
+        counter = result._vc = [0]
+        return (_OUTPUT, value, counter, 0)
     for tensor, array in zip(inputs, arrays):
         if value is array and array is not tensor:
-            counter = tensor._version_counter()
+            counter = tensor._vc
+            if counter is None:
+                counter = tensor._vc = [0]
             return (_INPUT, tensor, counter, counter[0])
     return (_CONSTANT, value, None, None)
 

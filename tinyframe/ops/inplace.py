@@ -52,8 +52,6 @@ def apply(target: Tensor, op: Callable[..., Tensor], *args: Any, **kwargs: Any) 
         raise RuntimeError("in-place modification of a view that requires grad is supported for views "
                            "made by indexing only; call .clone() on the view first")
     snapshot = Tensor._make(target._data.copy(), target.grad_fn, target._requires_grad)
-    if target.grad_fn is None and target._requires_grad:
-        snapshot._accumulator = target._accumulator
     result = op(snapshot, *args, **kwargs)
     _write(target, result._data)
     target.grad_fn, target._requires_grad = result.grad_fn, result._requires_grad

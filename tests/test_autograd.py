@@ -1,0 +1,436 @@
+"""The autograd semantics PyTorch users rely on, each pinned by a test."""
+from __future__ import annotations
+
+import gc
+import threading
+import weakref
+
+import numpy as np
+import pytest
+
+import tinyframe as tf
+from tinyframe.autograd import Function
+
+
+def leaf(values: object, device: str = "cpu", dtype: tf.dtype = tf.float64) -> tf.Tensor:
+    return tf.tensor(values, dtype=dtype, device=device, requires_grad=True)
+
+
+def test_gradients_accumulate_until_zeroed(device: str) -> None:
+    x = leaf([1.0, 2.0], device)
+    (x * 3).sum().backward()
+    (x * 3).sum().backward()
+    np.testing.assert_allclose(x.grad.cpu().numpy(), [6.0, 6.0])
+    x.grad.zero_()
+    (x * x).sum().backward()
+    np.testing.assert_allclose(x.grad.cpu().numpy(), [2.0, 4.0])
+    x.grad = None
+    (x * 1).sum().backward()
+    np.testing.assert_allclose(x.grad.cpu().numpy(), [1.0, 1.0])
+
+
+def test_leaf_grads_do_not_share_memory() -> None:
+    a, b = leaf([1.0, 2.0]), leaf([3.0, 4.0])
+    (a + b).sum().backward()
+    a.grad.zero_()
+    np.testing.assert_array_equal(b.grad.numpy(), [1.0, 1.0])
+
+
+def test_second_backward_through_freed_graph_raises() -> None:
+    x = leaf([1.0, 2.0])
+    y = (x * x).sum()
+    y.backward()
+    with pytest.raises(RuntimeError, match="retain_graph=True"):
+        y.backward()
+
+
+def test_retain_graph_allows_a_second_backward() -> None:
+    x = leaf([1.0, 2.0])
+    y = (x * x).sum()
+    y.backward(retain_graph=True)
+    y.backward()
+    np.testing.assert_allclose(x.grad.numpy(), [4.0, 8.0])
+
+
+def test_saved_arrays_are_freed_after_backward() -> None:
+    x = leaf([1.0, 2.0])
+    y = x * x
+    node = y.grad_fn
+    y.sum().backward()
+    assert node._saved is None
+
+
+def test_non_scalar_backward_needs_gradient() -> None:
+    x = leaf([1.0, 2.0])
+    with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar outputs"):
+        (x * 2).backward()
+    (x * 2).backward(tf.tensor([1.0, 10.0], dtype=tf.float64))
+    np.testing.assert_allclose(x.grad.numpy(), [2.0, 20.0])
+
+
+def test_backward_gradient_shape_must_match() -> None:
+    x = leaf([1.0, 2.0])
+    with pytest.raises(RuntimeError, match="Mismatch in shape"):
+        (x * 2).backward(tf.ones(3, dtype=tf.float64))
+
+
+def test_backward_of_tensor_without_grad_raises() -> None:
+    with pytest.raises(RuntimeError, match="does not require grad and does not have a grad_fn"):
+        tf.tensor([1.0]).sum().backward()
+
+
+def test_grad_returns_tuple_and_leaves_dot_grad_alone() -> None:
+    x, w = leaf([1.0, 2.0]), leaf([3.0, 4.0])
+    y = (x * w).sum()
+    gx, gw = tf.autograd.grad(y, [x, w])
+    np.testing.assert_allclose(gx.numpy(), [3.0, 4.0])
+    np.testing.assert_allclose(gw.numpy(), [1.0, 2.0])
+    assert x.grad is None and w.grad is None
+    assert not gx.requires_grad
+
+
+def test_grad_of_unused_input_needs_allow_unused() -> None:
+    x, unused = leaf([1.0]), leaf([2.0])
+    with pytest.raises(RuntimeError, match="allow_unused=True"):
+        tf.autograd.grad((x * 2).sum(), [x, unused])
+    gx, gu = tf.autograd.grad((x * 2).sum(), [x, unused], allow_unused=True)
+    assert gu is None and gx.item() == 2.0
+
+
+def test_grad_with_respect_to_an_intermediate() -> None:
+    x = leaf([1.0, 2.0])
+    h = x * 3
+    (gh,) = tf.autograd.grad((h * h).sum(), h)
+    np.testing.assert_allclose(gh.numpy(), [6.0, 12.0])
+
+
+def test_autograd_backward_with_several_roots() -> None:
+    x = leaf([1.0, 2.0])
+    tf.autograd.backward([(x * 2).sum(), (x * x).sum()])
+    np.testing.assert_allclose(x.grad.numpy(), [4.0, 6.0])
+
+
+def test_graph_structure_matches_pytorch() -> None:
+    a, b = leaf([1.0]), leaf([2.0])
+    c = tf.tensor([3.0], dtype=tf.float64)
+    y = a * b + c
+    assert y.grad_fn.name() == "AddBackward0"
+    (mul, mul_index), (nothing, nothing_index) = y.grad_fn.next_functions
+    assert mul.name() == "MulBackward0" and mul_index == 0
+    assert nothing is None and nothing_index == 0
+    acc_a, acc_b = (node for node, _ in mul.next_functions)
+    assert acc_a.name() == "AccumulateGrad" and acc_a.variable is a and acc_b.variable is b
+    assert a.is_leaf and not y.is_leaf and y.requires_grad and not c.requires_grad
+    assert repr(y.grad_fn).startswith("<AddBackward0 object at 0x")
+
+
+def test_the_same_accumulate_node_serves_every_use_of_a_leaf() -> None:
+    x = leaf([1.0])
+    first, second = (x * 2).grad_fn.next_functions[0][0], (x + 1).grad_fn.next_functions[0][0]
+    assert first is second
+
+
+def test_nonleaf_grad_is_none_unless_retained() -> None:
+    x = leaf([1.0, 2.0])
+    h = x * 2
+    kept = x * 3
+    kept.retain_grad()
+    (h * kept).sum().backward()
+    assert h.grad is None
+    np.testing.assert_allclose(kept.grad.numpy(), [2.0, 4.0])
+    assert kept.retains_grad and not h.retains_grad
+
+
+def test_hooks_see_and_replace_gradients() -> None:
+    x = leaf([1.0, 2.0])
+    seen = []
+    x.register_hook(lambda g: seen.append(g.numpy().copy()))
+    h = x * 2
+    handle = h.register_hook(lambda g: g * 10)
+    h.sum().backward()
+    np.testing.assert_allclose(seen[0], [20.0, 20.0])
+    np.testing.assert_allclose(x.grad.numpy(), [20.0, 20.0])
+    handle.remove()
+
+
+def test_hook_on_tensor_without_grad_raises() -> None:
+    with pytest.raises(RuntimeError, match="doesn't require gradient"):
+        tf.tensor([1.0]).register_hook(lambda g: g)
+
+
+def test_only_floating_tensors_can_require_grad() -> None:
+    with pytest.raises(RuntimeError, match="only Tensors of floating point dtype can require gradients"):
+        tf.tensor([1, 2], requires_grad=True)
+    with pytest.raises(RuntimeError, match="floating point"):
+        tf.arange(3).requires_grad_()
+
+
+def test_requires_grad_flag_of_nonleaf_cannot_be_cleared() -> None:
+    y = leaf([1.0]) * 2
+    with pytest.raises(RuntimeError, match="leaf variables"):
+        y.requires_grad = False
+
+
+def test_detach_shares_storage_and_leaves_the_graph() -> None:
+    x = leaf([1.0, 2.0])
+    y = x * 2
+    d = y.detach()
+    assert d.is_leaf and not d.requires_grad and d.grad_fn is None
+    d[0] = 100.0
+    assert y[0].item() == 100.0
+    y.detach_()
+    assert y.is_leaf and not y.requires_grad
+
+
+def test_numpy_of_tensor_requiring_grad_raises() -> None:
+    with pytest.raises(RuntimeError, match=r"Use tensor.detach\(\).numpy\(\) instead"):
+        leaf([1.0]).numpy()
+    assert leaf([1.0]).detach().numpy().tolist() == [1.0]
+
+
+def test_no_grad_records_nothing_and_works_as_decorator() -> None:
+    x = leaf([1.0])
+    with tf.no_grad():
+        y = x * 2
+        with tf.enable_grad():
+            z = x * 2
+    assert not y.requires_grad and y.grad_fn is None and z.requires_grad
+
+    @tf.no_grad()
+    def doubled(t: tf.Tensor) -> tf.Tensor:
+        return t * 2
+
+    assert not doubled(x).requires_grad and tf.is_grad_enabled()
+    tf.set_grad_enabled(False)
+    assert not (x * 2).requires_grad
+    tf.set_grad_enabled(True)
+    with tf.set_grad_enabled(False):
+        assert not tf.is_grad_enabled()
+    assert tf.is_grad_enabled()
+
+
+def test_grad_mode_is_thread_local() -> None:
+    seen = []
+    with tf.no_grad():
+        worker = threading.Thread(target=lambda: seen.append(tf.is_grad_enabled()))
+        worker.start()
+        worker.join()
+    assert seen == [True]
+
+
+def test_inplace_on_leaf_requiring_grad_raises() -> None:
+    x = leaf([1.0])
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place"):
+        x.add_(1)
+    with tf.no_grad():
+        x.add_(1)
+    assert x.item() == 2.0
+
+
+def test_modifying_a_saved_tensor_in_place_raises_at_backward() -> None:
+    x = leaf([1.0, 2.0])
+    y = x.exp()
+    y.add_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()
+
+
+def test_inplace_on_nonleaf_is_differentiable() -> None:
+    x = leaf([1.0, 2.0])
+    y = x * 2
+    y.mul_(x)
+    y += 1
+    assert y.grad_fn.name() == "AddBackward0"
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [4.0, 8.0])
+    assert y._version == 2
+
+
+def test_create_graph_gives_higher_derivatives() -> None:
+    x = leaf(3.0)
+    y = x ** 3
+    (dy,) = tf.autograd.grad(y, x, create_graph=True)
+    (d2y,) = tf.autograd.grad(dy, x, create_graph=True)
+    (d3y,) = tf.autograd.grad(d2y, x)
+    assert (dy.item(), d2y.item(), d3y.item()) == (27.0, 18.0, 6.0)
+    z = leaf(5.0)
+    (g,) = tf.autograd.grad(z * z, z, create_graph=True)
+    g.backward()
+    assert z.grad.item() == 2.0
+
+
+def test_backward_with_create_graph_builds_a_differentiable_grad() -> None:
+    x = leaf([1.0, 2.0])
+    (x ** 3).sum().backward(create_graph=True)
+    assert x.grad.requires_grad
+    (gg,) = tf.autograd.grad(x.grad.sum(), x)
+    np.testing.assert_allclose(gg.numpy(), [6.0, 12.0])
+
+
+def test_hessian_vector_product_of_a_small_net() -> None:
+    rng = np.random.default_rng(0)
+    w = leaf(rng.standard_normal((3, 2)))
+    x = tf.tensor(rng.standard_normal((4, 3)))
+    v = tf.tensor(rng.standard_normal((3, 2)))
+
+    def loss(weights: tf.Tensor) -> tf.Tensor:
+        return ((x @ weights).tanh() ** 2).sum()
+
+    (g,) = tf.autograd.grad(loss(w), w, create_graph=True)
+    (hv,) = tf.autograd.grad((g * v).sum(), w)
+    eps = 1e-6
+    w_plus, w_minus = leaf(w.detach().numpy() + eps * v.numpy()), leaf(w.detach().numpy() - eps * v.numpy())
+    (g_plus,) = tf.autograd.grad(loss(w_plus), w_plus)
+    (g_minus,) = tf.autograd.grad(loss(w_minus), w_minus)
+    np.testing.assert_allclose(hv.numpy(), (g_plus.numpy() - g_minus.numpy()) / (2 * eps), rtol=1e-5, atol=1e-7)
+
+
+def test_control_flow_gradient_equals_d_over_a() -> None:
+    a = tf.randn((), requires_grad=True)
+
+    def f(a: tf.Tensor) -> tf.Tensor:
+        b = a * 2
+        while b.norm() < 1000:
+            b = b * 2
+        return b if b.sum() > 0 else 100 * b
+
+    d = f(a)
+    d.backward()
+    assert a.grad.item() == pytest.approx((d / a).item(), rel=1e-6)
+
+
+def test_shared_subexpressions_are_visited_once() -> None:
+    x = leaf([2.0])
+    h = x * x
+    y = h + h * h
+    y.backward(tf.ones(1, dtype=tf.float64))
+    assert x.grad.item() == pytest.approx(2 * 2.0 + 4 * 2.0 ** 3)
+
+
+def test_deep_graph_needs_no_recursion() -> None:
+    x = leaf([1.0])
+    y = x
+    for _ in range(100_000):
+        y = y + 1.0
+    y.sum().backward()
+    assert x.grad.item() == 1.0
+
+
+def test_dropped_graph_is_freed_without_a_gc_pass() -> None:
+    x = leaf(np.ones(1000))
+    y = (x * 2).exp()
+    node = weakref.ref(y.grad_fn)
+    gc.disable()
+    try:
+        loss = y.sum()
+        del y
+        del loss
+        assert node() is None
+    finally:
+        gc.enable()
+
+
+def test_mixed_dtype_gradients_take_each_input_dtype() -> None:
+    a = tf.tensor([1.0, 2.0], dtype=tf.float32, requires_grad=True)
+    b = tf.tensor([3.0, 4.0], dtype=tf.float64, requires_grad=True)
+    y = a * b
+    assert y.dtype == tf.float64
+    y.sum().backward()
+    assert a.grad.dtype == tf.float32 and b.grad.dtype == tf.float64
+
+
+class Exp(Function):
+    @staticmethod
+    def forward(ctx, x):  # noqa: ANN001, ANN205
+        result = x.exp()
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad_output):  # noqa: ANN001, ANN205
+        (result,) = ctx.saved_tensors
+        return grad_output * result
+
+
+class ScaleBy(Function):
+    @staticmethod
+    def forward(ctx, x, factor, shift):  # noqa: ANN001, ANN205
+        ctx.factor = factor
+        ctx.seen_needs = ctx.needs_input_grad
+        return x * factor + shift
+
+    @staticmethod
+    def backward(ctx, grad_output):  # noqa: ANN001, ANN205
+        return grad_output * ctx.factor, None, grad_output
+
+
+def test_custom_function_forward_backward_and_name() -> None:
+    x = leaf([0.0, 1.0])
+    y = Exp.apply(x)
+    assert y.grad_fn.name() == "ExpBackward"
+    assert y.grad_fn.next_functions[0][0].variable is x
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), np.exp([0.0, 1.0]))
+    assert tf.autograd.gradcheck(Exp.apply, [leaf([0.3, -0.2])])
+
+
+def test_custom_function_with_non_tensor_arguments() -> None:
+    x, shift = leaf([1.0, 2.0]), tf.tensor([1.0, 1.0], dtype=tf.float64)
+    y = ScaleBy.apply(x, 3.0, shift)
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [3.0, 3.0])
+    assert y.grad_fn.seen_needs == (True, False, False)
+
+
+def test_custom_function_wrong_number_of_gradients_raises() -> None:
+    class Bad(Function):
+        @staticmethod
+        def forward(ctx, x, y):  # noqa: ANN001, ANN205
+            return x * y
+
+        @staticmethod
+        def backward(ctx, g):  # noqa: ANN001, ANN205
+            return g
+
+    with pytest.raises(RuntimeError, match="incorrect number of gradients"):
+        Bad.apply(leaf([1.0]), leaf([2.0])).sum().backward()
+
+
+def test_custom_function_saved_input_modified_in_place_raises() -> None:
+    class Square(Function):
+        @staticmethod
+        def forward(ctx, x):  # noqa: ANN001, ANN205
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):  # noqa: ANN001, ANN205
+            (x,) = ctx.saved_tensors
+            return 2 * x * g
+
+    base = leaf([1.0, 2.0])
+    x = base * 1
+    y = Square.apply(x)
+    x.add_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()
+
+
+def test_custom_function_is_importable_from_function_module() -> None:
+    from tinyframe.autograd.function import Function as FromModule
+    assert FromModule is Function
+
+
+def test_gradcheck_detects_a_wrong_gradient() -> None:
+    class Wrong(Function):
+        @staticmethod
+        def forward(ctx, x):  # noqa: ANN001, ANN205
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):  # noqa: ANN001, ANN205
+            return g
+
+    with pytest.raises(tf.autograd.GradcheckError):
+        tf.autograd.gradcheck(Wrong.apply, [leaf([1.0, 2.0])])
+    assert not tf.autograd.gradcheck(Wrong.apply, [leaf([1.0, 2.0])], raise_exception=False)

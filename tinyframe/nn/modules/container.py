@@ -1,0 +1,160 @@
+"""Containers: ``Sequential``, ``ModuleList``, ``ModuleDict``, ``ParameterList``, ``ParameterDict``."""
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any, Iterable, Iterator
+
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
+
+
+class Sequential(Module):
+    """Runs its modules in order, each on the previous one's output.
+
+    ``Sequential(m1, m2, ...)`` names them "0", "1", ...; ``Sequential(OrderedDict(...))`` by key.
+    """
+
+    def __init__(self, *modules: Any) -> None:
+        super().__init__()
+        if len(modules) == 1 and isinstance(modules[0], OrderedDict):
+            for name, module in modules[0].items():
+                self.register_module(name, module)
+        else:
+            for index, module in enumerate(modules):
+                self.register_module(str(index), module)
+
+    def forward(self, input: Any) -> Any:
+        for module in self._modules.values():
+            input = module(input)
+        return input
+
+    def __getitem__(self, index: int | slice) -> Any:
+        modules = list(self._modules.values())
+        if isinstance(index, slice):
+            return Sequential(OrderedDict(list(self._modules.items())[index]))
+        return modules[index]
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[Module]:
+        return iter(self._modules.values())
+
+    def append(self, module: Module) -> Sequential:
+        self.register_module(str(len(self)), module)
+        return self
+
+
+class ModuleList(Module):
+    """A list of modules, each registered (so its parameters are the list's parameters)."""
+
+    def __init__(self, modules: Iterable[Module] | None = None) -> None:
+        super().__init__()
+        for module in modules or ():
+            self.append(module)
+
+    def __getitem__(self, index: int | slice) -> Any:
+        modules = list(self._modules.values())
+        return ModuleList(modules[index]) if isinstance(index, slice) else modules[index]
+
+    def __setitem__(self, index: int, module: Module) -> None:
+        self.register_module(list(self._modules)[index], module)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[Module]:
+        return iter(self._modules.values())
+
+    def append(self, module: Module) -> ModuleList:
+        self.register_module(str(len(self)), module)
+        return self
+
+    def extend(self, modules: Iterable[Module]) -> ModuleList:
+        for module in modules:
+            self.append(module)
+        return self
+
+
+class ModuleDict(Module):
+    """A dict of modules, each registered under its key, in insertion order."""
+
+    def __init__(self, modules: dict | None = None) -> None:
+        super().__init__()
+        for name, module in (modules or {}).items():
+            self.register_module(name, module)
+
+    def __getitem__(self, key: str) -> Module:
+        return self._modules[key]
+
+    def __setitem__(self, key: str, module: Module) -> None:
+        self.register_module(key, module)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._modules)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._modules
+
+    def keys(self) -> Iterable[str]:
+        return self._modules.keys()
+
+    def values(self) -> Iterable[Module]:
+        return self._modules.values()
+
+    def items(self) -> Iterable[tuple[str, Module]]:
+        return self._modules.items()
+
+
+class ParameterList(Module):
+    """A list of parameters, each registered."""
+
+    def __init__(self, values: Iterable[Parameter] | None = None) -> None:
+        super().__init__()
+        for value in values or ():
+            self.append(value)
+
+    def append(self, value: Parameter) -> ParameterList:
+        self.register_parameter(str(len(self)), value if isinstance(value, Parameter) else Parameter(value))
+        return self
+
+    def __getitem__(self, index: int) -> Parameter:
+        return list(self._parameters.values())[index]
+
+    def __len__(self) -> int:
+        return len(self._parameters)
+
+    def __iter__(self) -> Iterator[Parameter]:
+        return iter(self._parameters.values())
+
+
+class ParameterDict(Module):
+    """A dict of parameters, each registered under its key."""
+
+    def __init__(self, values: dict | None = None) -> None:
+        super().__init__()
+        for key, value in (values or {}).items():
+            self[key] = value
+
+    def __setitem__(self, key: str, value: Parameter) -> None:
+        self.register_parameter(key, value if isinstance(value, Parameter) else Parameter(value))
+
+    def __getitem__(self, key: str) -> Parameter:
+        return self._parameters[key]
+
+    def __len__(self) -> int:
+        return len(self._parameters)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._parameters)
+
+    def keys(self) -> Iterable[str]:
+        return self._parameters.keys()
+
+    def items(self) -> Iterable[tuple[str, Parameter]]:
+        return self._parameters.items()

@@ -1,0 +1,390 @@
+"""``Module``: the base class of every layer and model, with PyTorch's registration and state rules."""
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any, Callable, Iterator, NamedTuple
+
+from ... import dtypes
+from ...autograd.hooks import RemovableHandle
+from ...device import as_device, move_array
+from ...tensor import Tensor
+from ..parameter import Buffer, Parameter
+
+__all__ = ["Module"]
+
+
+class _IncompatibleKeys(NamedTuple):
+    missing_keys: list
+    unexpected_keys: list
+
+    def __repr__(self) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return f"_IncompatibleKeys(missing_keys={self.missing_keys}, unexpected_keys={self.unexpected_keys})"
+
+
+class Module:
+    """Base class for all neural network modules.
+
+    Assigning a ``Parameter``, a ``Module`` or (through ``register_buffer``) a buffer to an
+    attribute registers it; parameters, buffers and sub-modules are kept in insertion order.
+    Subclasses define ``forward``; call the module itself, which runs hooks around ``forward``.
+    """
+
+    training: bool
+
+    def __init__(self) -> None:
+        object.__setattr__(self, "training", True)
+        object.__setattr__(self, "_parameters", OrderedDict())
+        object.__setattr__(self, "_buffers", OrderedDict())
+        object.__setattr__(self, "_non_persistent_buffers", set())
+        object.__setattr__(self, "_modules", OrderedDict())
+        object.__setattr__(self, "_forward_hooks", OrderedDict())
+        object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not self._forward_pre_hooks and not self._forward_hooks:
+            return self.forward(*args, **kwargs)
+        for hook in list(self._forward_pre_hooks.values()):
+            result = hook(self, args)
+            if result is not None:
+                args = result if isinstance(result, tuple) else (result,)
+        output = self.forward(*args, **kwargs)
+        for hook in list(self._forward_hooks.values()):
+            result = hook(self, args, output)
+            if result is not None:
+                output = result
+        return output
+
+    # ----------------------------------------------------------------- registration
+    def __setattr__(self, name: str, value: Any) -> None:
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign to a Module before Module.__init__() call")
+        if isinstance(value, Parameter):
+            self._drop(name)
+            self.register_parameter(name, value)
+        elif isinstance(value, Module):
+            self._drop(name)
+            self._modules[name] = value
+        elif isinstance(value, Buffer):
+            self._drop(name)
+            self.register_buffer(name, value, persistent=value.persistent)
+        elif name in self._parameters:
+            if value is not None:
+                raise TypeError(f"cannot assign '{type(value).__name__}' as parameter '{name}' "
+                                "(tinyframe.nn.Parameter or None expected)")
+            self._parameters[name] = None
+        elif name in self._buffers:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{type(value).__name__}' as buffer '{name}' "
+                                "(tinyframe.Tensor or None expected)")
+            self._buffers[name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    def _drop(self, name: str) -> None:
+        self.__dict__.pop(name, None)
+        for table in (self._parameters, self._buffers, self._modules):
+            table.pop(name, None)
+        self._non_persistent_buffers.discard(name)
+
+    def __getattr__(self, name: str) -> Any:
+        state = self.__dict__
+        for table in ("_parameters", "_buffers", "_modules"):
+            if table in state and name in state[table]:
+                return state[table][name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        if name in self._parameters or name in self._buffers or name in self._modules:
+            self._drop(name)
+        else:
+            object.__delattr__(self, name)
+
+    def __dir__(self) -> list:
+        return sorted(set(super().__dir__()) | set(self._parameters) | set(self._buffers) | set(self._modules))
+
+    def _check_name(self, name: str, kind: str) -> None:
+        if not isinstance(name, str):
+            raise TypeError(f"{kind} name should be a string. Got {type(name).__name__}")
+        if "." in name or name == "":
+            raise KeyError(f'{kind} name can\'t contain ".", and can\'t be empty string')
+        if name in self.__dict__ and name not in self._parameters and name not in self._buffers:
+            raise KeyError(f"attribute '{name}' already exists")
+
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
+        """Adds a parameter (or None) under ``name``."""
+        self._check_name(name, "parameter")
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{type(param).__name__}' object to parameter '{name}' "
+                            "(tinyframe.nn.Parameter or None required)")
+        if param is not None and param.grad_fn is not None:
+            raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must "
+                             "be created explicitly; to express a parameter as a function of another "
+                             "Tensor, compute the value in the forward() method.")
+        self._parameters[name] = param
+
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        """Adds a buffer: state that is not a parameter (running statistics); persistent buffers are
+        part of ``state_dict``."""
+        self._check_name(name, "buffer")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' "
+                            "(tinyframe.Tensor or None required)")
+        if isinstance(tensor, Buffer):
+            tensor = Tensor._make(tensor._data)
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers.discard(name)
+        else:
+            self._non_persistent_buffers.add(name)
+
+    def register_module(self, name: str, module: Module | None) -> None:
+        self._check_name(name, "module")
+        self._modules[name] = module
+
+    add_module = register_module
+
+    def register_forward_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(module, args, output)`` runs after ``forward``; a returned value replaces the output."""
+        return self._add_hook(self._forward_hooks, hook)
+
+    def register_forward_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(module, args)`` runs before ``forward``; a returned value replaces the args."""
+        return self._add_hook(self._forward_pre_hooks, hook)
+
+    @staticmethod
+    def _add_hook(table: OrderedDict, hook: Callable) -> RemovableHandle:
+        key = max(table, default=-1) + 1
+        table[key] = hook
+        return _DictHandle(table, key)
+
+    # ----------------------------------------------------------------- traversal
+    def named_modules(self, memo: set | None = None, prefix: str = "", remove_duplicate: bool = True) -> Iterator:
+        """Yields ``(name, module)`` for this module and every descendant, depth first."""
+        memo = set() if memo is None else memo
+        if remove_duplicate and self in memo:
+            return
+        if remove_duplicate:
+            memo.add(self)
+        yield prefix, self
+        for name, module in self._modules.items():
+            if module is not None:
+                yield from module.named_modules(memo, f"{prefix}.{name}" if prefix else name, remove_duplicate)
+
+    def modules(self) -> Iterator[Module]:
+        for _, module in self.named_modules():
+            yield module
+
+    def named_children(self) -> Iterator:
+        seen = set()
+        for name, module in self._modules.items():
+            if module is not None and module not in seen:
+                seen.add(module)
+                yield name, module
+
+    def children(self) -> Iterator[Module]:
+        for _, module in self.named_children():
+            yield module
+
+    def _named_members(self, table: str, prefix: str, recurse: bool, remove_duplicate: bool) -> Iterator:
+        seen = set()
+        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse else [(prefix, self)]
+        for module_prefix, module in modules:
+            for name, value in getattr(module, table).items():
+                if value is None or (remove_duplicate and id(value) in seen):
+                    continue
+                seen.add(id(value))
+                yield (f"{module_prefix}.{name}" if module_prefix else name), value
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True) -> Iterator:
+        """Yields ``(name, parameter)`` in registration order, each shared parameter once."""
+        return self._named_members("_parameters", prefix, recurse, remove_duplicate)
+
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        for _, param in self.named_parameters(recurse=recurse):
+            yield param
+
+    def named_buffers(self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True) -> Iterator:
+        return self._named_members("_buffers", prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        for _, buffer in self.named_buffers(recurse=recurse):
+            yield buffer
+
+    def get_submodule(self, target: str) -> Module:
+        module = self
+        for part in target.split(".") if target else []:
+            if part not in module._modules:
+                raise AttributeError(f"{module._get_name()} has no attribute `{part}`")
+            module = module._modules[part]
+        return module
+
+    # ----------------------------------------------------------------- modes and state
+    def train(self, mode: bool = True) -> Module:
+        """Sets training mode (Dropout drops, BatchNorm uses batch statistics) here and below."""
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        for module in self.modules():
+            object.__setattr__(module, "training", mode)
+        return self
+
+    def eval(self) -> Module:
+        """Sets evaluation mode; the same as ``train(False)``."""
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Module:
+        for param in self.parameters():
+            param.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Resets the gradients of all parameters: to None by default, else to zeros in place."""
+        for param in self.parameters():
+            if param.grad is None:
+                continue
+            if set_to_none:
+                param.grad = None
+            else:
+                param.grad.detach_()
+                param.grad.zero_()
+
+    def apply(self, fn: Callable[[Module], None]) -> Module:
+        """Calls ``fn`` on every sub-module (children first), then on this module."""
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    # ----------------------------------------------------------------- devices and dtypes
+    def to(self, *args: Any, **kwargs: Any) -> Module:
+        """Moves and/or casts parameters and buffers in place: ``to(device)``, ``to(dtype)``,
+        ``to(device, dtype)``. Parameters stay the same objects, so optimizers keep working; only
+        floating parameters and buffers change dtype."""
+        from ...tensor import parse_to_arguments
+        target_device, target_dtype, _ = parse_to_arguments(args, kwargs)
+        return self._convert(target_device, target_dtype)
+
+    def _convert(self, target_device: Any, target_dtype: dtypes.dtype | None) -> Module:
+        def convert(array: Any) -> Any:
+            if target_dtype is not None and array.dtype.kind == "f" and array.dtype != target_dtype.numpy:
+                array = array.astype(target_dtype.numpy)
+            return array if target_device is None else move_array(array, target_device)
+
+        for module in self.modules():
+            for param in module._parameters.values():
+                if param is None:
+                    continue
+                param._data = convert(param._data)
+                if param._grad is not None:
+                    param._grad._data = convert(param._grad._data)
+            for name, buffer in module._buffers.items():
+                if buffer is not None:
+                    buffer._data = convert(buffer._data)
+        return self
+
+    def cpu(self) -> Module:
+        return self._convert(as_device("cpu"), None)
+
+    def cuda(self, device: Any = None) -> Module:
+        return self._convert(as_device("cuda" if device is None else f"cuda:{getattr(device, 'index', device)}"), None)
+
+    def float(self) -> Module:
+        return self._convert(None, dtypes.float32)
+
+    def double(self) -> Module:
+        return self._convert(None, dtypes.float64)
+
+    def half(self) -> Module:
+        return self._convert(None, dtypes.float16)
+
+    def type(self, dst_type: Any) -> Module:
+        return self._convert(None, dtypes.as_dtype(dst_type))
+
+    # ----------------------------------------------------------------- state_dict
+    def state_dict(self, *, destination: OrderedDict | None = None, prefix: str = "",
+                   keep_vars: bool = False) -> OrderedDict:
+        """An ordered dict of every parameter and persistent buffer, keyed by dotted name.
+
+        The values share storage with the module's tensors (detached unless ``keep_vars``).
+        """
+        destination = OrderedDict() if destination is None else destination
+        for name, param in self._parameters.items():
+            if param is not None:
+                destination[prefix + name] = param if keep_vars else param.detach()
+        for name, buffer in self._buffers.items():
+            if buffer is not None and name not in self._non_persistent_buffers:
+                destination[prefix + name] = buffer if keep_vars else buffer.detach()
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(destination=destination, prefix=f"{prefix}{name}.", keep_vars=keep_vars)
+        return destination
+
+    def load_state_dict(self, state_dict: dict, strict: bool = True, assign: bool = False) -> _IncompatibleKeys:
+        """Copies parameters and buffers from ``state_dict`` into this module (in place, keeping the
+        Parameter objects). Returns ``(missing_keys, unexpected_keys)``; with ``strict`` any of them,
+        or any shape mismatch, raises a RuntimeError listing every problem."""
+        if not isinstance(state_dict, dict):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict).__name__}.")
+        own = self.state_dict(keep_vars=True)
+        missing = [key for key in own if key not in state_dict]
+        unexpected = [key for key in state_dict if key not in own]
+        errors = []
+        for key, target in own.items():
+            if key not in state_dict:
+                continue
+            source = state_dict[key]
+            if not isinstance(source, Tensor):
+                errors.append(f'While copying the parameter named "{key}", expected torch.Tensor or '
+                              f"Tensor-like object from checkpoint but received {type(source)}")
+            elif source.shape != target.shape:
+                errors.append(f"size mismatch for {key}: copying a param with shape {source.shape} from "
+                              f"checkpoint, the shape in current model is {target.shape}.")
+        if strict:
+            if unexpected:
+                errors.insert(0, "Unexpected key(s) in state_dict: " + ", ".join(f'"{k}"' for k in unexpected) + ". ")
+            if missing:
+                errors.insert(0, "Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ". ")
+        if errors:
+            raise RuntimeError(f"Error(s) in loading state_dict for {self._get_name()}:\n\t" + "\n\t".join(errors))
+        for key, target in own.items():
+            if key in state_dict:
+                source = state_dict[key]
+                target._data[...] = move_array(source._data, target.device).astype(target._data.dtype, copy=False)
+                target._bump_version()
+        return _IncompatibleKeys(missing, unexpected)
+
+    # ----------------------------------------------------------------- printing
+    def _get_name(self) -> str:
+        return type(self).__name__
+
+    def extra_repr(self) -> str:
+        """The module's own settings, shown inside its ``repr`` (override in layers)."""
+        return ""
+
+    def __repr__(self) -> str:
+        lines = []
+        extra = self.extra_repr()
+        if extra:
+            lines.extend(extra.split("\n"))
+        for name, module in self._modules.items():
+            child = repr(module).replace("\n", "\n  ")
+            lines.append(f"({name}): {child}")
+        if not lines:
+            return f"{self._get_name()}()"
+        if len(lines) == 1 and not self._modules:
+            return f"{self._get_name()}({lines[0]})"
+        return f"{self._get_name()}(\n  " + "\n  ".join(lines) + "\n)"
+
+
+class _DictHandle(RemovableHandle):
+    """Removes a hook registered in a keyed table."""
+
+    def __init__(self, table: OrderedDict, key: int) -> None:
+        self._table, self._key = table, key
+
+    def remove(self) -> None:
+        self._table.pop(self._key, None)

@@ -1,0 +1,52 @@
+"""The affine map of ``nn.Linear``, fused into one op: ``y = x W^T + b``."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..autograd.node import Op
+from ..tensor import Tensor
+
+__all__: list[str] = []
+
+
+class Addmm(Op):
+    """``input @ weight.T + bias`` for input ``(*, in_features)``, weight ``(out, in)``, bias ``(out,)``.
+
+    One node instead of transpose, matmul and add: the MLP step is bound by per-op overhead.
+    """
+
+    @staticmethod
+    def forward(ctx: Addmm, x: Any, weight: Any, bias: Any = None) -> Any:
+        ctx.save_for_backward(x, weight)
+        out = x @ weight.T
+        if bias is not None:
+            out += bias
+        return out
+
+    @staticmethod
+    def backward(ctx: Addmm, g: Any) -> tuple:
+        x, weight = ctx.saved_tensors
+        needs_x, needs_weight = ctx.needs_input_grad[:2]
+        gx = g @ weight if needs_x else None
+        gw = None
+        if needs_weight:
+            rows = g.reshape((-1, g.shape[-1])) if g.ndim != 2 else g
+            gw = rows.T @ (x.reshape((-1, x.shape[-1])) if x.ndim != 2 else x)
+        return gx, gw, g
+
+
+class Mm(Addmm):
+    """``input @ weight.T`` (a Linear layer without bias)."""
+
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``y = input @ weight.T + bias``: input ``(*, in_features)``, weight ``(out_features, in_features)``."""
+    if input.ndim == 0 or weight.ndim != 2 or input.shape[-1] != weight.shape[1]:
+        raise RuntimeError(f"linear: input of shape {tuple(input.shape)} cannot be multiplied by a weight of "
+                           f"shape {tuple(weight.shape)} (expected input.shape[-1] == weight.shape[1])")
+    if bias is None:
+        return Mm.apply(input, weight)
+    if bias.shape != (weight.shape[0],):
+        raise RuntimeError(f"linear: bias of shape {tuple(bias.shape)} does not match weight of shape "
+                           f"{tuple(weight.shape)} (expected ({weight.shape[0]},))")
+    return Addmm.apply(input, weight, bias)
