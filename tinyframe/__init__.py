@@ -14,6 +14,7 @@ from .creation import (arange, as_tensor, bernoulli, empty, empty_like, eye, fro
                        linspace, logspace, normal, ones, ones_like, rand, rand_like, randint, randint_like,
                        randn, randn_like, randperm, tensor, zeros, zeros_like)
 from .random import Generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
+from ._tensor_str import set_printoptions
 from .functional import *  # noqa: F401,F403  the op functions: tinyframe.exp, tinyframe.matmul, ...
 from .functional import __all__ as _functional_names
 
@@ -31,6 +32,7 @@ __all__ = [
     "set_default_dtype", "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange",
     "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",
     "randint", "rand_like", "randn_like", "randint_like", "randperm", "normal", "bernoulli", "Generator",
-    "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state", *_functional_names,
+    "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state", "set_printoptions",
+    *_functional_names,
 ]
 from . import nn  # noqa: E402  (nn builds on the core; exported as tinyframe.nn like torch.nn)

@@ -32,8 +32,11 @@ def _finish(array: Any, dtype: Any, device: Any, requires_grad: bool) -> Tensor:
     return out
 
 
-def _infer_array(data: Any) -> np.ndarray:
-    """Python data as an array with PyTorch's dtype inference (floats become the default dtype)."""
+def _infer_array(data: Any, dtype: Any = None) -> np.ndarray:
+    """Python data as an array with PyTorch's dtype inference (floats become the default dtype).
+
+    With an explicit floating ``dtype``, Python floats are cast once to it, never through float32.
+    """
     if isinstance(data, np.ndarray):
         dtypes.from_numpy_dtype(data.dtype)
         return data
@@ -46,7 +49,8 @@ def _infer_array(data: Any) -> np.ndarray:
     if array.dtype == object:
         raise TypeError("could not infer dtype: the data is ragged or holds values that are not numbers")
     if array.dtype.kind == "f":
-        return array.astype(dtypes.get_default_dtype().numpy, copy=False)
+        target = dtypes.get_default_dtype() if dtype is None else dtypes.as_dtype(dtype)
+        return array.astype(target.numpy, copy=False)
     if array.dtype.kind in "iu":
         return array.astype(np.int64, copy=False)
     if array.dtype.kind == "b":
@@ -67,7 +71,7 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     elif _is_device_array(data):
         array = data.copy()
     else:
-        array = np.array(_infer_array(data), copy=True)
+        array = np.array(_infer_array(data, dtype), copy=True)
     return _finish(array, dtype, device, requires_grad)
 
 
@@ -75,7 +79,7 @@ def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
     """Like ``tensor`` but shares the memory of a Tensor or NumPy array when it can."""
     if isinstance(data, Tensor):
         return data.to(device=device, dtype=dtype) if (dtype or device) else data
-    array = data if _is_device_array(data) else _infer_array(data)
+    array = data if _is_device_array(data) else _infer_array(data, dtype)
     return _finish(array, dtype, device, False)
 
 

@@ -226,9 +226,17 @@ def _inplace_message(node: Node, value: Any, kind: int, found: int, expected: in
 
 
 def shape_error(op_name: str, inputs: tuple, cause: Exception) -> RuntimeError:
-    """A RuntimeError naming the op and the shapes of its tensor inputs."""
-    shapes = " and ".join(str(tuple(v.shape)) for v in inputs if hasattr(v, "shape"))
-    return RuntimeError(f"{op_name}: incompatible shapes {shapes}: {cause}")
+    """A RuntimeError naming the shapes of the op's tensor inputs (PyTorch's wording for broadcasting)."""
+    shapes = [tuple(v.shape) for v in inputs if hasattr(v, "shape")]
+    described = " and ".join(str(s) for s in shapes)
+    if len(shapes) >= 2:
+        a, b = shapes[0], shapes[1]
+        for dim in range(1, min(len(a), len(b)) + 1):
+            if a[-dim] != b[-dim] and 1 not in (a[-dim], b[-dim]):
+                return RuntimeError(f"The size of tensor a ({a[-dim]}) must match the size of tensor b "
+                                    f"({b[-dim]}) at non-singleton dimension {max(len(a), len(b)) - dim} "
+                                    f"({op_name} of shapes {described})")
+    return RuntimeError(f"{op_name}: incompatible shapes {described}: {cause}")
 
 
 def _raise_device_mismatch(inputs: tuple) -> None:
