@@ -32,7 +32,9 @@ __all__ = [
     "set_default_dtype", "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange",
     "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",
     "randint", "rand_like", "randn_like", "randint_like", "randperm", "normal", "bernoulli", "Generator",
-    "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state", "set_printoptions",
+    "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state", "set_printoptions", "nn", "optim",
     *_functional_names,
 ]
-from . import nn  # noqa: E402  (nn builds on the core; exported as tinyframe.nn like torch.nn)
+
+# The layers above the core, exported as PyTorch exports torch.nn and torch.optim.
+from . import nn, optim  # noqa: E402

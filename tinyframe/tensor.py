@@ -179,6 +179,9 @@ class Tensor:
                                    f"vs. the tensor's {tuple(self.shape)}")
             if value.device != self.device:
                 raise RuntimeError(f"assigned grad is on {value.device} but the tensor is on {self.device}")
+            if value.dtype != self.dtype:
+                raise RuntimeError(f"assigned grad has data of a different type: {value.dtype} vs. the "
+                                   f"tensor's {self.dtype}")
         self._grad = value
 
     @property

@@ -1,0 +1,476 @@
+"""tinyframe.optim: each optimizer against PyTorch's numbers, hand-derived first steps, parameter
+groups, zero_grad, state_dict round trips and PyTorch's errors.
+
+The expected values were produced by torch 2.13's optimizers from the same initial weights and the
+same gradient rule (``grad = 2 * scale * (p - target)``, computed in float32) and are hard-coded.
+"""
+from __future__ import annotations
+
+import copy
+import re
+
+import numpy as np
+import pytest
+
+import tinyframe
+import tinyframe.optim as optim
+
+W0 = np.array([[0.5, -1.2, 2.0], [0.3, 0.0, -0.7]], dtype=np.float32)
+B0 = np.array([0.1, -0.2, 0.3], dtype=np.float32)
+TARGET_W = np.array([[1.0, 1.0, 1.0], [-1.0, -1.0, -1.0]], dtype=np.float32)
+TARGET_B = np.array([0.5, 0.5, 0.5], dtype=np.float32)
+SCALE_W = np.array([[1.0, 2.0, 0.5], [3.0, 0.1, 1.0]], dtype=np.float32)
+SCALE_B = np.array([1.0, 1.0, 1.0], dtype=np.float32)
+STEPS = 8
+
+# (optimizer, hyper-parameters, w and b after STEPS steps in torch 2.13)
+EXPECTED = [
+    ('SGD', dict(lr=0.1),
+     [[0.916114, 0.96304846, 1.4304671], [-0.999148, -0.14923698, -0.94966835]],
+     [0.43289113, 0.38255948, 0.4664456]),
+    ('SGD', dict(lr=0.1, momentum=0.9),
+     [[1.2614077, -0.082564875, 0.4467766], [-0.24718459, -0.5115778, -1.1568447]],
+     [0.70912623, 0.8659709, 0.6045631]),
+    ('SGD', dict(lr=0.05, momentum=0.9, dampening=0.5, weight_decay=0.1),
+     [[1.0688919, 2.4523344, 1.1422629], [-1.8001187, -0.16380636, -1.0173818]],
+     [0.5730786, 0.65034366, 0.5215684]),
+    ('SGD', dict(lr=0.05, momentum=0.9, nesterov=True, weight_decay=0.01),
+     [[1.1904038, 1.3850262, 0.89173734], [-0.90589166, -0.30919424, -1.1114668]],
+     [0.65440464, 0.7728102, 0.5754677]),
+    ('SGD', dict(lr=0.05, momentum=0.5, weight_decay=0.1, maximize=True),
+     [[-0.6564326, -16.292027, 2.695658], [21.131466, 0.14350706, 0.037914235]],
+     [-0.79210514, -1.7198828, -0.17358665]),
+    ('Adam', dict(lr=0.1),
+     [[1.156946, -0.41083142, 1.2362636], [-0.4766448, -0.76373625, -1.1405494]],
+     [0.67693406, 0.5287637, 0.5358445]),
+    ('Adam', dict(lr=0.1, betas=(0.9, 0.5), amsgrad=True),
+     [[1.1048249, -0.4064762, 1.257701], [-0.4667388, -0.74229884, -1.1262754]],
+     [0.63691837, 0.4833287, 0.55514383]),
+    ('Adam', dict(lr=0.1, betas=(0.9, 0.5)),
+     [[1.2896181, -0.35991862, 1.0692924], [-0.58364546, -0.9307074, -1.1485255]],
+     [0.73705447, 0.77825063, 0.51053935]),
+    ('Adam', dict(lr=0.1, weight_decay=0.1, betas=(0.8, 0.99), eps=1e-06),
+     [[1.0782676, -0.41952127, 1.2499005], [-0.46067423, -0.6885162, -1.0012895]],
+     [0.5997796, 0.4912532, 0.45040682]),
+    ('Adam', dict(lr=0.1, betas=(0.3, 0.5), maximize=True),
+     [[-0.32567102, -2.009689, 2.8173325], [1.1144831, 0.8173326, 0.13151725]],
+     [-0.7283336, -1.0215516, -0.5352213]),
+    ('AdamW', dict(lr=0.1),
+     [[1.152552, -0.40418673, 1.2242374], [-0.4762451, -0.7611329, -1.1380085]],
+     [0.67496884, 0.5276728, 0.53477085]),
+    ('AdamW', dict(lr=0.1, weight_decay=0.1, amsgrad=True),
+     [[1.1133723, -0.3468351, 1.1212623], [-0.47242045, -0.7381526, -1.1164142]],
+     [0.65766555, 0.51787806, 0.52606064]),
+    ('RMSprop', dict(lr=0.01),
+     [[0.84770477, -0.77747554, 1.60138], [-0.109101325, -0.3986199, -0.97415197]],
+     [0.42003396, 0.17779374, 0.4982822]),
+    ('RMSprop', dict(lr=0.01, centered=True),
+     [[0.8517807, -0.76986563, 1.5948955], [-0.11608589, -0.40510443, -0.97553086]],
+     [0.42294025, 0.18327528, 0.49843442]),
+    ('RMSprop', dict(lr=0.01, momentum=0.9),
+     [[1.3571818, 0.42821923, 0.6362364], [-1.1829144, -1.3637632, -1.110188]],
+     [0.7581458, 0.93469834, 0.43639022]),
+    ('RMSprop', dict(lr=0.01, alpha=0.3, centered=True, momentum=0.5, weight_decay=0.1),
+     [[0.95435685, -0.07192236, 1.2018174], [-0.5708828, -0.59620297, -0.96625984]],
+     [0.49173504, 0.40166464, 0.47106248]),
+    ('RMSprop', dict(lr=0.01, maximize=True, eps=0.001),
+     [[0.0064560175, -1.6554406, 2.4692676], [0.76512283, 0.45829034, -0.18435897]],
+     [-0.4027728, -0.68128544, -0.23453043]),
+    ('Adagrad', dict(lr=0.1),
+     [[0.8455879, -0.780387, 1.6041051], [-0.10628528, -0.3958948, -0.97313315]],
+     [0.41832444, 0.17528734, 0.4980994]),
+    ('Adagrad', dict(lr=0.1, lr_decay=0.1, weight_decay=0.1),
+     [[0.79109037, -0.8564594, 1.6684817], [-0.035265774, -0.314412, -0.92775387]],
+     [0.37528664, 0.11506538, 0.47331455]),
+    ('Adagrad', dict(lr=0.1, initial_accumulator_value=0.5, eps=1e-05, maximize=True),
+     [[0.045139883, -1.6520945, 2.429513], [0.7616445, 0.20960875, -0.26372677]],
+     [-0.34897217, -0.65845454, -0.107774235]),
+]
+
+
+def _host(t: tinyframe.Tensor) -> np.ndarray:
+    return np.asarray(t.detach().cpu())
+
+
+def _params(device: str) -> tuple:
+    return (tinyframe.tensor(W0, requires_grad=True, device=device),
+            tinyframe.tensor(B0, requires_grad=True, device=device))
+
+
+def _set_quadratic_grads(w: tinyframe.Tensor, b: tinyframe.Tensor) -> None:
+    """grad of sum(scale * (p - target)**2), computed in float32 exactly as for the torch reference."""
+    w.grad = tinyframe.tensor(np.float32(2) * SCALE_W * (_host(w) - TARGET_W), device=w.device)
+    b.grad = tinyframe.tensor(np.float32(2) * SCALE_B * (_host(b) - TARGET_B), device=b.device)
+
+
+def _run(optimizer: optim.Optimizer, w: tinyframe.Tensor, b: tinyframe.Tensor, steps: int) -> None:
+    for _ in range(steps):
+        _set_quadratic_grads(w, b)
+        optimizer.step()
+
+
+@pytest.mark.parametrize("name, options, expected_w, expected_b", EXPECTED,
+                         ids=[f"{name}-{'-'.join(options)}" for name, options, _, _ in EXPECTED])
+def test_optimizer_matches_pytorch_over_several_steps(device, name, options, expected_w, expected_b):
+    w, b = _params(device)
+    optimizer = getattr(optim, name)([w, b], **options)
+    _run(optimizer, w, b, STEPS)
+    assert w.dtype == tinyframe.float32 and b.dtype == tinyframe.float32
+    np.testing.assert_allclose(_host(w), np.array(expected_w, dtype=np.float32), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(_host(b), np.array(expected_b, dtype=np.float32), rtol=1e-5, atol=1e-6)
+
+
+# ----------------------------------------------------------------- hand-derived first steps
+def _quadratic_backward(p: tinyframe.Tensor, target: np.ndarray) -> None:
+    """loss = sum((p - target)**2) through autograd: grad = 2 (p - target)."""
+    loss = ((p - tinyframe.tensor(target, device=p.device)) ** 2).sum()
+    loss.backward()
+
+
+def test_sgd_momentum_first_two_steps_follow_the_formula(device):
+    p0, target = np.array([1.0, -2.0, 0.5]), np.array([0.0, 1.0, 1.0])
+    lr, mu, tau = 0.1, 0.9, 0.25
+    p = tinyframe.tensor(p0, dtype=tinyframe.float32, requires_grad=True, device=device)
+    optimizer = optim.SGD([p], lr=lr, momentum=mu, dampening=tau)
+    g1 = 2 * (p0 - target)
+    b1 = g1                                     # the first buffer is the gradient, undampened
+    p1 = p0 - lr * b1
+    g2 = 2 * (p1 - target)
+    b2 = mu * b1 + (1 - tau) * g2
+    p2 = p1 - lr * b2
+    for expected_p, expected_b in ((p1, b1), (p2, b2)):
+        optimizer.zero_grad()
+        _quadratic_backward(p, target)
+        optimizer.step()
+        np.testing.assert_allclose(_host(p), expected_p, rtol=1e-6)
+        np.testing.assert_allclose(_host(optimizer.state[p]["momentum_buffer"]), expected_b, rtol=1e-6)
+
+
+def test_adam_first_two_steps_follow_the_formula(device):
+    p0, target = np.array([1.0, -2.0, 0.5]), np.array([0.0, 1.0, 1.0])
+    lr, beta1, beta2, eps = 0.01, 0.9, 0.999, 1e-8
+    p = tinyframe.tensor(p0, dtype=tinyframe.float32, requires_grad=True, device=device)
+    optimizer = optim.Adam([p], lr=lr, betas=(beta1, beta2), eps=eps)
+    g1 = 2 * (p0 - target)
+    m1, v1 = (1 - beta1) * g1, (1 - beta2) * g1 ** 2
+    p1 = p0 - lr * (m1 / (1 - beta1)) / (np.sqrt(v1 / (1 - beta2)) + eps)
+    g2 = 2 * (p1 - target)
+    m2, v2 = beta1 * m1 + (1 - beta1) * g2, beta2 * v1 + (1 - beta2) * g2 ** 2
+    p2 = p1 - lr * (m2 / (1 - beta1 ** 2)) / (np.sqrt(v2 / (1 - beta2 ** 2)) + eps)
+    for t, (expected_p, expected_m, expected_v) in enumerate(((p1, m1, v1), (p2, m2, v2)), start=1):
+        optimizer.zero_grad()
+        _quadratic_backward(p, target)
+        optimizer.step()
+        state = optimizer.state[p]
+        assert state["step"].item() == t
+        np.testing.assert_allclose(_host(p), expected_p, rtol=1e-6)
+        np.testing.assert_allclose(_host(state["exp_avg"]), expected_m, rtol=1e-5)
+        np.testing.assert_allclose(_host(state["exp_avg_sq"]), expected_v, rtol=1e-5)
+
+
+def test_adamw_decays_the_weights_outside_the_moments():
+    p = tinyframe.tensor([2.0, -4.0], requires_grad=True)
+    optimizer = optim.AdamW([p], lr=0.1, weight_decay=0.5)
+    p.grad = tinyframe.tensor([0.0, 0.0])
+    optimizer.step()
+    # a zero gradient leaves the moments at 0, so only the decay p *= 1 - lr * wd moves p
+    np.testing.assert_allclose(_host(p), [2.0 * 0.95, -4.0 * 0.95], rtol=1e-6)
+    assert not _host(optimizer.state[p]["exp_avg"]).any()
+
+
+# ----------------------------------------------------------------- groups, grads and dtypes
+ALL_OPTIMIZERS = [
+    (optim.SGD, dict(lr=0.1, momentum=0.9, weight_decay=0.01)),
+    (optim.Adam, dict(lr=0.1, amsgrad=True)),
+    (optim.AdamW, dict(lr=0.1)),
+    (optim.RMSprop, dict(lr=0.01, momentum=0.5, centered=True)),
+    (optim.Adagrad, dict(lr=0.1, lr_decay=0.01)),
+]
+OPTIMIZER_IDS = [cls.__name__ for cls, _ in ALL_OPTIMIZERS]
+
+
+@pytest.mark.parametrize("cls, options", ALL_OPTIMIZERS, ids=OPTIMIZER_IDS)
+@pytest.mark.parametrize("dtype", [tinyframe.float32, tinyframe.float64], ids=["float32", "float64"])
+def test_parameters_and_state_keep_their_dtype(device, cls, options, dtype):
+    w = tinyframe.tensor(W0, dtype=dtype, requires_grad=True, device=device)
+    optimizer = cls([w], **options)
+    for _ in range(3):
+        w.grad = tinyframe.tensor(_host(w) * 0.5 - 1, dtype=dtype, device=device)
+        optimizer.step()
+    assert w.dtype == dtype
+    for key, value in optimizer.state[w].items():
+        if key != "step":
+            assert value.dtype == dtype, key
+            assert value.device == w.device, key
+
+
+@pytest.mark.parametrize("cls, options", ALL_OPTIMIZERS, ids=OPTIMIZER_IDS)
+def test_numpy_float64_hyper_parameters_do_not_promote_float32(cls, options):
+    w = tinyframe.tensor(W0, requires_grad=True)
+    optimizer = cls([w], **{k: np.float64(v) if isinstance(v, float) else v for k, v in options.items()})
+    optimizer.param_groups[0]["lr"] = np.float64(0.05)      # as a schedule computed with NumPy would set
+    for _ in range(2):
+        w.grad = tinyframe.tensor(np.ones_like(W0))
+        optimizer.step()
+    assert w.dtype == tinyframe.float32
+    assert all(v.dtype == tinyframe.float32 for k, v in optimizer.state[w].items() if k != "step")
+
+
+@pytest.mark.parametrize("cls, options", ALL_OPTIMIZERS, ids=OPTIMIZER_IDS)
+def test_parameters_without_grad_are_skipped(cls, options):
+    w, b = _params("cpu")
+    optimizer = cls([w, b], **options)
+
+    def b_state() -> dict:       # Adagrad creates its state with the optimizer, the others at a step
+        return {key: _host(value).copy() for key, value in optimizer.state.get(b, {}).items()}
+
+    state_before = b_state()
+    w.grad = tinyframe.tensor(np.ones_like(W0))
+    optimizer.step()
+    assert not np.array_equal(_host(w), W0)
+    np.testing.assert_array_equal(_host(b), B0)
+    assert b._version == 0
+    after = b_state()
+    assert after.keys() == state_before.keys()
+    assert all(np.array_equal(after[key], state_before[key]) for key in after)
+
+
+def test_step_bumps_the_version_so_a_saved_parameter_raises_on_backward():
+    w = tinyframe.tensor([1.0, 2.0], requires_grad=True)
+    y = (w * w).sum()
+    w.grad = tinyframe.tensor([1.0, 1.0])
+    optim.SGD([w], lr=0.1).step()
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.backward()
+
+
+def test_param_groups_have_their_own_learning_rate():
+    w, b = _params("cpu")
+    optimizer = optim.SGD([{"params": [w]}, {"params": [b], "lr": 0.01}], lr=0.1)
+    assert [group["lr"] for group in optimizer.param_groups] == [0.1, 0.01]
+    assert optimizer.param_groups[1]["momentum"] == 0    # missing options take the defaults
+    _set_quadratic_grads(w, b)
+    grad_w, grad_b = _host(w.grad), _host(b.grad)
+    optimizer.step()
+    np.testing.assert_allclose(_host(w), W0 - np.float32(0.1) * grad_w, rtol=1e-6)
+    np.testing.assert_allclose(_host(b), B0 - np.float32(0.01) * grad_b, rtol=1e-6)
+
+
+def test_changing_lr_in_param_groups_takes_effect_at_the_next_step():
+    p = tinyframe.tensor([1.0], requires_grad=True)
+    optimizer = optim.SGD([p], lr=0.1)
+    p.grad = tinyframe.tensor([1.0])
+    optimizer.step()
+    optimizer.param_groups[0]["lr"] = 0.5
+    optimizer.step()
+    np.testing.assert_allclose(_host(p), [1.0 - 0.1 - 0.5], rtol=1e-6)
+
+
+def test_add_param_group_takes_defaults_and_is_stepped():
+    w, b = _params("cpu")
+    optimizer = optim.Adam([w], lr=0.1, betas=(0.8, 0.9))
+    optimizer.add_param_group({"params": b, "lr": 0.2})
+    group = optimizer.param_groups[1]
+    assert group["params"] == [b] and group["lr"] == 0.2 and group["betas"] == (0.8, 0.9)
+    _set_quadratic_grads(w, b)
+    optimizer.step()
+    assert optimizer.state[b]["step"].item() == 1
+    # the first Adam step moves every element by about lr
+    np.testing.assert_allclose(np.abs(_host(b) - B0), 0.2, rtol=1e-5)
+
+
+def test_named_parameters_are_accepted_and_their_names_kept():
+    w, b = _params("cpu")
+    optimizer = optim.SGD([("weight", w), ("bias", b)], lr=0.1)
+    assert optimizer.param_groups[0]["params"] == [w, b]
+    assert optimizer.state_dict()["param_groups"][0]["param_names"] == ["weight", "bias"]
+
+
+def test_zero_grad_sets_grads_to_none_by_default():
+    w, b = _params("cpu")
+    optimizer = optim.SGD([w, b], lr=0.1)
+    _set_quadratic_grads(w, b)
+    optimizer.zero_grad()
+    assert w.grad is None and b.grad is None
+
+
+def test_zero_grad_set_to_none_false_zeroes_in_place():
+    w, b = _params("cpu")
+    optimizer = optim.SGD([w, b], lr=0.1)
+    _set_quadratic_grads(w, b)
+    grad = w.grad
+    optimizer.zero_grad(set_to_none=False)
+    assert w.grad is grad
+    assert not _host(w.grad).any() and not _host(b.grad).any()
+    assert w.grad.dtype == tinyframe.float32 and not w.grad.requires_grad
+
+
+def test_zero_grads_still_step_while_none_grads_do_not():
+    p = tinyframe.tensor([1.0], requires_grad=True)
+    optimizer = optim.SGD([p], lr=0.1, weight_decay=1.0)
+    p.grad = tinyframe.tensor([1.0])
+    optimizer.zero_grad(set_to_none=False)
+    optimizer.step()
+    np.testing.assert_allclose(_host(p), [0.9], rtol=1e-6)     # weight decay alone
+    optimizer.zero_grad()
+    optimizer.step()
+    np.testing.assert_allclose(_host(p), [0.9], rtol=1e-6)
+
+
+def test_step_evaluates_the_closure_with_grad_enabled_and_returns_its_loss():
+    p = tinyframe.tensor([3.0], requires_grad=True)
+    optimizer = optim.SGD([p], lr=0.25)
+
+    def closure():
+        optimizer.zero_grad()
+        loss = (p * p).sum()
+        loss.backward()
+        return loss
+
+    with tinyframe.no_grad():
+        loss = optimizer.step(closure)
+    assert loss.item() == 9.0
+    np.testing.assert_allclose(_host(p), [3.0 - 0.25 * 6.0])
+    assert optimizer.step() is None
+
+
+def test_repr_lists_each_group_options():
+    optimizer = optim.SGD([tinyframe.tensor([1.0], requires_grad=True)], lr=0.1)
+    text = repr(optimizer)
+    assert text.startswith("SGD (\nParameter Group 0\n") and text.endswith(")")
+    assert "    lr: 0.1\n" in text and "    momentum: 0\n" in text and "params" not in text
+
+
+# ----------------------------------------------------------------- state_dict
+@pytest.mark.parametrize("cls, options", ALL_OPTIMIZERS, ids=OPTIMIZER_IDS)
+def test_state_dict_round_trip_resumes_identically(cls, options):
+    w, b = _params("cpu")
+    optimizer = cls([{"params": [w]}, {"params": [b], "lr": 0.05}], **options)
+    _run(optimizer, w, b, 3)
+    saved = copy.deepcopy(optimizer.state_dict())
+    w2, b2 = (tinyframe.tensor(_host(t), requires_grad=True) for t in (w, b))
+    with pytest.raises(ValueError, match="different number of parameter groups"):
+        cls([w2, b2], **options).load_state_dict(saved)
+    resumed = cls([{"params": [w2]}, {"params": [b2]}], **options)
+    resumed.load_state_dict(saved)
+    assert [g["lr"] for g in resumed.param_groups] == [g["lr"] for g in optimizer.param_groups]
+    assert resumed.param_groups[0]["params"] == [w2]
+    _run(optimizer, w, b, 3)
+    _run(resumed, w2, b2, 3)
+    np.testing.assert_array_equal(_host(w2), _host(w))
+    np.testing.assert_array_equal(_host(b2), _host(b))
+
+
+def test_state_dict_is_in_pytorch_format():
+    w, b = _params("cpu")
+    optimizer = optim.Adam([{"params": [w]}, {"params": [b], "lr": 0.01}], lr=0.1)
+    _set_quadratic_grads(w, b)
+    optimizer.step()
+    state_dict = optimizer.state_dict()
+    assert set(state_dict) == {"state", "param_groups"}
+    assert set(state_dict["state"]) == {0, 1}
+    assert set(state_dict["state"][0]) == {"step", "exp_avg", "exp_avg_sq"}
+    assert all(isinstance(v, tinyframe.Tensor) for v in state_dict["state"][1].values())
+    assert [g["params"] for g in state_dict["param_groups"]] == [[0], [1]]
+    assert state_dict["param_groups"][1] == {"lr": 0.01, "betas": (0.9, 0.999), "eps": 1e-08, "weight_decay": 0,
+                                             "amsgrad": False, "maximize": False, "decoupled_weight_decay": False,
+                                             "params": [1]}
+
+
+def test_adagrad_creates_its_state_with_the_optimizer():
+    w, b = _params("cpu")
+    optimizer = optim.Adagrad([w, b], initial_accumulator_value=0.25)
+    state = optimizer.state_dict()["state"]
+    assert state[0]["step"].item() == 0
+    np.testing.assert_array_equal(_host(state[1]["sum"]), np.full(3, 0.25, dtype=np.float32))
+
+
+def test_load_state_dict_rejects_a_parameter_count_mismatch():
+    w, b = _params("cpu")
+    optimizer = optim.SGD([w, b], lr=0.1, momentum=0.9)
+    saved = optimizer.state_dict()
+    other = optim.SGD([w], lr=0.1, momentum=0.9)
+    with pytest.raises(ValueError, match="doesn't match the size of optimizer's group"):
+        other.load_state_dict(saved)
+
+
+def test_load_state_dict_copies_and_casts_the_state_to_each_parameter(device):
+    w = tinyframe.tensor(W0, dtype=tinyframe.float64, requires_grad=True)
+    optimizer = optim.Adam([w], lr=0.1)
+    w.grad = tinyframe.tensor(np.ones_like(W0), dtype=tinyframe.float64)
+    optimizer.step()
+    w32 = tinyframe.tensor(W0, requires_grad=True, device=device)
+    resumed = optim.Adam([w32], lr=0.1)
+    resumed.load_state_dict(optimizer.state_dict())
+    state = resumed.state[w32]
+    assert state["exp_avg"].dtype == tinyframe.float32 and state["exp_avg"].device == w32.device
+    assert state["step"].item() == 1 and state["step"].device == tinyframe.device("cpu")
+    assert state["step"] is not optimizer.state[w]["step"]
+    w.grad = tinyframe.tensor(np.ones_like(W0), dtype=tinyframe.float64)
+    optimizer.step()                                  # the original goes on; the copy does not move
+    assert state["step"].item() == 1
+    np.testing.assert_allclose(_host(state["exp_avg"]), np.full_like(W0, 0.1), rtol=1e-6)
+
+
+def test_state_dict_survives_tinyframe_save_and_load(tmp_path):
+    if not hasattr(tinyframe, "save"):
+        pytest.skip("tinyframe.save is not available yet")
+    w, b = _params("cpu")
+    optimizer = optim.Adam([w, b], lr=0.1)
+    _run(optimizer, w, b, 2)
+    path = tmp_path / "optimizer.pt"
+    tinyframe.save(optimizer.state_dict(), path)
+    w2, b2 = (tinyframe.tensor(_host(t), requires_grad=True) for t in (w, b))
+    resumed = optim.Adam([w2, b2], lr=0.1)
+    resumed.load_state_dict(tinyframe.load(path))
+    _run(optimizer, w, b, 2)
+    _run(resumed, w2, b2, 2)
+    np.testing.assert_array_equal(_host(w2), _host(w))
+
+
+# ----------------------------------------------------------------- errors
+@pytest.mark.parametrize("cls, options, message", [
+    (optim.SGD, dict(lr=-1), "Invalid learning rate: -1"),
+    (optim.SGD, dict(lr=0.1, momentum=-0.5), "Invalid momentum value: -0.5"),
+    (optim.SGD, dict(lr=0.1, weight_decay=-1e-3), "Invalid weight_decay value: -0.001"),
+    (optim.SGD, dict(lr=0.1, nesterov=True), "Nesterov momentum requires a momentum and zero dampening"),
+    (optim.SGD, dict(lr=0.1, momentum=0.9, dampening=0.1, nesterov=True), "Nesterov momentum requires"),
+    (optim.Adam, dict(lr=-0.1), "Invalid learning rate: -0.1"),
+    (optim.Adam, dict(eps=-1.0), "Invalid epsilon value: -1.0"),
+    (optim.Adam, dict(betas=(1.0, 0.999)), "Invalid beta parameter at index 0: 1.0"),
+    (optim.Adam, dict(betas=(0.9, -0.1)), "Invalid beta parameter at index 1: -0.1"),
+    (optim.AdamW, dict(weight_decay=-1), "Invalid weight_decay value: -1"),
+    (optim.RMSprop, dict(alpha=-0.5), "Invalid alpha value: -0.5"),
+    (optim.RMSprop, dict(momentum=-1), "Invalid momentum value: -1"),
+    (optim.Adagrad, dict(lr_decay=-1), "Invalid lr_decay value: -1"),
+    (optim.Adagrad, dict(initial_accumulator_value=-1), "Invalid initial_accumulator_value value: -1"),
+])
+def test_bad_hyper_parameters_raise_pytorch_errors(cls, options, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        cls([tinyframe.tensor([1.0], requires_grad=True)], **options)
+
+
+def test_a_non_leaf_tensor_cannot_be_optimized():
+    x = tinyframe.tensor([1.0], requires_grad=True)
+    with pytest.raises(ValueError, match="can't optimize a non-leaf Tensor"):
+        optim.SGD([x * 2], lr=0.1)
+
+
+def test_params_in_a_set_are_rejected():
+    x = tinyframe.tensor([1.0], requires_grad=True)
+    with pytest.raises(TypeError, match="ordered collections"):
+        optim.SGD({x}, lr=0.1)
+    with pytest.raises(TypeError, match="ordered collections"):
+        optim.SGD([{"params": {x}}], lr=0.1)
+
+
+def test_other_bad_params_raise_pytorch_errors():
+    x = tinyframe.tensor([1.0], requires_grad=True)
+    with pytest.raises(TypeError, match="should be an iterable of Tensors or dicts"):
+        optim.SGD(x, lr=0.1)
+    with pytest.raises(ValueError, match="optimizer got an empty parameter list"):
+        optim.SGD([], lr=0.1)
+    with pytest.raises(TypeError, match="optimizer can only optimize Tensors"):
+        optim.SGD([x, 1.0], lr=0.1)
+    with pytest.raises(ValueError, match="some parameters appear in more than one parameter group"):
+        optim.SGD([{"params": [x]}, {"params": [x]}], lr=0.1)

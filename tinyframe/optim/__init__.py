@@ -1,0 +1,15 @@
+"""Optimizers and learning-rate schedulers, like ``torch.optim``.
+
+Each optimizer updates its parameters' arrays in place from their ``.grad``, outside the autograd
+graph; ``lr_scheduler`` adjusts the groups' learning rates between steps.
+"""
+from __future__ import annotations
+
+from . import lr_scheduler
+from .adagrad import Adagrad
+from .adam import Adam, AdamW
+from .optimizer import Optimizer
+from .rmsprop import RMSprop
+from .sgd import SGD
+
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]

@@ -1,0 +1,240 @@
+"""``Optimizer``: the base class of every optimizer, with PyTorch's parameter groups and state.
+
+An optimizer holds ``param_groups`` (a list of dicts: the tensors under ``"params"`` and that group's
+hyper-parameters) and ``state`` (per-parameter buffers, keyed by the parameter tensor itself).
+``step()`` updates each parameter's array in place from its ``.grad``, outside the autograd graph.
+"""
+from __future__ import annotations
+
+import copy
+import warnings
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from itertools import chain
+from typing import Any
+
+import numpy as np
+
+from .. import dtypes
+from ..device import array_module_of, move_array
+from ..grad_mode import enable_grad
+from ..tensor import Tensor
+
+__all__ = ["Optimizer"]
+
+
+class Optimizer:
+    """Base class of all optimizers, like ``torch.optim.Optimizer``.
+
+    Args:
+        params (iterable): the tensors to optimize, ``(name, tensor)`` pairs as given by
+            ``named_parameters()``, or dicts defining parameter groups (``{"params": [...], "lr": ...}``).
+        defaults (dict): the default hyper-parameters, used by groups that do not set them.
+
+    A subclass gives its defaults and implements ``_step_group(group)``, which updates the parameters
+    of one group whose ``.grad`` is not None.
+    """
+
+    def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
+        if isinstance(params, Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of Tensors or "
+                            "dicts, but got tinyframe.Tensor")
+        if isinstance(params, set):
+            raise TypeError(_SET_MESSAGE)
+        self.defaults = defaults
+        self.state: defaultdict[Any, dict[str, Any]] = defaultdict(dict)
+        self.param_groups: list[dict[str, Any]] = []
+        self._step_count = 0
+        param_groups = list(params)
+        if len(param_groups) == 0:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(param_groups[0], dict):
+            param_groups = [{"params": param_groups}]
+        for group in param_groups:
+            self.add_param_group(group)
+
+    def __repr__(self) -> str:
+        lines = [f"{type(self).__name__} ("]
+        for i, group in enumerate(self.param_groups):
+            lines.append(f"Parameter Group {i}")
+            lines.extend(f"    {key}: {group[key]}" for key in sorted(group) if key != "params")
+        return "\n".join(lines) + "\n)"
+
+    # ----------------------------------------------------------------- parameter groups
+    def add_param_group(self, param_group: dict[str, Any]) -> None:
+        """Adds a group of parameters with its own hyper-parameters (missing ones take the defaults);
+        useful to unfreeze layers while training goes on."""
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            params = [params]
+        elif isinstance(params, set):
+            raise TypeError(_SET_MESSAGE)
+        else:
+            params = list(params)
+        names = [param[0] for param in params if isinstance(param, tuple)]
+        params = [param[1] if isinstance(param, tuple) else param for param in params]
+        param_group["params"] = params
+        if names:
+            if len(names) != len(params):
+                raise ValueError("all optimizer params should be with/without names. Some param names are missing")
+            param_group["param_names"] = names
+        for param in params:
+            if not isinstance(param, Tensor):
+                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is "
+                                f"{type(param).__name__}")
+            if not (param.is_leaf or param.retains_grad):
+                raise ValueError("can't optimize a non-leaf Tensor")
+        for name, default in self.defaults.items():
+            param_group.setdefault(name, default)
+        if len(params) != len(set(params)):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this "
+                          "will cause an error; see github.com/pytorch/pytorch/issues/40967 for more "
+                          "information", stacklevel=3)
+        seen: set[Tensor] = set()
+        for group in self.param_groups:
+            seen.update(group["params"])
+            if ("param_names" in param_group) != ("param_names" in group):
+                kind = "with names" if "param_names" in param_group else "without names"
+                raise ValueError("all optimizer param groups should be with/without names. "
+                                 f"cannot add param group {kind} to the optimizer")
+        if not seen.isdisjoint(params):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
+
+    # ----------------------------------------------------------------- stepping
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Resets the gradients of all optimized tensors: to None (the default), or to zeros in place
+        with ``set_to_none=False``. An optimizer skips parameters whose ``.grad`` is None, but
+        steps with a zero gradient (weight decay and momentum still move the parameter)."""
+        for group in self.param_groups:
+            for p in group["params"]:
+                grad = p._grad
+                if grad is None:
+                    continue
+                if set_to_none:
+                    p._grad = None
+                else:
+                    grad.detach_()
+                    grad._data.fill(0)
+                    grad._bump_version()
+
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Performs one optimization step on every parameter that has a ``.grad``.
+
+        Args:
+            closure (Callable, optional): re-evaluates the model and returns the loss; it runs
+                with grad mode enabled before the update.
+
+        Returns the closure's loss, or None.
+        """
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        self._step_count += 1
+        for group in self.param_groups:
+            self._step_group(group)
+        return loss
+
+    def _step_group(self, group: dict[str, Any]) -> None:
+        raise NotImplementedError(f"{type(self).__name__} must implement _step_group(group) or step()")
+
+    # ----------------------------------------------------------------- checkpoints
+    def state_dict(self) -> dict[str, Any]:
+        """The optimizer's state as ``{'state': {index: {...}}, 'param_groups': [{..., 'params': [indices]}]}``.
+
+        Parameters are replaced by their index in group order; the state's tensors are the live
+        buffers, as in PyTorch (``copy.deepcopy`` the result to freeze it).
+        """
+        index_of: dict[int, int] = {}
+        param_groups = []
+        for group in self.param_groups:
+            packed = {key: value for key, value in group.items() if key != "params"}
+            for p in group["params"]:
+                index_of.setdefault(id(p), len(index_of))
+            packed["params"] = [index_of[id(p)] for p in group["params"]]
+            param_groups.append(packed)
+        state = {index_of[id(key)] if isinstance(key, Tensor) else key: value
+                 for key, value in self.state.items()}
+        return {"state": state, "param_groups": param_groups}
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Loads a state from :meth:`state_dict`, matching parameters by their position in the groups.
+
+        State tensors are copied onto each parameter's device and, when floating point, its dtype
+        (``step`` counters stay 0-dim cpu tensors), so the loaded state shares nothing with
+        ``state_dict``. Create the lr scheduler before loading: its constructor overwrites the
+        groups' ``lr``.
+        """
+        groups = self.param_groups
+        saved_groups = copy.deepcopy(state_dict["param_groups"])
+        if len(groups) != len(saved_groups):
+            raise ValueError(f"loaded state dict has a different number of parameter groups: "
+                             f"{len(saved_groups)} in the state dict, {len(groups)} in the optimizer")
+        for i, (group, saved) in enumerate(zip(groups, saved_groups)):
+            if len(group["params"]) != len(saved["params"]):
+                raise ValueError(f"loaded state dict contains a parameter group that doesn't match the size "
+                                 f"of optimizer's group: group {i} has {len(saved['params'])} parameters in "
+                                 f"the state dict, {len(group['params'])} in the optimizer")
+        param_of = dict(zip(chain.from_iterable(g["params"] for g in saved_groups),
+                            chain.from_iterable(g["params"] for g in groups)))
+        state: defaultdict[Any, dict[str, Any]] = defaultdict(dict)
+        for key, value in state_dict["state"].items():
+            if key in param_of:
+                param = param_of[key]
+                state[param] = {name: _cast_state(param, item, name) for name, item in value.items()}
+            else:
+                state[key] = value
+        for group, saved in zip(groups, saved_groups):
+            saved["params"] = group["params"]
+            if "param_names" in group and "param_names" not in saved:
+                saved["param_names"] = group["param_names"]
+            for name, default in self.defaults.items():
+                saved.setdefault(name, default)
+        self.state = state
+        self.param_groups = saved_groups
+
+
+_SET_MESSAGE = ("optimizer parameters need to be organized in ordered collections, but the ordering of tensors "
+                "in sets will change between runs. Please use a list instead.")
+
+
+def _step_tensor(value: Any) -> Tensor:
+    """A new step counter: a 0-dim cpu tensor of PyTorch's scalar dtype (float32, or float64 when
+    that is the default dtype), read with ``.item()`` at each step."""
+    dtype = np.float64 if dtypes.get_default_dtype() == dtypes.float64 else np.float32
+    return Tensor._make(np.array(value, dtype=dtype))
+
+
+def _cast_state(param: Tensor, value: Any, key: Any = None) -> Any:
+    """A copy of a loaded state value, its tensors moved onto ``param``'s device (and dtype)."""
+    if key == "step":
+        return _step_tensor(float(value))
+    if isinstance(value, Tensor):
+        array = move_array(value._data, param.device)
+        if param.is_floating_point() and array.dtype != param._data.dtype:
+            array = array.astype(param._data.dtype)
+        elif array is value._data:
+            array = array.copy()
+        return Tensor._make(array)
+    if isinstance(value, dict):
+        return {k: _cast_state(param, v, k) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_cast_state(param, v) for v in value)
+    return value
+
+
+def lerp_(start: Any, end: Any, weight: float, scratch: Any) -> None:
+    """``start += weight * (end - start)`` on arrays, in place, with ``scratch`` (an array like
+    ``start``) holding the difference. Like PyTorch's ``lerp_``, a weight of 0.5 or more is
+    applied from the ``end`` side, ``end - (1 - weight) * (end - start)``, exact at weight 1."""
+    xp = array_module_of(start)
+    xp.subtract(end, start, out=scratch)
+    if abs(weight) < 0.5:
+        scratch *= weight
+        start += scratch
+    else:
+        scratch *= weight - 1
+        xp.add(end, scratch, out=start)
