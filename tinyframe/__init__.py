@@ -15,6 +15,7 @@ from .creation import (arange, as_tensor, bernoulli, empty, empty_like, eye, fro
                        randn, randn_like, randperm, tensor, zeros, zeros_like)
 from .random import Generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from ._tensor_str import set_printoptions
+from .serialization import load, save
 from .functional import *  # noqa: F401,F403  the op functions: tinyframe.exp, tinyframe.matmul, ...
 from .functional import __all__ as _functional_names
 
@@ -33,8 +34,9 @@ __all__ = [
     "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",
     "randint", "rand_like", "randn_like", "randint_like", "randperm", "normal", "bernoulli", "Generator",
     "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state", "set_printoptions", "nn", "optim",
+    "save", "load", "utils",
     *_functional_names,
 ]
 
 # The layers above the core, exported as PyTorch exports torch.nn and torch.optim.
-from . import nn, optim  # noqa: E402
+from . import nn, optim, utils  # noqa: E402

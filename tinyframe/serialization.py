@@ -1,0 +1,358 @@
+"""``save`` and ``load``: checkpoints of tensors in plain Python containers, never pickled.
+
+A checkpoint is a zip archive written by ``numpy.savez``: one ``.npy`` member per tensor storage
+(copied to the host) and the member ``__tinyframe_header__``, a UTF-8 JSON document describing the
+saved object. In the header a ``str``, ``int``, ``float``, ``bool`` or ``None`` is itself, and every
+other value is an object with a ``"type"``:
+
+- ``{"type": "list" | "tuple", "items": [...]}``
+- ``{"type": "dict" | "OrderedDict", "items": [[key, value], ...]}`` (keys keep their types: ``1``
+  and ``"1"`` differ)
+- ``{"type": "tensor", "id": n, "storage": "a0", "dtype": "float32", "device": "cuda:0",
+  "requires_grad": true}``: entries with the same ``id`` were one Tensor object and load as one;
+  tensors that shared storage load sharing it, as with ``torch.save``.
+- ``{"type": "Size", "items": [...]}``, ``{"type": "dtype", "name": ...}``, ``{"type": "device", "name": ...}``
+
+A file is written to a temporary file in the target's directory, flushed to disk and renamed over
+the target, so a crash leaves either the old file or the new one, never a partial one.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import secrets
+import stat
+from collections import OrderedDict
+from typing import IO, Any
+
+import numpy as np
+
+from . import cuda, dtypes
+from .device import CPU, as_device, device, move_array
+from .tensor import Size, Tensor
+
+__all__ = ["save", "load"]
+
+FORMAT = "tinyframe.save"
+VERSION = 1
+HEADER = "__tinyframe_header__"
+FileLike = str | os.PathLike | IO[bytes]
+MapLocation = str | device | dict | None
+
+_SCALARS = (str, int, float, bool, type(None))
+_CONTAINERS = {list: "list", tuple: "tuple", dict: "dict", OrderedDict: "OrderedDict"}
+
+
+def save(obj: Any, f: FileLike) -> None:
+    """Saves ``obj`` to the file ``f`` (a path, or a binary file object open for writing).
+
+    ``obj`` may nest dicts and OrderedDicts (str, int, float, bool or None keys, or tuples of them),
+    lists and tuples of Tensors, Python numbers, bools, strings, None, ``Size``, ``dtype`` and
+    ``device`` — a module's ``state_dict()``, an optimizer's, a training checkpoint. Tensors are
+    stored with their dtype, device and ``requires_grad`` (not their ``.grad``); CUDA tensors are
+    copied to the host. Any other object raises TypeError naming its type and where it is.
+
+    Saving to a path is atomic: the data goes to a temporary file in the same directory, is flushed
+    to disk and then renamed over ``f``.
+    """
+    encoder = _Encoder()
+    root = encoder.encode(obj, "obj")
+    header = json.dumps({"format": FORMAT, "version": VERSION, "root": root}, separators=(",", ":"))
+    members = {HEADER: np.frombuffer(header.encode("utf-8"), dtype=np.uint8), **encoder.arrays}
+    if isinstance(f, (str, os.PathLike)):
+        _write_atomically(os.fspath(f), members)
+    elif hasattr(f, "write"):
+        np.savez(f, allow_pickle=False, **members)
+    else:
+        raise TypeError(f"save() expects a path or a writable binary file object, got {type(f).__name__}")
+
+
+def load(f: FileLike, map_location: MapLocation = None, *, weights_only: bool = True) -> Any:
+    """Loads an object saved by :func:`save` from ``f`` (a path, or a readable binary file object).
+
+    ``map_location`` says where tensors go: ``None`` restores the devices they were saved from,
+    ``'cpu'`` / ``'cuda:0'`` / a ``device`` sends them all there, and a dict such as
+    ``{'cuda:0': 'cpu'}`` maps saved devices to new ones (devices not in it are kept).
+
+    Nothing is ever unpickled, so ``weights_only`` (accepted for PyTorch compatibility) changes
+    nothing. A file that is not a tinyframe checkpoint (a pickle, a PyTorch ``.pt`` file, random
+    bytes) or that is truncated or damaged raises RuntimeError naming the file and the problem.
+    """
+    locate = _Locator(map_location)
+    if isinstance(f, (str, os.PathLike)):
+        name = os.fspath(f)
+        with open(name, "rb") as fh:
+            return _read(fh, name, locate)
+    if hasattr(f, "read"):
+        return _read(f, str(getattr(f, "name", "<file object>")), locate)
+    raise TypeError(f"load() expects a path or a readable binary file object, got {type(f).__name__}")
+
+
+# ----------------------------------------------------------------------------------------- writing
+class _Encoder:
+    """Turns an object into its JSON header node, collecting tensor storages as host arrays."""
+
+    def __init__(self) -> None:
+        self.arrays: dict[str, np.ndarray] = {}
+        self._storage_names: dict[int, str] = {}   # id(tensor._data) -> archive member
+        self._tensor_ids: dict[int, int] = {}      # id(tensor) -> header id
+        self._open: set[int] = set()               # containers being encoded, to catch cycles
+
+    def encode(self, obj: Any, where: str) -> Any:
+        kind = type(obj)
+        if kind in _SCALARS:
+            return obj
+        if isinstance(obj, Tensor):
+            return self._tensor(obj)
+        if kind in _CONTAINERS:
+            return self._container(obj, _CONTAINERS[kind], where)
+        if kind is Size:
+            return {"type": "Size", "items": [int(n) for n in obj]}
+        if kind is dtypes.dtype:
+            return {"type": "dtype", "name": obj.name}
+        if kind is device:
+            return {"type": "device", "name": str(obj)}
+        raise TypeError(f"cannot save object of type {kind.__name__} at {where}: tinyframe.save stores "
+                        "Tensors, numbers, bools, strings, None, Size, dtype, device and dicts, lists "
+                        "and tuples of them")
+
+    def _container(self, obj: Any, name: str, where: str) -> dict:
+        if id(obj) in self._open:
+            raise ValueError(f"cannot save a structure that contains itself: {where} refers back to an "
+                             "enclosing container")
+        self._open.add(id(obj))
+        if name in ("list", "tuple"):
+            items = [self.encode(value, f"{where}[{i}]") for i, value in enumerate(obj)]
+        else:
+            items = [[self._key(key, where), self.encode(value, f"{where}[{key!r}]")]
+                     for key, value in obj.items()]
+        self._open.discard(id(obj))
+        return {"type": name, "items": items}
+
+    def _key(self, key: Any, where: str) -> Any:
+        if type(key) in _SCALARS:
+            return key
+        if type(key) is tuple:
+            return {"type": "tuple", "items": [self._key(part, where) for part in key]}
+        raise TypeError(f"cannot save a dict key of type {type(key).__name__} in {where}: keys must be "
+                        "str, int, float, bool, None or tuples of them")
+
+    def _tensor(self, t: Tensor) -> dict:
+        storage = self._storage_names.get(id(t._data))
+        if storage is None:
+            storage = self._storage_names[id(t._data)] = f"a{len(self.arrays)}"
+            self.arrays[storage] = move_array(t._data, CPU)
+        tensor_id = self._tensor_ids.setdefault(id(t), len(self._tensor_ids))
+        return {"type": "tensor", "id": tensor_id, "storage": storage, "dtype": t.dtype.name,
+                "device": str(t.device), "requires_grad": t.requires_grad}
+
+
+def _write_atomically(path: str, members: dict) -> None:
+    """Writes the archive next to ``path`` under a temporary name, syncs it and renames it over
+    ``path``; on any failure the temporary file is removed and ``path`` is untouched."""
+    target = os.path.realpath(path)  # through a symlink, as open(path, 'wb') would write
+    directory = os.path.dirname(target)
+    if not os.path.isdir(directory):
+        raise RuntimeError(f"Parent directory {os.path.dirname(path) or directory} does not exist.")
+    temporary = os.path.join(directory, f".{os.path.basename(target)}.{secrets.token_hex(8)}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            with contextlib.suppress(FileNotFoundError):  # an overwritten file keeps its permissions
+                os.chmod(temporary, stat.S_IMODE(os.stat(target).st_mode))
+            np.savez(fh, allow_pickle=False, **members)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    _sync_directory(directory)
+
+
+def _sync_directory(directory: str) -> None:
+    """Makes the rename durable (POSIX); platforms that cannot open a directory skip it."""
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+# ----------------------------------------------------------------------------------------- reading
+class _Locator:
+    """The device a tensor saved on ``saved`` (a string such as ``'cuda:0'``) is loaded to."""
+
+    def __init__(self, map_location: MapLocation) -> None:
+        if isinstance(map_location, dict):
+            for key, value in map_location.items():
+                if not isinstance(key, (str, device)) or not isinstance(value, (str, device)):
+                    raise TypeError("map_location dict keys and values must be device strings or "
+                                    f"devices, got {key!r}: {value!r}")
+            self.table = {str(device(key)): value for key, value in map_location.items()}
+            self.fixed = None
+        elif map_location is None or isinstance(map_location, (str, device)):
+            self.table = {}
+            self.fixed = map_location
+        else:
+            raise TypeError(f"map_location must be None, a device, a device string or a dict of them, "
+                            f"got {type(map_location).__name__}")
+
+    def __call__(self, saved: str) -> device:
+        spec = self.fixed if self.fixed is not None else self.table.get(saved, saved)
+        wanted = device(spec)
+        if wanted.type == "cuda":
+            if not cuda.is_available():
+                raise RuntimeError("Attempting to deserialize object on a CUDA device but "
+                                   "tinyframe.cuda.is_available() is False. If you are running on a CPU-only "
+                                   "machine, please use tinyframe.load with "
+                                   "map_location=tinyframe.device('cpu') to map your storages to the CPU.")
+            if wanted.index is not None and wanted.index >= cuda.device_count():
+                raise RuntimeError(f"Attempting to deserialize object on CUDA device {wanted.index} but "
+                                   f"tinyframe.cuda.device_count() is {cuda.device_count()}. Please use "
+                                   "tinyframe.load with map_location to map your storages to an existing "
+                                   "device.")
+        return as_device(wanted)
+
+
+def _read(fh: IO[bytes], name: str, locate: _Locator) -> Any:
+    """Decodes the whole archive on the host first, so that anything a damaged file makes NumPy,
+    zipfile or the decoder raise is reported as damage; then places the tensors on their devices."""
+    if not _seekable(fh):
+        fh = io.BytesIO(fh.read())
+    start = fh.tell()
+    magic = fh.read(8)
+    fh.seek(start)
+    problem = _foreign_format(magic)
+    if problem:
+        raise _LoadError(f"tinyframe.load: {name} {problem}")
+    try:
+        with np.load(fh, allow_pickle=False) as archive:
+            decoder = _Decoder(archive)
+            root = decoder.decode(_header(archive, name))
+    except (_LoadError, MemoryError):
+        raise
+    except Exception as exc:  # zipfile and NumPy raise many types on damaged input (even RuntimeError)
+        raise _LoadError(f"tinyframe.load: {name} is truncated or corrupt ({type(exc).__name__}: {exc})") from exc
+    try:
+        decoder.place(locate)
+    except RuntimeError as exc:  # a device that is not there: say which file wants it
+        raise RuntimeError(f"tinyframe.load: {name}: {exc}") from exc
+    return root
+
+
+class _LoadError(RuntimeError):
+    """A file that is not a readable checkpoint (raised as RuntimeError to the caller)."""
+
+
+def _seekable(fh: IO[bytes]) -> bool:
+    try:
+        return bool(fh.seekable())
+    except (AttributeError, OSError):
+        return False
+
+
+def _foreign_format(magic: bytes) -> str | None:
+    """Why a file starting with ``magic`` is not a checkpoint, or None for a zip archive."""
+    if magic.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        return None
+    if not magic:
+        return "is empty, not a tinyframe checkpoint"
+    if magic.startswith(b"\x80"):
+        return ("is a pickle file (e.g. PyTorch's legacy torch.save format), not a tinyframe checkpoint; "
+                "tinyframe.load never unpickles")
+    if magic.startswith(b"\x93NUMPY"):
+        return "is a single NumPy .npy array, not a tinyframe checkpoint"
+    return "is not a tinyframe checkpoint (unrecognised file format; expected a zip archive)"
+
+
+def _header(archive: Any, name: str) -> Any:
+    if HEADER not in archive.files:
+        if any(member.endswith("data.pkl") for member in archive.zip.namelist()):
+            raise _LoadError(f"tinyframe.load: {name} is a PyTorch checkpoint (torch.save), which cannot "
+                               "be read without unpickling; load it with PyTorch and save its tensors' "
+                               "NumPy arrays with tinyframe.save")
+        raise _LoadError(f"tinyframe.load: {name} is a zip archive without a tinyframe header (member "
+                           f"{HEADER}.npy), so it was not written by tinyframe.save")
+    raw = archive[HEADER]
+    if raw.dtype != np.uint8 or raw.ndim != 1:
+        raise ValueError(f"the header member has dtype {raw.dtype} and {raw.ndim} dimensions")
+    header = json.loads(raw.tobytes().decode("utf-8"))
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise _LoadError(f"tinyframe.load: {name} has a header of an unknown format "
+                           f"(expected {FORMAT!r})")
+    version = header.get("version")
+    if not isinstance(version, int) or version > VERSION:
+        raise _LoadError(f"tinyframe.load: {name} was written in format version {version!r} by a newer "
+                           f"tinyframe; this one reads versions up to {VERSION}. Upgrade tinyframe.")
+    return header["root"]
+
+
+class _Decoder:
+    """Rebuilds the saved object from header nodes and the archive's arrays, on the host."""
+
+    def __init__(self, archive: Any) -> None:
+        self.archive = archive
+        self._host: dict[str, np.ndarray] = {}         # member -> array as read
+        self._tensors: dict[int, Tensor] = {}          # header id -> the tensor built for it
+        self._saved_on: list[tuple] = []               # (tensor, member, saved device) to place
+
+    def decode(self, node: Any) -> Any:
+        if type(node) in _SCALARS:
+            return node
+        kind = node["type"]
+        if kind == "list":
+            return [self.decode(item) for item in node["items"]]
+        if kind == "tuple":
+            return tuple(self.decode(item) for item in node["items"])
+        if kind in ("dict", "OrderedDict"):
+            pairs = ((self.decode(key), self.decode(value)) for key, value in node["items"])
+            return dict(pairs) if kind == "dict" else OrderedDict(pairs)
+        if kind == "tensor":
+            return self._tensor(node)
+        if kind == "Size":
+            return Size(int(n) for n in node["items"])
+        if kind == "dtype":
+            return dtypes.as_dtype(str(node["name"]))
+        if kind == "device":
+            return _saved_device(node["name"])
+        raise ValueError(f"unknown entry type {kind!r} in the header")
+
+    def _tensor(self, node: dict) -> Tensor:
+        found = self._tensors.get(node["id"])
+        if found is not None:
+            return found
+        storage, dtype = node["storage"], dtypes.as_dtype(str(node["dtype"]))
+        if storage not in self._host:
+            array = self.archive[storage]
+            if array.dtype != dtype.numpy:
+                raise ValueError(f"member {storage} holds {array.dtype} data but the header says {dtype.name}")
+            self._host[storage] = array
+        requires_grad = node["requires_grad"]
+        if requires_grad not in (True, False) or (requires_grad and not dtype.is_floating_point):
+            raise ValueError(f"invalid requires_grad {requires_grad!r} for a {dtype.name} tensor")
+        tensor = self._tensors[node["id"]] = Tensor._make(self._host[storage], None, requires_grad)
+        self._saved_on.append((tensor, storage, str(_saved_device(node["device"]))))
+        return tensor
+
+    def place(self, locate: _Locator) -> None:
+        """Moves each tensor to the device ``locate`` picks; tensors that shared a storage when saved
+        share one array per device."""
+        placed: dict[tuple, Any] = {}
+        for tensor, storage, saved in self._saved_on:
+            target = locate(saved)
+            key = (storage, target)
+            if key not in placed:
+                placed[key] = move_array(self._host[storage], target)
+            tensor._data = placed[key]
+
+
+def _saved_device(text: Any) -> device:
+    try:
+        return device(str(text))
+    except RuntimeError as exc:
+        raise ValueError(f"invalid device {text!r} in the header") from exc

@@ -1,0 +1,11 @@
+"""``tinyframe.utils.data``: datasets, samplers and the ``DataLoader``, as ``torch.utils.data``."""
+from .collate import default_collate, default_convert
+from .dataloader import DataLoader, get_worker_info
+from .dataset import ConcatDataset, Dataset, IterableDataset, Subset, TensorDataset, random_split
+from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler
+
+__all__ = [
+    "Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDataset", "random_split", "Sampler",
+    "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "BatchSampler", "DataLoader",
+    "default_collate", "default_convert", "get_worker_info",
+]

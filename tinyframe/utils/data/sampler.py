@@ -1,0 +1,161 @@
+"""Samplers: which dataset indices a DataLoader visits, and in which order.
+
+The built-in samplers draw a whole epoch's order as one NumPy index array, from tinyframe's seeded
+CPU generator (``tinyframe.manual_seed`` makes it reproducible; each epoch draws a new order).
+``BatchSampler`` slices that array into batches without a Python step per sample.
+"""
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator, Sized
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+
+from ...device import CPU
+from ...random import Generator, generator_for
+
+__all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "BatchSampler"]
+
+T_co = TypeVar("T_co", covariant=True)
+
+
+class Sampler(Generic[T_co]):
+    """Base class of samplers: an iterable over dataset indices (or batches of them) with a length."""
+
+    def __iter__(self) -> Iterator[T_co]:
+        raise NotImplementedError(f"{type(self).__name__} must implement __iter__")
+
+
+class _ArraySampler(Sampler[int]):
+    """A sampler whose epoch is one index array; iterating it yields that array's entries as ints."""
+
+    def _index_array(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._index_array().tolist())
+
+
+def _numpy_rng(generator: Generator | None) -> np.random.Generator:
+    return generator_for(CPU, generator).state
+
+
+class SequentialSampler(_ArraySampler):
+    """Samples ``0, 1, ..., len(data_source) - 1`` in order."""
+
+    def __init__(self, data_source: Sized) -> None:
+        self.data_source = data_source
+
+    def _index_array(self) -> np.ndarray:
+        return np.arange(len(self.data_source), dtype=np.int64)
+
+    def __len__(self) -> int:
+        return len(self.data_source)
+
+
+class RandomSampler(_ArraySampler):
+    """Samples indices of ``data_source`` in a random order, a new one each epoch.
+
+    Without replacement every index appears once per ``len(data_source)`` samples (whole
+    permutations, then a partial one when ``num_samples`` is larger); with ``replacement=True``
+    ``num_samples`` indices are drawn uniformly and independently.
+
+    Args:
+        data_source: the dataset (anything with ``len``).
+        replacement: draw with replacement.
+        num_samples: how many indices an epoch yields (default ``len(data_source)``).
+        generator: the ``tinyframe.Generator`` to draw from (default: the global CPU generator).
+    """
+
+    def __init__(self, data_source: Sized, replacement: bool = False, num_samples: int | None = None,
+                 generator: Generator | None = None) -> None:
+        self.data_source = data_source
+        self.replacement = replacement
+        self._num_samples = num_samples
+        self.generator = generator
+        if not isinstance(replacement, bool):
+            raise TypeError(f"replacement should be a boolean value, but got replacement={replacement}")
+        if not isinstance(self.num_samples, int) or isinstance(self.num_samples, bool) or self.num_samples <= 0:
+            raise ValueError(f"num_samples should be a positive integer value, but got "
+                             f"num_samples={self.num_samples}")
+
+    @property
+    def num_samples(self) -> int:
+        return len(self.data_source) if self._num_samples is None else self._num_samples
+
+    def _index_array(self) -> np.ndarray:
+        n, count = len(self.data_source), self.num_samples
+        rng = _numpy_rng(self.generator)
+        if self.replacement:
+            return rng.integers(0, n, size=count, dtype=np.int64)
+        if count == n:
+            return rng.permutation(n)
+        whole, part = divmod(count, n)
+        orders = [rng.permutation(n) for _ in range(whole)]
+        orders.append(rng.permutation(n)[:part])
+        return np.concatenate(orders)
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+
+class SubsetRandomSampler(_ArraySampler):
+    """Samples the given ``indices`` in a random order (without replacement), a new one each epoch."""
+
+    def __init__(self, indices: Any, generator: Generator | None = None) -> None:
+        self.indices = indices
+        self.generator = generator
+
+    def _index_array(self) -> np.ndarray:
+        indices = np.asarray(self.indices, dtype=np.int64)
+        return indices[_numpy_rng(self.generator).permutation(len(indices))]
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+
+class BatchSampler(Sampler[list]):
+    """Groups the indices of ``sampler`` into lists of ``batch_size``.
+
+    ``list(BatchSampler(SequentialSampler(range(10)), 3, drop_last=False))`` is
+    ``[[0, 1, 2], [3, 4, 5], [6, 7, 8], [9]]``; with ``drop_last=True`` the short last batch is dropped.
+    """
+
+    def __init__(self, sampler: Sampler[int] | Iterable[int], batch_size: int, drop_last: bool) -> None:
+        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
+            raise ValueError(f"batch_size should be a positive integer value, but got batch_size={batch_size}")
+        if not isinstance(drop_last, bool):
+            raise ValueError(f"drop_last should be a boolean value, but got drop_last={drop_last}")
+        self.sampler = sampler
+        self.batch_size = batch_size
+        self.drop_last = drop_last
+
+    def __iter__(self) -> Iterator[list]:
+        return (batch.tolist() if isinstance(batch, np.ndarray) else batch for batch in self._index_batches())
+
+    def _index_batches(self) -> Iterator[np.ndarray | list]:
+        """The batches as index arrays when the sampler draws whole epochs as arrays (the fast path of
+        the DataLoader), else as lists built from the sampler's iterator."""
+        if type(self.sampler).__iter__ is _ArraySampler.__iter__:
+            return self._array_batches(self.sampler._index_array())
+        return chunks(iter(self.sampler), self.batch_size, self.drop_last)
+
+    def _array_batches(self, order: np.ndarray) -> Iterator[np.ndarray]:
+        size = self.batch_size
+        stop = len(order) - len(order) % size if self.drop_last else len(order)
+        for start in range(0, stop, size):
+            yield order[start:start + size]
+
+    def __len__(self) -> int:
+        if self.drop_last:
+            return len(self.sampler) // self.batch_size
+        return (len(self.sampler) + self.batch_size - 1) // self.batch_size
+
+
+def chunks(items: Iterator, size: int, drop_last: bool) -> Iterator[list]:
+    """Consecutive lists of ``size`` items; the short last one unless ``drop_last``."""
+    chunk = list(itertools.islice(items, size))
+    while chunk and (len(chunk) == size or not drop_last):
+        yield chunk
+        chunk = list(itertools.islice(items, size))
