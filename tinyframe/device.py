@@ -99,6 +99,15 @@ def device_of(array: Any) -> device:
     return device("cuda", array.device.id)
 
 
+def add_at(target: Any, index: Any, values: Any) -> None:
+    """``target[index] += values`` without buffering: repeated indices accumulate."""
+    if isinstance(target, np.ndarray):
+        np.add.at(target, index, values)
+    else:
+        import cupyx
+        cupyx.scatter_add(target, index, values)
+
+
 def move_array(array: Any, dev: device) -> Any:
     """``array`` on ``dev``; the same object when it is already there."""
     current = device_of(array)

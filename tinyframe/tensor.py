@@ -5,13 +5,13 @@ defined once in ``tinyframe.ops``; the methods and operators here only reach tho
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
 from . import dtypes
-from . import grad_mode
-from .device import array_module_of, as_device, device, device_of, move_array
+from .device import as_device, device, device_of
 
 __all__ = ["Tensor", "Size"]
 
@@ -211,9 +211,7 @@ class Tensor:
 
     def detach(self) -> Tensor:
         """A tensor sharing this one's storage and version counter, outside the graph."""
-        out = Tensor._make(self._data, None, False, self._version_counter())
-        out._base = self
-        return out
+        return Tensor._make(self._data, None, False, self._version_counter())
 
     def detach_(self) -> Tensor:
         """Detaches this tensor from the graph in place, making it a leaf."""
@@ -736,6 +734,12 @@ class Tensor:
     def broadcast_to(self, size: Sequence[int]) -> Tensor:
         return shape_ops.expand(self, size)
 
+    def narrow(self, dim: int, start: int, length: int) -> Tensor:
+        return shape_ops.narrow(self, dim, start, length)
+
+    def tile(self, *dims: Any) -> Tensor:
+        return shape_ops.tile(self, dims)
+
     def repeat(self, *sizes: Any) -> Tensor:
         return shape_ops.repeat(self, *sizes)
 
@@ -769,6 +773,15 @@ class Tensor:
 
     def scatter_add(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
         return indexing.scatter_add(self, dim, index, src)
+
+    def nonzero(self, *, as_tuple: bool = False) -> Any:
+        return indexing.nonzero(self, as_tuple=as_tuple)
+
+    def masked_select(self, mask: Tensor) -> Tensor:
+        return indexing.masked_select(self, mask)
+
+    def take_along_dim(self, indices: Tensor, dim: int | None = None) -> Tensor:
+        return indexing.take_along_dim(self, indices, dim)
 
     # ----------------------------------------------------------------- in-place
     def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:

@@ -5,12 +5,15 @@ gradient to its input's shape and dtype (un-broadcasting) happens here, once, fo
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
+import numpy as np
+
+from .. import grad_mode
 from ..device import array_module_of
 from ..ops import tensor_math
 from ..tensor import Tensor
-from .. import grad_mode
 from .hooks import store_retained
 from .node import AccumulateGrad, Node, edge_of
 
@@ -145,6 +148,8 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
         while ready:
             node = ready.pop()
             g = pending.pop(node, None)
+            if isinstance(g, np.generic):  # NumPy returns scalars from 0-d arithmetic; tensors hold arrays
+                g = np.asarray(g)
             input_grads = ()
             if g is not None:
                 if node._pre_hooks:

@@ -135,6 +135,9 @@ class Op(Node):
             else:
                 raise TypeError(f"{cls.__name__.removesuffix('Backward0')}: unsupported input of type "
                                 f"{type(value).__name__}; expected a Tensor or a number")
+        if array_type is None:
+            raise TypeError(f"{cls.__name__.removesuffix('Backward0')}: expected a Tensor input, got "
+                            f"{', '.join(type(v).__name__ for v in inputs)}")
         ctx = _new_node(cls)
         ctx.xp = np if array_type is np.ndarray else array_module_of(array_type)
         try:
@@ -142,7 +145,9 @@ class Op(Node):
         except ValueError as exc:  # NumPy's broadcasting and shape errors, re-raised with the op's shapes
             raise shape_error(cls.__name__.removesuffix("Backward0"), inputs, exc) from exc
         if type(out) is not array_type and isinstance(out, np.generic):
-            out = np.asarray(out)  # NumPy returns scalars from 0-d computations; tensors hold arrays
+            scalar, out = out, np.asarray(out)  # NumPy returns scalars from 0-d computations; tensors hold arrays
+            if ctx._saved is not None:  # a saved output must be the result's own array
+                ctx._saved = [out if value is scalar else value for value in ctx._saved]
         result = _new_tensor(Tensor)
         result._data = out
         result._grad = None

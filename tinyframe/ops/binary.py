@@ -6,6 +6,7 @@ gradients to each input's shape.
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..autograd.node import Op, shape_error
@@ -109,7 +110,10 @@ class PowTensor(Op, node_name="PowBackward1"):
         gy = None
         if needs_y:
             # d(x^y)/dy = x^y log x; PyTorch defines it as 0 where x == 0 (the limit for y > 0).
-            gy = g * xp.where(x == 0, 0.0, out * xp.log(xp.where(x == 0, 1.0, x)))
+            if isinstance(x, (int, float)):
+                gy = g * out * math.log(x) if x != 0 else g * 0.0
+            else:
+                gy = g * xp.where(x == 0, 0.0, out * xp.log(xp.where(x == 0, 1.0, x)))
         return gx, gy
 
 

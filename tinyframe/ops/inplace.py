@@ -7,7 +7,8 @@ old value and the tensor takes the op's ``grad_fn``.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .. import grad_mode
 from ..device import array_module_of, device_of, move_array
@@ -33,7 +34,19 @@ def _write(target: Tensor, data: Any) -> None:
                            f"{list(data.shape)}")
     if data.dtype != array.dtype and array.dtype.kind in "iub" and data.dtype.kind == "f":
         raise RuntimeError(f"result type {data.dtype} can't be cast to the desired output type {array.dtype}")
-    array[...] = data
+    _store(target, data)
+
+
+def _store(target: Tensor, data: Any) -> None:
+    """Writes ``data`` into ``target``'s storage and bumps its version."""
+    try:
+        target._data[...] = data
+    except ValueError as exc:  # NumPy's read-only broadcast views (expand) and bad broadcasts
+        if not target._data.flags.writeable:
+            raise RuntimeError("unsupported operation: more than one element of the written-to tensor "
+                               "refers to a single memory location. Please clone() the tensor before "
+                               "performing the operation.") from exc
+        raise RuntimeError(f"in-place write into a tensor of shape {list(target._data.shape)}: {exc}") from exc
     target._bump_version()
 
 
@@ -46,11 +59,12 @@ def apply(target: Tensor, op: Callable[..., Tensor], *args: Any, **kwargs: Any) 
         return target
     _check_not_leaf(target)
     base = target._base
-    if base is not None and target._view_index is not None and base._requires_grad:
+    if base is not None and target._view_index is not None:
         return _apply_to_index_view(target, op, args, kwargs)
-    if base is not None and base._requires_grad:
-        raise RuntimeError("in-place modification of a view that requires grad is supported for views "
-                           "made by indexing only; call .clone() on the view first")
+    if base is not None:
+        raise RuntimeError("an in-place operation on a view (made by reshape, transpose, expand, ...) is "
+                           "recorded by autograd only for views made by indexing; call .clone() on the "
+                           "view first")
     snapshot = Tensor._make(target._data.copy(), target.grad_fn, target._requires_grad)
     result = op(snapshot, *args, **kwargs)
     _write(target, result._data)
@@ -75,8 +89,7 @@ def fill(target: Tensor, value: Any) -> Tensor:
         raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                            f"{value.ndim} dimensions.")
     if not _records(target, (value,)):
-        target._data[...] = value._data if isinstance(value, Tensor) else value
-        target._bump_version()
+        _store(target, value._data if isinstance(value, Tensor) else value)
         return target
     return apply(target, _replaced_by, value)
 
@@ -86,8 +99,7 @@ def copy(target: Tensor, src: Tensor) -> Tensor:
     if not isinstance(src, Tensor):
         raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
     if not _records(target, (src,)):
-        target._data[...] = move_array(src._data, device_of(target._data))
-        target._bump_version()
+        _store(target, move_array(src._data, device_of(target._data)))
         return target
     return apply(target, _replaced_by, src.to(target.device))
 

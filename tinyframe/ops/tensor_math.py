@@ -52,12 +52,25 @@ def astype(x: Tensor, np_dtype: Any) -> Tensor:
     return x.to(dtypes.from_numpy_dtype(np_dtype))
 
 
-def sum(x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-    return reduction.sum(x, axis, keepdims)
+def sum(x: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None) -> Tensor:
+    return reduction.sum(x, axis, keepdims, dtype=dtype)
 
 
 def mean(x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
     return reduction.mean(x, axis, keepdims)
+
+
+def prod(x: Tensor, axis: int | None = None, keepdims: bool = False) -> Tensor:
+    return reduction.prod(x, axis, keepdims)
+
+
+def cumsum(x: Tensor, axis: int) -> Tensor:
+    return reduction.cumsum(x, axis)
+
+
+def full(new_shape: tuple, fill_value: Tensor) -> Tensor:
+    """``fill_value`` (a tensor) broadcast to ``new_shape``: an expanded view, not a copy."""
+    return shape.expand(fill_value, tuple(new_shape))
 
 
 def reshape(x: Tensor, new_shape: tuple) -> Tensor:
@@ -88,6 +101,23 @@ def matmul(x: Tensor, y: Tensor) -> Tensor:
     return linalg.matmul(as_tensor(x), as_tensor(y))
 
 
+def flip(x: Tensor, axis: Any) -> Tensor:
+    return shape.flip(x, (axis,) if isinstance(axis, int) else tuple(axis))
+
+
+def pad(x: Tensor, pad_width: Any) -> Tensor:
+    """Zero padding; ``pad_width[i] = (before, after)`` for dimension i."""
+    return shape.pad_widths(x, pad_width)
+
+
+def split(x: Tensor, indices_or_sections: Any, axis: int = 0) -> list:
+    """``sections`` equal pieces, or the pieces between the given indices, along ``axis``."""
+    if isinstance(indices_or_sections, int):
+        return list(shape.chunk(x, indices_or_sections, axis))
+    bounds = [0, *indices_or_sections, x.shape[axis]]
+    return list(shape.split(x, [stop - start for start, stop in zip(bounds, bounds[1:])], axis))
+
+
 def maximum(x: Any, y: Any) -> Tensor:
     return binary.maximum(as_tensor(x), as_tensor(y))
 
@@ -113,6 +143,8 @@ sqrt = _unary("sqrt")
 sin = _unary("sin")
 cos = _unary("cos")
 tanh = _unary("tanh")
+sinh = _unary("sinh")
+cosh = _unary("cosh")
 sign = _unary("sign")
 abs = _unary("abs")
 square = _unary("square")

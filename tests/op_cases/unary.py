@@ -1,0 +1,88 @@
+"""Registry cases for the unary ops and the activations that live with them.
+
+Domains keep finite differences away from kinks (abs, relu, hardtanh, ...), from the integers where
+the rounding ops jump, and from the poles of tan, log, rsqrt, asin and acos.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+import tinyframe as tf
+from tinyframe.ops import unary
+
+from . import OpCase
+
+np_erf = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def _softplus(x: np.ndarray, beta: float = 1.0, threshold: float = 20.0) -> np.ndarray:
+    return np.where(x * beta > threshold, x, np.log1p(np.exp(x * beta)) / beta)
+
+
+def _gelu_tanh(x: np.ndarray) -> np.ndarray:
+    return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)))
+
+
+CASES: list[OpCase] = [
+    OpCase("neg", tf.neg, np.negative, [(3, 4)]),
+    OpCase("neg_operator", lambda x: -x, np.negative, [(3,)]),
+    OpCase("abs_positive", tf.abs, np.abs, [(3, 4)], domain=(0.2, 2.0)),
+    OpCase("abs_negative", tf.abs, np.abs, [(3, 4)], domain=(-2.0, -0.2)),
+    OpCase("exp", tf.exp, np.exp, [(3, 4)]),
+    OpCase("exp2", tf.exp2, np.exp2, [(3, 4)]),
+    OpCase("expm1", tf.expm1, np.expm1, [(3, 4)]),
+    OpCase("log", tf.log, np.log, [(3, 4)], domain=(0.5, 2.0)),
+    OpCase("log2", tf.log2, np.log2, [(3, 4)], domain=(0.5, 2.0)),
+    OpCase("log10", tf.log10, np.log10, [(3, 4)], domain=(0.5, 2.0)),
+    OpCase("log1p", tf.log1p, np.log1p, [(3, 4)], domain=(-0.5, 2.0)),
+    OpCase("sqrt", tf.sqrt, np.sqrt, [(3, 4)], domain=(0.5, 2.0)),
+    OpCase("rsqrt", tf.rsqrt, lambda x: 1.0 / np.sqrt(x), [(3, 4)], domain=(0.5, 2.0)),
+    OpCase("square", tf.square, np.square, [(3, 4)]),
+    OpCase("reciprocal", tf.reciprocal, np.reciprocal, [(3, 4)], domain=(0.5, 2.0)),
+    OpCase("reciprocal_negative", tf.reciprocal, np.reciprocal, [(3,)], domain=(-2.0, -0.5)),
+    OpCase("sin", tf.sin, np.sin, [(3, 4)], domain=(-3.0, 3.0)),
+    OpCase("cos", tf.cos, np.cos, [(3, 4)], domain=(-3.0, 3.0)),
+    OpCase("tan", tf.tan, np.tan, [(3, 4)], domain=(-1.2, 1.2)),
+    OpCase("tanh", tf.tanh, np.tanh, [(3, 4)], domain=(-3.0, 3.0)),
+    OpCase("sinh", tf.sinh, np.sinh, [(3, 4)]),
+    OpCase("cosh", tf.cosh, np.cosh, [(3, 4)]),
+    OpCase("asin", tf.asin, np.arcsin, [(3, 4)], domain=(-0.9, 0.9)),
+    OpCase("acos", tf.acos, np.arccos, [(3, 4)], domain=(-0.9, 0.9)),
+    OpCase("atan", tf.atan, np.arctan, [(3, 4)], domain=(-3.0, 3.0)),
+    OpCase("sigmoid", tf.sigmoid, _sigmoid, [(3, 4)], domain=(-5.0, 5.0)),
+    OpCase("relu", tf.relu, lambda x: np.maximum(x, 0.0), [(3, 4)]),
+    OpCase("erf", tf.erf, np_erf, [(3, 4)], domain=(-3.0, 3.0)),
+    OpCase("sign", tf.sign, np.sign, [(3, 4)]),
+    OpCase("floor", tf.floor, np.floor, [(3, 4)], domain=(-3.0, 3.0)),
+    OpCase("ceil", tf.ceil, np.ceil, [(3, 4)], domain=(-3.0, 3.0)),
+    OpCase("round", tf.round, np.round, [(3, 4)], domain=(-3.0, 3.0)),
+    OpCase("round_decimals", lambda x: tf.round(x, decimals=2), lambda x: np.round(x, 2), [(3, 4)]),
+    OpCase("round_negative_decimals", lambda x: tf.round(x, decimals=-1), lambda x: np.round(x, -1),
+           [(3, 4)], domain=(-30.0, 30.0)),
+    OpCase("trunc", tf.trunc, np.trunc, [(3, 4)], domain=(-3.0, 3.0)),
+    OpCase("isnan", tf.isnan, np.isnan, [(3, 4)], grad=False),
+    OpCase("isinf", tf.isinf, np.isinf, [(3, 4)], grad=False),
+    OpCase("isfinite", tf.isfinite, np.isfinite, [(3, 4)], grad=False),
+    OpCase("silu", unary.silu, lambda x: x * _sigmoid(x), [(3, 4)], domain=(-4.0, 4.0)),
+    OpCase("gelu", unary.gelu, lambda x: 0.5 * x * (1.0 + np_erf(x / math.sqrt(2.0))), [(3, 4)],
+           domain=(-3.0, 3.0)),
+    OpCase("gelu_tanh", lambda x: unary.gelu(x, approximate="tanh"), _gelu_tanh, [(3, 4)], domain=(-3.0, 3.0)),
+    OpCase("softplus", unary.softplus, _softplus, [(3, 4)], domain=(-4.0, 4.0)),
+    OpCase("softplus_beta", lambda x: unary.softplus(x, beta=2.0), lambda x: _softplus(x, 2.0), [(3, 4)]),
+    OpCase("softplus_above_threshold", lambda x: unary.softplus(x, beta=2.0, threshold=1.0),
+           lambda x: _softplus(x, 2.0, 1.0), [(3, 4)], domain=(1.0, 2.0)),
+    OpCase("leaky_relu", lambda x: unary.leaky_relu(x, 0.1), lambda x: np.where(x > 0, x, 0.1 * x), [(3, 4)]),
+    OpCase("elu", lambda x: unary.elu(x, alpha=1.5), lambda x: np.where(x > 0, x, 1.5 * np.expm1(x)),
+           [(3, 4)]),
+    OpCase("hardtanh", unary.hardtanh, lambda x: np.clip(x, -1.0, 1.0), [(3, 4)]),
+    OpCase("hardtanh_bounds", lambda x: unary.hardtanh(x, -0.5, 1.5), lambda x: np.clip(x, -0.5, 1.5),
+           [(3, 4)]),
+    OpCase("logsigmoid", unary.logsigmoid, lambda x: np.log(_sigmoid(x)), [(3, 4)], domain=(-5.0, 5.0)),
+    OpCase("exp_0d", tf.exp, np.exp, [()]),
+]

@@ -1,0 +1,419 @@
+"""Convolutions: ``conv1d``, ``conv2d``, ``conv_transpose1d`` and ``conv_transpose2d``.
+
+A convolution is bilinear in its input and weight. Three linear maps make it up, and each one's
+derivatives are the other two, so first- and higher-order gradients close over three ops:
+
+    convolve(x, w)      -> y              (the forward)
+    input_grad(g, w)    -> x-shaped       (the transposed convolution: conv_transpose's forward)
+    weight_grad(x, g)   -> w-shaped
+
+with ``<y, g> = <x, input_grad(g, w)> = <w, weight_grad(x, g)>``.
+
+Speed: no Python loop over pixels or batch items. The forward takes zero-copy windows of the padded
+input (``as_strided``), copies them once into columns ``(N, groups, C/groups*kH*kW, OH*OW)`` and
+makes one batched matmul that lands directly in NCHW. The backward works channel-major on a *wide*
+output grid ``(OH, ceil(Wp/sW))`` whose extra columns hold zeros: with it the columns of each
+kernel offset are long contiguous runs, the weight gradient is one matmul over ``N*OH*WQ`` and the
+input gradient is one matmul plus a ``kH*kW`` loop of slice-adds (col2im).
+
+1-d convolutions and unbatched inputs run the same 2-d code on reshaped views (a height of 1, a
+batch of 1) inside the ops, so every result's ``grad_fn`` is PyTorch's ``ConvolutionBackward0``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..autograd.node import Op
+from ..tensor import Tensor
+
+__all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d"]
+
+
+class _Geometry:
+    """Sizes of one convolution seen as ``x (N, C, H, W) -> y (N, O, OH, OW)``, in 2-d form.
+
+    For a transposed convolution ``x`` is its output and ``y`` its input. ``padded`` is the extent
+    the windows read: the input sits at ``padding`` inside it, and zeros fill the rest.
+    """
+
+    __slots__ = ("nd", "batched", "in_size", "out_size", "kernel", "stride", "dilation", "padding",
+                 "groups", "padded", "bias_axes")
+
+    def __init__(self, nd: int, batched: bool, in_size: tuple, out_size: tuple, kernel: tuple,
+                 stride: tuple, dilation: tuple, padding: tuple, groups: int) -> None:
+        self.nd, self.batched, self.groups = nd, batched, groups
+        self.in_size, self.out_size, self.kernel = in_size, out_size, kernel
+        self.stride, self.dilation, self.padding = stride, dilation, padding
+        self.padded = tuple(max(p + n, (o - 1) * s + d * (k - 1) + 1) for p, n, o, s, d, k
+                            in zip(padding, in_size, out_size, stride, dilation, kernel))
+        channel = 1 if batched else 0
+        self.bias_axes = tuple(a for a in range(channel + 1 + nd) if a != channel)
+
+    def lift(self, a: Any) -> Any:
+        """An activation in the user's layout as ``(N, C, H, W)``."""
+        if self.nd == 1:
+            a = a.reshape(a.shape[:-1] + (1, a.shape[-1]))
+        return a if self.batched else a.reshape((1,) + a.shape)
+
+    def drop(self, a: Any) -> Any:
+        """The inverse of ``lift``."""
+        if not self.batched:
+            a = a.reshape(a.shape[1:])
+        return a.reshape(a.shape[:-2] + (a.shape[-1],)) if self.nd == 1 else a
+
+    def lift_weight(self, w: Any) -> Any:
+        return w.reshape(w.shape[:2] + (1, w.shape[2])) if self.nd == 1 else w
+
+    def drop_weight(self, w: Any) -> Any:
+        return w.reshape(w.shape[:2] + (w.shape[3],)) if self.nd == 1 else w
+
+
+# ------------------------------------------------------------------ the three maps on arrays (N, C, H, W)
+
+def _convolve(xp: Any, x: Any, w: Any, geo: _Geometry) -> Any:
+    """``y[n, o] = sum_{c, i, j} xpad[n, c, oh*sH + i*dH, ow*sW + j*dW] * w[o, c, i, j]`` per group."""
+    n, c, h, wd = x.shape
+    o, groups = w.shape[0], geo.groups
+    (kh, kw), (sh, sw), (dh, dw), (oh, ow) = geo.kernel, geo.stride, geo.dilation, geo.out_size
+    (top, left), (hp, wp) = geo.padding, geo.padded
+    if (top, left) != (0, 0) or (hp, wp) != (h, wd):
+        padded = xp.zeros((n, c, hp, wp), x.dtype)
+        padded[:, :, top:top + h, left:left + wd] = x
+        x = padded
+    sn, sc, sr, se = x.strides
+    windows = xp.lib.stride_tricks.as_strided(x, (n, c, kh, kw, oh, ow),
+                                              (sn, sc, sr * dh, se * dw, sr * sh, se * sw))
+    columns = windows.reshape(n, groups, c // groups * kh * kw, oh * ow)
+    return xp.matmul(w.reshape(groups, o // groups, -1), columns).reshape(n, o, oh, ow)
+
+
+def _widen(xp: Any, g: Any, geo: _Geometry) -> Any:
+    """``g (N, O, OH, OW)`` channel-major on the wide grid ``(O, N, OH, WQ)``, zeros past ``OW``."""
+    n, o, oh, ow = g.shape
+    wq = -(-geo.padded[1] // geo.stride[1])
+    wide = xp.zeros((o, n, oh, wq), g.dtype)
+    wide[..., :ow] = g.transpose(1, 0, 2, 3)
+    return wide
+
+
+def _wide_windows(xp: Any, canvas: Any, geo: _Geometry, oh: int, wq: int) -> Any:
+    """Zero-copy windows ``(C, kH, kW, N, OH, WQ)`` of a channel-major canvas ``(C, N, Hp + 1, WQ*sW)``.
+
+    Wide columns past the padded width wrap into the next row (hence the extra row); they only
+    ever meet zeros of the wide gradient.
+    """
+    (kh, kw), (sh, sw), (dh, dw) = geo.kernel, geo.stride, geo.dilation
+    c, n = canvas.shape[:2]
+    sc, sn, sr, se = canvas.strides
+    return xp.lib.stride_tricks.as_strided(canvas, (c, kh, kw, n, oh, wq),
+                                           (sc, sr * dh, se * dw, sn, sr * sh, se * sw))
+
+
+def _weight_grad(xp: Any, x: Any, wide: Any, geo: _Geometry) -> Any:
+    """``gw[o, c, i, j] = sum_{n, oh, ow} g[n, o, oh, ow] * xpad[n, c, oh*sH + i*dH, ow*sW + j*dW]``."""
+    n, c, h, wd = x.shape
+    o, _, oh, wq = wide.shape
+    groups, (kh, kw), (top, left) = geo.groups, geo.kernel, geo.padding
+    canvas = xp.zeros((c, n, geo.padded[0] + 1, wq * geo.stride[1]), x.dtype)
+    canvas[:, :, top:top + h, left:left + wd] = x.transpose(1, 0, 2, 3)
+    columns = _wide_windows(xp, canvas, geo, oh, wq).reshape(groups, c // groups * kh * kw, -1)
+    gw = xp.matmul(wide.reshape(groups, o // groups, -1), columns.transpose(0, 2, 1))
+    return gw.reshape(o, c // groups, kh, kw)
+
+
+def _input_grad(xp: Any, wide: Any, w: Any, geo: _Geometry) -> Any:
+    """The adjoint of ``_convolve`` in ``x``: columns ``w^T g`` summed back onto the image (col2im)."""
+    o, n, oh, wq = wide.shape
+    groups, (kh, kw), (top, left), (h, wd) = geo.groups, geo.kernel, geo.padding, geo.in_size
+    c = w.shape[1] * groups
+    columns = xp.matmul(w.reshape(groups, o // groups, -1).transpose(0, 2, 1), wide.reshape(groups, o // groups, -1))
+    columns = columns.reshape(c, kh, kw, n, oh, wq)
+    canvas = xp.zeros((c, n, geo.padded[0] + 1, wq * geo.stride[1]), columns.dtype)
+    windows = _wide_windows(xp, canvas, geo, oh, wq)
+    for i in range(kh):
+        for j in range(kw):
+            windows[:, i, j] += columns[:, i, j]
+    return xp.ascontiguousarray(canvas[:, :, top:top + h, left:left + wd].transpose(1, 0, 2, 3))
+
+
+# ------------------------------------------------------------------ ops
+
+class Convolution(Op, node_name="ConvolutionBackward0"):
+    """``y = conv(x, w) + b``."""
+
+    @staticmethod
+    def forward(ctx: Convolution, x: Any, w: Any, b: Any = None, *, geometry: _Geometry) -> Any:
+        ctx.save_for_backward(x, w)
+        ctx.geometry = geometry
+        y = _convolve(ctx.xp, geometry.lift(x), geometry.lift_weight(w), geometry)
+        if b is not None:
+            y += b.reshape(-1, 1, 1)
+        return geometry.drop(y)
+
+    @staticmethod
+    def backward(ctx: Convolution, g: Any) -> tuple:
+        x, w = ctx.saved_tensors
+        geo, xp = ctx.geometry, ctx.xp
+        needs_x, needs_w, needs_b = ctx.needs_input_grad
+        gb = xp.sum(g, axis=geo.bias_axes) if needs_b else None
+        if ctx.recording:
+            gx = _InputGrad.apply(g, w, None, geometry=geo) if needs_x else None
+            gw = _WeightGrad.apply(x, g, geometry=geo) if needs_w else None
+            return gx, gw, gb
+        wide = _widen(xp, geo.lift(g), geo)
+        gx = geo.drop(_input_grad(xp, wide, geo.lift_weight(w), geo)) if needs_x else None
+        gw = geo.drop_weight(_weight_grad(xp, geo.lift(x), wide, geo)) if needs_w else None
+        return gx, gw, gb
+
+
+class ConvolutionTranspose(Op, node_name="ConvolutionBackward0"):
+    """``y = input_grad(x, w) + b``: the transposed convolution, ``x`` in the role of ``conv``'s output."""
+
+    @staticmethod
+    def forward(ctx: ConvolutionTranspose, x: Any, w: Any, b: Any = None, *, geometry: _Geometry) -> Any:
+        ctx.save_for_backward(x, w)
+        ctx.geometry = geometry
+        xp = ctx.xp
+        y = _input_grad(xp, _widen(xp, geometry.lift(x), geometry), geometry.lift_weight(w), geometry)
+        if b is not None:
+            y += b.reshape(-1, 1, 1)
+        return geometry.drop(y)
+
+    @staticmethod
+    def backward(ctx: ConvolutionTranspose, g: Any) -> tuple:
+        x, w = ctx.saved_tensors
+        geo, xp = ctx.geometry, ctx.xp
+        needs_x, needs_w, needs_b = ctx.needs_input_grad
+        gb = xp.sum(g, axis=geo.bias_axes) if needs_b else None
+        if ctx.recording:
+            gx = _Convolve.apply(g, w, None, geometry=geo) if needs_x else None
+            gw = _WeightGrad.apply(g, x, geometry=geo) if needs_w else None
+            return gx, gw, gb
+        g4 = geo.lift(g)
+        gx = geo.drop(_convolve(xp, g4, geo.lift_weight(w), geo)) if needs_x else None
+        gw = geo.drop_weight(_weight_grad(xp, g4, _widen(xp, geo.lift(x), geo), geo)) if needs_w else None
+        return gx, gw, gb
+
+
+class _Convolve(Convolution, node_name="ConvolutionBackwardBackward0"):
+    """``convolve`` met as a derivative (of a transposed convolution or of a weight gradient)."""
+
+
+class _InputGrad(ConvolutionTranspose, node_name="ConvolutionBackwardBackward0"):
+    """``input_grad`` met as the derivative of a convolution in its input."""
+
+
+class _WeightGrad(Op, node_name="ConvolutionBackwardBackward0"):
+    """``gw = weight_grad(x, g)``, linear in each of ``x`` and ``g``."""
+
+    @staticmethod
+    def forward(ctx: _WeightGrad, x: Any, g: Any, *, geometry: _Geometry) -> Any:
+        ctx.save_for_backward(x, g)
+        ctx.geometry = geometry
+        wide = _widen(ctx.xp, geometry.lift(g), geometry)
+        return geometry.drop_weight(_weight_grad(ctx.xp, geometry.lift(x), wide, geometry))
+
+    @staticmethod
+    def backward(ctx: _WeightGrad, v: Any) -> tuple:
+        # <weight_grad(x, g), v> = <g, convolve(x, v)> = <x, input_grad(g, v)>
+        x, g = ctx.saved_tensors
+        geo, xp = ctx.geometry, ctx.xp
+        needs_x, needs_g = ctx.needs_input_grad
+        if ctx.recording:
+            gx = _InputGrad.apply(g, v, None, geometry=geo) if needs_x else None
+            gg = _Convolve.apply(x, v, None, geometry=geo) if needs_g else None
+            return gx, gg
+        v4 = geo.lift_weight(v)
+        gx = geo.drop(_input_grad(xp, _widen(xp, geo.lift(g), geo), v4, geo)) if needs_x else None
+        gg = geo.drop(_convolve(xp, geo.lift(x), v4, geo)) if needs_g else None
+        return gx, gg
+
+
+# ------------------------------------------------------------------ argument checks
+
+def _tuple(value: Any, name: str, nd: int) -> tuple:
+    if isinstance(value, int):
+        return (value,) * nd
+    values = tuple(value)
+    if len(values) == 1:
+        return values * nd
+    if len(values) != nd:
+        raise RuntimeError(f"expected {name} to be a single integer value or a list of {nd} values to match "
+                           f"the convolution dimensions, but got {name}={list(values)}")
+    return values
+
+
+def _check_tensors(op: str, input: Any, weight: Any, bias: Any, nd: int) -> None:
+    if not isinstance(input, Tensor) or not isinstance(weight, Tensor):
+        raise TypeError(f"{op}(): argument 'input' and 'weight' must be Tensors, got "
+                        f"{type(input).__name__} and {type(weight).__name__}")
+    if input.ndim not in (nd + 1, nd + 2):
+        raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to {op}, but got "
+                           f"input of size: {list(input.shape)}")
+    if weight.ndim != nd + 2:
+        raise RuntimeError(f"{op}: expected weight to be {nd + 2}-dimensional, but got weight of size "
+                           f"{list(weight.shape)}")
+    if input.dtype != weight.dtype:
+        raise RuntimeError(f"Input type ({input.dtype}) and weight type ({weight.dtype}) should be the same")
+    if bias is not None and bias.dtype != input.dtype:
+        raise RuntimeError(f"Input type ({input.dtype}) and bias type ({bias.dtype}) should be the same")
+
+
+def _check_options(stride: tuple, padding: tuple, dilation: tuple, groups: int) -> None:
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(d <= 0 for d in dilation):
+        raise RuntimeError("non-positive dilation is not supported")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+
+
+def _check_weight(weight: Tensor, bias: Tensor | None, groups: int, channels: int, in_shape: tuple,
+                  transposed: bool) -> None:
+    """PyTorch's checks of weight and bias against the (batched) input shape."""
+    shape = list(weight.shape)
+    given = "Given transposed=1, weight of size" if transposed else "Given weight of size"
+    if shape[0] < 1:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least 1 at dimension 0, but got "
+                           f"weight of size {shape} instead")
+    if shape[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
+                           f"but got weight of size [{shape}] instead")
+    expected = shape[0] if transposed else shape[1] * groups
+    if channels != expected:
+        kind = "transposed=1" if transposed else f"groups={groups}"
+        raise RuntimeError(f"Given {kind}, weight of size {shape}, expected input{list(in_shape)} to have "
+                           f"{expected} channels, but got {channels} channels instead")
+    out_channels = shape[1] * groups if transposed else shape[0]
+    if bias is not None and tuple(bias.shape) != (out_channels,):
+        raise RuntimeError(f"{given} {shape}, expected bias to be 1-dimensional with {out_channels} elements, "
+                           f"but got bias of size {list(bias.shape)} instead")
+
+
+def _sizes(values: tuple) -> str:
+    return " x ".join(str(v) for v in values)
+
+
+# ------------------------------------------------------------------ public functions
+
+def _conv(op: str, nd: int, input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any, padding: Any,
+          dilation: Any, groups: int) -> Tensor:
+    _check_tensors(op, input, weight, bias, nd)
+    batched = input.ndim == nd + 2
+    in_shape = tuple(input.shape) if batched else (1,) + tuple(input.shape)
+    stride, dilation = _tuple(stride, "stride", nd), _tuple(dilation, "dilation", nd)
+    kernel = tuple(weight.shape[2:])
+    if isinstance(padding, str):
+        if padding == "valid":
+            before = after = (0,) * nd
+        elif padding == "same":
+            if any(s != 1 for s in stride):
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
+            total = [d * (k - 1) for d, k in zip(dilation, kernel)]
+            before = tuple(t // 2 for t in total)
+            after = tuple(t - b for t, b in zip(total, before))
+        else:
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+    else:
+        before = after = _tuple(padding, "padding", nd)
+    _check_options(stride, before, dilation, groups)
+    _check_weight(weight, bias, groups, in_shape[1], in_shape, transposed=False)
+    size = in_shape[2:]
+    padded = tuple(n + b + a for n, b, a in zip(size, before, after))
+    reach = tuple(d * (k - 1) + 1 for d, k in zip(dilation, kernel))
+    if any(p < r for p, r in zip(padded, reach)):
+        raise RuntimeError(f"Calculated padded input size per channel: ({_sizes(padded)}). Kernel size: "
+                           f"({_sizes(reach)}). Kernel size can't be greater than actual input size")
+    out_size = tuple((p - r) // s + 1 for p, r, s in zip(padded, reach, stride))
+    geometry = _geometry(nd, batched, size, out_size, kernel, stride, dilation, before, groups)
+    return Convolution.apply(input, weight, bias, geometry=geometry)
+
+
+def _geometry(nd: int, batched: bool, in_size: tuple, out_size: tuple, kernel: tuple, stride: tuple,
+              dilation: tuple, padding: tuple, groups: int) -> _Geometry:
+    if nd == 1:  # a 1-d convolution is a 2-d one of height 1
+        in_size, out_size, kernel = (1,) + in_size, (1,) + out_size, (1,) + kernel
+        stride, dilation, padding = (1,) + stride, (1,) + dilation, (0,) + padding
+    return _Geometry(nd, batched, in_size, out_size, kernel, stride, dilation, padding, groups)
+
+
+def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1, padding: Any = 0,
+           dilation: Any = 1, groups: int = 1) -> Tensor:
+    """1-d convolution (cross-correlation) of ``input (N, C_in, L)`` or ``(C_in, L)`` with
+    ``weight (C_out, C_in/groups, kL)``, plus ``bias (C_out,)``.
+
+    ``out[n, o, l] = bias[o] + sum_{c, k} input[n, c, l*stride - padding + k*dilation] * weight[o, c, k]``
+    over the input channels ``c`` of ``o``'s group. ``padding`` is an int, a 1-tuple, ``'valid'``
+    or ``'same'``. Output length ``floor((L + 2*padding - dilation*(kL-1) - 1) / stride) + 1``.
+    """
+    return _conv("conv1d", 1, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1, padding: Any = 0,
+           dilation: Any = 1, groups: int = 1) -> Tensor:
+    """2-d convolution (cross-correlation) of ``input (N, C_in, H, W)`` or ``(C_in, H, W)`` with
+    ``weight (C_out, C_in/groups, kH, kW)``, plus ``bias (C_out,)``.
+
+    ``out[n, o, h, w] = bias[o] + sum_{c, i, j} input[n, c, h*sH - pH + i*dH, w*sW - pW + j*dW] * weight[o, c, i, j]``
+    over the input channels ``c`` of ``o``'s group, zeros outside the input. ``stride``,
+    ``padding`` and ``dilation`` are ints or pairs; ``padding`` may also be ``'valid'`` (none) or
+    ``'same'`` (output as large as the input; stride 1 only).
+    ``H_out = floor((H + 2*pH - dH*(kH-1) - 1) / sH) + 1``, and likewise ``W_out``.
+    """
+    return _conv("conv2d", 2, input, weight, bias, stride, padding, dilation, groups)
+
+
+def _conv_transpose(op: str, nd: int, input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,
+                    padding: Any, output_padding: Any, groups: int, dilation: Any) -> Tensor:
+    _check_tensors(op, input, weight, bias, nd)
+    if isinstance(padding, str):
+        raise TypeError(f"{op}(): argument 'padding' must be tuple of ints, not str")
+    batched = input.ndim == nd + 2
+    in_shape = tuple(input.shape) if batched else (1,) + tuple(input.shape)
+    stride, dilation = _tuple(stride, "stride", nd), _tuple(dilation, "dilation", nd)
+    padding, output_padding = _tuple(padding, "padding", nd), _tuple(output_padding, "output_padding", nd)
+    _check_options(stride, padding, dilation, groups)
+    if any(p < 0 for p in output_padding):
+        raise RuntimeError("negative output_padding is not supported")
+    if any(p >= s and p >= d for p, s, d in zip(output_padding, stride, dilation)):
+        names = ("height", "width") if nd == 2 else ("",)
+        detail = " ".join(f"{what}{'_' + name if name else ''}: {v}" for what, values in
+                          (("output_padding", output_padding), ("stride", stride), ("dilation", dilation))
+                          for name, v in zip(names, values))
+        raise RuntimeError(f"output padding must be smaller than either stride or dilation, but got {detail}")
+    _check_weight(weight, bias, groups, in_shape[1], in_shape, transposed=True)
+    kernel, size = tuple(weight.shape[2:]), in_shape[2:]
+    out_size = tuple((n - 1) * s - 2 * p + d * (k - 1) + q + 1 for n, s, p, d, k, q
+                     in zip(size, stride, padding, dilation, kernel, output_padding))
+    if any(n <= 0 for n in out_size):
+        raise RuntimeError(f"{op}: calculated output size ({_sizes(out_size)}) is too small for input size "
+                           f"({_sizes(size)}) with padding {list(padding)}")
+    # The transposed convolution is the input gradient of the convolution from out_size to size.
+    geometry = _geometry(nd, batched, out_size, size, kernel, stride, dilation, padding, groups)
+    return ConvolutionTranspose.apply(input, weight, bias, geometry=geometry)
+
+
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
+                     padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
+    """1-d transposed convolution ("deconvolution") of ``input (N, C_in, L)`` or ``(C_in, L)`` with
+    ``weight (C_in, C_out/groups, kL)``: the gradient of ``conv1d`` with respect to its input.
+
+    Output length ``(L - 1)*stride - 2*padding + dilation*(kL - 1) + output_padding + 1``.
+    """
+    return _conv_transpose("conv_transpose1d", 1, input, weight, bias, stride, padding, output_padding,
+                           groups, dilation)
+
+
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
+                     padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
+    """2-d transposed convolution ("deconvolution") of ``input (N, C_in, H, W)`` or ``(C_in, H, W)``
+    with ``weight (C_in, C_out/groups, kH, kW)``: the gradient of ``conv2d`` with respect to its input.
+
+    ``H_out = (H - 1)*sH - 2*pH + dH*(kH - 1) + output_padding_H + 1``, and likewise ``W_out``;
+    ``output_padding`` (smaller than the stride or the dilation) picks among the input sizes that
+    a strided ``conv2d`` maps to the same output size.
+    """
+    return _conv_transpose("conv_transpose2d", 2, input, weight, bias, stride, padding, output_padding,
+                           groups, dilation)

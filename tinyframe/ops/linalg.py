@@ -1,0 +1,272 @@
+"""Matrix products: ``matmul`` and its special cases ``mm``, ``bmm``, ``mv``, ``dot``, ``outer``.
+
+Every product of matrices is one op, ``Matmul``: its backward is ``grad @ other^T`` and
+``input^T @ grad`` with vectors promoted to matrices, and the engine sums the gradients of
+broadcast batch dimensions. The subclasses only carry the ``grad_fn`` name PyTorch gives each case.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..autograd.node import Op
+from ..tensor import Tensor
+from . import binary  # a module reference: binary is still initializing when this module loads
+from .shape import broadcast_pair, movedim, reshape
+
+__all__ = ["matmul", "mm", "bmm", "mv", "dot", "outer", "ger", "inner"]
+
+
+class Matmul(Op, node_name="UnsafeViewBackward0"):
+    """``input @ other`` for any ranks >= 1 but two vectors (NumPy's matmul rules are PyTorch's)."""
+
+    @staticmethod
+    def forward(ctx: Matmul, a: Any, b: Any) -> Any:
+        ctx.save_for_backward(a, b)
+        return a @ b
+
+    @staticmethod
+    def backward(ctx: Matmul, g: Any) -> tuple:
+        a, b = ctx.saved_tensors
+        xp = ctx.xp
+        needs_a, needs_b = ctx.needs_input_grad
+        # A vector operand is a matrix of one row (input) or one column (other) whose dimension
+        # the product dropped: put it back, so one formula serves every case.
+        b_is_vector = b.ndim == 1
+        if a.ndim == 1:
+            a = a.reshape((1, a.shape[0]))
+            g = xp.expand_dims(g, -2)
+        if b_is_vector:
+            b = b.reshape((b.shape[0], 1))
+            g = xp.expand_dims(g, -1)
+        grad_a = g @ xp.swapaxes(b, -1, -2) if needs_a else None  # the engine drops the added row
+        grad_b = None
+        if needs_b:
+            grad_b = xp.swapaxes(a, -1, -2) @ g
+            if b_is_vector:
+                grad_b = grad_b.reshape(grad_b.shape[:-1])
+        return grad_a, grad_b
+
+
+class Mm(Matmul):
+    """``mat1 @ mat2`` of two matrices: the hot path of every linear layer."""
+
+    @staticmethod
+    def backward(ctx: Mm, g: Any) -> tuple:
+        a, b = ctx.saved_tensors
+        needs_a, needs_b = ctx.needs_input_grad
+        return g @ b.T if needs_a else None, a.T @ g if needs_b else None
+
+
+class Mv(Matmul):
+    pass
+
+
+class Bmm(Matmul):
+    pass
+
+
+class VectorMatrix(Matmul, node_name="SqueezeBackward4"):
+    """``vector @ matrix``: PyTorch multiplies a one-row matrix and squeezes the row in place."""
+
+
+class MatmulTransposed(Matmul, node_name="CloneBackward0"):
+    """A batched product that PyTorch computes as ``(other^T @ input^T)^T`` made contiguous."""
+
+
+class Dot(Op):
+    """The inner product of two vectors (a 0-dim result)."""
+
+    @staticmethod
+    def forward(ctx: Dot, a: Any, b: Any) -> Any:
+        ctx.save_for_backward(a, b)
+        return a @ b
+
+    @staticmethod
+    def backward(ctx: Dot, g: Any) -> tuple:
+        a, b = ctx.saved_tensors
+        needs_a, needs_b = ctx.needs_input_grad
+        return g * b if needs_a else None, g * a if needs_b else None
+
+
+# PyTorch's C++ names of dtypes, which its matmul error messages use.
+_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+              "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+              "bool": "bool"}
+_SCALAR_TYPES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
+                 "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+
+
+def _arrays(name: str, input: Any, other: Any) -> tuple:
+    if isinstance(input, Tensor) and isinstance(other, Tensor):
+        return input._data, other._data
+    value, arg, position = (other, "other", 2) if isinstance(input, Tensor) else (input, "input", 1)
+    raise TypeError(f"{name}(): argument '{arg}' (position {position}) must be Tensor, not {type(value).__name__}")
+
+
+def _dtype_error(a: Any, b: Any) -> RuntimeError:
+    """PyTorch's message for operands of different dtypes, from the kernel it runs for these ranks."""
+    if b.ndim == 1 or (a.ndim == 1 and b.ndim >= 3):
+        vec, mat = (b, a) if b.ndim == 1 else (a, b)
+        vec_name, mat_name = _SCALAR_TYPES.get(vec.dtype.name), _SCALAR_TYPES.get(mat.dtype.name)
+        return RuntimeError(f"addmv input tensors must have the same dtype, but got {vec_name}, {mat_name}, "
+                            f"and {vec_name}")
+    if b.ndim >= 3:
+        return RuntimeError(f"expected scalar type {_SCALAR_TYPES.get(a.dtype.name)} but found "
+                            f"{_SCALAR_TYPES.get(b.dtype.name)}")
+    return RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_CPP_NAMES.get(a.dtype.name)} != "
+                        f"{_CPP_NAMES.get(b.dtype.name)}")
+
+
+def _shape_text(shape: tuple) -> str:
+    return "x".join(str(n) for n in shape)
+
+
+def matmul(input: Tensor, other: Tensor) -> Tensor:
+    """The matrix product of two tensors, by the rank of the operands:
+
+    - 1-D and 1-D: the dot product (a 0-dim tensor);
+    - 2-D and 2-D: the matrix product ``(n, m) @ (m, p) -> (n, p)``;
+    - 1-D first: it is a row ``(1, m)`` whose dimension is removed from the result;
+      1-D second: it is a column ``(m, 1)`` whose dimension is removed from the result;
+    - otherwise a batched product over the last two dimensions, the leading (batch) dimensions
+      broadcast: ``(j, 1, n, m) @ (k, m, p) -> (j, k, n, p)``.
+
+    Both operands must have the same dtype.
+    """
+    a, b = _arrays("matmul", input, other)
+    na, nb = a.ndim, b.ndim
+    if na == 2 and nb == 2:
+        if a.dtype != b.dtype:
+            raise _dtype_error(a, b)
+        if a.shape[1] != b.shape[0]:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shape_text(a.shape)} and "
+                               f"{_shape_text(b.shape)})")
+        return Mm.apply(input, other)
+    if na == 0 or nb == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {na}D and {nb}D")
+    if na == 1 and nb == 1:
+        return dot(input, other)
+    if a.dtype != b.dtype:
+        raise _dtype_error(a, b)
+    inner = a.shape[-1]
+    if inner != b.shape[-2 if nb > 1 else 0]:
+        raise RuntimeError(_mismatch_message(a.shape, b.shape))
+    if nb == 1:
+        return (Mv if na == 2 else Matmul).apply(input, other)
+    if na == 1 and nb == 2:
+        return VectorMatrix.apply(input, other)
+    broadcast_pair(a.shape[:-2], b.shape[:-2])
+    return _batched_node(input, a.shape, b.shape).apply(input, other)
+
+
+def _batched_node(input: Tensor, a_shape: tuple, b_shape: tuple) -> type:
+    """The op class whose name PyTorch gives this batched product (its implementation detail: a
+    matrix, or a batch of one matrix, times a batch is computed transposed when it requires grad)."""
+    if input._requires_grad and len(b_shape) >= 3:
+        if len(a_shape) == 2 or (len(a_shape) == len(b_shape) == 3 and a_shape[0] == 1 != b_shape[0]):
+            return MatmulTransposed
+    return Matmul
+
+
+def _mismatch_message(a_shape: tuple, b_shape: tuple) -> str:
+    """PyTorch's message for unequal inner dimensions, naming the shapes its kernels see."""
+    k = a_shape[-1]
+    if len(b_shape) == 1:
+        rows = 1
+        for n in a_shape[:-1]:
+            rows *= n
+        return f"size mismatch, got input ({rows}), mat ({rows}x{k}), vec ({b_shape[0]})"
+    if len(b_shape) == 2:
+        rows = 1
+        for n in a_shape[:-1]:
+            rows *= n
+        return f"mat1 and mat2 shapes cannot be multiplied ({rows}x{k} and {_shape_text(b_shape)})"
+    batch = 1
+    for n in broadcast_pair(a_shape[:-2], b_shape[:-2]):
+        batch *= n
+    return (f"Expected size for first two dimensions of batch2 tensor to be: [{batch}, {k}] but got: "
+            f"[{batch}, {b_shape[-2]}].")
+
+
+def mm(input: Tensor, mat2: Tensor) -> Tensor:
+    """The product of two matrices: ``(n, m) @ (m, p) -> (n, p)`` (no broadcasting)."""
+    a, b = _arrays("mm", input, mat2)
+    if a.ndim != 2:
+        raise RuntimeError("self must be a matrix")
+    if b.ndim != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    if a.dtype != b.dtype:
+        raise _dtype_error(a, b)
+    return matmul(input, mat2)
+
+
+def bmm(input: Tensor, mat2: Tensor) -> Tensor:
+    """Batched matrix product: ``(b, n, m) @ (b, m, p) -> (b, n, p)`` (no broadcasting)."""
+    a, b = _arrays("bmm", input, mat2)
+    if a.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if b.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if b.shape[:2] != (a.shape[0], a.shape[2]):
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+    if a.dtype != b.dtype:
+        raise _dtype_error(a, b)
+    return Bmm.apply(input, mat2)
+
+
+def mv(input: Tensor, vec: Tensor) -> Tensor:
+    """Matrix-vector product: ``(n, m) @ (m,) -> (n,)``."""
+    a, v = _arrays("mv", input, vec)
+    if a.ndim != 2 or v.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {v.ndim}")
+    if a.dtype != v.dtype:
+        raise _dtype_error(a, v)
+    return matmul(input, vec)
+
+
+def dot(input: Tensor, tensor: Tensor) -> Tensor:
+    """The inner product ``sum(input * tensor)`` of two 1-D tensors of equal length (no broadcasting)."""
+    a, b = _arrays("dot", input, tensor)
+    if a.ndim != 1 or b.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                           f"{_SCALAR_TYPES.get(a.dtype.name, a.dtype.name)} and "
+                           f"{_SCALAR_TYPES.get(b.dtype.name, b.dtype.name)}")
+    if a.shape[0] != b.shape[0]:
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] "
+                           f"to have the same number of elements, but got {a.shape[0]} and {b.shape[0]} "
+                           "elements respectively")
+    return Dot.apply(input, tensor)
+
+
+def inner(input: Tensor, other: Tensor) -> Tensor:
+    """The dot product over the last dimension: ``out[i..., j...] = sum_k input[i..., k] * other[j..., k]``
+    (for 1-D tensors, ``dot``; a 0-dim operand multiplies)."""
+    a, b = _arrays("inner", input, other)
+    if a.ndim == 0 or b.ndim == 0:
+        return binary.mul(input, other)
+    if a.ndim == 1 and b.ndim == 1:
+        return dot(input, other)
+    if a.shape[-1] != b.shape[-1]:
+        raise RuntimeError(f"inner() the last dimension must match on both input tensors but got shapes "
+                           f"{list(a.shape)} and {list(b.shape)}")
+    # other (j..., k) as a matrix (k, prod(j...)), then the batch of input multiplies it.
+    flat = reshape(other, (-1, b.shape[-1])) if b.ndim != 2 else other
+    out = matmul(input, movedim(flat, -1, 0))
+    return reshape(out, a.shape[:-1] + b.shape[:-1])
+
+
+def outer(input: Tensor, vec2: Tensor) -> Tensor:
+    """The outer product ``out[i, j] = input[i] * vec2[j]`` of two 1-D tensors (dtypes promote)."""
+    for name, value in (("self", input), ("vec2", vec2)):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"outer(): argument '{name}' must be Tensor, not {type(value).__name__}")
+        if value.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {value.ndim}-D")
+    # PyTorch computes it this way too, so the result's grad_fn is MulBackward0.
+    return binary.mul(reshape(input, (input.shape[0], 1)), vec2)
+
+
+ger = outer

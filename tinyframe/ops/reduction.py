@@ -1,0 +1,667 @@
+"""Reductions over dimensions (sum, mean, max, var, norm, ...), the softmax family and cumsum.
+
+``dim`` is an int or a sequence of ints (negative counts from the end); None, and for most ops an
+empty sequence, means every dimension. A reduced dimension is dropped unless ``keepdim=True`` keeps
+it with size 1. Backward formulas first restore the kept dimensions of the gradient (``_kept``), so
+that it broadcasts against the input.
+"""
+from __future__ import annotations
+
+import math
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd.node import Op
+from ..device import array_module_of
+from ..tensor import Tensor, _wrap_dim
+from . import binary
+
+__all__ = [
+    "sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std", "var_mean",
+    "std_mean", "norm", "logsumexp", "softmax", "log_softmax", "cumsum", "all", "any",
+]
+
+_INT64 = np.dtype(np.int64)
+_UINT8 = np.dtype(np.uint8)
+_INF = float("inf")
+# PyTorch's names of the scalar types, as its error messages print them.
+_TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
+               "int64": "Long", "float16": "Half", "float32": "Float", "float64": "Double"}
+
+# The (values, indices) pairs that max / min with a dim return, like torch.return_types.max.
+MaxResult = namedtuple("max", ["values", "indices"])
+MinResult = namedtuple("min", ["values", "indices"])
+
+
+# --------------------------------------------------------------------------- dimension helpers
+def _axes(dim: Any, ndim: int) -> tuple | None:
+    """``dim`` as a tuple of non-negative axes; None (every dimension) for None, an empty sequence
+    or a 0-d tensor."""
+    if dim is None:
+        return None
+    if type(dim) is int and -ndim <= dim < ndim:  # fast path: one valid dim
+        return (dim % ndim,)
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    axes = []
+    for d in dims:
+        if not isinstance(d, int):
+            raise TypeError(f"argument 'dim' must be int or tuple of ints, not {type(d).__name__}")
+        d = _wrap_dim(d, ndim)
+        if d in axes:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        axes.append(d)
+    return tuple(axes) if axes and ndim else None
+
+
+def _dim(dim: Any, ndim: int, name: str) -> int | None:
+    """One dimension, wrapped; None for a 0-d tensor (whose only "dimension" is the element)."""
+    if not isinstance(dim, int):
+        raise TypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
+    dim = _wrap_dim(dim, ndim)
+    return dim if ndim else None
+
+
+def _kept(ctx: Op, g: Any) -> Any:
+    """The gradient of a reduction's output with the reduced dimensions restored as size 1."""
+    axes = ctx.axes
+    if ctx.keepdim or axes is None:  # a 0-d gradient broadcasts as it is
+        return g
+    return g.reshape(tuple(1 if i in axes else n for i, n in enumerate(ctx.shape)))
+
+
+def _spread(ctx: Op, g: Any) -> Any:
+    """``g`` (with kept dimensions) broadcast to the input's shape.
+
+    A 0-d gradient (the common ``loss.sum()``) goes through ``full``: one call that is much cheaper
+    than ``broadcast_to``, and gives an array that a leaf keeps as ``.grad`` without a copy.
+    CuPy's ``full`` takes only 0-d fill values.
+    """
+    if g.ndim == 0:
+        return ctx.xp.full(ctx.shape, g)
+    return ctx.xp.broadcast_to(g, ctx.shape)
+
+
+def _count(shape: tuple, axes: tuple | None) -> int:
+    """The number of elements each output element reduces."""
+    return math.prod(shape) if axes is None else math.prod(shape[a] for a in axes)
+
+
+def _safe_divide(g: Any, d: Any, xp: Any) -> Any:
+    """``g / d``, 0 where ``d == 0`` (PyTorch's convention at the kinks of norm and std)."""
+    zero = d == 0
+    return xp.where(zero, 0.0, g / xp.where(zero, 1.0, d))
+
+
+def _scalar_type(x: Any) -> str:
+    return _TYPE_NAMES[x.dtype.name]
+
+
+def _require_nonempty(name: str, shape: tuple, axes: tuple | None) -> None:
+    """PyTorch's errors for max-like reductions, which have no identity, over zero elements."""
+    if axes is None:
+        raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                           "Specify the reduction dim with the 'dim' argument.")
+    for a in axes:
+        if shape[a] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {a} to have non-zero size.")
+
+
+def _np_dtype(dtype: Any) -> Any:
+    return None if dtype is None else dtypes.as_dtype(dtype).numpy
+
+
+def _wrap(out: Any) -> Tensor:
+    """A result outside autograd (indices, booleans) as a Tensor; NumPy returns scalars from full
+    reductions."""
+    return Tensor._make(np.asarray(out) if isinstance(out, np.generic) else out)
+
+
+# --------------------------------------------------------------------------- sum, mean, prod
+class Sum(Op):
+    @staticmethod
+    def forward(ctx: Sum, x: Any, *, axes: tuple | None, keepdim: bool, dtype: Any) -> Any:
+        ctx.shape, ctx.axes, ctx.keepdim = x.shape, axes, keepdim
+        if dtype is None and x.dtype.kind in "biu":
+            dtype = _INT64  # PyTorch sums bools and integers as int64
+        return x.sum(axis=axes, keepdims=keepdim, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Sum, g: Any) -> Any:
+        return _spread(ctx, _kept(ctx, g))
+
+
+class SumDim(Sum, node_name="SumBackward1"):
+    pass
+
+
+class Mean(Op):
+    @staticmethod
+    def forward(ctx: Mean, x: Any, *, axes: tuple | None, keepdim: bool, dtype: Any) -> Any:
+        ctx.shape, ctx.axes, ctx.keepdim = x.shape, axes, keepdim
+        ctx.count = _count(x.shape, axes)
+        if ctx.count == 0:  # the mean of nothing is nan, as in PyTorch (and without NumPy's warning)
+            return x.sum(axis=axes, keepdims=keepdim, dtype=dtype) * float("nan")
+        return x.mean(axis=axes, keepdims=keepdim, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Mean, g: Any) -> Any:
+        g = _kept(ctx, g)
+        return _spread(ctx, g / ctx.count if ctx.count else g)
+
+
+class MeanDim(Mean, node_name="MeanBackward1"):
+    pass
+
+
+class Prod(Op):
+    @staticmethod
+    def forward(ctx: Prod, x: Any, *, dim: int | None, keepdim: bool, dtype: Any) -> Any:
+        ctx.shape, ctx.dim, ctx.keepdim = x.shape, dim, keepdim
+        ctx.axes = None if dim is None else (dim,)
+        if dtype is None and x.dtype.kind in "biu":
+            dtype = _INT64
+        out = ctx.xp.asarray(x.prod(axis=dim, keepdims=keepdim, dtype=dtype))
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Prod, g: Any) -> Any:
+        x, out = ctx.saved_tensors
+        xp, dim = ctx.xp, ctx.dim
+        g, out = _kept(ctx, g), _kept(ctx, out)
+        zeros = x == 0
+        if not zeros.any():
+            return g * out / x
+        # With zeros, out / x is undefined. d out / d x_i is the product of the others, split into
+        # the nonzero factors (p / x_i, x_i taken as 1 where it is 0) times the zero factors other
+        # than x_i: 1 if there are none; if there is one, that zero itself (written as a sum over
+        # the zeros, so that the second derivative through it is right too); else 0.
+        count = xp.sum(zeros, dim, keepdims=True)
+        ones = xp.where(zeros, 1.0, x)
+        nonzero_part = xp.prod(ones, dim, keepdims=True) / ones
+        zero_sum = xp.sum(xp.where(zeros, x, 0.0), dim, keepdims=True)
+        zero_part = xp.where(zeros, (count == 1) + (count == 2) * (zero_sum - x),
+                             (count == 0) + (count == 1) * zero_sum)
+        return g * nonzero_part * zero_part
+
+
+class ProdDim(Prod, node_name="ProdBackward1"):
+    pass
+
+
+def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """Sum of the elements over ``dim`` (every dimension when None or empty).
+
+    Booleans and integers are summed as int64 unless ``dtype`` says otherwise; ``dtype`` casts the
+    input before summing.
+    """
+    if dim is None:
+        return Sum.apply(input, axes=None, keepdim=keepdim, dtype=_np_dtype(dtype))
+    return SumDim.apply(input, axes=_axes(dim, input._data.ndim), keepdim=keepdim, dtype=_np_dtype(dtype))
+
+
+def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """Mean of the elements over ``dim`` (every dimension when None or empty): ``sum / count``.
+
+    Needs a floating input, or a floating ``dtype`` to cast the input to.
+    """
+    target = input._data.dtype if dtype is None else _np_dtype(dtype)
+    if target.kind != "f":
+        which = "Input" if dtype is None else "Optional"
+        raise RuntimeError(f"mean(): could not infer output dtype. {which} dtype must be either a floating "
+                           f"point or complex dtype. Got: {_TYPE_NAMES[target.name]}")
+    dtype = None if dtype is None else target
+    if dim is None:
+        return Mean.apply(input, axes=None, keepdim=keepdim, dtype=dtype)
+    return MeanDim.apply(input, axes=_axes(dim, input._data.ndim), keepdim=keepdim, dtype=dtype)
+
+
+def prod(input: Tensor, dim: int | None = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """Product of the elements over one dimension ``dim`` (all elements when None).
+
+    The gradient is the product of the other elements, also where the input has zeros.
+    """
+    if dim is None:
+        return Prod.apply(input, dim=None, keepdim=keepdim, dtype=_np_dtype(dtype))
+    return ProdDim.apply(input, dim=_dim(dim, input._data.ndim, "prod"), keepdim=keepdim,
+                         dtype=_np_dtype(dtype))
+
+
+# --------------------------------------------------------------------------- max, min, amax, amin
+class Amax(Op):
+    largest = True  # False in Amin
+
+    @staticmethod
+    def forward(ctx: Amax, x: Any, *, axes: tuple | None, keepdim: bool) -> Any:
+        ctx.shape, ctx.axes, ctx.keepdim = x.shape, axes, keepdim
+        out = x.max(axis=axes, keepdims=keepdim) if ctx.largest else x.min(axis=axes, keepdims=keepdim)
+        out = ctx.xp.asarray(out)
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Amax, g: Any) -> Any:
+        # The gradient is split evenly between the elements equal to the extreme value.
+        x, out = ctx.saved_tensors
+        xp = ctx.xp
+        g, out = _kept(ctx, g), _kept(ctx, out)
+        hits = x == out
+        count = xp.sum(hits, ctx.axes, keepdims=True, dtype=g.dtype)
+        return xp.where(hits, g / count, 0.0)
+
+
+class Amin(Amax):
+    largest = False
+
+
+class Max(Amax, node_name="MaxBackward1"):
+    """``max()`` of every element: a 0-d tensor; ties share the gradient evenly."""
+
+
+class Min(Amin, node_name="MinBackward1"):
+    """``min()`` of every element: a 0-d tensor; ties share the gradient evenly."""
+
+
+class MaxDim(Op, node_name="MaxBackward0"):
+    """The values of ``max(dim)``; the gradient goes to the position in ``indices`` only."""
+
+    largest = True  # False in MinDim
+
+    @staticmethod
+    def forward(ctx: MaxDim, x: Any, *, dim: int | None, keepdim: bool, indices: Any) -> Any:
+        ctx.shape, ctx.dim, ctx.keepdim = x.shape, dim, keepdim
+        ctx.axes = None if dim is None else (dim,)
+        ctx.save_for_backward(indices)
+        return x.max(axis=dim, keepdims=keepdim) if ctx.largest else x.min(axis=dim, keepdims=keepdim)
+
+    @staticmethod
+    def backward(ctx: MaxDim, g: Any) -> Any:
+        (indices,) = ctx.saved_tensors  # a constant array in both modes, kept with the reduced dim
+        dim = ctx.dim
+        if dim is None:
+            return g
+        g = _kept(ctx, g)
+        ndim = len(ctx.shape)
+        positions = array_module_of(indices).arange(ctx.shape[dim]).reshape((-1,) + (1,) * (ndim - dim - 1))
+        return ctx.xp.where(indices == positions, g, 0.0)
+
+
+class MinDim(MaxDim, node_name="MinBackward0"):
+    largest = False
+
+
+def _extreme(name: str, full: type, by_dim: type, result: type, input: Tensor, dim: Any,
+             keepdim: bool) -> Any:
+    x = input._data
+    if dim is None:
+        if x.size == 0:
+            _require_nonempty(name, x.shape, None)
+        return full.apply(input, axes=None, keepdim=False)
+    d = _dim(dim, x.ndim, name)
+    if x.size == 0:
+        _require_nonempty(name, x.shape, (d,))
+    indices = x.argmax(axis=d, keepdims=True) if by_dim.largest else x.argmin(axis=d, keepdims=True)
+    values = by_dim.apply(input, dim=d, keepdim=keepdim, indices=indices)
+    if not keepdim:
+        indices = indices.reshape(values._data.shape)
+    return result(values, _wrap(indices))
+
+
+def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+    """The largest element (a 0-d tensor); with ``dim``, the named tuple ``(values, indices)`` of the
+    largest elements along ``dim`` and their first positions; with a Tensor, ``maximum``."""
+    if isinstance(dim, Tensor):
+        return binary.maximum(input, dim)
+    return _extreme("max", Max, MaxDim, MaxResult, input, dim, keepdim)
+
+
+def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+    """The smallest element (a 0-d tensor); with ``dim``, the named tuple ``(values, indices)`` of the
+    smallest elements along ``dim`` and their first positions; with a Tensor, ``minimum``."""
+    if isinstance(dim, Tensor):
+        return binary.minimum(input, dim)
+    return _extreme("min", Min, MinDim, MinResult, input, dim, keepdim)
+
+
+def _amax_amin(name: str, op: type, input: Tensor, dim: Any, keepdim: bool) -> Tensor:
+    x = input._data
+    axes = _axes(dim, x.ndim)
+    if x.size == 0:
+        _require_nonempty(name, x.shape, axes)
+    return op.apply(input, axes=axes, keepdim=keepdim)
+
+
+def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
+    """The largest elements over ``dim`` (every dimension when empty); ties share the gradient."""
+    return _amax_amin("amax", Amax, input, dim, keepdim)
+
+
+def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
+    """The smallest elements over ``dim`` (every dimension when empty); ties share the gradient."""
+    return _amax_amin("amin", Amin, input, dim, keepdim)
+
+
+def _arg_extreme(name: str, input: Tensor, dim: Any, keepdim: bool) -> Tensor:
+    x = input._data
+    if dim is None:
+        if x.size == 0:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+        out = x.argmax() if name == "argmax" else x.argmin()
+        return _wrap(out.reshape((1,) * x.ndim) if keepdim else out)
+    d = _dim(dim, x.ndim, name)
+    if x.size == 0:
+        _require_nonempty(name, x.shape, (d,))
+    out = x.argmax(axis=d, keepdims=keepdim) if name == "argmax" else x.argmin(axis=d, keepdims=keepdim)
+    return _wrap(out)
+
+
+def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    """The int64 position of the (first) largest element along ``dim``, or in the flattened input."""
+    return _arg_extreme("argmax", input, dim, keepdim)
+
+
+def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    """The int64 position of the (first) smallest element along ``dim``, or in the flattened input."""
+    return _arg_extreme("argmin", input, dim, keepdim)
+
+
+# --------------------------------------------------------------------------- var, std, norm
+class Var(Op):
+    @staticmethod
+    def forward(ctx: Var, x: Any, *, axes: tuple | None, correction: Any, keepdim: bool) -> Any:
+        ctx.shape, ctx.axes, ctx.keepdim = x.shape, axes, keepdim
+        ctx.dof = _count(x.shape, axes) - correction
+        ctx.save_for_backward(x)
+        return x.var(axis=axes, ddof=correction, keepdims=keepdim)
+
+    @staticmethod
+    def backward(ctx: Var, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        xp = ctx.xp
+        scale = 2.0 / ctx.dof if ctx.dof > 0 else _INF
+        return _kept(ctx, g) * scale * (x - xp.mean(x, ctx.axes, keepdims=True))
+
+
+class Std(Op):
+    @staticmethod
+    def forward(ctx: Std, x: Any, *, axes: tuple | None, correction: Any, keepdim: bool) -> Any:
+        ctx.shape, ctx.axes, ctx.keepdim = x.shape, axes, keepdim
+        ctx.dof = _count(x.shape, axes) - correction
+        out = ctx.xp.asarray(x.std(axis=axes, ddof=correction, keepdims=keepdim))
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Std, g: Any) -> Any:
+        # d std / dx = (x - mean) / (dof * std); 0 where std is 0, as in PyTorch.
+        x, out = ctx.saved_tensors
+        xp = ctx.xp
+        scale = _safe_divide(_kept(ctx, g), _kept(ctx, out), xp) * (1.0 / ctx.dof if ctx.dof > 0 else _INF)
+        return scale * (x - xp.mean(x, ctx.axes, keepdims=True))
+
+
+def _correction(name: str, input: Tensor, dim: Any, unbiased: Any, correction: Any) -> tuple:
+    if isinstance(dim, bool):  # var(input, unbiased): the legacy positional form
+        dim, unbiased = None, dim
+    if unbiased is not None and correction is not None:
+        raise TypeError(f"{name}() received both 'unbiased' and 'correction'; pass only correction")
+    if input._data.dtype.kind != "f":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    if correction is None:
+        correction = 1 if unbiased is None else int(unbiased)
+    return _axes(dim, input._data.ndim), correction
+
+
+def var(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
+        correction: Any = None) -> Tensor:
+    """Variance over ``dim``: ``sum((x - mean)^2) / (N - correction)``, ``correction=1`` by default
+    (Bessel's); ``unbiased=False`` means ``correction=0``."""
+    axes, correction = _correction("var", input, dim, unbiased, correction)
+    return Var.apply(input, axes=axes, correction=correction, keepdim=keepdim)
+
+
+def std(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
+        correction: Any = None) -> Tensor:
+    """Standard deviation over ``dim``: ``sqrt(var(input, dim, correction=correction))``."""
+    axes, correction = _correction("std", input, dim, unbiased, correction)
+    return Std.apply(input, axes=axes, correction=correction, keepdim=keepdim)
+
+
+def var_mean(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
+             correction: Any = None) -> tuple:
+    """``(var(input, dim, ...), mean(input, dim))``."""
+    return (var(input, dim, unbiased, keepdim, correction=correction),
+            mean(input, None if isinstance(dim, bool) else dim, keepdim))
+
+
+def std_mean(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
+             correction: Any = None) -> tuple:
+    """``(std(input, dim, ...), mean(input, dim))``."""
+    return (std(input, dim, unbiased, keepdim, correction=correction),
+            mean(input, None if isinstance(dim, bool) else dim, keepdim))
+
+
+class LinalgVectorNorm(Op):
+    """``(sum |x|^p)^(1/p)`` over ``axes``; p = inf / -inf is max / min |x|, p = 0 counts nonzeros."""
+
+    @staticmethod
+    def forward(ctx: LinalgVectorNorm, x: Any, *, ord: float, axes: tuple | None, keepdim: bool,
+                dtype: Any) -> Any:
+        ctx.shape, ctx.axes, ctx.keepdim, ctx.ord = x.shape, axes, keepdim, ord
+        xp = ctx.xp
+        v = x if dtype is None else x.astype(dtype)
+        if ord == 2:
+            out = xp.sqrt((v * v).sum(axis=axes, keepdims=keepdim))
+        elif ord == 1:
+            out = xp.abs(v).sum(axis=axes, keepdims=keepdim)
+        elif ord == _INF:
+            out = xp.abs(v).max(axis=axes, keepdims=keepdim)
+        elif ord == -_INF:
+            out = xp.abs(v).min(axis=axes, keepdims=keepdim)
+        elif ord == 0:
+            out = (v != 0).sum(axis=axes, keepdims=keepdim, dtype=v.dtype)
+        else:
+            out = (xp.abs(v) ** ord).sum(axis=axes, keepdims=keepdim) ** (1.0 / ord)
+        out = xp.asarray(out)
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: LinalgVectorNorm, g: Any) -> Any:
+        x, out = ctx.saved_tensors
+        xp, p = ctx.xp, ctx.ord
+        g, out = _kept(ctx, g), _kept(ctx, out)
+        if p == 0:
+            return None  # piecewise constant: PyTorch gives no gradient
+        if p == 1:
+            return g * xp.sign(x)
+        if p == 2:
+            return x * _safe_divide(g, out, xp)
+        if p == _INF or p == -_INF:
+            hits = xp.abs(x) == out  # ties share the gradient evenly, as in amax
+            count = xp.sum(hits, ctx.axes, keepdims=True, dtype=g.dtype)
+            return xp.sign(x) * xp.where(hits, g / count, 0.0)
+        # sign(x) |x|^(p-1) / norm^(p-1), with 0 for x == 0 and where the norm is 0.
+        magnitude = xp.abs(x)
+        magnitude = xp.where(magnitude == 0, 1.0, magnitude)
+        scale = _safe_divide(g, out ** (p - 1), xp)
+        return xp.sign(x) * magnitude ** (p - 1) * scale
+
+
+def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
+    """The vector p-norm over ``dim`` (every element when None): ``(sum |x|^p)^(1/p)``.
+
+    ``p`` is a number, ``inf`` / ``-inf`` (max / min of ``|x|``) or ``'fro'`` (2, over at most two
+    dimensions). At a zero input the gradient is 0 (p=2) or the subgradient 0 (p=1). ``dtype``
+    casts the input first.
+    """
+    x = input._data
+    if isinstance(p, str):
+        if p != "fro":
+            raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
+        if dim is not None and not isinstance(dim, int) and len(dim) > 2:
+            raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
+        p = 2
+    if x.dtype.kind != "f":
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. "
+                           f"Got {_scalar_type(x)}")
+    dtype = _np_dtype(dtype)
+    if dtype is not None and dtype.kind != "f":
+        raise RuntimeError(f"linalg.vector_norm: dtype should be floating point or complex, but got "
+                           f"{_TYPE_NAMES[dtype.name]}")
+    axes = _axes(dim, x.ndim)
+    if x.size == 0 and (p == _INF or p == -_INF) and (axes is None or 0 in [x.shape[a] for a in axes]):
+        raise RuntimeError("linalg.vector_norm cannot compute the inf norm on an empty tensor because the "
+                           "operation does not have an identity")
+    return LinalgVectorNorm.apply(input, ord=p, axes=axes, keepdim=keepdim, dtype=dtype)
+
+
+# --------------------------------------------------------------------------- logsumexp, softmax
+class Logsumexp(Op):
+    @staticmethod
+    def forward(ctx: Logsumexp, x: Any, *, axes: tuple | None, keepdim: bool) -> Any:
+        ctx.shape, ctx.axes, ctx.keepdim = x.shape, axes, keepdim
+        xp = ctx.xp
+        if x.dtype.kind != "f":  # integers and bools give the default float dtype
+            x = x.astype(dtypes.get_default_dtype().numpy)
+        if x.size == 0:  # log(0): the sum of no exponentials is 0
+            out = xp.full(x.sum(axis=axes, keepdims=keepdim).shape, -_INF, dtype=x.dtype)
+        else:
+            # log sum exp(x) = m + log sum exp(x - m) with m the max, so that exp never overflows.
+            m = x.max(axis=axes, keepdims=True)
+            finite = xp.isfinite(m)
+            if finite.all():
+                out = xp.log(xp.exp(x - m).sum(axis=axes, keepdims=True)) + m
+            else:  # shift infinite maxima by 0: a slice of -inf gives log(0) = -inf, one with +inf gives +inf
+                m = xp.where(finite, m, 0.0)
+                total = xp.exp(x - m).sum(axis=axes, keepdims=True)
+                nothing = total == 0
+                out = xp.log(xp.where(nothing, 1.0, total)) + xp.where(nothing, -_INF, m)
+            if not keepdim:
+                out = xp.squeeze(out, axis=axes)
+            out = xp.asarray(out)  # NumPy gives a scalar for a 0-d input; the saved output must be an array
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Logsumexp, g: Any) -> Any:
+        x, out = ctx.saved_tensors
+        return _kept(ctx, g) * ctx.xp.exp(x - _kept(ctx, out))
+
+
+class Softmax(Op):
+    @staticmethod
+    def forward(ctx: Softmax, x: Any, *, dim: int | None) -> Any:
+        ctx.dim = dim
+        xp = ctx.xp
+        if dim is None or x.size == 0:  # a 0-d input is its own only element
+            out = xp.ones_like(x)
+        else:
+            out = x - x.max(axis=dim, keepdims=True)  # shifting by the max keeps exp from overflowing
+            xp.exp(out, out=out)
+            out /= out.sum(axis=dim, keepdims=True)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Softmax, g: Any) -> Any:
+        (out,) = ctx.saved_tensors
+        return out * (g - ctx.xp.sum(g * out, ctx.dim, keepdims=True))
+
+
+class LogSoftmax(Op):
+    @staticmethod
+    def forward(ctx: LogSoftmax, x: Any, *, dim: int | None) -> Any:
+        ctx.dim = dim
+        xp = ctx.xp
+        if dim is None or x.size == 0:
+            out = xp.zeros_like(x)
+        else:
+            out = x - x.max(axis=dim, keepdims=True)
+            total = xp.exp(out).sum(axis=dim, keepdims=True)
+            out -= xp.log(total, out=total)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: LogSoftmax, g: Any) -> Any:
+        (out,) = ctx.saved_tensors
+        xp = ctx.xp
+        return g - xp.exp(out) * xp.sum(g, ctx.dim, keepdims=True)
+
+
+def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
+    """``log(sum(exp(input)))`` over ``dim``, computed without overflow; integers give floats."""
+    return Logsumexp.apply(input, axes=_axes(dim, input._data.ndim), keepdim=keepdim)
+
+
+def _softmax_input(name: str, input: Tensor, dim: int, dtype: Any) -> tuple:
+    """The input cast to ``dtype`` (recorded as ToCopyBackward0, as in PyTorch) and the wrapped dim."""
+    if dtype is not None:
+        input = input.to(dtype)
+    x = input._data
+    d = _dim(dim, x.ndim, name)
+    if x.dtype.kind != "f":
+        kernel = "lastdim_kernel_impl" if d is None or d == x.ndim - 1 else "kernel_impl"
+        raise NotImplementedError(f'"{name}_{kernel}" not implemented for \'{_scalar_type(x)}\'')
+    return input, d
+
+
+def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    """``exp(x_i) / sum_j exp(x_j)`` along ``dim``, computed without overflow; ``dtype`` casts the
+    input first."""
+    input, dim = _softmax_input("softmax", input, dim, dtype)
+    return Softmax.apply(input, dim=dim)
+
+
+def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    """``x_i - log(sum_j exp(x_j))`` along ``dim``, computed without overflow; ``dtype`` casts the
+    input first."""
+    input, dim = _softmax_input("log_softmax", input, dim, dtype)
+    return LogSoftmax.apply(input, dim=dim)
+
+
+# --------------------------------------------------------------------------- cumsum, all, any
+class Cumsum(Op):
+    @staticmethod
+    def forward(ctx: Cumsum, x: Any, *, dim: int | None, dtype: Any) -> Any:
+        ctx.dim = dim
+        if dtype is None and x.dtype.kind in "biu":
+            dtype = _INT64
+        out = ctx.xp.cumsum(x, axis=dim, dtype=dtype)
+        return out if dim is not None else out.reshape(x.shape)  # a 0-d input stays 0-d
+
+    @staticmethod
+    def backward(ctx: Cumsum, g: Any) -> Any:
+        # Each input element reaches every later output: the reversed cumulative sum of g.
+        dim, xp = ctx.dim, ctx.xp
+        if dim is None:
+            return g
+        return xp.flip(xp.cumsum(xp.flip(g, dim), dim), dim)
+
+
+def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
+    """Cumulative sums along ``dim``: ``out_i = x_1 + ... + x_i``; integers give int64."""
+    return Cumsum.apply(input, dim=_dim(dim, input._data.ndim, "cumsum"), dtype=_np_dtype(dtype))
+
+
+def _logical_reduction(input: Tensor, dim: Any, keepdim: bool, test_all: bool) -> Tensor:
+    x = input._data
+    axes = _axes(dim, x.ndim)
+    out = x.all(axis=axes, keepdims=keepdim) if test_all else x.any(axis=axes, keepdims=keepdim)
+    if x.dtype == _UINT8:  # PyTorch keeps uint8 for uint8 inputs
+        out = out.astype(_UINT8)
+    return _wrap(out)
+
+
+def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """True where every element over ``dim`` is nonzero (True for no elements)."""
+    return _logical_reduction(input, dim, keepdim, True)
+
+
+def any(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """True where some element over ``dim`` is nonzero (False for no elements)."""
+    return _logical_reduction(input, dim, keepdim, False)

@@ -1,0 +1,860 @@
+"""Elementwise ops of one tensor: forward and derivative side by side.
+
+Dtypes follow PyTorch: ops with a floating result (``exp``, ``log``, ``sin``, ``sigmoid``, ...) compute
+integer and bool inputs in the default float dtype; ``neg``, ``abs``, ``relu``, ``sign`` and the
+rounding ops keep integer dtypes. Derivatives that can be written in terms of the result
+(``exp``, ``sigmoid``, ``tanh``, ``sqrt``, ``relu``, ...) save the output instead of the input.
+
+The activations ``silu``, ``gelu``, ``softplus``, ``leaky_relu``, ``elu``, ``hardtanh`` and ``logsigmoid``
+live here too (``tinyframe.nn.functional`` reaches them) but are not top-level functions.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd.node import Op
+from ..device import array_module_of
+from ..tensor import Tensor
+from . import binary  # a module reference: binary may still be initialising when unary is imported
+
+__all__ = [
+    "neg", "negative", "abs", "absolute", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt",
+    "rsqrt", "square", "reciprocal", "sin", "cos", "tan", "tanh", "sinh", "cosh", "asin", "arcsin", "acos",
+    "arccos", "atan", "arctan", "sigmoid", "relu", "erf", "sign", "floor", "ceil", "round", "trunc", "fix",
+    "isnan", "isinf", "isfinite",
+]
+
+_LN2 = math.log(2.0)
+_LN10 = math.log(10.0)
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+_SQRT_HALF = math.sqrt(0.5)
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+_GELU_KAPPA = 0.044715
+
+# PyTorch's names of the non-floating scalar types, for its "not implemented for 'Long'" errors.
+_TORCH_TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
+                     "int64": "Long"}
+
+
+def _floating(x: Any) -> Any:
+    """``x`` itself when floating; integer and bool arrays cast to the default float dtype."""
+    return x if x.dtype.kind == "f" else x.astype(dtypes.get_default_dtype().numpy)
+
+
+def _require_floating(x: Any, name: str) -> None:
+    if x.dtype.kind != "f":
+        raise NotImplementedError(f"\"{name}\" not implemented for '{_TORCH_TYPE_NAMES[x.dtype.name]}'; "
+                                  "convert the input with .float() first")
+
+
+def _reject_bool(x: Any, name: str) -> None:
+    if x.dtype.kind == "b":
+        raise NotImplementedError(f"\"{name}\" not implemented for 'Bool'; convert the input with .int() "
+                                  "or .float() first")
+
+
+def _sigmoid_array(xp: Any, x: Any) -> Any:
+    """``1 / (1 + exp(-x))`` on arrays, PyTorch's formula (forward passes only)."""
+    if x.dtype == np.float16:  # computed in float32 as PyTorch does: exp(-x) overflows float16 from x = -11
+        return _sigmoid_array(xp, x.astype(np.float32)).astype(np.float16)
+    if xp is np:
+        with np.errstate(over="ignore"):  # exp(-x) = inf for very negative x: the sigmoid is then exactly 0
+            e = np.exp(-x)
+    else:
+        e = xp.exp(-x)
+    e += 1
+    return xp.reciprocal(e)
+
+
+def _sigmoid_of(xp: Any, x: Any) -> Any:
+    """The sigmoid written with ``xp`` functions only, so backward formulas can use it while their own
+    graph is recorded; ``exp(-|x|)`` never overflows."""
+    e = xp.exp(-xp.abs(x))
+    return xp.where(x >= 0, 1.0, e) / (e + 1.0)
+
+
+def _erf(xp: Any, x: Any) -> Any:
+    """The error function of a floating NumPy or CuPy array, in its dtype."""
+    if xp is not np:
+        from cupyx.scipy.special import erf  # CuPy's own kernel; cupyx ships with CuPy
+        return erf(x)
+    if x.dtype == np.float64:
+        return _erf_double(xp, x)
+    if x.dtype == np.float16:
+        return _erf_single(xp, x.astype(np.float32)).astype(np.float16)
+    return _erf_single(xp, x)
+
+
+# W. J. Cody, "Rational Chebyshev approximations for the error function", Math. Comp. 23 (1969),
+# as in Netlib's CALERF: erf(x) = x A(x^2) / B(x^2) for |x| <= 0.46875, and
+# erfc(x) = exp(-x^2) C(x) / D(x) beyond. The second form is exact to double precision up to |x| = 6,
+# past which erf is 1 in double precision, so |x| is clipped there and the asymptotic third form is
+# never needed. Relative error below 1e-15.
+_ERF_A = (3.16112374387056560, 1.13864154151050156e2, 3.77485237685302021e2, 3.20937758913846947e3,
+          1.85777706184603153e-1)
+_ERF_B = (2.36012909523441209e1, 2.44024637934444173e2, 1.28261652607737228e3, 2.84423683343917062e3)
+_ERFC_C = (5.64188496988670089e-1, 8.88314979438837594, 6.61191906371416295e1, 2.98635138197400131e2,
+           8.81952221241769090e2, 1.71204761263407058e3, 2.05107837782607147e3, 1.23033935479799725e3,
+           2.15311535474403846e-8)
+_ERFC_D = (1.57449261107098347e1, 1.17693950891312499e2, 5.37181101862009858e2, 1.62138957456669019e3,
+           3.29079923573345963e3, 4.36261909014324716e3, 3.43936767414372164e3, 1.23033935480374942e3)
+_ERF_SMALL = 0.46875
+
+
+def _erf_double(xp: Any, x: Any) -> Any:
+    y = xp.abs(x)
+    z = xp.minimum(y, _ERF_SMALL)
+    z = z * z
+    num, den = _ERF_A[4] * z, z
+    for a, b in zip(_ERF_A[:3], _ERF_B[:3]):
+        num = (num + a) * z
+        den = (den + b) * z
+    small = y * (num + _ERF_A[3]) / (den + _ERF_B[3])
+    w = xp.minimum(y, 6.0)
+    num, den = _ERFC_C[8] * w, w
+    for c, d in zip(_ERFC_C[:7], _ERFC_D[:7]):
+        num = (num + c) * w
+        den = (den + d) * w
+    # exp(-w^2) split as exp(-h^2) exp(-(w - h)(w + h)) with h = w rounded down to 1/16: no cancellation.
+    h = xp.trunc(w * 16.0) / 16.0
+    erfc = (num + _ERFC_C[7]) / (den + _ERFC_D[7]) * xp.exp(-h * h) * xp.exp(-(w - h) * (w + h))
+    return xp.copysign(xp.where(y <= _ERF_SMALL, small, 1.0 - erfc), x)
+
+
+# Single precision: the branch-free rational approximation of Eigen and XLA, erf(x) = x P(x^2) / Q(x^2)
+# on [-4, 4] (erf is +-1 in float32 beyond); absolute error below 5e-7, a quarter of the work of Cody's.
+_ERF_P = (-2.72614225801306e-10, 2.77068142495902e-08, -2.10102402082508e-06, -5.69250639462346e-05,
+          -7.34990630326855e-04, -2.95459980854025e-03, -1.60960333262415e-02)
+_ERF_Q = (-1.45660718464996e-05, -2.13374055278905e-04, -1.68282697438203e-03, -7.37332916720468e-03,
+          -1.42647390514189e-02)
+
+
+def _erf_single(xp: Any, x: Any) -> Any:
+    v = xp.clip(x, -4.0, 4.0)
+    z = v * v
+    p = z * _ERF_P[0] + _ERF_P[1]
+    for a in _ERF_P[2:]:
+        p *= z
+        p += a
+    q = z * _ERF_Q[0] + _ERF_Q[1]
+    for b in _ERF_Q[2:]:
+        q *= z
+        q += b
+    p *= v
+    p /= q
+    return xp.clip(p, -1.0, 1.0)
+
+
+# --------------------------------------------------------------------------- sign, abs, exponentials
+class Neg(Op):
+    @staticmethod
+    def forward(ctx: Neg, x: Any) -> Any:
+        if x.dtype.kind == "b":
+            raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are "
+                               "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+        return -x
+
+    @staticmethod
+    def backward(ctx: Neg, g: Any) -> Any:
+        return -g
+
+
+class Abs(Op):
+    @staticmethod
+    def forward(ctx: Abs, x: Any) -> Any:
+        _reject_bool(x, "abs")
+        ctx.save_for_backward(x)
+        return ctx.xp.abs(x)
+
+    @staticmethod
+    def backward(ctx: Abs, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return g * ctx.xp.sign(x)
+
+
+class Exp(Op):
+    @staticmethod
+    def forward(ctx: Exp, x: Any) -> Any:
+        out = ctx.xp.exp(_floating(x))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Exp, g: Any) -> Any:
+        (out,) = ctx.saved_tensors
+        return g * out
+
+
+class Exp2(Op):
+    @staticmethod
+    def forward(ctx: Exp2, x: Any) -> Any:
+        out = ctx.xp.exp2(_floating(x))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Exp2, g: Any) -> Any:
+        (out,) = ctx.saved_tensors
+        return g * out * _LN2
+
+
+class Expm1(Op):
+    @staticmethod
+    def forward(ctx: Expm1, x: Any) -> Any:
+        out = ctx.xp.expm1(_floating(x))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Expm1, g: Any) -> Any:
+        (out,) = ctx.saved_tensors
+        return g * (out + 1.0)
+
+
+class Log(Op):
+    @staticmethod
+    def forward(ctx: Log, x: Any) -> Any:
+        ctx.save_for_backward(x)
+        return ctx.xp.log(_floating(x))
+
+    @staticmethod
+    def backward(ctx: Log, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return g / x
+
+
+class Log2(Op):
+    @staticmethod
+    def forward(ctx: Log2, x: Any) -> Any:
+        ctx.save_for_backward(x)
+        return ctx.xp.log2(_floating(x))
+
+    @staticmethod
+    def backward(ctx: Log2, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return g / (x * _LN2)
+
+
+class Log10(Op):
+    @staticmethod
+    def forward(ctx: Log10, x: Any) -> Any:
+        ctx.save_for_backward(x)
+        return ctx.xp.log10(_floating(x))
+
+    @staticmethod
+    def backward(ctx: Log10, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return g / (x * _LN10)
+
+
+class Log1p(Op, node_name="Log1PBackward0"):
+    @staticmethod
+    def forward(ctx: Log1p, x: Any) -> Any:
+        ctx.save_for_backward(x)
+        return ctx.xp.log1p(_floating(x))
+
+    @staticmethod
+    def backward(ctx: Log1p, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return g / (x + 1.0)
+
+
+class Sqrt(Op):
+    @staticmethod
+    def forward(ctx: Sqrt, x: Any) -> Any:
+        out = ctx.xp.sqrt(_floating(x))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Sqrt, g: Any) -> Any:
+        (out,) = ctx.saved_tensors
+        return g / (out * 2.0)
+
+
+class Rsqrt(Op):
+    @staticmethod
+    def forward(ctx: Rsqrt, x: Any) -> Any:
+        xp = ctx.xp
+        out = xp.reciprocal(xp.sqrt(_floating(x)))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Rsqrt, g: Any) -> Any:
+        (out,) = ctx.saved_tensors
+        return g * (out * out * out) * -0.5
+
+
+class Reciprocal(Op):
+    @staticmethod
+    def forward(ctx: Reciprocal, x: Any) -> Any:
+        out = ctx.xp.reciprocal(_floating(x))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Reciprocal, g: Any) -> Any:
+        (out,) = ctx.saved_tensors
+        return -g * (out * out)
+
+
+# --------------------------------------------------------------------------- trigonometric, hyperbolic
+class Sin(Op):
+    @staticmethod
+    def forward(ctx: Sin, x: Any) -> Any:
+        ctx.save_for_backward(x)
+        return ctx.xp.sin(_floating(x))
+
+    @staticmethod
+    def backward(ctx: Sin, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return g * ctx.xp.cos(x)
+
+
+class Cos(Op):
+    @staticmethod
+    def forward(ctx: Cos, x: Any) -> Any:
+        ctx.save_for_backward(x)
+        return ctx.xp.cos(_floating(x))
+
+    @staticmethod
+    def backward(ctx: Cos, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return -g * ctx.xp.sin(x)
+
+
+class Tan(Op):
+    @staticmethod
+    def forward(ctx: Tan, x: Any) -> Any:
+        out = ctx.xp.tan(_floating(x))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Tan, g: Any) -> Any:
+        (out,) = ctx.saved_tensors
+        return g * (out * out + 1.0)
+
+
+class Tanh(Op):
+    @staticmethod
+    def forward(ctx: Tanh, x: Any) -> Any:
+        out = ctx.xp.tanh(_floating(x))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Tanh, g: Any) -> Any:
+        (out,) = ctx.saved_tensors
+        return g * (1.0 - out * out)
+
+
+class Sinh(Op):
+    @staticmethod
+    def forward(ctx: Sinh, x: Any) -> Any:
+        ctx.save_for_backward(x)
+        return ctx.xp.sinh(_floating(x))
+
+    @staticmethod
+    def backward(ctx: Sinh, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return g * ctx.xp.cosh(x)
+
+
+class Cosh(Op):
+    @staticmethod
+    def forward(ctx: Cosh, x: Any) -> Any:
+        ctx.save_for_backward(x)
+        return ctx.xp.cosh(_floating(x))
+
+    @staticmethod
+    def backward(ctx: Cosh, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return g * ctx.xp.sinh(x)
+
+
+class Asin(Op):
+    @staticmethod
+    def forward(ctx: Asin, x: Any) -> Any:
+        ctx.save_for_backward(x)
+        return ctx.xp.arcsin(_floating(x))
+
+    @staticmethod
+    def backward(ctx: Asin, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return g / ctx.xp.sqrt(1.0 - x * x)
+
+
+class Acos(Op):
+    @staticmethod
+    def forward(ctx: Acos, x: Any) -> Any:
+        ctx.save_for_backward(x)
+        return ctx.xp.arccos(_floating(x))
+
+    @staticmethod
+    def backward(ctx: Acos, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return -g / ctx.xp.sqrt(1.0 - x * x)
+
+
+class Atan(Op):
+    @staticmethod
+    def forward(ctx: Atan, x: Any) -> Any:
+        ctx.save_for_backward(x)
+        return ctx.xp.arctan(_floating(x))
+
+    @staticmethod
+    def backward(ctx: Atan, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return g / (x * x + 1.0)
+
+
+class Erf(Op):
+    @staticmethod
+    def forward(ctx: Erf, x: Any) -> Any:
+        ctx.save_for_backward(x)
+        return _erf(ctx.xp, _floating(x))
+
+    @staticmethod
+    def backward(ctx: Erf, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return g * ctx.xp.exp(-x * x) * _TWO_OVER_SQRT_PI
+
+
+# --------------------------------------------------------------------------- activations
+class Sigmoid(Op):
+    @staticmethod
+    def forward(ctx: Sigmoid, x: Any) -> Any:
+        out = _sigmoid_array(ctx.xp, _floating(x))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Sigmoid, g: Any) -> Any:
+        (out,) = ctx.saved_tensors
+        return g * out * (1.0 - out)
+
+
+class Relu(Op):
+    @staticmethod
+    def forward(ctx: Relu, x: Any) -> Any:
+        if x.dtype.kind == "b":
+            raise RuntimeError("Boolean inputs not supported for relu")
+        out = ctx.xp.maximum(x, 0)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Relu, g: Any) -> Any:
+        (out,) = ctx.saved_tensors
+        return ctx.xp.where(out > 0, g, 0.0)  # 0 at x = 0, as in PyTorch
+
+
+class Silu(Op):
+    @staticmethod
+    def forward(ctx: Silu, x: Any) -> Any:
+        _require_floating(x, "silu")
+        ctx.save_for_backward(x)
+        return x * _sigmoid_array(ctx.xp, x)
+
+    @staticmethod
+    def backward(ctx: Silu, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        s = _sigmoid_of(ctx.xp, x)
+        return g * s * (x * (1.0 - s) + 1.0)
+
+
+class Gelu(Op):
+    @staticmethod
+    def forward(ctx: Gelu, x: Any, *, approximate: str) -> Any:
+        _require_floating(x, "gelu")
+        ctx.save_for_backward(x)
+        ctx.approximate = approximate
+        xp = ctx.xp
+        if approximate == "tanh":
+            inner = (x * x * x * _GELU_KAPPA + x) * _SQRT_2_OVER_PI
+            return x * (xp.tanh(inner) + 1.0) * 0.5
+        return x * (_erf(xp, x * _SQRT_HALF) + 1.0) * 0.5
+
+    @staticmethod
+    def backward(ctx: Gelu, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        xp = ctx.xp
+        if ctx.approximate == "tanh":
+            x_sq = x * x
+            t = xp.tanh((x_sq * x * _GELU_KAPPA + x) * _SQRT_2_OVER_PI)
+            d_inner = (x_sq * (3.0 * _GELU_KAPPA) + 1.0) * _SQRT_2_OVER_PI
+            return g * ((t + 1.0) * 0.5 + x * 0.5 * (1.0 - t * t) * d_inner)
+        scaled = x * _SQRT_HALF
+        erf = xp.erf(scaled) if ctx.recording else _erf(xp, scaled)
+        return g * ((erf + 1.0) * 0.5 + x * xp.exp(x * x * -0.5) * _INV_SQRT_2PI)
+
+
+class Softplus(Op):
+    @staticmethod
+    def forward(ctx: Softplus, x: Any, *, beta: float, threshold: float) -> Any:
+        _require_floating(x, "softplus")
+        ctx.save_for_backward(x)
+        ctx.beta, ctx.threshold = beta, threshold
+        xp = ctx.xp
+        bx = x * beta if beta != 1 else x
+        smooth = xp.log1p(xp.exp(xp.minimum(bx, threshold)))  # clipped: no overflow where x is returned
+        return xp.where(bx > threshold, x, smooth / beta if beta != 1 else smooth)
+
+    @staticmethod
+    def backward(ctx: Softplus, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        bx = x * ctx.beta if ctx.beta != 1 else x
+        return ctx.xp.where(bx > ctx.threshold, g, g * _sigmoid_of(ctx.xp, bx))
+
+
+class LeakyRelu(Op):
+    @staticmethod
+    def forward(ctx: LeakyRelu, x: Any, *, negative_slope: float) -> Any:
+        _require_floating(x, "leaky_relu")
+        ctx.save_for_backward(x)
+        ctx.negative_slope = negative_slope
+        return ctx.xp.where(x > 0, x, x * negative_slope)
+
+    @staticmethod
+    def backward(ctx: LeakyRelu, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return ctx.xp.where(x > 0, g, g * ctx.negative_slope)
+
+
+class Elu(Op):
+    @staticmethod
+    def forward(ctx: Elu, x: Any, *, alpha: float) -> Any:
+        _require_floating(x, "elu")
+        ctx.alpha = alpha
+        xp = ctx.xp
+        out = xp.where(x > 0, x, xp.expm1(xp.minimum(x, 0.0)) * alpha)
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Elu, g: Any) -> Any:
+        x, out = ctx.saved_tensors
+        return ctx.xp.where(x > 0, g, g * (out + ctx.alpha))  # alpha e^x = out + alpha for x <= 0
+
+
+class Hardtanh(Op):
+    @staticmethod
+    def forward(ctx: Hardtanh, x: Any, *, min_val: float, max_val: float) -> Any:
+        if x.dtype.kind == "b":
+            raise RuntimeError("Bool inputs not supported for hardtanh")
+        ctx.save_for_backward(x)
+        ctx.min_val, ctx.max_val = min_val, max_val
+        if x.dtype.kind != "f":
+            min_val, max_val = math.trunc(min_val), math.trunc(max_val)
+        return ctx.xp.clip(x, min_val, max_val)
+
+    @staticmethod
+    def backward(ctx: Hardtanh, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return ctx.xp.where((x <= ctx.min_val) | (x >= ctx.max_val), 0.0, g)
+
+
+class LogSigmoid(Op):
+    @staticmethod
+    def forward(ctx: LogSigmoid, x: Any) -> Any:
+        _require_floating(x, "log_sigmoid")
+        ctx.save_for_backward(x)
+        xp = ctx.xp
+        return xp.minimum(x, 0.0) - xp.log1p(xp.exp(-xp.abs(x)))
+
+    @staticmethod
+    def backward(ctx: LogSigmoid, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        xp = ctx.xp
+        e = xp.exp(-xp.abs(x))
+        return g * xp.where(x < 0, 1.0, e) / (e + 1.0)  # sigmoid(-x), without overflow
+
+
+# --------------------------------------------------------------------------- piecewise constant
+class _PiecewiseConstant(Op):
+    """Ops whose derivative is zero wherever it exists; PyTorch returns zeros everywhere."""
+
+    @staticmethod
+    def backward(ctx: _PiecewiseConstant, g: Any) -> Any:
+        return ctx.xp.zeros_like(g)
+
+
+class Sign(_PiecewiseConstant):
+    @staticmethod
+    def forward(ctx: Sign, x: Any) -> Any:
+        kind = x.dtype.kind
+        if kind == "b":
+            return x.copy()
+        if kind != "f":
+            return ctx.xp.sign(x)
+        return (x > 0).astype(x.dtype) - (x < 0)  # PyTorch: sign(nan) = 0, sign(-0.0) = 0
+
+
+class Floor(_PiecewiseConstant):
+    @staticmethod
+    def forward(ctx: Floor, x: Any) -> Any:
+        _reject_bool(x, "floor")
+        return ctx.xp.floor(x) if x.dtype.kind == "f" else x.copy()
+
+
+class Ceil(_PiecewiseConstant):
+    @staticmethod
+    def forward(ctx: Ceil, x: Any) -> Any:
+        _reject_bool(x, "ceil")
+        return ctx.xp.ceil(x) if x.dtype.kind == "f" else x.copy()
+
+
+class Trunc(_PiecewiseConstant):
+    @staticmethod
+    def forward(ctx: Trunc, x: Any) -> Any:
+        _reject_bool(x, "trunc")
+        return ctx.xp.trunc(x) if x.dtype.kind == "f" else x.copy()
+
+
+class Round(_PiecewiseConstant):
+    @staticmethod
+    def forward(ctx: Round, x: Any, *, decimals: int = 0) -> Any:
+        _reject_bool(x, "round")
+        if x.dtype.kind != "f":
+            if decimals:
+                raise NotImplementedError(f"\"round\" with decimals not implemented for "
+                                          f"'{_TORCH_TYPE_NAMES[x.dtype.name]}'")
+            return x.copy()
+        # Halves round to even; with decimals, x * 10^d is rounded and scaled back, as PyTorch does.
+        return ctx.xp.rint(x) if decimals == 0 else ctx.xp.round(x, decimals)
+
+
+class RoundDecimals(Round, node_name="RoundBackward1"):
+    pass
+
+
+# --------------------------------------------------------------------------- public functions
+def neg(input: Tensor) -> Tensor:
+    """``-input``. Integer dtypes are kept; bool tensors are rejected (use ``logical_not``)."""
+    return Neg.apply(input)
+
+
+def abs(input: Tensor) -> Tensor:
+    """``|input|``; the gradient is ``sign(input)`` (0 at 0)."""
+    return Abs.apply(input)
+
+
+def exp(input: Tensor) -> Tensor:
+    """``e ** input``."""
+    return Exp.apply(input)
+
+
+def exp2(input: Tensor) -> Tensor:
+    """``2 ** input``."""
+    return Exp2.apply(input)
+
+
+def expm1(input: Tensor) -> Tensor:
+    """``e ** input - 1``, accurate for small ``input``."""
+    return Expm1.apply(input)
+
+
+def log(input: Tensor) -> Tensor:
+    """Natural logarithm ``ln(input)``."""
+    return Log.apply(input)
+
+
+def log2(input: Tensor) -> Tensor:
+    """Base-2 logarithm."""
+    return Log2.apply(input)
+
+
+def log10(input: Tensor) -> Tensor:
+    """Base-10 logarithm."""
+    return Log10.apply(input)
+
+
+def log1p(input: Tensor) -> Tensor:
+    """``ln(1 + input)``, accurate for small ``input``."""
+    return Log1p.apply(input)
+
+
+def sqrt(input: Tensor) -> Tensor:
+    """``input ** 0.5``."""
+    return Sqrt.apply(input)
+
+
+def rsqrt(input: Tensor) -> Tensor:
+    """``1 / sqrt(input)``."""
+    return Rsqrt.apply(input)
+
+
+def square(input: Tensor) -> Tensor:
+    """``input ** 2`` (``PowBackward0``, as ``torch.square``); integer dtypes are kept, bool gives int64."""
+    return binary.Pow.apply(input, exponent=2)
+
+
+def reciprocal(input: Tensor) -> Tensor:
+    """``1 / input``."""
+    return Reciprocal.apply(input)
+
+
+def sin(input: Tensor) -> Tensor:
+    """Sine of ``input`` (radians)."""
+    return Sin.apply(input)
+
+
+def cos(input: Tensor) -> Tensor:
+    """Cosine of ``input`` (radians)."""
+    return Cos.apply(input)
+
+
+def tan(input: Tensor) -> Tensor:
+    """Tangent of ``input`` (radians); the gradient is ``1 + tan(input) ** 2``."""
+    return Tan.apply(input)
+
+
+def tanh(input: Tensor) -> Tensor:
+    """Hyperbolic tangent; the gradient is ``1 - tanh(input) ** 2``."""
+    return Tanh.apply(input)
+
+
+def sinh(input: Tensor) -> Tensor:
+    """Hyperbolic sine."""
+    return Sinh.apply(input)
+
+
+def cosh(input: Tensor) -> Tensor:
+    """Hyperbolic cosine."""
+    return Cosh.apply(input)
+
+
+def asin(input: Tensor) -> Tensor:
+    """Arcsine, in ``[-pi/2, pi/2]``; NaN outside ``[-1, 1]``."""
+    return Asin.apply(input)
+
+
+def acos(input: Tensor) -> Tensor:
+    """Arccosine, in ``[0, pi]``; NaN outside ``[-1, 1]``."""
+    return Acos.apply(input)
+
+
+def atan(input: Tensor) -> Tensor:
+    """Arctangent, in ``(-pi/2, pi/2)``."""
+    return Atan.apply(input)
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    """``1 / (1 + e ** -input)``; the gradient is ``sigmoid(input) * (1 - sigmoid(input))``."""
+    return Sigmoid.apply(input)
+
+
+def relu(input: Tensor) -> Tensor:
+    """``max(input, 0)``; the gradient at 0 is 0. Integer dtypes are kept."""
+    return Relu.apply(input)
+
+
+def erf(input: Tensor) -> Tensor:
+    """Error function ``2 / sqrt(pi) * integral from 0 to input of e ** (-t ** 2) dt``."""
+    return Erf.apply(input)
+
+
+def sign(input: Tensor) -> Tensor:
+    """-1, 0 or 1 by the sign of each element (0 for NaN); the gradient is zero."""
+    return Sign.apply(input)
+
+
+def floor(input: Tensor) -> Tensor:
+    """Largest integer not greater than each element; the gradient is zero."""
+    return Floor.apply(input)
+
+
+def ceil(input: Tensor) -> Tensor:
+    """Smallest integer not less than each element; the gradient is zero."""
+    return Ceil.apply(input)
+
+
+def round(input: Tensor, *, decimals: int = 0) -> Tensor:
+    """Rounds to ``decimals`` decimal places (negative: to tens, hundreds, ...), halves to even; the
+    gradient is zero."""
+    if decimals == 0:
+        return Round.apply(input)
+    return RoundDecimals.apply(input, decimals=decimals)
+
+
+def trunc(input: Tensor) -> Tensor:
+    """Rounds each element toward zero; the gradient is zero."""
+    return Trunc.apply(input)
+
+
+def isnan(input: Tensor) -> Tensor:
+    """Bool tensor, True where ``input`` is NaN."""
+    return _elementwise_test(input, "isnan")
+
+
+def isinf(input: Tensor) -> Tensor:
+    """Bool tensor, True where ``input`` is positive or negative infinity."""
+    return _elementwise_test(input, "isinf")
+
+
+def isfinite(input: Tensor) -> Tensor:
+    """Bool tensor, True where ``input`` is neither NaN nor infinite."""
+    return _elementwise_test(input, "isfinite")
+
+
+def _elementwise_test(input: Tensor, name: str) -> Tensor:
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{name}(): argument 'input' must be Tensor, not {type(input).__name__}")
+    data = input._data
+    xp = array_module_of(data)
+    return Tensor._make(xp.asarray(getattr(xp, name)(data)))
+
+
+def silu(input: Tensor) -> Tensor:
+    """``input * sigmoid(input)`` (the swish function)."""
+    return Silu.apply(input)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    """``input * Phi(input)`` with ``Phi`` the standard normal CDF, ``0.5 * (1 + erf(input / sqrt(2)))``;
+    ``approximate='tanh'``: ``0.5 * input * (1 + tanh(sqrt(2 / pi) * (input + 0.044715 * input ** 3)))``."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return Gelu.apply(input, approximate=approximate)
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """``log(1 + e ** (beta * input)) / beta``, and ``input`` itself where ``beta * input > threshold``."""
+    return Softplus.apply(input, beta=beta, threshold=threshold)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01) -> Tensor:
+    """``input`` where positive, ``negative_slope * input`` elsewhere."""
+    return LeakyRelu.apply(input, negative_slope=negative_slope)
+
+
+def elu(input: Tensor, alpha: float = 1.0) -> Tensor:
+    """``input`` where positive, ``alpha * (e ** input - 1)`` elsewhere."""
+    return Elu.apply(input, alpha=alpha)
+
+
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    """``input`` clamped to ``[min_val, max_val]``; the gradient is zero outside the open interval."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return Hardtanh.apply(input, min_val=min_val, max_val=max_val)
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    """``log(sigmoid(input)) = min(input, 0) - log(1 + e ** -|input|)``, computed without overflow."""
+    return LogSigmoid.apply(input)
+
+
+negative = neg
+absolute = abs
+arcsin = asin
+arccos = acos
+arctan = atan
+fix = trunc
