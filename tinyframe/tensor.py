@@ -77,6 +77,7 @@ class Tensor:
         if not isinstance(value, Tensor):
             raise TypeError(f"Tensor.data must be set to a Tensor, got {type(value).__name__}")
         self._data = value._data
+        self._accumulator = None
 
     @property
     def shape(self) -> Size:
@@ -137,7 +138,11 @@ class Tensor:
         return self._vc
 
     def _bump_version(self) -> None:
-        self._version_counter()[0] += 1
+        counter = self._vc
+        if counter is None:
+            self._vc = [1]
+        else:
+            counter[0] += 1
 
     # ----------------------------------------------------------------- autograd state
     @property
@@ -205,9 +210,7 @@ class Tensor:
         Gradients accumulate into the leaves' ``.grad``. A non-scalar tensor needs ``gradient``,
         the vector of the vector-Jacobian product.
         """
-        from .autograd.engine import backward
-        backward([self], None if gradient is None else [gradient], retain_graph, create_graph,
-                 inputs=inputs)
+        engine.backward(self, None if gradient is None else [gradient], retain_graph, create_graph, inputs=inputs)
 
     def detach(self) -> Tensor:
         """A tensor sharing this one's storage and version counter, outside the graph."""
@@ -636,8 +639,8 @@ class Tensor:
     def std(self, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Tensor:
         return reduction.std(self, dim, unbiased, keepdim, correction=correction)
 
-    def norm(self, p: Any = "fro", dim: Any = None, keepdim: bool = False) -> Tensor:
-        return reduction.norm(self, p, dim, keepdim)
+    def norm(self, p: Any = "fro", dim: Any = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
+        return reduction.norm(self, p, dim, keepdim, dtype)
 
     def logsumexp(self, dim: Any, keepdim: bool = False) -> Tensor:
         return reduction.logsumexp(self, dim, keepdim)
@@ -939,3 +942,4 @@ def parse_to_arguments(args: tuple, kwargs: dict) -> tuple:
 # through these module names at call time.
 from .ops import binary, indexing, inplace, linalg, reduction, unary  # noqa: E402
 from .ops import shape as shape_ops  # noqa: E402
+from .autograd import engine  # noqa: E402

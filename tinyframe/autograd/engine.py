@@ -71,7 +71,7 @@ def _roots_and_grads(tensors: tuple, grad_tensors: Any, create_graph: bool) -> t
         raise RuntimeError(f"got {len(grad_tensors)} gradients for {len(tensors)} tensors")
     roots, grads = [], []
     for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
-        if not t.requires_grad:
+        if not t._requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
         roots.append(edge_of(t)[0])
         grads.append(_root_grad(t, g, i, create_graph))
@@ -82,7 +82,7 @@ def _root_grad(t: Tensor, g: Any, i: int, create_graph: bool) -> Any:
     if g is None:
         if t._data.size != 1:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
-        ones = array_module_of(t._data).ones_like(t._data)
+        ones = _ones_like(t._data)
         return Tensor._make(ones) if create_graph else ones
     if not isinstance(g, Tensor):
         from ..creation import tensor
@@ -95,21 +95,37 @@ def _root_grad(t: Tensor, g: Any, i: int, create_graph: bool) -> Any:
     return g if create_graph else g._data
 
 
+_ONES: dict = {}
+
+
+def _ones_like(array: Any) -> Any:
+    """The implicit gradient of a scalar output; cached read-only on the CPU (no backward writes to it)."""
+    if not isinstance(array, np.ndarray):
+        return array_module_of(array).ones_like(array)
+    key = (array.shape, array.dtype)
+    ones = _ONES.get(key)
+    if ones is None:
+        ones = _ONES[key] = np.ones(array.shape, array.dtype)
+        ones.flags.writeable = False
+    return ones
+
+
 def _order(roots: list) -> tuple[dict, list]:
     """Counts each reachable node's incoming edges, iteratively (graphs of any depth)."""
     dependencies: dict = {}
-    seen = set(roots)
-    stack = list(seen)
+    root_set = set(roots)
+    stack = list(root_set)
     while stack:
-        node = stack.pop()
-        for child, _ in node.next_functions:
+        for child, _ in stack.pop().next_functions:
             if child is None:
                 continue
-            dependencies[child] = dependencies.get(child, 0) + 1
-            if child not in seen:
-                seen.add(child)
-                stack.append(child)
-    return dependencies, [n for n in seen if n not in dependencies]
+            if child in dependencies:
+                dependencies[child] += 1
+            else:
+                dependencies[child] = 1
+                if child not in root_set:
+                    stack.append(child)
+    return dependencies, [n for n in root_set if n not in dependencies]
 
 
 def _needed(roots: list, dependencies: dict, targets: list) -> set:
@@ -164,20 +180,26 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
                     g = None
             if g is not None:
                 if type(node) is AccumulateGrad:
-                    leaf = node.variable
+                    leaf = node._variable()
                     if not capture and leaf is not None:
                         _accumulate(leaf, g, create_graph, owned)
+                elif create_graph:
+                    input_grads = _call_recorded_backward(node, g)
                 else:
-                    input_grads = _call_backward(node, g, create_graph, retain_graph)
-            meta = node._input_meta if input_grads else None
+                    input_grads = node.backward(node, g)
+                    if type(input_grads) is not tuple:
+                        input_grads = (input_grads,)
+                if not retain_graph and node._saved is not None:
+                    node._saved, node._freed = None, True
             for i, (child, _) in enumerate(node.next_functions):
                 if child is None:
                     continue
-                if meta is not None and i < len(input_grads):
-                    gi = input_grads[i]
-                    if gi is not None:
-                        gi = _reduce_to_input(gi, meta[i])
-                        pending[child] = pending[child] + gi if child in pending else gi
+                gi = input_grads[i] if i < len(input_grads) else None
+                if gi is not None:
+                    dtype = child._dtype
+                    if gi.__class__ is Tensor or gi.shape != child._shape or (gi.dtype is not dtype and gi.dtype != dtype):
+                        gi = _reduce_to_input(gi, child._shape, dtype)
+                    pending[child] = pending[child] + gi if child in pending else gi
                 count = dependencies[child] - 1
                 dependencies[child] = count
                 if count == 0:
@@ -187,23 +209,18 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
     return captured
 
 
-def _call_backward(node: Node, g: Any, create_graph: bool, retain_graph: bool) -> tuple:
-    if create_graph:
-        array_xp, node.xp, node.recording = node.xp, tensor_math, True
-        try:
-            result = node.backward(node, g)
-        finally:
-            node.xp, node.recording = array_xp, False
-    else:
+def _call_recorded_backward(node: Node, g: Any) -> tuple:
+    """Runs ``node.backward`` on Tensors, with ``ctx.xp`` the Tensor namespace, so it builds a graph."""
+    array_xp, node.xp, node.recording = node.xp, tensor_math, True
+    try:
         result = node.backward(node, g)
-    if not retain_graph and node._saved is not None:
-        node._saved, node._freed = None, True
+    finally:
+        node.xp, node.recording = array_xp, False
     return result if type(result) is tuple else (result,)
 
 
-def _reduce_to_input(g: Any, meta: tuple) -> Any:
+def _reduce_to_input(g: Any, shape: tuple, dtype: Any) -> Any:
     """Sums a broadcast gradient back to the input's shape and casts it to the input's dtype."""
-    shape, dtype = meta
     if isinstance(g, Tensor):
         if g._data.shape != shape:
             g = tensor_math.sum_to(g, shape)
@@ -241,10 +258,10 @@ class _Ownership:
     """
 
     def __init__(self, root_grads: list) -> None:
-        self.given = {id(g) for g in root_grads}
+        self.given = set(map(id, root_grads))
 
     def claim(self, g: Any) -> Any:
-        if id(g) in self.given or getattr(g, "base", None) is not None:
+        if g.base is not None or id(g) in self.given:
             g = g.copy()
         self.given.add(id(g))
         return g
@@ -257,12 +274,10 @@ def _accumulate(leaf: Tensor, g: Any, create_graph: bool, owned: _Ownership) -> 
         leaf._grad = g if leaf._grad is None else leaf._grad + g
     elif leaf._grad is None:
         leaf._grad = Tensor._make(owned.claim(g))
-    elif leaf._grad.requires_grad:
+    elif leaf._grad._requires_grad:
         leaf._grad = Tensor._make(leaf._grad._data + g)
     else:
         data = leaf._grad._data
         data += g
         leaf._grad._bump_version()
-    if not create_graph and leaf._grad._data.dtype != leaf._data.dtype:
-        leaf._grad._data = leaf._grad._data.astype(leaf._data.dtype)
 

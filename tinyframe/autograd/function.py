@@ -95,7 +95,7 @@ def _checked_grad(node: BackwardCFunction, i: int, gi: Any, recording: bool) -> 
     if not isinstance(gi, Tensor):
         raise TypeError(f"function {node.name()} returned a gradient of type {type(gi).__name__} for "
                         f"input {i}; expected a Tensor or None")
-    shape = node._input_meta[i][0]
+    shape = node.next_functions[i][0]._shape
     if gi._data.shape != shape and gi._data.size != 0:
         try:
             __import__("numpy").broadcast_shapes(shape, gi._data.shape)
@@ -145,7 +145,7 @@ class Function(metaclass=_FunctionMeta):
             return Tensor._make(output._data, None, False)
         result = Tensor._make(output._data, ctx)
         ctx.next_functions = tuple(edge_of(a) if isinstance(a, Tensor) else (None, 0) for a in args)
-        ctx._input_meta = tuple((a._data.shape, a._data.dtype) if isinstance(a, Tensor) else None for a in args)
+        ctx._shape, ctx._dtype = result._data.shape, result._data.dtype
         if ctx._saved is not None:
             arrays = [a._data if isinstance(a, Tensor) else a for a in args]
             ctx._saved = [_describe_saved_tensor(t, output, args, arrays, result) for t in ctx._saved]

@@ -38,6 +38,8 @@ class Node:
     """
 
     next_functions: tuple = ()
+    _shape: tuple = ()  # the shape and dtype of the node's output: what a gradient arriving here must have
+    _dtype: Any = None
     _saved: list | None = None
     _freed = False
     _pre_hooks: list | None = None
@@ -71,6 +73,9 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable: Any) -> None:
         self._variable = weakref.ref(variable)
+        # The leaf's shape and dtype now; a leaf whose storage is replaced (``.data =``,
+        # ``Module.to``) drops its node, so the next graph gets a fresh one.
+        self._shape, self._dtype = variable._data.shape, variable._data.dtype
 
     @property
     def variable(self) -> Any:
@@ -106,7 +111,6 @@ class Op(Node):
     ``(None, 0)`` edge as in PyTorch); keyword arguments are options and are not graph inputs.
     """
 
-    needs_input_grad: tuple = ()
     is_view = False  # True for ops whose output shares the first input's storage (reshape, transpose, ...)
     recording = False  # True while the engine runs backward with create_graph=True
 
@@ -141,7 +145,7 @@ class Op(Node):
         ctx = _new_node(cls)
         ctx.xp = np if array_type is np.ndarray else array_module_of(array_type)
         try:
-            out = cls.forward(ctx, *arrays, **options)
+            out = cls.forward(ctx, *arrays, **options) if options else cls.forward(ctx, *arrays)
         except ValueError as exc:  # NumPy's broadcasting and shape errors, re-raised with the op's shapes
             raise shape_error(cls.__name__.removesuffix("Backward0"), inputs, exc) from exc
         if type(out) is not array_type and isinstance(out, np.generic):
@@ -164,23 +168,26 @@ class Op(Node):
         return result
 
     def _record(self, inputs: tuple, arrays: list, result: Any) -> None:
-        edges, meta, needs = [], [], []
-        for value, array in zip(inputs, arrays):
+        edges = []
+        for value in inputs:
             if isinstance(value, Tensor):
                 node = value.grad_fn
                 if node is None and value._requires_grad:
                     node = value._accumulator or accumulator_of(value)
                 edges.append((node, 0))
-                meta.append((array.shape, array.dtype))
-                needs.append(node is not None)
             else:
                 edges.append(_NO_EDGE)
-                meta.append(None)
-                needs.append(False)
-        self.next_functions, self._input_meta, self.needs_input_grad = tuple(edges), meta, tuple(needs)
+        self.next_functions = tuple(edges)
+        out = result._data
+        self._shape, self._dtype = out.shape, out.dtype
         saved = self._saved
         if saved is not None:
             self._saved = [_describe_saved(value, inputs, arrays, result) for value in saved]
+
+    @property
+    def needs_input_grad(self) -> tuple:
+        """One flag per positional input: whether backward must compute its gradient."""
+        return tuple(node is not None for node, _ in self.next_functions)
 
     def save_for_backward(self, *values: Any) -> None:
         """Declares what backward needs: input arrays, the output array, or constant arrays."""

@@ -160,7 +160,7 @@ class Convolution(Op, node_name="ConvolutionBackward0"):
             gx = _InputGrad.apply(g, w, None, geometry=geo) if needs_x else None
             gw = _WeightGrad.apply(x, g, geometry=geo) if needs_w else None
             return gx, gw, gb
-        wide = _widen(xp, geo.lift(g), geo)
+        wide = _widen(xp, geo.lift(g), geo) if needs_x or needs_w else None
         gx = geo.drop(_input_grad(xp, wide, geo.lift_weight(w), geo)) if needs_x else None
         gw = geo.drop_weight(_weight_grad(xp, geo.lift(x), wide, geo)) if needs_w else None
         return gx, gw, gb

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..autograd.node import Op
+from ..device import array_module_of
 from ..tensor import Tensor
 
 __all__ = ["max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
@@ -60,11 +61,13 @@ class _Window:
             candidate = self.tap(a, i, axis)
             wins = candidate > best
             best = xp.maximum(best, candidate)
-            index = wins.astype(offset) if index is None else xp.where(wins, offset(i), index)
+            # A later offset that wins is larger than any earlier winner: maximum keeps it
+            # (cheaper than xp.where, which branches on every element of a random mask).
+            index = wins.astype(offset) if index is None else xp.maximum(index, wins * offset(i))
         return best, index
 
     def gather(self, xp: Any, a: Any, index: Any, axis: int) -> Any:
-        """The element at offset ``index`` of every window."""
+        """The element at offset ``index`` of every window (the first if ``kernel == 1``)."""
         out = self.tap(a, 0, axis)
         for i in range(1, self.kernel):
             out = xp.where(index == i, self.tap(a, i, axis), out)
@@ -110,10 +113,10 @@ class _Averages:
     __slots__ = ("matrix", "pad", "size", "padded")
 
     def __init__(self, size: int, out: int) -> None:
-        self.matrix = np.zeros((out, size))
-        for o in range(out):
-            start, end = o * size // out, -(-(o + 1) * size // out)
-            self.matrix[o, start:end] = 1.0 / (end - start)
+        o = np.arange(out).reshape(-1, 1)
+        start, end = o * size // out, -(-(o + 1) * size // out)
+        position = np.arange(size)
+        self.matrix = ((position >= start) & (position < end)) / (end - start)
         self.pad, self.size, self.padded = 0, size, size
 
     def sum(self, xp: Any, a: Any, axis: int) -> Any:
@@ -176,10 +179,8 @@ def _maxima(xp: Any, x: Any, geo: _Geometry) -> tuple:
 
 def _gather(xp: Any, x: Any, row_index: Any, col_index: Any, geo: _Geometry) -> Any:
     """``x`` at the winning positions: the max pool with the winners held fixed."""
-    a = geo.pad(xp, x, 0)
-    a = a if col_index is None else geo.cols.gather(xp, a, col_index, 3)
-    a = a if row_index is None else geo.rows.gather(xp, a, row_index, 2)
-    return xp.ascontiguousarray(a)
+    wide = geo.cols.gather(xp, geo.pad(xp, x, 0), col_index, 3)
+    return xp.ascontiguousarray(geo.rows.gather(xp, wide, row_index, 2))
 
 
 def _scatter(xp: Any, g: Any, row_index: Any, col_index: Any, geo: _Geometry) -> Any:
@@ -401,7 +402,6 @@ def _max_pool(op: str, nd: int, input: Tensor, kernel_size: Any, stride: Any, pa
 
 def _flat_indices(input: Tensor, winners: list, geo: _Geometry) -> Any:
     """PyTorch's indices: each winner's position ``h * W + w`` in its (unpadded) input plane."""
-    from ..device import array_module_of
     xp = array_module_of(input._data)
     row_index, col_index = winners
     rows, cols = geo.rows, geo.cols

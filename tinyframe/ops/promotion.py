@@ -6,6 +6,9 @@ from typing import Any
 from .. import dtypes
 
 
+_NUMBER_TYPES = frozenset((int, float, bool))
+
+
 def is_number(value: Any) -> bool:
     return isinstance(value, (int, float))
 
@@ -15,14 +18,14 @@ def promote(x: Any, y: Any) -> tuple[Any, Any]:
 
     Python numbers stay numbers: NumPy treats them as weak, so a float32 array stays float32.
     """
-    x_number, y_number = is_number(x), is_number(y)
+    x_number, y_number = type(x) in _NUMBER_TYPES, type(y) in _NUMBER_TYPES
     if not x_number and not y_number:
-        if x.dtype == y.dtype:
+        if x.dtype is y.dtype or x.dtype == y.dtype:
             return x, y
     elif x_number != y_number:
         array, number = (y, x) if x_number else (x, y)
         kind = array.dtype.kind
-        if kind == "f" or (kind in "iu" and not isinstance(number, float)):
+        if kind == "f" or (kind in "iu" and type(number) is not float):
             return x, y
     else:
         return x, y

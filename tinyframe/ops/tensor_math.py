@@ -139,6 +139,7 @@ def _unary(name: str) -> Any:
 
 exp = _unary("exp")
 log = _unary("log")
+log1p = _unary("log1p")
 sqrt = _unary("sqrt")
 sin = _unary("sin")
 cos = _unary("cos")

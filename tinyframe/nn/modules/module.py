@@ -279,6 +279,7 @@ class Module:
                 if param is None:
                     continue
                 param._data = convert(param._data)
+                param._accumulator = None  # its AccumulateGrad recorded the old dtype
                 if param._grad is not None:
                     param._grad._data = convert(param._grad._data)
             for name, buffer in module._buffers.items():

@@ -1,0 +1,134 @@
+"""The embedding lookup: rows of a weight matrix picked by integer indices.
+
+Two linear maps make it up: the lookup ``weight[indices]`` and its adjoint, the scatter-add of the
+output gradient into the rows of a zero matrix, where the row ``padding_idx`` gets nothing. Each is
+an op whose backward is the other, so higher-order gradients close over them.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..autograd.node import Op
+from ..device import add_at
+from ..tensor import Tensor
+
+__all__ = ["embedding"]
+
+
+def _lookup(xp: Any, weight: Any, indices: Any, padding_idx: int | None, mask_padding: bool) -> Any:
+    out = xp.take(weight, indices, axis=0)
+    if mask_padding and padding_idx is not None:
+        out[indices == padding_idx] = 0
+    return out
+
+
+def _scatter(xp: Any, g: Any, indices: Any, num_weights: int, padding_idx: int | None, counts: Any) -> Any:
+    """``sum`` of the rows of ``g`` landing on each index; the ``padding_idx`` row stays zero."""
+    rows = g.reshape(-1, g.shape[-1])
+    flat = indices.reshape(-1)
+    if counts is not None:  # scale_grad_by_freq: each row's gradient divided by its index's frequency
+        rows = rows / counts[flat].reshape(-1, 1).astype(rows.dtype)
+    out = xp.zeros((num_weights, rows.shape[1]), dtype=g.dtype)
+    add_at(out, flat, rows)
+    if padding_idx is not None:
+        out[padding_idx] = 0
+    return out
+
+
+class Embedding(Op):
+    """``out[..., :] = weight[indices[...], :]``."""
+
+    @staticmethod
+    def forward(ctx: Embedding, weight: Any, *, indices: Any, padding_idx: int | None, counts: Any) -> Any:
+        ctx.indices, ctx.padding_idx, ctx.counts = indices, padding_idx, counts
+        ctx.num_weights = weight.shape[0]
+        return _lookup(ctx.xp, weight, indices, padding_idx, False)
+
+    @staticmethod
+    def backward(ctx: Embedding, g: Any) -> Any:
+        if ctx.recording:
+            return _EmbeddingScatter.apply(g, indices=ctx.indices, padding_idx=ctx.padding_idx, counts=ctx.counts,
+                                           num_weights=ctx.num_weights)
+        return _scatter(ctx.xp, g, ctx.indices, ctx.num_weights, ctx.padding_idx, ctx.counts)
+
+
+class _EmbeddingScatter(Op, node_name="EmbeddingDenseBackwardBackward0"):
+    """The adjoint of the lookup: the gradient rows summed into ``(num_weights, D)``."""
+
+    @staticmethod
+    def forward(ctx: _EmbeddingScatter, g: Any, *, indices: Any, padding_idx: int | None, counts: Any,
+                num_weights: int) -> Any:
+        ctx.indices, ctx.padding_idx, ctx.counts = indices, padding_idx, counts
+        return _scatter(ctx.xp, g, indices, num_weights, padding_idx, counts)
+
+    @staticmethod
+    def backward(ctx: _EmbeddingScatter, gg: Any) -> Any:
+        if ctx.recording:
+            return _EmbeddingLookup.apply(gg, indices=ctx.indices, padding_idx=ctx.padding_idx, counts=ctx.counts)
+        return _lookup_scaled(ctx.xp, gg, ctx.indices, ctx.padding_idx, ctx.counts)
+
+
+def _lookup_scaled(xp: Any, v: Any, indices: Any, padding_idx: int | None, counts: Any) -> Any:
+    out = _lookup(xp, v, indices, padding_idx, True)
+    if counts is not None:
+        out = out / counts[indices][..., None].astype(out.dtype)
+    return out
+
+
+class _EmbeddingLookup(Op, node_name="EmbeddingBackwardBackward0"):
+    """The adjoint of the scatter: the lookup with padding rows masked and rows scaled by frequency."""
+
+    @staticmethod
+    def forward(ctx: _EmbeddingLookup, v: Any, *, indices: Any, padding_idx: int | None, counts: Any) -> Any:
+        ctx.indices, ctx.padding_idx, ctx.counts = indices, padding_idx, counts
+        ctx.num_weights = v.shape[0]
+        return _lookup_scaled(ctx.xp, v, indices, padding_idx, counts)
+
+    @staticmethod
+    def backward(ctx: _EmbeddingLookup, g: Any) -> Any:
+        if ctx.recording:
+            return _EmbeddingScatter.apply(g, indices=ctx.indices, padding_idx=ctx.padding_idx, counts=ctx.counts,
+                                           num_weights=ctx.num_weights)
+        return _scatter(ctx.xp, g, ctx.indices, ctx.num_weights, ctx.padding_idx, ctx.counts)
+
+
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max_norm: float | None = None,
+              norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+    """Looks up rows of ``weight (num_embeddings, embedding_dim)``: ``out[...] = weight[input[...]]``,
+    output shape ``input.shape + (embedding_dim,)``.
+
+    The row ``padding_idx`` receives no gradient. With ``scale_grad_by_freq`` each row's gradient
+    is divided by how often its index occurs in ``input``. ``max_norm`` and ``sparse`` gradients
+    are not supported.
+    """
+    if not isinstance(input, Tensor) or not isinstance(weight, Tensor):
+        raise TypeError(f"embedding(): argument 'input' and 'weight' must be Tensors, got {type(input).__name__} "
+                        f"and {type(weight).__name__}")
+    if max_norm is not None:
+        raise NotImplementedError("embedding: max_norm is not supported by tinyframe (it renormalises the weight "
+                                  "in place during the lookup); renormalise the weight yourself under no_grad")
+    if sparse:
+        raise NotImplementedError("embedding: sparse gradients are not supported by tinyframe; use sparse=False")
+    if weight.ndim != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    indices = input._data
+    if indices.dtype.kind not in "iu" or indices.dtype.itemsize < 4:
+        raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+                           f"Long, Int; but got {input.dtype} instead (while checking arguments for embedding)")
+    num_weights = weight.shape[0]
+    if indices.size and (int(indices.min()) < 0 or int(indices.max()) >= num_weights):
+        raise IndexError("index out of range in self")
+    if padding_idx is not None:
+        if not -num_weights <= padding_idx < num_weights:
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        padding_idx %= num_weights
+    counts = None
+    if scale_grad_by_freq and weight.requires_grad:
+        counts = _counts(input, num_weights)
+    return Embedding.apply(weight, indices=indices, padding_idx=padding_idx, counts=counts)
+
+
+def _counts(input: Tensor, num_weights: int) -> Any:
+    from ..device import array_module_of
+    xp = array_module_of(input._data)
+    return xp.bincount(input._data.reshape(-1), minlength=num_weights)
