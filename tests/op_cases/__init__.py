@@ -36,8 +36,8 @@ class OpCase:
 
 
 def all_cases() -> list[OpCase]:
-    from . import binary, indexing, linalg, reduction, shape, unary
+    from . import binary, indexing, linalg, nn_ops, reduction, shape, unary
     cases = []
-    for family in (binary, unary, reduction, linalg, shape, indexing):
+    for family in (binary, unary, reduction, linalg, shape, indexing, nn_ops):
         cases.extend(family.CASES)
     return cases

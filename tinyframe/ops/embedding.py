@@ -112,6 +112,10 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
     if weight.ndim != 2:
         raise RuntimeError("'weight' must be 2-D")
     indices = input._data
+    if type(indices) is not type(weight._data):
+        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two devices, "
+                           f"{weight.device} and {input.device}! (when checking argument for argument index in "
+                           "method embedding)")
     if indices.dtype.kind not in "iu" or indices.dtype.itemsize < 4:
         raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar types: "
                            f"Long, Int; but got {input.dtype} instead (while checking arguments for embedding)")

@@ -18,7 +18,10 @@ class Addmm(Op):
     @staticmethod
     def forward(ctx: Addmm, x: Any, weight: Any, bias: Any = None) -> Any:
         ctx.save_for_backward(x, weight)
-        out = x @ weight.T
+        if x.ndim > 2:  # as one 2-D product: NumPy's batched matmul does not reach BLAS's GEMM directly
+            out = (x.reshape(-1, x.shape[-1]) @ weight.T).reshape(x.shape[:-1] + (weight.shape[0],))
+        else:
+            out = x @ weight.T
         if bias is not None:
             out += bias
         return out
@@ -27,7 +30,9 @@ class Addmm(Op):
     def backward(ctx: Addmm, g: Any) -> tuple:
         x, weight = ctx.saved_tensors
         needs_x, needs_weight = ctx.needs_input_grad[:2]
-        gx = g @ weight if needs_x else None
+        gx = None
+        if needs_x:
+            gx = (g.reshape((-1, g.shape[-1])) @ weight).reshape(x.shape) if g.ndim > 2 else g @ weight
         gw = None
         if needs_weight:
             rows = g.reshape((-1, g.shape[-1])) if g.ndim != 2 else g

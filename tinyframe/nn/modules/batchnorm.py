@@ -1,0 +1,106 @@
+"""Batch normalisation: ``BatchNorm1d``, ``BatchNorm2d`` and ``BatchNorm3d``."""
+from __future__ import annotations
+
+from typing import Any
+
+from ... import creation
+from ...dtypes import int64 as _int64
+from ...tensor import Tensor
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
+
+
+class _BatchNorm(Module):
+    """``y = (x - E[x]) / sqrt(Var[x] + eps) * weight + bias`` per channel (dim 1).
+
+    In training mode the statistics are those of the batch (over every dim but 1, biased
+    variance), and with ``track_running_stats`` the buffers follow them:
+    ``running = (1 - momentum) * running + momentum * batch_stat`` (the *unbiased* variance for
+    ``running_var``); ``momentum=None`` makes that a cumulative average over ``num_batches_tracked``
+    batches. In eval mode the running statistics normalise (the batch's when they are not tracked).
+    ``weight`` starts at ones and ``bias`` at zeros.
+    """
+
+    _expected_dims: tuple = ()
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
+                 track_running_stats: bool = True, device: Any = None, dtype: Any = None, *,
+                 bias: bool = True) -> None:
+        super().__init__()
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.affine, self.track_running_stats = affine, track_running_stats
+        if affine:
+            self.weight = Parameter(creation.empty(num_features, device=device, dtype=dtype))
+            if bias:
+                self.bias = Parameter(creation.empty(num_features, device=device, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer("running_mean", creation.zeros(num_features, device=device, dtype=dtype))
+            self.register_buffer("running_var", creation.ones(num_features, device=device, dtype=dtype))
+            self.register_buffer("num_batches_tracked", creation.tensor(0, dtype=_int64, device=device))
+        else:
+            self.register_buffer("running_mean", None)
+            self.register_buffer("running_var", None)
+            self.register_buffer("num_batches_tracked", None)
+        self.reset_parameters()
+
+    def reset_running_stats(self) -> None:
+        if self.track_running_stats:
+            self.running_mean.zero_()
+            self.running_var.fill_(1)
+            self.num_batches_tracked.zero_()
+
+    def reset_parameters(self) -> None:
+        self.reset_running_stats()
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.ndim not in self._expected_dims:
+            expected = " or ".join(f"{d}D" for d in self._expected_dims)
+            raise ValueError(f"expected {expected} input (got {input.ndim}D input)")
+
+    def forward(self, input: Tensor) -> Tensor:
+        self._check_input_dim(input)
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats and self.num_batches_tracked is not None:
+            self.num_batches_tracked.add_(1)
+            if self.momentum is None:  # a cumulative moving average
+                factor = 1.0 / float(self.num_batches_tracked)
+        # Batch statistics in training, and in eval when no running statistics are kept.
+        use_batch_stats = self.training or (self.running_mean is None and self.running_var is None)
+        tracked = not self.training or self.track_running_stats
+        return F.batch_norm(input, self.running_mean if tracked else None, self.running_var if tracked else None,
+                            self.weight, self.bias, use_batch_stats, factor, self.eps)
+
+    def extra_repr(self) -> str:
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch normalisation of ``(N, C)`` or ``(N, C, L)``, per channel ``C``."""
+
+    _expected_dims = (2, 3)
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch normalisation of ``(N, C, H, W)``, per channel ``C``."""
+
+    _expected_dims = (4,)
+
+
+class BatchNorm3d(_BatchNorm):
+    """Batch normalisation of ``(N, C, D, H, W)``, per channel ``C``."""
+
+    _expected_dims = (5,)

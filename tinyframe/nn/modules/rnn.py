@@ -1,0 +1,353 @@
+"""Recurrent layers ``RNN``, ``LSTM``, ``GRU`` and their single-step cells."""
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+from typing import Any
+
+from ... import creation
+from ...ops import rnn as rnn_ops
+from ...ops.shape import cat, stack, transpose, unbind
+from ...tensor import Tensor
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
+
+_GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
+
+
+class RNNBase(Module):
+    """A stack of ``num_layers`` recurrent layers, each optionally bidirectional.
+
+    Parameters per layer ``k`` (and direction, ``_reverse`` for the backward one), named as in
+    PyTorch: ``weight_ih_l{k}`` ``(gates*hidden_size, layer_input)``, ``weight_hh_l{k}``
+    ``(gates*hidden_size, hidden_size)``, ``bias_ih_l{k}``, ``bias_hh_l{k}`` and, for an LSTM with
+    ``proj_size``, ``weight_hr_l{k}`` ``(proj_size, hidden_size)``. All start as
+    U(-1/sqrt(hidden_size), 1/sqrt(hidden_size)). ``dropout`` is applied to the output of each
+    layer but the last, in training mode.
+    """
+
+    def __init__(self, mode: str, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True,
+                 batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False, proj_size: int = 0,
+                 device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        if not isinstance(dropout, numbers.Number) or isinstance(dropout, bool) or not 0 <= dropout <= 1:
+            raise ValueError("dropout should be a number in range [0, 1] representing the probability of an "
+                             "element being zeroed")
+        if dropout > 0 and num_layers == 1:
+            warnings.warn("dropout option adds dropout after all but last recurrent layer, so non-zero dropout "
+                          f"expects num_layers greater than 1, but got dropout={dropout} and "
+                          f"num_layers={num_layers}", stacklevel=2)
+        for name, value in (("bias", bias), ("batch_first", batch_first)):
+            if not isinstance(value, bool):
+                raise TypeError(f"{name} should be of type bool, got: {type(value).__name__}")
+        for name, value in (("input_size", input_size), ("hidden_size", hidden_size)):
+            if not isinstance(value, int):
+                raise TypeError(f"{name} should be of type int, got: {type(value).__name__}")
+            if value <= 0:
+                raise ValueError(f"{name} must be greater than zero")
+        if num_layers <= 0:
+            raise ValueError("num_layers must be greater than zero")
+        if proj_size < 0:
+            raise ValueError("proj_size should be a positive integer or zero to disable projections")
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
+        if mode not in _GATES:
+            raise ValueError("Unrecognized RNN mode: " + mode)
+        self.mode, self.input_size, self.hidden_size, self.num_layers = mode, input_size, hidden_size, num_layers
+        self.bias, self.batch_first, self.dropout = bias, batch_first, float(dropout)
+        self.bidirectional, self.proj_size = bidirectional, proj_size
+        gate_size = _GATES[mode] * hidden_size
+        real_hidden = proj_size if proj_size > 0 else hidden_size
+        directions = 2 if bidirectional else 1
+        self._flat_weights_names: list = []
+        self._all_weights: list = []
+        for layer in range(num_layers):
+            layer_input = input_size if layer == 0 else real_hidden * directions
+            for direction in range(directions):
+                suffix = "_reverse" if direction == 1 else ""
+                shapes = [("weight_ih", (gate_size, layer_input)), ("weight_hh", (gate_size, real_hidden))]
+                if bias:
+                    shapes += [("bias_ih", (gate_size,)), ("bias_hh", (gate_size,))]
+                if proj_size > 0:
+                    shapes += [("weight_hr", (proj_size, hidden_size))]
+                names = []
+                for kind, size in shapes:
+                    name = f"{kind}_l{layer}{suffix}"
+                    setattr(self, name, Parameter(creation.empty(*size, device=device, dtype=dtype)))
+                    names.append(name)
+                self._flat_weights_names.extend(names)
+                self._all_weights.append(names)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        bound = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -bound, bound)
+
+    @property
+    def all_weights(self) -> list:
+        """The parameters of each layer and direction, as lists in PyTorch's order."""
+        return [[getattr(self, name) for name in names] for names in self._all_weights]
+
+    def extra_repr(self) -> str:
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.proj_size != 0:
+            s += f", proj_size={self.proj_size}"
+        if self.num_layers != 1:
+            s += f", num_layers={self.num_layers}"
+        if self.bias is not True:
+            s += f", bias={self.bias}"
+        if self.batch_first is not False:
+            s += f", batch_first={self.batch_first}"
+        if self.dropout != 0:
+            s += f", dropout={self.dropout}"
+        if self.bidirectional is not False:
+            s += f", bidirectional={self.bidirectional}"
+        return s
+
+    # ----------------------------------------------------------------- forward
+    def _layer_weights(self, layer: int, direction: int) -> tuple:
+        """``(w_ih, w_hh, b_ih, b_hh, w_hr)`` of one layer and direction (None where absent)."""
+        suffix = "_reverse" if direction == 1 else ""
+        get = self._parameters.get
+        return (get(f"weight_ih_l{layer}{suffix}"), get(f"weight_hh_l{layer}{suffix}"),
+                get(f"bias_ih_l{layer}{suffix}"), get(f"bias_hh_l{layer}{suffix}"),
+                get(f"weight_hr_l{layer}{suffix}"))
+
+    def _check_input(self, input: Tensor) -> None:
+        weight = self._parameters[self._flat_weights_names[0]]
+        if input.dtype != weight.dtype:
+            raise ValueError(f"RNN input dtype ({input.dtype}) does not match weight dtype ({weight.dtype}). "
+                             f"Convert input: input.to({weight.dtype}), or convert model: model.to({input.dtype})")
+        if input.shape[-1] != self.input_size:
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got "
+                               f"{input.shape[-1]}")
+
+    def _state_shape(self, batch: int, size: int) -> tuple:
+        return (self.num_layers * (2 if self.bidirectional else 1), batch, size)
+
+    def _check_state(self, state: Tensor, expected: tuple, message: str) -> None:
+        if tuple(state.shape) != expected:
+            raise RuntimeError(message.format(expected, list(state.shape)))
+
+    def _prepare(self, input: Tensor, hx: Any) -> tuple:
+        """The input time-major ``(L, N, F)``, whether it was batched, and the checked states."""
+        name = {"RNN_TANH": "RNN", "RNN_RELU": "RNN"}.get(self.mode, self.mode)
+        if input.ndim not in (2, 3):
+            raise ValueError(f"{name}: Expected input to be 2D or 3D, got {input.ndim}D "
+                             f"{'tensor ' if name == 'RNN' else ''}instead")
+        batched = input.ndim == 3
+        if batched:
+            if self.batch_first:
+                input = transpose(input, 0, 1)
+        else:
+            input = input.reshape(input.shape[0], 1, input.shape[1])
+        self._check_input(input)
+        batch = input.shape[1]
+        hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
+        expected = self._state_shape(batch, hidden)
+        lstm = self.mode == "LSTM"
+        if hx is None:
+            h0 = creation.zeros(*expected, dtype=input.dtype, device=input.device)
+            c0 = creation.zeros(*self._state_shape(batch, self.hidden_size), dtype=input.dtype,
+                                device=input.device) if lstm else None
+            return input, batched, h0, c0
+        states = tuple(hx) if lstm else (hx,)
+        dims = 3 if batched else 2
+        if any(s.ndim != dims for s in states):
+            got = ", ".join(f"{s.ndim}-D" for s in states)
+            shape_word = "3-D" if batched else "2-D"
+            kind = "batched 3-D" if batched else "unbatched 2-D"
+            what = "hx and cx" if lstm else "hx"
+            raise RuntimeError(f"For {kind} input, {what} should also be {shape_word} but got "
+                               + (f"({got}) tensors" if lstm else f"{got} tensor"))
+        if not batched:
+            states = tuple(s.reshape(s.shape[0], 1, s.shape[1]) for s in states)
+        if lstm:
+            self._check_state(states[0], expected, "Expected hidden[0] size {}, got {}")
+            self._check_state(states[1], self._state_shape(batch, self.hidden_size),
+                              "Expected hidden[1] size {}, got {}")
+            return input, batched, states[0], states[1]
+        self._check_state(states[0], expected, "Expected hidden size {}, got {}")
+        return input, batched, states[0], None
+
+    def forward(self, input: Tensor, hx: Any = None) -> tuple:
+        """``input (L, N, input_size)`` (``(N, L, ...)`` with ``batch_first``, or unbatched ``(L, ...)``)
+        and optional initial states ``(num_layers * directions, N, hidden)``: returns ``(output, h_n)``,
+        or ``(output, (h_n, c_n))`` for an LSTM, ``output`` holding the last layer's hidden state of
+        every step (both directions concatenated)."""
+        x, batched, h0, c0 = self._prepare(input, hx)
+        h0s = unbind(h0, 0)
+        c0s = unbind(c0, 0) if c0 is not None else None
+        directions = 2 if self.bidirectional else 1
+        h_last, c_last = [], []
+        for layer in range(self.num_layers):
+            outputs = []
+            for direction in range(directions):
+                k = layer * directions + direction
+                out, h, c = rnn_ops.recurrent_layer(self.mode, x, h0s[k], c0s[k] if c0s is not None else None,
+                                                    *self._layer_weights(layer, direction), reverse=direction == 1)
+                outputs.append(out)
+                h_last.append(h)
+                c_last.append(c)
+            x = outputs[0] if directions == 1 else cat(outputs, 2)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                x = F.dropout(x, self.dropout, True)
+        h_n = stack(h_last, 0)
+        c_n = stack(c_last, 0) if c0 is not None else None
+        if not batched:
+            x = x.reshape(x.shape[0], x.shape[2])
+            h_n = h_n.reshape(h_n.shape[0], h_n.shape[2])
+            c_n = c_n.reshape(c_n.shape[0], c_n.shape[2]) if c_n is not None else None
+        elif self.batch_first:
+            x = transpose(x, 0, 1)
+        return x, ((h_n, c_n) if c_n is not None else h_n)
+
+
+class RNN(RNNBase):
+    """Elman RNN: ``h_t = act(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh)`` with ``act`` tanh
+    (``nonlinearity='tanh'``) or relu. Returns ``(output, h_n)``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if "proj_size" in kwargs:
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        args = list(args)
+        nonlinearity = args.pop(3) if len(args) > 3 else kwargs.pop("nonlinearity", "tanh")
+        modes = {"tanh": "RNN_TANH", "relu": "RNN_RELU"}
+        if nonlinearity not in modes:
+            raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'.")
+        super().__init__(modes[nonlinearity], *args, **kwargs)
+        self.nonlinearity = nonlinearity
+
+
+class LSTM(RNNBase):
+    """Long short-term memory, gates ``i, f, g, o`` (PyTorch's order):
+    ``c_t = f * c_{t-1} + i * g``, ``h_t = o * tanh(c_t)`` (then ``h_t W_hr^T`` with ``proj_size``).
+    Returns ``(output, (h_n, c_n))``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__("LSTM", *args, **kwargs)
+
+
+class GRU(RNNBase):
+    """Gated recurrent unit, gates ``r, z, n`` (PyTorch's order and formula):
+    ``n = tanh(x W_in^T + b_in + r * (h W_hn^T + b_hn))``, ``h_t = (1 - z) * n + z * h_{t-1}``.
+    Returns ``(output, h_n)``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if "proj_size" in kwargs:
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        super().__init__("GRU", *args, **kwargs)
+
+
+# ------------------------------------------------------------------ cells
+
+class RNNCellBase(Module):
+    """One step of a recurrent layer: ``weight_ih (chunks*hidden_size, input_size)``,
+    ``weight_hh (chunks*hidden_size, hidden_size)``, ``bias_ih``, ``bias_hh``, all
+    U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))."""
+
+    _chunks = 1
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device: Any = None,
+                 dtype: Any = None) -> None:
+        super().__init__()
+        self.input_size, self.hidden_size, self.bias = input_size, hidden_size, bias
+        rows = self._chunks * hidden_size
+        self.weight_ih = Parameter(creation.empty(rows, input_size, device=device, dtype=dtype))
+        self.weight_hh = Parameter(creation.empty(rows, hidden_size, device=device, dtype=dtype))
+        if bias:
+            self.bias_ih = Parameter(creation.empty(rows, device=device, dtype=dtype))
+            self.bias_hh = Parameter(creation.empty(rows, device=device, dtype=dtype))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        bound = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -bound, bound)
+
+    def extra_repr(self) -> str:
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.bias is not True:
+            s += f", bias={self.bias}"
+        if getattr(self, "nonlinearity", "tanh") != "tanh":
+            s += f", nonlinearity={self.nonlinearity}"
+        return s
+
+    def _batch(self, input: Tensor, states: tuple) -> tuple:
+        """The input and states as batched ``(N, ...)``, and whether the input was batched."""
+        name = type(self).__name__
+        if input.ndim not in (1, 2):
+            raise ValueError(f"{name}: Expected input to be 1D or 2D, got {input.ndim}D instead")
+        for label, state in states:
+            if state is not None and state.ndim not in (1, 2):
+                raise ValueError(f"{name}: Expected {label} to be 1D or 2D, got {state.ndim}D instead")
+        batched = input.ndim == 2
+        if not batched:
+            input = input.reshape(1, input.shape[0])
+        zeros = None
+        out = []
+        for _, state in states:
+            if state is None:
+                if zeros is None:
+                    zeros = creation.zeros(input.shape[0], self.hidden_size, dtype=input.dtype, device=input.device)
+                state = zeros
+            elif not batched:
+                state = state.reshape(1, state.shape[0])
+            out.append(state)
+        return input, out, batched
+
+    def _weights(self) -> tuple:
+        return self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh
+
+
+class RNNCell(RNNCellBase):
+    """``h' = act(input W_ih^T + b_ih + h W_hh^T + b_hh)``, ``act`` tanh or relu."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, nonlinearity: str = "tanh",
+                 device: Any = None, dtype: Any = None) -> None:
+        super().__init__(input_size, hidden_size, bias, device, dtype)
+        self.nonlinearity = nonlinearity
+
+    def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
+        input, (h,), batched = self._batch(input, (("hidden", hx),))
+        if self.nonlinearity == "tanh":
+            out = rnn_ops.rnn_tanh_cell(input, h, *self._weights())
+        elif self.nonlinearity == "relu":
+            out = rnn_ops.rnn_relu_cell(input, h, *self._weights())
+        else:
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        return out if batched else out.reshape(out.shape[1])
+
+
+class LSTMCell(RNNCellBase):
+    """One LSTM step on ``hx = (h, c)``; returns ``(h', c')``."""
+
+    _chunks = 4
+
+    def forward(self, input: Tensor, hx: tuple | None = None) -> tuple:
+        h, c = (None, None) if hx is None else hx
+        input, (h, c), batched = self._batch(input, (("hx[0]", h), ("hx[1]", c)))
+        h, c = rnn_ops.lstm_cell(input, (h, c), *self._weights())
+        if not batched:
+            h, c = h.reshape(h.shape[1]), c.reshape(c.shape[1])
+        return h, c
+
+
+class GRUCell(RNNCellBase):
+    """One GRU step: returns ``h'``."""
+
+    _chunks = 3
+
+    def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
+        input, (h,), batched = self._batch(input, (("hidden", hx),))
+        out = rnn_ops.gru_cell(input, h, *self._weights())
+        return out if batched else out.reshape(out.shape[1])
