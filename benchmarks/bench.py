@@ -12,7 +12,7 @@ import os
 import statistics
 import sys
 import time
-from typing import Callable
+from collections.abc import Callable
 
 
 def _set_threads(count: int) -> None:

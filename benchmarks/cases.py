@@ -1,7 +1,7 @@
 """The benchmark cases: each returns rows of (label, formatted value)."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -125,4 +125,5 @@ def test_import_does_not_import_cupy() -> None:
     import subprocess
     import sys
     code = "import sys, tinyframe; x = tinyframe.ones(2) * 2; print('cupy' in sys.modules)"
-    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from . import dtypes  # noqa: I001
+from . import dtypes  # noqa: F401,I001  (tinyframe.dtypes)
 from .dtypes import (bool_ as bool, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32,
                      int64, set_default_dtype, uint8)
 from .device import device

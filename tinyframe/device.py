@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 from types import ModuleType
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
@@ -19,7 +19,7 @@ class device:
 
     __slots__ = ("type", "index")
 
-    def __init__(self, spec: Union[str, "device", int], index: int | None = None) -> None:
+    def __init__(self, spec: str | "device" | int, index: int | None = None) -> None:
         if isinstance(spec, device):
             spec, index = spec.type, spec.index if index is None else index
         elif isinstance(spec, int):
@@ -55,7 +55,7 @@ class device:
         return f"device(type='{self.type}', index={self.index})"
 
 
-DeviceLike = Union[device, str, int, None]
+DeviceLike = device | str | int | None
 CPU = device("cpu")
 
 

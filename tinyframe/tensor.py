@@ -319,37 +319,37 @@ class Tensor:
 
     # ----------------------------------------------------------------- operators
     def __add__(self, other: Any) -> Tensor:
-        return binary.add(self, other)
+        return binary.Add.apply(self, other)
 
     def __radd__(self, other: Any) -> Tensor:
-        return binary.add(other, self)
+        return binary.Add.apply(other, self)
 
     def __iadd__(self, other: Any) -> Tensor:
         return self.add_(other)
 
     def __sub__(self, other: Any) -> Tensor:
-        return binary.sub(self, other)
+        return binary.Sub.apply(self, other)
 
     def __rsub__(self, other: Any) -> Tensor:
-        return binary.sub(other, self)
+        return binary.Sub.apply(other, self)
 
     def __isub__(self, other: Any) -> Tensor:
         return self.sub_(other)
 
     def __mul__(self, other: Any) -> Tensor:
-        return binary.mul(self, other)
+        return binary.Mul.apply(self, other)
 
     def __rmul__(self, other: Any) -> Tensor:
-        return binary.mul(other, self)
+        return binary.Mul.apply(other, self)
 
     def __imul__(self, other: Any) -> Tensor:
         return self.mul_(other)
 
     def __truediv__(self, other: Any) -> Tensor:
-        return binary.div(self, other)
+        return binary.Div.apply(self, other)
 
     def __rtruediv__(self, other: Any) -> Tensor:
-        return binary.div(other, self)
+        return binary.Div.apply(other, self)
 
     def __itruediv__(self, other: Any) -> Tensor:
         return self.div_(other)
@@ -940,6 +940,6 @@ def parse_to_arguments(args: tuple, kwargs: dict) -> tuple:
 
 # The ops build on the Tensor class, so they are imported after it; the methods above reach them
 # through these module names at call time.
+from .autograd import engine  # noqa: E402
 from .ops import binary, indexing, inplace, linalg, reduction, unary  # noqa: E402
 from .ops import shape as shape_ops  # noqa: E402
-from .autograd import engine  # noqa: E402

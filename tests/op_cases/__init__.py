@@ -5,8 +5,9 @@ second-order gradients against finite differences in float64, and broadcasting w
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 
 @dataclass

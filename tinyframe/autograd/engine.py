@@ -197,7 +197,8 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
                 gi = input_grads[i] if i < len(input_grads) else None
                 if gi is not None:
                     dtype = child._dtype
-                    if gi.__class__ is Tensor or gi.shape != child._shape or (gi.dtype is not dtype and gi.dtype != dtype):
+                    if (gi.__class__ is Tensor or gi.shape != child._shape
+                            or (gi.dtype is not dtype and gi.dtype != dtype)):
                         gi = _reduce_to_input(gi, child._shape, dtype)
                     pending[child] = pending[child] + gi if child in pending else gi
                 count = dependencies[child] - 1

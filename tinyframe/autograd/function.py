@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..tensor import Tensor
 from .. import grad_mode
-from .node import _INPUT, _OUTPUT, Node, _describe_saved, _inplace_message, edge_of, _FREED_MESSAGE
+from ..tensor import Tensor
+from .node import _FREED_MESSAGE, _INPUT, _OUTPUT, Node, _inplace_message, _new_counter, edge_of
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction"]
 
@@ -154,7 +154,7 @@ class Function(metaclass=_FunctionMeta):
 
 def _describe_saved_tensor(t: Any, output: Tensor, args: tuple, arrays: list, result: Tensor) -> tuple:
     if t is output:
-        return _describe_saved(result._data, (), [], result)
+        return (_OUTPUT, result._data, _new_counter(result), 0)
     if isinstance(t, Tensor) and any(t is a for a in args):
         counter = t._version_counter()
         return (_INPUT, t, counter, counter[0])

@@ -1,12 +1,13 @@
 """Checks analytical gradients against central finite differences (use float64 inputs)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
-from ..tensor import Tensor
 from .. import grad_mode
+from ..tensor import Tensor
 from .engine import grad
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]

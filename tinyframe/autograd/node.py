@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
+from .. import grad_mode
 from ..device import array_module_of
 from ..tensor import Tensor
-from .. import grad_mode
 
 _FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
@@ -182,7 +182,8 @@ class Op(Node):
         self._shape, self._dtype = out.shape, out.dtype
         saved = self._saved
         if saved is not None:
-            self._saved = [_describe_saved(value, inputs, arrays, result) for value in saved]
+            self._saved = [(_OUTPUT, value, _new_counter(result), 0) if value is out
+                           else _describe_saved(value, inputs, arrays) for value in saved]
 
     @property
     def needs_input_grad(self) -> tuple:
@@ -214,10 +215,12 @@ class Op(Node):
         return tuple(values)
 
 
-def _describe_saved(value: Any, inputs: tuple, arrays: list, result: Any) -> tuple:
-    if value is result._data:
-        counter = result._vc = [0]
-        return (_OUTPUT, value, counter, 0)
+def _new_counter(result: Any) -> list:
+    counter = result._vc = [0]
+    return counter
+
+
+def _describe_saved(value: Any, inputs: tuple, arrays: list) -> tuple:
     for tensor, array in zip(inputs, arrays):
         if value is array and array is not tensor:
             counter = tensor._vc

@@ -5,7 +5,6 @@ from typing import Any
 
 from .. import dtypes
 
-
 _NUMBER_TYPES = frozenset((int, float, bool))
 
 

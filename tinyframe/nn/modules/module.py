@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any, Callable, Iterator, NamedTuple
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
 
 from ... import dtypes
 from ...autograd.hooks import RemovableHandle
@@ -282,7 +283,7 @@ class Module:
                 param._accumulator = None  # its AccumulateGrad recorded the old dtype
                 if param._grad is not None:
                     param._grad._data = convert(param._grad._data)
-            for name, buffer in module._buffers.items():
+            for buffer in module._buffers.values():
                 if buffer is not None:
                     buffer._data = convert(buffer._data)
         return self
