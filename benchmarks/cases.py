@@ -53,6 +53,20 @@ def tiny(device: str, threads: int, repeat: int, timer: Timer) -> list[tuple[str
     return _rows("tiny graph", times)
 
 
+def _train_step(lib, model, x: np.ndarray, y: np.ndarray, device: str = "cpu") -> Callable[[], None]:  # noqa: ANN001
+    """One SGD training step of ``model`` in ``lib`` (tinyframe or torch: the same code serves both)."""
+    optimizer = lib.optim.SGD(model.parameters(), lr=0.01)
+    criterion = lib.nn.CrossEntropyLoss()
+    inputs, targets = lib.tensor(x).to(device), lib.tensor(y).to(device)
+
+    def step() -> None:
+        loss = criterion(model(inputs), targets)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    return step
+
+
 # ---------------------------------------------------------------------------- MLP step
 def mlp(device: str, threads: int, repeat: int, timer: Timer) -> list[tuple[str, str]]:
     """784-512-256-10 ReLU MLP, batch 128: forward, cross-entropy, backward, SGD update."""
@@ -63,33 +77,14 @@ def mlp(device: str, threads: int, repeat: int, timer: Timer) -> list[tuple[str,
     weights = [(rng.uniform(-1, 1, (o, i)) / np.sqrt(i)).astype(np.float32) for i, o in sizes]
     biases = [np.zeros(o, np.float32) for _, o in sizes]
 
-    model = tf.nn.Sequential(tf.nn.Linear(784, 512), tf.nn.ReLU(), tf.nn.Linear(512, 256), tf.nn.ReLU(),
-                             tf.nn.Linear(256, 10)).to(device)
-    optimizer = tf.optim.SGD(model.parameters(), lr=0.01)
-    criterion = tf.nn.CrossEntropyLoss()
-    xt, yt = tf.tensor(x, device=device), tf.tensor(y, device=device)
+    def build(nn):  # noqa: ANN001, ANN202
+        return nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 256), nn.ReLU(), nn.Linear(256, 10))
 
-    def tinyframe_step() -> None:
-        loss = criterion(model(xt), yt)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-
-    times = {"tinyframe": timer(tinyframe_step, 30, repeat),
+    times = {"tinyframe": timer(_train_step(tf, build(tf.nn).to(device), x, y, device), 30, repeat),
              "numpy": timer(lambda: _numpy_mlp_step(x, y, weights, biases), 30, repeat)}
     torch = _torch(threads)
     if torch is not None and device == "cpu":
-        tm = torch.nn.Sequential(torch.nn.Linear(784, 512), torch.nn.ReLU(), torch.nn.Linear(512, 256),
-                                 torch.nn.ReLU(), torch.nn.Linear(256, 10))
-        topt = torch.optim.SGD(tm.parameters(), lr=0.01)
-        tx, ty, tcrit = torch.from_numpy(x), torch.from_numpy(y), torch.nn.CrossEntropyLoss()
-
-        def torch_step() -> None:
-            loss = tcrit(tm(tx), ty)
-            topt.zero_grad()
-            loss.backward()
-            topt.step()
-        times["torch"] = timer(torch_step, 30, repeat)
+        times["torch"] = timer(_train_step(torch, build(torch.nn), x, y), 30, repeat)
     return _rows("MLP step", times)
 
 
@@ -126,30 +121,10 @@ def cnn(device: str, threads: int, repeat: int, timer: Timer) -> list[tuple[str,
                              nn.Conv2d(16, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),
                              nn.Linear(1568, 10))
 
-    model = build(tf.nn).to(device)
-    optimizer = tf.optim.SGD(model.parameters(), lr=0.01)
-    criterion = tf.nn.CrossEntropyLoss()
-    xt, yt = tf.tensor(x, device=device), tf.tensor(y, device=device)
-
-    def tinyframe_step() -> None:
-        loss = criterion(model(xt), yt)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-
-    times = {"tinyframe": timer(tinyframe_step, 10, repeat)}
+    times = {"tinyframe": timer(_train_step(tf, build(tf.nn).to(device), x, y, device), 10, repeat)}
     torch = _torch(threads)
     if torch is not None and device == "cpu":
-        tm = build(torch.nn)
-        topt = torch.optim.SGD(tm.parameters(), lr=0.01)
-        tx, ty, tcrit = torch.from_numpy(x), torch.from_numpy(y), torch.nn.CrossEntropyLoss()
-
-        def torch_step() -> None:
-            loss = tcrit(tm(tx), ty)
-            topt.zero_grad()
-            loss.backward()
-            topt.step()
-        times["torch"] = timer(torch_step, 10, repeat)
+        times["torch"] = timer(_train_step(torch, build(torch.nn), x, y), 10, repeat)
     return _rows("CNN step", times)
 
 

@@ -452,7 +452,7 @@ FLOAT32_CASES = {
                              "NllLossBackward0"),
     "cross_entropy_smoothing": (lambda x, d: F.cross_entropy(x, long(T, d), label_smoothing=0.1), X, "AddBackward0"),
     "cross_entropy_probs": (lambda x, d: F.cross_entropy(x, tf.tensor(P, dtype=tf.float32, device=d)), X,
-                            "DivBackward0"),
+                            "DivBackward1"),
     "cross_entropy_4d": (lambda x, d: F.cross_entropy(x, long(T4, d)), X4, "NllLoss2DBackward0"),
     "cross_entropy_3d": (lambda x, d: F.cross_entropy(x, long(T3, d)), X3, "NllLoss2DBackward0"),
     "cross_entropy_3d_none": (lambda x, d: F.cross_entropy(x, long(T3, d), reduction="none"), X3, "ViewBackward0"),

@@ -9,12 +9,13 @@ derivatives are the other two, so first- and higher-order gradients close over t
 
 with ``<y, g> = <x, input_grad(g, w)> = <w, weight_grad(x, g)>``.
 
-Speed: no Python loop over pixels or batch items. The forward takes zero-copy windows of the padded
-input (``as_strided``), copies them once into columns ``(N, groups, C/groups*kH*kW, OH*OW)`` and
-makes one batched matmul that lands directly in NCHW. The backward works channel-major on a *wide*
-output grid ``(OH, ceil(Wp/sW))`` whose extra columns hold zeros: with it the columns of each
-kernel offset are long contiguous runs, the weight gradient is one matmul over ``N*OH*WQ`` and the
-input gradient is one matmul plus a ``kH*kW`` loop of slice-adds (col2im).
+Speed: no Python loop over pixels or batch items. The input goes channel-major into a zero-padded
+canvas whose windows are zero-copy strided views (``as_strided``); one copy turns them into
+columns ``(C*kH*kW, N*OH*WQ)`` on a *wide* output grid of ``WQ = ceil(Wp/sW) >= OW`` columns per
+row, so each kernel offset's columns are long contiguous runs. The forward is then one matmul
+(per group: a batched one) and a copy into NCHW that adds the bias; the weight gradient is one
+matmul of the widened gradient (zeros past ``OW``) with the same columns; the input gradient is
+one matmul plus a ``kH*kW`` loop of whole-batch strided slice-adds (col2im).
 
 1-d convolutions and unbatched inputs run the same 2-d code on reshaped views (a height of 1, a
 batch of 1) inside the ops, so every result's ``grad_fn`` is PyTorch's ``ConvolutionBackward0``.
@@ -70,53 +71,54 @@ class _Geometry:
 
 # ------------------------------------------------------------------ the three maps on arrays (N, C, H, W)
 
-def _convolve(xp: Any, x: Any, w: Any, geo: _Geometry) -> Any:
-    """``y[n, o] = sum_{c, i, j} xpad[n, c, oh*sH + i*dH, ow*sW + j*dW] * w[o, c, i, j]`` per group."""
+def _columns(xp: Any, x: Any, geo: _Geometry, oh: int, wq: int) -> Any:
+    """The windows of ``x (N, C, H, W)`` as columns ``(groups, C/groups*kH*kW, N*OH*WQ)`` (one copy).
+
+    ``x`` goes channel-major into a zero canvas ``(C, N, Hp + 1, WQ*sW)`` whose windows are
+    zero-copy strided views; ``WQ >= OW`` columns are taken per output row, and the ones past
+    ``OW`` wrap into the next row (hence the extra row): garbage that the caller drops or that
+    meets zeros of a widened gradient.
+    """
     n, c, h, wd = x.shape
-    o, groups = w.shape[0], geo.groups
-    (kh, kw), (sh, sw), (dh, dw), (oh, ow) = geo.kernel, geo.stride, geo.dilation, geo.out_size
-    (top, left), (hp, wp) = geo.padding, geo.padded
-    if (top, left) != (0, 0) or (hp, wp) != (h, wd):
-        padded = xp.zeros((n, c, hp, wp), x.dtype)
-        padded[:, :, top:top + h, left:left + wd] = x
-        x = padded
-    sn, sc, sr, se = x.strides
-    windows = xp.lib.stride_tricks.as_strided(x, (n, c, kh, kw, oh, ow),
-                                              (sn, sc, sr * dh, se * dw, sr * sh, se * sw))
-    columns = windows.reshape(n, groups, c // groups * kh * kw, oh * ow)
-    return xp.matmul(w.reshape(groups, o // groups, -1), columns).reshape(n, o, oh, ow)
+    groups, (kh, kw), (sh, sw), (dh, dw), (top, left) = geo.groups, geo.kernel, geo.stride, geo.dilation, geo.padding
+    canvas = xp.zeros((c, n, geo.padded[0] + 1, wq * sw), x.dtype)
+    canvas[:, :, top:top + h, left:left + wd] = x.transpose(1, 0, 2, 3)
+    sc, sn, sr, se = canvas.strides
+    windows = xp.lib.stride_tricks.as_strided(canvas, (c, kh, kw, n, oh, wq),
+                                              (sc, sr * dh, se * dw, sn, sr * sh, se * sw))
+    return windows.reshape(groups, c // groups * kh * kw, n * oh * wq)
+
+
+def _wide_width(geo: _Geometry) -> int:
+    return -(-geo.padded[1] // geo.stride[1])
+
+
+def _convolve(xp: Any, x: Any, w: Any, geo: _Geometry, b: Any = None) -> Any:
+    """``y[n, o] = b[o] + sum_{c, i, j} xpad[n, c, oh*sH + i*dH, ow*sW + j*dW] * w[o, c, i, j]`` per group:
+    one matmul of the weights with the columns, whose result is copied into NCHW with the bias."""
+    n, o, groups, (oh, ow) = x.shape[0], w.shape[0], geo.groups, geo.out_size
+    wq = _wide_width(geo)
+    wide = xp.matmul(w.reshape(groups, o // groups, -1), _columns(xp, x, geo, oh, wq))
+    wide = wide.reshape(o, n, oh, wq)[..., :ow].transpose(1, 0, 2, 3)
+    if b is None:
+        return xp.ascontiguousarray(wide)
+    y = xp.empty((n, o, oh, ow), wide.dtype)
+    return xp.add(wide, b.reshape(-1, 1, 1), out=y)
 
 
 def _widen(xp: Any, g: Any, geo: _Geometry) -> Any:
     """``g (N, O, OH, OW)`` channel-major on the wide grid ``(O, N, OH, WQ)``, zeros past ``OW``."""
     n, o, oh, ow = g.shape
-    wq = -(-geo.padded[1] // geo.stride[1])
-    wide = xp.zeros((o, n, oh, wq), g.dtype)
+    wide = xp.zeros((o, n, oh, _wide_width(geo)), g.dtype)
     wide[..., :ow] = g.transpose(1, 0, 2, 3)
     return wide
 
 
-def _wide_windows(xp: Any, canvas: Any, geo: _Geometry, oh: int, wq: int) -> Any:
-    """Zero-copy windows ``(C, kH, kW, N, OH, WQ)`` of a channel-major canvas ``(C, N, Hp + 1, WQ*sW)``.
-
-    Wide columns past the padded width wrap into the next row (hence the extra row); they only
-    ever meet zeros of the wide gradient.
-    """
-    (kh, kw), (sh, sw), (dh, dw) = geo.kernel, geo.stride, geo.dilation
-    c, n = canvas.shape[:2]
-    sc, sn, sr, se = canvas.strides
-    return xp.lib.stride_tricks.as_strided(canvas, (c, kh, kw, n, oh, wq),
-                                           (sc, sr * dh, se * dw, sn, sr * sh, se * sw))
-
-
 def _weight_grad(xp: Any, x: Any, wide: Any, geo: _Geometry) -> Any:
     """``gw[o, c, i, j] = sum_{n, oh, ow} g[n, o, oh, ow] * xpad[n, c, oh*sH + i*dH, ow*sW + j*dW]``."""
-    n, c, h, wd = x.shape
     o, _, oh, wq = wide.shape
-    groups, (kh, kw), (top, left) = geo.groups, geo.kernel, geo.padding
-    canvas = xp.zeros((c, n, geo.padded[0] + 1, wq * geo.stride[1]), x.dtype)
-    canvas[:, :, top:top + h, left:left + wd] = x.transpose(1, 0, 2, 3)
-    columns = _wide_windows(xp, canvas, geo, oh, wq).reshape(groups, c // groups * kh * kw, -1)
+    c, groups, (kh, kw) = x.shape[1], geo.groups, geo.kernel
+    columns = _columns(xp, x, geo, oh, wq)
     gw = xp.matmul(wide.reshape(groups, o // groups, -1), columns.transpose(0, 2, 1))
     return gw.reshape(o, c // groups, kh, kw)
 
@@ -128,11 +130,15 @@ def _input_grad(xp: Any, wide: Any, w: Any, geo: _Geometry) -> Any:
     c = w.shape[1] * groups
     columns = xp.matmul(w.reshape(groups, o // groups, -1).transpose(0, 2, 1), wide.reshape(groups, o // groups, -1))
     columns = columns.reshape(c, kh, kw, n, oh, wq)
-    canvas = xp.zeros((c, n, geo.padded[0] + 1, wq * geo.stride[1]), columns.dtype)
-    windows = _wide_windows(xp, canvas, geo, oh, wq)
+    (sh, sw), (dh, dw) = geo.stride, geo.dilation
+    canvas = xp.zeros((c, n, geo.padded[0] + 1, wq * sw), columns.dtype)
+    sc, sn, sr, se = canvas.strides
     for i in range(kh):
         for j in range(kw):
-            windows[:, i, j] += columns[:, i, j]
+            # the canvas positions of kernel offset (i, j) for every output: a strided view
+            target = xp.lib.stride_tricks.as_strided(canvas[:, :, i * dh:, j * dw:], (c, n, oh, wq),
+                                                     (sc, sn, sr * sh, se * sw))
+            target += columns[:, i, j]
     return xp.ascontiguousarray(canvas[:, :, top:top + h, left:left + wd].transpose(1, 0, 2, 3))
 
 
@@ -145,10 +151,7 @@ class Convolution(Op, node_name="ConvolutionBackward0"):
     def forward(ctx: Convolution, x: Any, w: Any, b: Any = None, *, geometry: _Geometry) -> Any:
         ctx.save_for_backward(x, w)
         ctx.geometry = geometry
-        y = _convolve(ctx.xp, geometry.lift(x), geometry.lift_weight(w), geometry)
-        if b is not None:
-            y += b.reshape(-1, 1, 1)
-        return geometry.drop(y)
+        return geometry.drop(_convolve(ctx.xp, geometry.lift(x), geometry.lift_weight(w), geometry, b))
 
     @staticmethod
     def backward(ctx: Convolution, g: Any) -> tuple:

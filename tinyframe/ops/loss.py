@@ -339,7 +339,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
     """
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
-    if weight is None and label_smoothing <= 0.0:
+    if weight is None and label_smoothing <= 0.0 and isinstance(target, Tensor):
         fused = _fused_cross_entropy(input, target, ignore_index, reduction)
         if fused is not None:
             return fused
@@ -361,6 +361,10 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
     if label_smoothing <= 0.0:
         return loss
     return _smoothed(log_probabilities, loss, target, weight, reduction, ignore_index, label_smoothing, class_dim)
+
+
+class DivideByCount(binary.Div, node_name="DivBackward1"):
+    """``loss / count`` for a Python number ``count``: PyTorch's C++ losses divide by a scalar (DivBackward1)."""
 
 
 def _weight_along(weight: Tensor, ndim: int, class_dim: int) -> Tensor:
@@ -411,7 +415,7 @@ def _cross_entropy_probabilities(input: Tensor, target: Tensor, weight: Tensor |
         return total
     if input.numel() == 0:
         return total * math.nan
-    return total / (input.numel() // n_classes)
+    return DivideByCount.apply(total, input.numel() // n_classes)
 
 
 # --------------------------------------------------------------------------- regression losses
