@@ -177,14 +177,16 @@ def _maxima(xp: Any, x: Any, geo: _Geometry) -> tuple:
     return y, row_index, col_index
 
 
-def _gather(xp: Any, x: Any, row_index: Any, col_index: Any, geo: _Geometry) -> Any:
+def _gather(xp: Any, x: Any, geo: _Geometry, winners: tuple) -> Any:
     """``x`` at the winning positions: the max pool with the winners held fixed."""
+    row_index, col_index = winners
     wide = geo.cols.gather(xp, geo.pad(xp, x, 0), col_index, 3)
     return xp.ascontiguousarray(geo.rows.gather(xp, wide, row_index, 2))
 
 
-def _scatter(xp: Any, g: Any, row_index: Any, col_index: Any, geo: _Geometry) -> Any:
+def _scatter(xp: Any, g: Any, geo: _Geometry, winners: tuple) -> Any:
     """The adjoint of ``_gather``: each gradient sent to its window's winner."""
+    row_index, col_index = winners
     wide = geo.rows.scatter(xp, g, row_index, 2)
     return geo.crop(xp, geo.cols.scatter(xp, wide, col_index, 3))
 
@@ -198,6 +200,15 @@ def _spread(xp: Any, g: Any, geo: _Geometry) -> Any:
 
 
 # ------------------------------------------------------------------ ops
+
+def _linear(ctx: Op, op: type, compute: Any, g: Any, **fixed: Any) -> Any:
+    """``g`` through a linear map: its op while the backward is recorded (so it can be differentiated
+    again), else its array function. ``fixed`` holds the map's constants (the winners)."""
+    geo = ctx.geometry
+    if ctx.recording:
+        return op.apply(g, geometry=geo, **fixed)
+    return geo.drop(compute(ctx.xp, geo.lift(g), geo, **fixed))
+
 
 class MaxPool2DWithIndices(Op):
     """``y = max over each window``; the winners' offsets are kept (constants) for the backward."""
@@ -213,47 +224,37 @@ class MaxPool2DWithIndices(Op):
 
     @staticmethod
     def backward(ctx: MaxPool2DWithIndices, g: Any) -> Any:
-        row_index, col_index = ctx.saved_tensors
-        geo = ctx.geometry
-        if ctx.recording:
-            return _MaxPoolScatter.apply(g, geometry=geo, row_index=row_index, col_index=col_index)
-        return geo.drop(_scatter(ctx.xp, geo.lift(g), row_index, col_index, geo))
-
-
-class _MaxPoolGather(Op, node_name="MaxPool2DWithIndicesBackward0"):
-    """The max pool with its winners fixed (the derivative of its backward)."""
-
-    @staticmethod
-    def forward(ctx: _MaxPoolGather, x: Any, *, geometry: _Geometry, row_index: Any, col_index: Any) -> Any:
-        ctx.geometry, ctx.row_index, ctx.col_index = geometry, row_index, col_index
-        return geometry.drop(_gather(ctx.xp, geometry.lift(x), row_index, col_index, geometry))
-
-    @staticmethod
-    def backward(ctx: _MaxPoolGather, g: Any) -> Any:
-        geo = ctx.geometry
-        if ctx.recording:
-            return _MaxPoolScatter.apply(g, geometry=geo, row_index=ctx.row_index, col_index=ctx.col_index)
-        return geo.drop(_scatter(ctx.xp, geo.lift(g), ctx.row_index, ctx.col_index, geo))
+        return _linear(ctx, _MaxPoolScatter, _scatter, g, winners=ctx.saved_tensors)
 
 
 class _MaxPoolScatter(Op, node_name="MaxPool2DWithIndicesBackwardBackward0"):
-    """The backward of the max pool: each gradient to its window's winner."""
+    """The backward of the max pool, each gradient to its window's winner; its own backward gathers."""
 
     @staticmethod
-    def forward(ctx: _MaxPoolScatter, g: Any, *, geometry: _Geometry, row_index: Any, col_index: Any) -> Any:
-        ctx.geometry, ctx.row_index, ctx.col_index = geometry, row_index, col_index
-        return geometry.drop(_scatter(ctx.xp, geometry.lift(g), row_index, col_index, geometry))
+    def forward(ctx: _MaxPoolScatter, g: Any, *, geometry: _Geometry, winners: tuple) -> Any:
+        ctx.geometry, ctx.winners = geometry, winners
+        return geometry.drop(_scatter(ctx.xp, geometry.lift(g), geometry, winners))
 
     @staticmethod
-    def backward(ctx: _MaxPoolScatter, gg: Any) -> Any:
-        geo = ctx.geometry
-        if ctx.recording:
-            return _MaxPoolGather.apply(gg, geometry=geo, row_index=ctx.row_index, col_index=ctx.col_index)
-        return geo.drop(_gather(ctx.xp, geo.lift(gg), ctx.row_index, ctx.col_index, geo))
+    def backward(ctx: _MaxPoolScatter, g: Any) -> Any:
+        return _linear(ctx, _MaxPoolGather, _gather, g, winners=ctx.winners)
+
+
+class _MaxPoolGather(Op, node_name="MaxPool2DWithIndicesBackward0"):
+    """The max pool with its winners held fixed: the derivative of its backward."""
+
+    @staticmethod
+    def forward(ctx: _MaxPoolGather, x: Any, *, geometry: _Geometry, winners: tuple) -> Any:
+        ctx.geometry, ctx.winners = geometry, winners
+        return geometry.drop(_gather(ctx.xp, geometry.lift(x), geometry, winners))
+
+    @staticmethod
+    def backward(ctx: _MaxPoolGather, g: Any) -> Any:
+        return _linear(ctx, _MaxPoolScatter, _scatter, g, winners=ctx.winners)
 
 
 class AvgPool2D(Op):
-    """``y = scaled sum over each window`` (linear: the backward is the adjoint op)."""
+    """``y = scaled sum over each window``: linear, so its backward is the adjoint op."""
 
     adjoint: type
 
@@ -264,14 +265,12 @@ class AvgPool2D(Op):
 
     @staticmethod
     def backward(ctx: AvgPool2D, g: Any) -> Any:
-        geo = ctx.geometry
-        if ctx.recording:
-            return type(ctx).adjoint.apply(g, geometry=geo)
-        return geo.drop(_spread(ctx.xp, geo.lift(g), geo))
+        return _linear(ctx, type(ctx).adjoint, _spread, g)
 
 
 class _AvgPool2DAdjoint(Op, node_name="AvgPool2DBackwardBackward0"):
-    """The backward of the average pool: each scaled gradient spread over its window."""
+    """The backward of the average pool, each scaled gradient spread over its window; its own
+    backward is the pool again."""
 
     adjoint: type
 
@@ -281,11 +280,8 @@ class _AvgPool2DAdjoint(Op, node_name="AvgPool2DBackwardBackward0"):
         return geometry.drop(_spread(ctx.xp, geometry.lift(g), geometry))
 
     @staticmethod
-    def backward(ctx: _AvgPool2DAdjoint, gg: Any) -> Any:
-        geo = ctx.geometry
-        if ctx.recording:
-            return type(ctx).adjoint.apply(gg, geometry=geo)
-        return geo.drop(_average(ctx.xp, geo.lift(gg), geo))
+    def backward(ctx: _AvgPool2DAdjoint, g: Any) -> Any:
+        return _linear(ctx, type(ctx).adjoint, _average, g)
 
 
 class AdaptiveAvgPool2D(AvgPool2D):
