@@ -7,9 +7,8 @@ from ... import creation
 from ...dtypes import int64 as _int64
 from ...tensor import Tensor
 from .. import functional as F
-from .. import init
-from ..parameter import Parameter
 from .module import Module
+from .normalization import register_affine, reset_affine
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
 
@@ -33,15 +32,7 @@ class _BatchNorm(Module):
         super().__init__()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
-        if affine:
-            self.weight = Parameter(creation.empty(num_features, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(creation.empty(num_features, device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        register_affine(self, (num_features,), affine, bias, device, dtype)
         if track_running_stats:
             self.register_buffer("running_mean", creation.zeros(num_features, device=device, dtype=dtype))
             self.register_buffer("running_var", creation.ones(num_features, device=device, dtype=dtype))
@@ -60,10 +51,7 @@ class _BatchNorm(Module):
 
     def reset_parameters(self) -> None:
         self.reset_running_stats()
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        reset_affine(self)
 
     def _check_input_dim(self, input: Tensor) -> None:
         if input.ndim not in self._expected_dims:

@@ -18,6 +18,24 @@ def _shape(normalized_shape: int | Sequence[int]) -> tuple:
     return (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
 
 
+def register_affine(module: Module, shape: tuple, affine: bool, bias: bool, device: Any, dtype: Any) -> None:
+    """Registers ``weight`` (ones) and ``bias`` (zeros) of ``shape`` on a normalisation layer, or None
+    for each one the layer does not learn."""
+    weight = Parameter(creation.empty(shape, device=device, dtype=dtype)) if affine else None
+    module.register_parameter("weight", weight)
+    module.register_parameter("bias", Parameter(creation.empty(shape, device=device, dtype=dtype))
+                              if affine and bias else None)
+    reset_affine(module)
+
+
+def reset_affine(module: Module) -> None:
+    """Resets a normalisation layer's affine parameters to the identity: weight ones, bias zeros."""
+    if module.weight is not None:
+        init.ones_(module.weight)
+    if module.bias is not None:
+        init.zeros_(module.bias)
+
+
 class LayerNorm(Module):
     """``y = (x - E[x]) / sqrt(Var[x] + eps) * weight + bias`` over the last
     ``len(normalized_shape)`` dimensions (biased variance); ``weight`` (ones) and ``bias`` (zeros)
@@ -28,22 +46,10 @@ class LayerNorm(Module):
         super().__init__()
         self.normalized_shape = _shape(normalized_shape)
         self.eps, self.elementwise_affine = eps, elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(creation.empty(self.normalized_shape, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(creation.empty(self.normalized_shape, device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        register_affine(self, self.normalized_shape, elementwise_affine, bias, device, dtype)
 
     def reset_parameters(self) -> None:
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        reset_affine(self)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -63,22 +69,10 @@ class GroupNorm(Module):
         if num_channels % num_groups != 0:
             raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})")
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
-        if affine:
-            self.weight = Parameter(creation.empty(num_channels, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(creation.empty(num_channels, device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        register_affine(self, (num_channels,), affine, bias, device, dtype)
 
     def reset_parameters(self) -> None:
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        reset_affine(self)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)

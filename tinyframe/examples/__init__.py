@@ -1,0 +1,1 @@
+"""Runnable examples that train small models with tinyframe."""

@@ -1,0 +1,1 @@
+"""MNIST digit classification example: ``python -m tinyframe.examples.mnist``."""
