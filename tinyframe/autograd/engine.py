@@ -181,7 +181,11 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
             if g is not None:
                 if type(node) is AccumulateGrad:
                     leaf = node._variable()
-                    if not capture and leaf is not None:
+                    if capture or leaf is None:
+                        pass
+                    elif leaf._grad is None and not leaf._hooks and not create_graph:
+                        leaf._grad = Tensor._make(owned.claim(g))  # the common first accumulation
+                    else:
                         _accumulate(leaf, g, create_graph, owned)
                 elif create_graph:
                     input_grads = _call_recorded_backward(node, g)

@@ -111,7 +111,8 @@ class Op(Node):
     ``(None, 0)`` edge as in PyTorch); keyword arguments are options and are not graph inputs.
     """
 
-    is_view = False  # True for ops whose output shares the first input's storage (reshape, transpose, ...)
+    is_view = False
+    xp: Any = np  # the array module of the op's inputs; set per op for CuPy  # True for ops whose output shares the first input's storage (reshape, transpose, ...)
     recording = False  # True while the engine runs backward with create_graph=True
 
     def __init_subclass__(cls, node_name: str | None = None, **kwargs: Any) -> None:
@@ -143,7 +144,8 @@ class Op(Node):
             raise TypeError(f"{cls.__name__.removesuffix('Backward0')}: expected a Tensor input, got "
                             f"{', '.join(type(v).__name__ for v in inputs)}")
         ctx = _new_node(cls)
-        ctx.xp = np if array_type is np.ndarray else array_module_of(array_type)
+        if array_type is not np.ndarray:
+            ctx.xp = array_module_of(array_type)
         try:
             out = cls.forward(ctx, *arrays, **options) if options else cls.forward(ctx, *arrays)
         except ValueError as exc:  # NumPy's broadcasting and shape errors, re-raised with the op's shapes

@@ -46,12 +46,13 @@ class Mm(Addmm):
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``y = input @ weight.T + bias``: input ``(*, in_features)``, weight ``(out_features, in_features)``."""
-    if input.ndim == 0 or weight.ndim != 2 or input.shape[-1] != weight.shape[1]:
+    x_shape, w_shape = input._data.shape, weight._data.shape
+    if not x_shape or len(w_shape) != 2 or x_shape[-1] != w_shape[1]:
         raise RuntimeError(f"linear: input of shape {tuple(input.shape)} cannot be multiplied by a weight of "
                            f"shape {tuple(weight.shape)} (expected input.shape[-1] == weight.shape[1])")
     if bias is None:
         return Mm.apply(input, weight)
-    if bias.shape != (weight.shape[0],):
+    if bias._data.shape != w_shape[:1]:
         raise RuntimeError(f"linear: bias of shape {tuple(bias.shape)} does not match weight of shape "
                            f"{tuple(weight.shape)} (expected ({weight.shape[0]},))")
     return Addmm.apply(input, weight, bias)
