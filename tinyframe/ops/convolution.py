@@ -30,6 +30,20 @@ from ..tensor import Tensor
 __all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d"]
 
 
+
+def lift_to_2d(a: Any, nd: int, batched: bool) -> Any:
+    """An activation in the user's layout (1-d or 2-d, batched or not) as ``(N, C, H, W)``."""
+    if nd == 1:
+        a = a.reshape(a.shape[:-1] + (1, a.shape[-1]))
+    return a if batched else a.reshape((1,) + a.shape)
+
+
+def drop_from_2d(a: Any, nd: int, batched: bool) -> Any:
+    """The inverse of ``lift_to_2d``."""
+    if not batched:
+        a = a.reshape(a.shape[1:])
+    return a.reshape(a.shape[:-2] + (a.shape[-1],)) if nd == 1 else a
+
 class _Geometry:
     """Sizes of one convolution seen as ``x (N, C, H, W) -> y (N, O, OH, OW)``, in 2-d form.
 
@@ -51,16 +65,10 @@ class _Geometry:
         self.bias_axes = tuple(a for a in range(channel + 1 + nd) if a != channel)
 
     def lift(self, a: Any) -> Any:
-        """An activation in the user's layout as ``(N, C, H, W)``."""
-        if self.nd == 1:
-            a = a.reshape(a.shape[:-1] + (1, a.shape[-1]))
-        return a if self.batched else a.reshape((1,) + a.shape)
+        return lift_to_2d(a, self.nd, self.batched)
 
     def drop(self, a: Any) -> Any:
-        """The inverse of ``lift``."""
-        if not self.batched:
-            a = a.reshape(a.shape[1:])
-        return a.reshape(a.shape[:-2] + (a.shape[-1],)) if self.nd == 1 else a
+        return drop_from_2d(a, self.nd, self.batched)
 
     def lift_weight(self, w: Any) -> Any:
         return w.reshape(w.shape[:2] + (1, w.shape[2])) if self.nd == 1 else w

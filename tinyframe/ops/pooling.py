@@ -23,6 +23,7 @@ import numpy as np
 from ..autograd.node import Op
 from ..device import array_module_of
 from ..tensor import Tensor
+from .convolution import drop_from_2d, lift_to_2d
 
 __all__ = ["max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
            "adaptive_avg_pool2d"]
@@ -137,14 +138,10 @@ class _Geometry:
         self.rows, self.cols, self.nd, self.batched = rows, cols, nd, batched
 
     def lift(self, a: Any) -> Any:
-        if self.nd == 1:
-            a = a.reshape(a.shape[:-1] + (1, a.shape[-1]))
-        return a if self.batched else a.reshape((1,) + a.shape)
+        return lift_to_2d(a, self.nd, self.batched)
 
     def drop(self, a: Any) -> Any:
-        if not self.batched:
-            a = a.reshape(a.shape[1:])
-        return a.reshape(a.shape[:-2] + (a.shape[-1],)) if self.nd == 1 else a
+        return drop_from_2d(a, self.nd, self.batched)
 
     def pad(self, xp: Any, x: Any, fill: Any) -> Any:
         """``x`` inside a canvas of the padded extent, ``fill`` around it."""
