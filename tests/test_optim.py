@@ -474,3 +474,20 @@ def test_other_bad_params_raise_pytorch_errors():
         optim.SGD([x, 1.0], lr=0.1)
     with pytest.raises(ValueError, match="some parameters appear in more than one parameter group"):
         optim.SGD([{"params": [x]}, {"params": [x]}], lr=0.1)
+
+
+def test_state_follows_its_parameters_after_module_to(device: str) -> None:
+    """Optimizer state moves with its parameter when the model is moved or cast after a step."""
+    model = tinyframe.nn.Linear(3, 2).to(device)
+    optimizer = tinyframe.optim.Adam(model.parameters(), lr=0.1)
+    x = tinyframe.randn(4, 3, device=device)
+    model(x).sum().backward()
+    optimizer.step()
+    model.double()
+    optimizer.zero_grad()
+    model(x.double()).sum().backward()
+    optimizer.step()
+    for param in model.parameters():
+        state = optimizer.state[param]
+        assert param.dtype == tinyframe.float64
+        assert state["exp_avg"].dtype == tinyframe.float64 and state["exp_avg_sq"].device == param.device

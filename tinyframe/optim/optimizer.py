@@ -135,8 +135,16 @@ class Optimizer:
                 loss = closure()
         self._step_count += 1
         for group in self.param_groups:
+            self._follow_params(group)
             self._step_group(group)
         return loss
+
+    def _follow_params(self, group: dict[str, Any]) -> None:
+        """Moves a parameter's state to the parameter's device and dtype after ``Module.to`` moved it."""
+        for param in group["params"]:
+            state = self.state.get(param)
+            if state and not _state_matches(param, state):
+                self.state[param] = _cast_state(param, state)
 
     def _step_group(self, group: dict[str, Any]) -> None:
         raise NotImplementedError(f"{type(self).__name__} must implement _step_group(group) or step()")
@@ -206,6 +214,18 @@ def _step_tensor(value: Any) -> Tensor:
     that is the default dtype), read with ``.item()`` at each step."""
     dtype = np.float64 if dtypes.get_default_dtype() == dtypes.float64 else np.float32
     return Tensor._make(np.array(value, dtype=dtype))
+
+
+def _state_matches(param: Tensor, state: dict) -> bool:
+    """Whether every state tensor of ``param`` (but the cpu step counter) is on its device and dtype."""
+    for key, value in state.items():
+        if key == "step" or not isinstance(value, Tensor):
+            continue
+        array, target = value._data, param._data
+        if type(array) is not type(target) or array.dtype != target.dtype or (
+                not isinstance(array, np.ndarray) and array.device != target.device):
+            return False
+    return True
 
 
 def _cast_state(param: Tensor, value: Any, key: Any = None) -> Any:
