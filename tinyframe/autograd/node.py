@@ -111,8 +111,8 @@ class Op(Node):
     ``(None, 0)`` edge as in PyTorch); keyword arguments are options and are not graph inputs.
     """
 
-    is_view = False
-    xp: Any = np  # the array module of the op's inputs; set per op for CuPy  # True for ops whose output shares the first input's storage (reshape, transpose, ...)
+    is_view = False  # True for ops whose output shares the first input's storage (reshape, transpose, ...)
+    xp: Any = np  # the array module of the op's inputs; set per op for CuPy
     recording = False  # True while the engine runs backward with create_graph=True
 
     def __init_subclass__(cls, node_name: str | None = None, **kwargs: Any) -> None:
