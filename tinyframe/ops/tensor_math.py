@@ -13,7 +13,6 @@ from .. import dtypes
 from ..tensor import Tensor
 from . import binary, linalg, reduction, shape, unary
 
-records_graph = True
 
 
 def as_tensor(value: Any) -> Any:
