@@ -75,21 +75,17 @@ def _lookup_scaled(xp: Any, v: Any, indices: Any, padding_idx: int | None, count
     return out
 
 
-class _EmbeddingLookup(Op, node_name="EmbeddingBackwardBackward0"):
-    """The adjoint of the scatter: the lookup with padding rows masked and rows scaled by frequency."""
+class _EmbeddingLookup(Embedding, node_name="EmbeddingBackwardBackward0"):
+    """The adjoint of the scatter: the lookup with padding rows masked and rows scaled by frequency.
+
+    Its backward is the scatter, as ``Embedding``'s is.
+    """
 
     @staticmethod
     def forward(ctx: _EmbeddingLookup, v: Any, *, indices: Any, padding_idx: int | None, counts: Any) -> Any:
         ctx.indices, ctx.padding_idx, ctx.counts = indices, padding_idx, counts
         ctx.num_weights = v.shape[0]
         return _lookup_scaled(ctx.xp, v, indices, padding_idx, counts)
-
-    @staticmethod
-    def backward(ctx: _EmbeddingLookup, g: Any) -> Any:
-        if ctx.recording:
-            return _EmbeddingScatter.apply(g, indices=ctx.indices, padding_idx=ctx.padding_idx, counts=ctx.counts,
-                                           num_weights=ctx.num_weights)
-        return _scatter(ctx.xp, g, ctx.indices, ctx.num_weights, ctx.padding_idx, ctx.counts)
 
 
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max_norm: float | None = None,
