@@ -22,7 +22,7 @@ from typing import Any
 
 from .. import grad_mode
 from ..tensor import Tensor
-from .node import _FREED_MESSAGE, _INPUT, _OUTPUT, Node, _inplace_message, _new_counter, edge_of
+from .node import _FREED_MESSAGE, _INPUT, _OUTPUT, Node, _inplace_message, _new_counter, edges_of
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction"]
 
@@ -144,7 +144,7 @@ class Function(metaclass=_FunctionMeta):
         if not records or non_differentiable or not output.is_floating_point():
             return Tensor._make(output._data, None, False)
         result = Tensor._make(output._data, ctx)
-        ctx.next_functions = tuple(edge_of(a) if isinstance(a, Tensor) else (None, 0) for a in args)
+        ctx.next_functions = edges_of(args)
         ctx._shape, ctx._dtype = result._data.shape, result._data.dtype
         if ctx._saved is not None:
             arrays = [a._data if isinstance(a, Tensor) else a for a in args]

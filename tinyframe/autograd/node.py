@@ -98,6 +98,21 @@ def edge_of(tensor: Any) -> tuple:
     return _NO_EDGE
 
 
+def edges_of(inputs: tuple) -> tuple:
+    """``next_functions`` for a node with these inputs: a ``(node, 0)`` edge per input; numbers get
+    ``(None, 0)``."""
+    edges = []
+    for value in inputs:
+        if isinstance(value, Tensor):
+            node = value.grad_fn
+            if node is None and value._requires_grad:
+                node = value._accumulator or accumulator_of(value)
+            edges.append((node, 0))
+        else:
+            edges.append(_NO_EDGE)
+    return tuple(edges)
+
+
 class Op(Node):
     """Base of every differentiable op.
 
@@ -170,16 +185,7 @@ class Op(Node):
         return result
 
     def _record(self, inputs: tuple, arrays: list, result: Any) -> None:
-        edges = []
-        for value in inputs:
-            if isinstance(value, Tensor):
-                node = value.grad_fn
-                if node is None and value._requires_grad:
-                    node = value._accumulator or accumulator_of(value)
-                edges.append((node, 0))
-            else:
-                edges.append(_NO_EDGE)
-        self.next_functions = tuple(edges)
+        self.next_functions = edges_of(inputs)
         out = result._data
         self._shape, self._dtype = out.shape, out.dtype
         saved = self._saved
