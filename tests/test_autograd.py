@@ -434,3 +434,13 @@ def test_gradcheck_detects_a_wrong_gradient() -> None:
     with pytest.raises(tf.autograd.GradcheckError):
         tf.autograd.gradcheck(Wrong.apply, [leaf([1.0, 2.0])])
     assert not tf.autograd.gradcheck(Wrong.apply, [leaf([1.0, 2.0])], raise_exception=False)
+
+
+def test_set_grad_enabled_as_decorator_switches_only_around_calls() -> None:
+    @tf.set_grad_enabled(False)
+    def doubled(t: tf.Tensor) -> tf.Tensor:
+        return t * 2
+
+    assert tf.is_grad_enabled()
+    assert not doubled(leaf([1.0])).requires_grad
+    assert tf.is_grad_enabled()

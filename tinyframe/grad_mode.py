@@ -33,10 +33,14 @@ class _GradModeContext:
     def __exit__(self, *exc: object) -> None:
         STATE.enabled = self._previous
 
+    def _fresh(self) -> _GradModeContext:
+        """A new switch of the same mode, for one call of a decorated function."""
+        return type(self)()
+
     def __call__(self, fn: Callable) -> Callable:
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            with type(self)() if not isinstance(self, set_grad_enabled) else set_grad_enabled(self.mode):
+            with self._fresh():
                 return fn(*args, **kwargs)
         return wrapper
 
@@ -54,7 +58,10 @@ class enable_grad(_GradModeContext):
 
 
 class set_grad_enabled(_GradModeContext):
-    """Sets grad mode to ``mode``; takes effect at once, and as a context manager restores on exit."""
+    """Sets grad mode to ``mode``; takes effect at once, and as a context manager restores on exit.
+
+    Used as a decorator, it switches only around each call, as in PyTorch.
+    """
 
     def __init__(self, mode: bool) -> None:
         self.mode = bool(mode)
@@ -63,3 +70,10 @@ class set_grad_enabled(_GradModeContext):
 
     def __enter__(self) -> None:
         STATE.enabled = self.mode
+
+    def _fresh(self) -> set_grad_enabled:
+        return set_grad_enabled(self.mode)
+
+    def __call__(self, fn: Callable) -> Callable:
+        STATE.enabled = self._previous  # decorating must not switch the mode for the rest of the program
+        return super().__call__(fn)
