@@ -6,9 +6,10 @@ __version__ = "0.1.0"
 from . import dtypes  # noqa: F401,I001  (tinyframe.dtypes)
 from .dtypes import (bool_ as bool, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32,
                      int64, set_default_dtype, uint8)
-from .device import device
+from .device import device, get_default_device, set_default_device
 from .tensor import Size, Tensor
-from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
+                        set_grad_enabled)
 from . import autograd, cuda
 from .creation import (arange, as_tensor, bernoulli, empty, empty_like, eye, from_numpy, full, full_like,
                        linspace, logspace, normal, ones, ones_like, rand, rand_like, randint, randint_like,
@@ -28,7 +29,8 @@ short = int16
 
 __all__ = [
     "__version__", "Tensor", "Size", "dtype", "device", "autograd", "cuda", "no_grad", "enable_grad",
-    "set_grad_enabled", "is_grad_enabled", "bool", "float16", "float32", "float64", "int8", "int16",
+    "set_grad_enabled", "is_grad_enabled", "inference_mode", "is_inference_mode_enabled",
+    "set_default_device", "get_default_device", "bool", "float16", "float32", "float64", "int8", "int16",
     "int32", "int64", "uint8", "float", "double", "half", "long", "int", "short", "get_default_dtype",
     "set_default_dtype", "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange",
     "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",

@@ -25,8 +25,7 @@ def _finish(array: Any, dtype: Any, device: Any, requires_grad: bool) -> Tensor:
         target = dtypes.as_dtype(dtype).numpy
         if array.dtype != target:
             array = array.astype(target)
-    if device is not None:
-        array = move_array(array, as_device(device))
+    array = move_array(array, as_device(device))
     out = Tensor._make(array)
     if requires_grad:
         out.requires_grad_(True)
@@ -65,12 +64,12 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     """A new leaf tensor holding a copy of ``data`` (a number, a nested sequence, an array or a Tensor).
 
     Floats give ``float32`` (the default dtype), integers ``int64``, booleans ``bool``; NumPy arrays
-    keep their dtype.
+    keep their dtype. Without ``device``, a Tensor or CUDA array stays on its device and other data goes
+    to the default device.
     """
-    if isinstance(data, Tensor):
-        array = data._data.copy()
-    elif _is_device_array(data):
-        array = data.copy()
+    if isinstance(data, Tensor) or _is_device_array(data):
+        array = data._data if isinstance(data, Tensor) else data
+        array, device = array.copy(), device or device_of(array)
     else:
         array = np.array(_infer_array(data, dtype), copy=True)
     return _finish(array, dtype, device, requires_grad)
@@ -80,8 +79,9 @@ def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
     """Like ``tensor`` but shares the memory of a Tensor or NumPy array when it can."""
     if isinstance(data, Tensor):
         return data.to(device=device, dtype=dtype) if (dtype or device) else data
-    array = data if _is_device_array(data) else _infer_array(data, dtype)
-    return _finish(array, dtype, device, False)
+    if _is_device_array(data):
+        return _finish(data, dtype, device or device_of(data), False)
+    return _finish(_infer_array(data, dtype), dtype, device, False)
 
 
 def from_numpy(array: np.ndarray) -> Tensor:
@@ -96,7 +96,12 @@ def _is_device_array(data: Any) -> bool:
     return type(data).__module__.startswith("cupy")
 
 
-def _size(size: tuple) -> tuple:
+def _size(size: tuple, keyword: Any = None) -> tuple:
+    """The shape from ``f(2, 3)``, ``f((2, 3))`` or ``f(size=(2, 3))``."""
+    if keyword is not None:
+        if size:
+            raise TypeError("size given both positionally and as size=")
+        size = (keyword,)
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
     for n in size:
@@ -114,23 +119,23 @@ def _module_and_dtype(dtype: Any, device: Any, default: dtypes.dtype | None = No
 
 
 def _filled(size: tuple, value: Any, dtype: Any, device: Any, requires_grad: bool) -> Tensor:
-    xp, np_dtype, _ = _module_and_dtype(dtype, device)
-    return _finish(xp.full(_size(size), value, dtype=np_dtype), None, None, requires_grad)
+    xp, np_dtype, dev = _module_and_dtype(dtype, device)
+    return _finish(xp.full(size, value, dtype=np_dtype), None, dev, requires_grad)
 
 
-def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def zeros(*shape: Any, size: Any = None, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """A tensor of zeros of shape ``size``."""
-    return _filled(size, 0, dtype, device, requires_grad)
+    return _filled(_size(shape, size), 0, dtype, device, requires_grad)
 
 
-def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def ones(*shape: Any, size: Any = None, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """A tensor of ones of shape ``size``."""
-    return _filled(size, 1, dtype, device, requires_grad)
+    return _filled(_size(shape, size), 1, dtype, device, requires_grad)
 
 
-def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def empty(*shape: Any, size: Any = None, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """An uninitialised tensor of shape ``size`` (zero-filled here)."""
-    return _filled(size, 0, dtype, device, requires_grad)
+    return _filled(_size(shape, size), 0, dtype, device, requires_grad)
 
 
 def full(size: Sequence[int], fill_value: Any, *, dtype: Any = None, device: Any = None,
@@ -138,7 +143,7 @@ def full(size: Sequence[int], fill_value: Any, *, dtype: Any = None, device: Any
     """A tensor of shape ``size`` filled with ``fill_value``; the dtype follows the value."""
     if dtype is None:
         dtype = dtypes.result_type(fill_value)
-    return _filled((tuple(size),), fill_value, dtype, device, requires_grad)
+    return _filled(_size((tuple(size),)), fill_value, dtype, device, requires_grad)
 
 
 def _like(input: Tensor, dtype: Any, device: Any) -> tuple:
@@ -174,37 +179,37 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, dev
         raise RuntimeError("arange: step must be nonzero")
     if dtype is None:
         dtype = dtypes.result_type(start, end, step)
-    xp, np_dtype, _ = _module_and_dtype(dtype, device)
+    xp, np_dtype, dev = _module_and_dtype(dtype, device)
     count = max(0, math.ceil((end - start) / step))
     values = xp.arange(count, dtype=np.float64 if np_dtype.kind == "f" else np.int64) * step + start
-    return _finish(values.astype(np_dtype), None, None, requires_grad)
+    return _finish(values.astype(np_dtype), None, dev, requires_grad)
 
 
 def linspace(start: float, end: float, steps: int, *, dtype: Any = None, device: Any = None,
              requires_grad: bool = False) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
-    xp, np_dtype, _ = _module_and_dtype(dtype, device)
-    return _finish(xp.linspace(start, end, steps).astype(np_dtype), None, None, requires_grad)
+    xp, np_dtype, dev = _module_and_dtype(dtype, device)
+    return _finish(xp.linspace(start, end, steps).astype(np_dtype), None, dev, requires_grad)
 
 
 def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype: Any = None,
              device: Any = None) -> Tensor:
-    xp, np_dtype, _ = _module_and_dtype(dtype, device)
-    return _finish((base ** xp.linspace(start, end, steps)).astype(np_dtype), None, None, False)
+    xp, np_dtype, dev = _module_and_dtype(dtype, device)
+    return _finish((base ** xp.linspace(start, end, steps)).astype(np_dtype), None, dev, False)
 
 
 def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None,
         requires_grad: bool = False) -> Tensor:
     """The ``n x m`` identity matrix."""
-    xp, np_dtype, _ = _module_and_dtype(dtype, device)
-    return _finish(xp.eye(n, m, dtype=np_dtype), None, None, requires_grad)
+    xp, np_dtype, dev = _module_and_dtype(dtype, device)
+    return _finish(xp.eye(n, m, dtype=np_dtype), None, dev, requires_grad)
 
 
 def _random(size: tuple, draw: Any, dtype: Any, device: Any, generator: Generator | None,
             requires_grad: bool, default: dtypes.dtype | None = None) -> Tensor:
     xp, np_dtype, dev = _module_and_dtype(dtype, device, default)
     state = generator_for(dev, generator).state
-    return _finish(draw(state, _size(size)).astype(np_dtype, copy=False), None, None, requires_grad)
+    return _finish(draw(state, size).astype(np_dtype, copy=False), None, dev, requires_grad)
 
 
 def _uniform(state: Any, shape: tuple) -> Any:
@@ -215,16 +220,16 @@ def _normal(state: Any, shape: tuple) -> Any:
     return state.standard_normal(shape)
 
 
-def rand(*size: Any, generator: Generator | None = None, dtype: Any = None, device: Any = None,
+def rand(*shape: Any, size: Any = None, generator: Generator | None = None, dtype: Any = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
     """Uniform samples on ``[0, 1)``."""
-    return _random(size, _uniform, dtype, device, generator, requires_grad)
+    return _random(_size(shape, size), _uniform, dtype, device, generator, requires_grad)
 
 
-def randn(*size: Any, generator: Generator | None = None, dtype: Any = None, device: Any = None,
+def randn(*shape: Any, size: Any = None, generator: Generator | None = None, dtype: Any = None, device: Any = None,
           requires_grad: bool = False) -> Tensor:
     """Standard normal samples."""
-    return _random(size, _normal, dtype, device, generator, requires_grad)
+    return _random(_size(shape, size), _normal, dtype, device, generator, requires_grad)
 
 
 def randint(low: int, high: int | None = None, size: Sequence[int] = (), *, generator: Generator | None = None,
@@ -239,7 +244,7 @@ def randint(low: int, high: int | None = None, size: Sequence[int] = (), *, gene
         if hasattr(state, "integers"):
             return state.integers(low, high, shape, dtype=np.int64)
         return state.randint(low, high, shape, dtype=np.int64)
-    return _random((tuple(size),), draw, dtype, device, generator, False, dtypes.int64)
+    return _random(_size(tuple(size)), draw, dtype, device, generator, False, dtypes.int64)
 
 
 def rand_like(input: Tensor, *, dtype: Any = None, device: Any = None) -> Tensor:
@@ -265,7 +270,7 @@ def randperm(n: int, *, generator: Generator | None = None, dtype: Any = None, d
 def normal(mean: float, std: float, size: Sequence[int], *, generator: Generator | None = None,
            dtype: Any = None, device: Any = None) -> Tensor:
     """Normal samples with the given ``mean`` and ``std``."""
-    return _random((tuple(size),), lambda state, shape: state.standard_normal(shape) * std + mean,
+    return _random(_size(tuple(size)), lambda state, shape: state.standard_normal(shape) * std + mean,
                    dtype, device, generator, False)
 
 

@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["device", "DeviceLike", "as_device", "array_module", "device_of", "move_array", "cupy_module"]
+__all__ = ["device", "DeviceLike", "as_device", "array_module", "device_of", "move_array", "cupy_module",
+           "set_default_device", "get_default_device"]
 
 
 class device:
@@ -54,9 +55,31 @@ class device:
             return f"device(type='{self.type}')"
         return f"device(type='{self.type}', index={self.index})"
 
+    def __enter__(self) -> device:
+        """``with tinyframe.device('cuda'):`` makes factories without ``device=`` allocate here."""
+        _DEFAULT.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _DEFAULT.pop()
+
 
 DeviceLike = device | str | int | None
 CPU = device("cpu")
+# The default device is the last entry: set_default_device replaces the bottom one, ``with device``
+# blocks push and pop above it.
+_DEFAULT: list = [CPU]
+
+
+def set_default_device(spec: DeviceLike) -> None:
+    """Sets the device that factories (``zeros``, ``tensor``, ``randn``, ...) use when called
+    without ``device=``; ``None`` restores ``cpu`` (PyTorch's ``torch.set_default_device``)."""
+    _DEFAULT[0] = CPU if spec is None else device(spec)
+
+
+def get_default_device() -> device:
+    """The device that factories use when called without ``device=``."""
+    return as_device(_DEFAULT[-1])
 
 
 @functools.cache
@@ -71,9 +94,12 @@ def cupy_module() -> ModuleType:
 
 
 def as_device(spec: DeviceLike) -> device:
-    """Normalises a device argument; ``cuda`` without an index means the current CUDA device."""
+    """Normalises a device argument; ``None`` means the default device, ``cuda`` without an index the
+    current CUDA device."""
     if spec is None:
-        return CPU
+        spec = _DEFAULT[-1]
+        if spec is CPU:
+            return CPU
     dev = spec if isinstance(spec, device) else device(spec)
     if dev.type == "cuda" and dev.index is None:
         dev = device("cuda", cupy_module().cuda.runtime.getDevice())

@@ -6,11 +6,13 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled"]
+__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
+           "is_inference_mode_enabled"]
 
 
 class _GradState(threading.local):
     enabled = True
+    inference = False
 
 
 STATE = _GradState()
@@ -22,9 +24,15 @@ def is_grad_enabled() -> bool:
 
 
 class _GradModeContext:
-    """Base of the grad-mode switches: a context manager that is also a decorator."""
+    """Base of the grad-mode switches: a context manager that is also a decorator, with or without
+    parentheses (``@no_grad()`` and ``@no_grad``)."""
 
     mode: bool
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        if len(args) == 1 and not kwargs and callable(args[0]):
+            return cls()(args[0])
+        return super().__new__(cls)
 
     def __enter__(self) -> None:
         self._previous = STATE.enabled
@@ -77,3 +85,31 @@ class set_grad_enabled(_GradModeContext):
     def __call__(self, fn: Callable) -> Callable:
         STATE.enabled = self._previous  # decorating must not switch the mode for the rest of the program
         return super().__call__(fn)
+
+
+def is_inference_mode_enabled() -> bool:
+    """True inside an ``inference_mode()`` block."""
+    return STATE.inference
+
+
+class inference_mode(_GradModeContext):
+    """Context manager and decorator for evaluation code: records no graph, like ``no_grad``.
+
+    ``inference_mode(False)`` leaves the grad mode as it is. Tensors made inside are ordinary
+    tensors that do not require grad (PyTorch's inference tensors additionally refuse later use in
+    autograd; tinyframe has no such restriction).
+    """
+
+    def __init__(self, mode: bool = True) -> None:
+        self.inference = bool(mode)
+
+    def __enter__(self) -> None:
+        self._previous, self._previous_inference = STATE.enabled, STATE.inference
+        if self.inference:
+            STATE.enabled, STATE.inference = False, True
+
+    def __exit__(self, *exc: object) -> None:
+        STATE.enabled, STATE.inference = self._previous, self._previous_inference
+
+    def _fresh(self) -> inference_mode:
+        return inference_mode(self.inference)

@@ -44,9 +44,18 @@ class Node:
     _freed = False
     _pre_hooks: list | None = None
     retained: Any = None  # weakref to the output tensor when it called retain_grad()
+    _metadata: dict | None = None
 
     def name(self) -> str:
         return type(self).__name__
+
+    @property
+    def metadata(self) -> dict:
+        """A dict for the user's own data about this node, kept as long as the node (PyTorch's
+        ``Node.metadata``)."""
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
 
     def __repr__(self) -> str:
         return f"<{self.name()} object at {hex(id(self))}>"

@@ -1,0 +1,98 @@
+"""PyTorch API that everyday scripts call: default device, factory keywords, inference mode, node metadata."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tinyframe as torch
+
+
+@pytest.fixture(autouse=True)
+def _restore_default_device():
+    yield
+    torch.set_default_device(None)
+
+
+def test_default_device_is_cpu_and_settable(device: str) -> None:
+    assert torch.get_default_device() == torch.device("cpu")
+    torch.set_default_device(device)
+    assert torch.get_default_device().type == device
+    for made in (torch.zeros(2), torch.ones(2, 3), torch.randn(4), torch.tensor([1.0]), torch.arange(3),
+                 torch.eye(2), torch.full((2,), 1.5), torch.linspace(0, 1, 3)):
+        assert made.device.type == device
+    torch.set_default_device(None)
+    assert torch.zeros(2).device == torch.device("cpu")
+
+
+def test_explicit_device_wins_over_the_default(device: str) -> None:
+    torch.set_default_device(device)
+    assert torch.zeros(2, device="cpu").device == torch.device("cpu")
+    assert torch.randn(2, device="cpu").device == torch.device("cpu")
+    assert torch.arange(3, device="cpu").device == torch.device("cpu")
+
+
+def test_tensor_from_a_tensor_keeps_its_device(device: str) -> None:
+    source = torch.ones(2, device=device)
+    torch.set_default_device("cpu")
+    assert torch.tensor(source).device == source.device
+    assert torch.as_tensor(source).device == source.device
+
+
+def test_device_as_a_context_manager_sets_the_default_inside(device: str) -> None:
+    with torch.device(device) as dev:
+        assert dev.type == device
+        assert torch.zeros(1).device.type == device
+        with torch.device("cpu"):
+            assert torch.zeros(1).device == torch.device("cpu")
+        assert torch.ones(1).device.type == device
+    assert torch.zeros(1).device == torch.device("cpu")
+
+
+@pytest.mark.parametrize("factory", ["zeros", "ones", "empty", "rand", "randn"])
+def test_factories_take_size_as_a_keyword(factory: str) -> None:
+    made = getattr(torch, factory)(size=(2, 3), dtype=torch.float64)
+    assert made.shape == (2, 3) and made.dtype == torch.float64
+    assert getattr(torch, factory)(size=[4]).shape == (4,)
+    with pytest.raises(TypeError, match="size"):
+        getattr(torch, factory)(2, size=(2,))
+
+
+def test_random_factories_take_a_generator_by_keyword() -> None:
+    first = torch.randn(size=(3,), generator=torch.Generator().manual_seed(5))
+    second = torch.randn(3, generator=torch.Generator().manual_seed(5))
+    np.testing.assert_array_equal(first.numpy(), second.numpy())
+
+
+def test_inference_mode_records_nothing_and_restores() -> None:
+    x = torch.ones(2, requires_grad=True)
+    with torch.inference_mode():
+        assert torch.is_inference_mode_enabled() and not torch.is_grad_enabled()
+        y = x * 2
+    assert y.grad_fn is None and not y.requires_grad
+    assert torch.is_grad_enabled() and not torch.is_inference_mode_enabled()
+    with torch.inference_mode(False):
+        assert (x * 2).grad_fn is not None
+
+
+@pytest.mark.parametrize("switch", [torch.no_grad, torch.inference_mode, torch.enable_grad])
+def test_grad_mode_switches_decorate_with_or_without_parentheses(switch) -> None:
+    x = torch.ones(1, requires_grad=True)
+
+    def double(t):
+        return t * 2
+
+    for decorated in (switch(double), switch()(double)):
+        with torch.no_grad():
+            out = decorated(x)
+        assert out.requires_grad == (switch is torch.enable_grad)
+    assert torch.is_grad_enabled()
+
+
+def test_grad_fn_metadata_is_a_dict_kept_with_the_node() -> None:
+    x = torch.ones(2, requires_grad=True)
+    y = (x * 3).sum()
+    assert y.grad_fn.metadata == {}
+    y.grad_fn.metadata["tag"] = "loss"
+    assert y.grad_fn.metadata == {"tag": "loss"}
+    accumulate = y.grad_fn.next_functions[0][0].next_functions[0][0]
+    assert accumulate.metadata == {}
