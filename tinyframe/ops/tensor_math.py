@@ -14,7 +14,6 @@ from ..tensor import Tensor
 from . import binary, linalg, reduction, shape, unary
 
 
-
 def as_tensor(value: Any) -> Any:
     """Numbers stay numbers; arrays (constants such as masks) become Tensors outside the graph."""
     if isinstance(value, (Tensor, int, float)):
