@@ -401,3 +401,22 @@ def test_nonzero(device: str) -> None:
     assert _host(rows).tolist() == [0, 1] and _host(cols).tolist() == [1, 0]
     assert tuple(tf.nonzero(tf.tensor(3.0, device=device)).shape) == (1, 0)
     assert [_host(t).tolist() for t in tf.nonzero(tf.tensor(3.0, device=device), as_tuple=True)] == [[0]]
+
+
+@pytest.mark.parametrize("index, numpy_index", [
+    ((range(3), [0, 1, 2]), ([0, 1, 2], [0, 1, 2])),
+    (range(2), [0, 1]),
+    (range(0), np.array([], dtype=np.int64)),
+    ([range(2), 1], ([0, 1], 1)),
+    ([0, 2], [0, 2]),
+    ([[0, 1]], [0, 1]),  # a list holding a list reads as a tuple, as in PyTorch 2.13
+    (([[0, 1]], slice(None)), (np.array([[0, 1]]), slice(None))),
+], ids=["range-and-list", "range", "empty-range", "list-holding-range", "list", "nested-list", "nested-and-slice"])
+def test_python_sequences_index_as_pytorch_does_with_gradient(index, numpy_index, device: str) -> None:
+    data = np.arange(12.0).reshape(3, 4)
+    x = tf.tensor(data, device=device, requires_grad=True)
+    out = x[index]
+    expected = data[numpy_index]
+    np.testing.assert_array_equal(out.detach().cpu().numpy(), expected)
+    out.sum().backward()
+    assert x.grad.shape == x.shape and float(x.grad.sum()) == expected.size

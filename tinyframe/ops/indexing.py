@@ -359,7 +359,7 @@ def _parse(data: Any, index: Any, check_arrays: bool = False) -> tuple:
 def _sequence_as_tuple(index: list) -> bool:
     """PyTorch reads a list holding tensors, sequences, slices, None or ``...`` as a tuple."""
     return len(index) < 32 and any(
-        isinstance(i, (Tensor, list, tuple, np.ndarray, slice)) or i is None or i is Ellipsis for i in index)
+        isinstance(i, (Tensor, list, tuple, range, np.ndarray, slice)) or i is None or i is Ellipsis for i in index)
 
 
 def _index_value(item: Any, data: Any) -> Any:
@@ -370,7 +370,7 @@ def _index_value(item: Any, data: Any) -> Any:
         array = np.asarray(item)
     elif isinstance(item, (int, np.integer)):
         return int(item)
-    elif isinstance(item, (list, tuple)):
+    elif isinstance(item, (list, tuple, range)):
         array = np.asarray(item)
         if array.dtype == object:
             raise IndexError(f"{_VALID_INDEX_TYPES} (got a ragged sequence)")
