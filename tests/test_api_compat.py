@@ -96,3 +96,24 @@ def test_grad_fn_metadata_is_a_dict_kept_with_the_node() -> None:
     assert y.grad_fn.metadata == {"tag": "loss"}
     accumulate = y.grad_fn.next_functions[0][0].next_functions[0][0]
     assert accumulate.metadata == {}
+
+
+def test_post_accumulate_grad_hook_sees_the_accumulated_grad_each_backward() -> None:
+    w = torch.ones(3, requires_grad=True)
+    seen = []
+    handle = w.register_post_accumulate_grad_hook(lambda t: seen.append(t.grad.clone()))
+    (w * 2).sum().backward()
+    (w * 3).sum().backward()
+    assert [s.tolist() for s in seen] == [[2.0] * 3, [5.0] * 3]
+    torch.autograd.grad((w * 4).sum(), w)  # grad() accumulates nothing, so runs no such hook
+    assert len(seen) == 2
+    handle.remove()
+    (w * 2).sum().backward()
+    assert len(seen) == 2
+
+
+def test_post_accumulate_grad_hook_refuses_non_leaves_and_tensors_without_grad() -> None:
+    with pytest.raises(RuntimeError, match="non-leaf"):
+        (torch.ones(1, requires_grad=True) * 2).register_post_accumulate_grad_hook(print)
+    with pytest.raises(RuntimeError, match="doesn't require gradient"):
+        torch.ones(1).register_post_accumulate_grad_hook(print)

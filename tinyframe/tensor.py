@@ -43,6 +43,7 @@ class Tensor:
     _view_index: Any = None            # for views made by indexing: the index, so in-place ops can rebase
     _accumulator: Any = None           # the leaf's AccumulateGrad node, made on first use
     _hooks: list | None = None         # gradient hooks of a leaf
+    _post_accumulate_hooks: list | None = None  # hooks run on a leaf after its .grad is updated
     _retains_grad = False
 
     def __init__(self, data: Any = (), *, device: Any = None) -> None:
@@ -202,6 +203,12 @@ class Tensor:
         """Registers ``hook(grad) -> Tensor or None``, run on the gradient with respect to this tensor."""
         from .autograd.hooks import register_hook
         return register_hook(self, hook)
+
+    def register_post_accumulate_grad_hook(self, hook: Any) -> Any:
+        """Registers ``hook(tensor) -> None``, run on this leaf after backward accumulates into its ``.grad``
+        (an optimizer step per parameter, for example)."""
+        from .autograd.hooks import register_post_accumulate_grad_hook
+        return register_post_accumulate_grad_hook(self, hook)
 
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
                  create_graph: bool = False, inputs: Sequence[Tensor] | None = None) -> None:

@@ -187,6 +187,9 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
                         leaf._grad = Tensor._make(owned.claim(g))  # the common first accumulation
                     else:
                         _accumulate(leaf, g, create_graph, owned)
+                    if leaf is not None and leaf._post_accumulate_hooks and not capture:
+                        for hook in tuple(leaf._post_accumulate_hooks):
+                            hook(leaf)
                 elif create_graph:
                     input_grads = _call_recorded_backward(node, g)
                 else:

@@ -33,6 +33,18 @@ def register_hook(tensor: Any, hook: Callable) -> RemovableHandle:
     return RemovableHandle(hooks, hook)
 
 
+def register_post_accumulate_grad_hook(tensor: Any, hook: Callable) -> RemovableHandle:
+    """Runs ``hook(tensor)`` each time backward has accumulated a gradient into this leaf's ``.grad``."""
+    if not tensor.requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    if tensor.grad_fn is not None:
+        raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+    if tensor._post_accumulate_hooks is None:
+        tensor._post_accumulate_hooks = []
+    tensor._post_accumulate_hooks.append(hook)
+    return RemovableHandle(tensor._post_accumulate_hooks, hook)
+
+
 def retain_grad(tensor: Any) -> None:
     """Makes a non-leaf tensor keep its gradient in ``.grad`` (accumulating, as leaves do)."""
     if not tensor.requires_grad:
