@@ -117,3 +117,31 @@ def test_post_accumulate_grad_hook_refuses_non_leaves_and_tensors_without_grad()
         (torch.ones(1, requires_grad=True) * 2).register_post_accumulate_grad_hook(print)
     with pytest.raises(RuntimeError, match="doesn't require gradient"):
         torch.ones(1).register_post_accumulate_grad_hook(print)
+
+
+def test_detect_anomaly_names_the_node_that_made_nan() -> None:
+    x = torch.tensor([0.0, 1.0], requires_grad=True)
+    with pytest.warns(UserWarning, match="Anomaly Detection has been enabled"):
+        with torch.autograd.detect_anomaly():
+            assert torch.is_anomaly_enabled()
+            with pytest.raises(RuntimeError, match="Function 'SqrtBackward0' returned nan values in its 0th output."):
+                (x.sqrt() * 0).sum().backward()
+            with pytest.raises(RuntimeError, match="Function 'MulBackward0' returned nan values in its 0th output."):
+                (x * 0).sqrt().sum().backward()
+    assert not torch.is_anomaly_enabled()
+    (x.sqrt() * 0).sum().backward()  # outside: NaN flows into .grad as in PyTorch
+    assert bool(x.grad.isnan().any())
+
+
+def test_set_detect_anomaly_switches_at_once_and_restores_as_a_context() -> None:
+    x = torch.tensor([0.0], requires_grad=True)
+    with torch.autograd.set_detect_anomaly(True):
+        assert torch.is_anomaly_enabled() and torch.is_anomaly_check_nan_enabled()
+        with pytest.raises(RuntimeError, match="SqrtBackward0"):
+            (x.sqrt() * 0).sum().backward(create_graph=True)
+    assert not torch.is_anomaly_enabled()
+    torch.autograd.set_detect_anomaly(True, check_nan=False)
+    try:
+        (x.sqrt() * 0).sum().backward()
+    finally:
+        torch.autograd.set_detect_anomaly(False)

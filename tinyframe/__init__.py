@@ -11,6 +11,7 @@ from .tensor import Size, Tensor
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                         set_grad_enabled)
 from . import autograd, cuda
+from .autograd import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .creation import (arange, as_tensor, bernoulli, empty, empty_like, eye, from_numpy, full, full_like,
                        linspace, logspace, normal, ones, ones_like, rand, rand_like, randint, randint_like,
                        randn, randn_like, randperm, tensor, zeros, zeros_like)
@@ -30,7 +31,8 @@ short = int16
 __all__ = [
     "__version__", "Tensor", "Size", "dtype", "device", "autograd", "cuda", "no_grad", "enable_grad",
     "set_grad_enabled", "is_grad_enabled", "inference_mode", "is_inference_mode_enabled",
-    "set_default_device", "get_default_device", "bool", "float16", "float32", "float64", "int8", "int16",
+    "set_default_device", "get_default_device", "is_anomaly_enabled",
+    "is_anomaly_check_nan_enabled", "bool", "float16", "float32", "float64", "int8", "int16",
     "int32", "int64", "uint8", "float", "double", "half", "long", "int", "short", "get_default_dtype",
     "set_default_dtype", "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange",
     "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",

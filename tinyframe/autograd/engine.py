@@ -14,6 +14,7 @@ from .. import grad_mode
 from ..device import array_module_of
 from ..ops import tensor_math
 from ..tensor import Tensor
+from . import anomaly_mode
 from .hooks import store_retained
 from .node import AccumulateGrad, Node, edge_of
 
@@ -158,6 +159,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
         pending[node] = pending[node] + g if node in pending else g
     captured: dict = {}
     owned = _Ownership(root_grads)
+    check_nan = anomaly_mode.STATE.enabled and anomaly_mode.STATE.check_nan
     state = grad_mode.STATE
     previous_mode, state.enabled = state.enabled, create_graph
     try:
@@ -196,6 +198,8 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
                     input_grads = node.backward(node, g)
                     if type(input_grads) is not tuple:
                         input_grads = (input_grads,)
+                if check_nan and input_grads:
+                    anomaly_mode.check_gradients(node, input_grads)
                 if not retain_graph and node._saved is not None:
                     node._saved, node._freed = None, True
             for i, (child, _) in enumerate(node.next_functions):
