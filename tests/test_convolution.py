@@ -156,7 +156,7 @@ def test_backward_skips_inputs_that_need_no_gradient() -> None:
      "Given weight of size [16, 1, 3, 3], expected bias to be 1-dimensional with 16 elements, but got bias of "
      "size [10] instead"),
     (lambda: conv2d(tf.zeros(2, 1, 5, 5), tf.zeros(16, 1, 3, 3, dtype=tf.float64)),
-     "Input type (tinyframe.float32) and weight type (tinyframe.float64) should be the same"),
+     "expected scalar type Float but found Double"),
     (lambda: conv_transpose2d(tf.zeros(2, 1, 5, 5), tf.zeros(3, 16, 3, 3)),
      "Given transposed=1, weight of size [3, 16, 3, 3], expected input[2, 1, 5, 5] to have 3 channels, but got "
      "1 channels instead"),

@@ -45,7 +45,7 @@ def _infer_array(data: Any, dtype: Any = None) -> np.ndarray:
     try:
         array = np.array(data)
     except ValueError as exc:
-        raise ValueError(f"could not build a tensor from the data: {exc}") from exc
+        raise _ragged_error(data) or ValueError(f"could not build a tensor from the data: {exc}") from None
     if array.dtype == object:
         raise TypeError("could not infer dtype: the data is ragged or holds values that are not numbers")
     if array.dtype.kind == "f":
@@ -58,6 +58,32 @@ def _infer_array(data: Any, dtype: Any = None) -> np.ndarray:
     if array.dtype.kind == "U":
         raise TypeError(f"new(): invalid data type '{type(data).__name__}' (strings are not numbers)")
     return array.astype(np.float64)
+
+
+def _ragged_error(data: Any) -> Exception | None:
+    """PyTorch's error for nested sequences that do not form an array: the shape is read along the
+    first elements, then the first element that breaks it is named."""
+    shape = []
+    first = data
+    while isinstance(first, (list, tuple)):
+        shape.append(len(first))
+        if not first:
+            break
+        first = first[0]
+    pending = [(data, 0)]
+    while pending:
+        value, dim = pending.pop()
+        is_sequence = isinstance(value, (list, tuple))
+        if dim == len(shape):
+            if is_sequence:
+                return TypeError(f"must be real number, not {type(value).__name__}")
+            continue
+        if not is_sequence:
+            return TypeError("not a sequence")
+        if len(value) != shape[dim]:
+            return ValueError(f"expected sequence of length {shape[dim]} at dim {dim} (got {len(value)})")
+        pending.extend((item, dim + 1) for item in reversed(value))
+    return None
 
 
 def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
@@ -120,7 +146,19 @@ def _module_and_dtype(dtype: Any, device: Any, default: dtypes.dtype | None = No
 
 def _filled(size: tuple, value: Any, dtype: Any, device: Any, requires_grad: bool) -> Tensor:
     xp, np_dtype, dev = _module_and_dtype(dtype, device)
-    return _finish(xp.full(size, value, dtype=np_dtype), None, dev, requires_grad)
+    nbytes = math.prod(size) * np_dtype.itemsize
+    if nbytes > _MAX_STORAGE_BYTES:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)}: {nbytes} bytes is more "
+                           "than any storage can hold")
+    try:
+        array = xp.full(size, value, dtype=np_dtype)
+    except MemoryError as exc:
+        raise RuntimeError(f"{dev}: can't allocate memory: you tried to allocate {nbytes} bytes (sizes={list(size)}, "
+                           f"dtype={dtypes.from_numpy_dtype(np_dtype)})") from exc
+    return _finish(array, None, dev, requires_grad)
+
+
+_MAX_STORAGE_BYTES = 2**63 - 1  # PyTorch counts a storage's bytes in int64
 
 
 def zeros(*shape: Any, size: Any = None, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:

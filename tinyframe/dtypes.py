@@ -6,6 +6,7 @@ import numpy as np
 __all__ = [
     "dtype", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool_",
     "as_dtype", "from_numpy_dtype", "get_default_dtype", "set_default_dtype", "result_type",
+    "scalar_type_name", "cpp_type_name",
 ]
 
 
@@ -50,6 +51,22 @@ _ALIASES = {
     "short": int16, "bool": bool_,
 }
 _DEFAULT = {"float": float32}
+
+# PyTorch's kernels name dtypes in their error messages by ScalarType ("Double") or by C++ type ("double").
+_SCALAR_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "uint8": "Byte", "int8": "Char",
+                      "int16": "Short", "int32": "Int", "int64": "Long", "bool": "Bool"}
+_CPP_TYPE_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double", "uint8": "unsigned char",
+                   "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int", "bool": "bool"}
+
+
+def scalar_type_name(d: object) -> str:
+    """PyTorch's ScalarType name (``Double``) of a tinyframe or NumPy dtype, for error messages."""
+    return _SCALAR_TYPE_NAMES.get(d.name, d.name)
+
+
+def cpp_type_name(d: object) -> str:
+    """The C++ type name (``double``) PyTorch's kernels give a tinyframe or NumPy dtype in error messages."""
+    return _CPP_TYPE_NAMES.get(d.name, d.name)
 
 
 def from_numpy_dtype(np_dtype: np.dtype) -> dtype:

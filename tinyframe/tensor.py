@@ -5,6 +5,7 @@ defined once in ``tinyframe.ops``; the methods and operators here only reach tho
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -24,6 +25,19 @@ class Size(tuple):
 
     def numel(self) -> int:
         return int(np.prod(self, dtype=np.int64))
+
+
+def _operator(method: Any) -> Any:
+    """An operator method that answers NotImplemented for an operand that is neither a Tensor nor a
+    number, so that Python tries the other operand's method and then raises its TypeError naming
+    both types (``unsupported operand type(s) for +: 'Tensor' and 'NoneType'``), as PyTorch's do."""
+    def operator(self: Tensor, other: Any) -> Any:
+        if isinstance(other, (Tensor, int, float)):
+            return method(self, other)
+        return NotImplemented
+    operator.__name__ = operator.__qualname__ = method.__name__
+    operator.__doc__ = method.__doc__
+    return operator
 
 
 class Tensor:
@@ -172,6 +186,9 @@ class Tensor:
 
     @property
     def grad(self) -> Tensor | None:
+        """The gradient accumulated by backward (leaves, and non-leaves that called ``retain_grad``)."""
+        if self.grad_fn is not None and not self._retains_grad:
+            warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
     @grad.setter
@@ -325,60 +342,79 @@ class Tensor:
         return self.new_zeros(*size, dtype=dtype, device=device)
 
     # ----------------------------------------------------------------- operators
+    @_operator
     def __add__(self, other: Any) -> Tensor:
         return binary.Add.apply(self, other)
 
+    @_operator
     def __radd__(self, other: Any) -> Tensor:
         return binary.Add.apply(other, self)
 
+    @_operator
     def __iadd__(self, other: Any) -> Tensor:
         return self.add_(other)
 
+    @_operator
     def __sub__(self, other: Any) -> Tensor:
         return binary.Sub.apply(self, other)
 
+    @_operator
     def __rsub__(self, other: Any) -> Tensor:
         return binary.Sub.apply(other, self)
 
+    @_operator
     def __isub__(self, other: Any) -> Tensor:
         return self.sub_(other)
 
+    @_operator
     def __mul__(self, other: Any) -> Tensor:
         return binary.Mul.apply(self, other)
 
+    @_operator
     def __rmul__(self, other: Any) -> Tensor:
         return binary.Mul.apply(other, self)
 
+    @_operator
     def __imul__(self, other: Any) -> Tensor:
         return self.mul_(other)
 
+    @_operator
     def __truediv__(self, other: Any) -> Tensor:
         return binary.Div.apply(self, other)
 
+    @_operator
     def __rtruediv__(self, other: Any) -> Tensor:
         return binary.Div.apply(other, self)
 
+    @_operator
     def __itruediv__(self, other: Any) -> Tensor:
         return self.div_(other)
 
+    @_operator
     def __floordiv__(self, other: Any) -> Tensor:
         return binary.floor_divide(self, other)
 
+    @_operator
     def __rfloordiv__(self, other: Any) -> Tensor:
         return binary.floor_divide(other, self)
 
+    @_operator
     def __mod__(self, other: Any) -> Tensor:
         return binary.remainder(self, other)
 
+    @_operator
     def __rmod__(self, other: Any) -> Tensor:
         return binary.remainder(other, self)
 
+    @_operator
     def __pow__(self, exponent: Any) -> Tensor:
         return binary.pow(self, exponent)
 
+    @_operator
     def __rpow__(self, base: Any) -> Tensor:
         return binary.pow(base, self)
 
+    @_operator
     def __ipow__(self, exponent: Any) -> Tensor:
         return self.pow_(exponent)
 
@@ -400,36 +436,45 @@ class Tensor:
     def __invert__(self) -> Tensor:
         return binary.logical_not(self) if self._data.dtype.kind == "b" else binary.bitwise_not(self)
 
+    @_operator
     def __and__(self, other: Any) -> Tensor:
         return binary.bitwise_and(self, other)
 
     __rand__ = __and__
 
+    @_operator
     def __or__(self, other: Any) -> Tensor:
         return binary.bitwise_or(self, other)
 
     __ror__ = __or__
 
+    @_operator
     def __xor__(self, other: Any) -> Tensor:
         return binary.bitwise_xor(self, other)
 
     __rxor__ = __xor__
 
+    @_operator
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
         return binary.eq(self, other)
 
+    @_operator
     def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
         return binary.ne(self, other)
 
+    @_operator
     def __lt__(self, other: Any) -> Tensor:
         return binary.lt(self, other)
 
+    @_operator
     def __le__(self, other: Any) -> Tensor:
         return binary.le(self, other)
 
+    @_operator
     def __gt__(self, other: Any) -> Tensor:
         return binary.gt(self, other)
 
+    @_operator
     def __ge__(self, other: Any) -> Tensor:
         return binary.ge(self, other)
 
@@ -875,15 +920,25 @@ class Tensor:
         return (self[i] for i in range(self._data.shape[0]))
 
     def __bool__(self) -> bool:
-        if self._data.size != 1:
-            raise RuntimeError(f"Boolean value of Tensor with {self._data.size} elements is ambiguous")
+        size = self._data.size
+        if size != 1:
+            raise RuntimeError(f"Boolean value of Tensor with {'no values' if size == 0 else 'more than one value'} "
+                               "is ambiguous")
         return bool(self._data.reshape(()).item())
 
     def __float__(self) -> float:
-        return float(self.item())
+        return float(self._python_scalar())
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._python_scalar())
+
+    def __complex__(self) -> complex:
+        return complex(self._python_scalar())
+
+    def _python_scalar(self) -> Any:
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self._data.reshape(()).item()
 
     def __index__(self) -> int:
         if self._data.dtype.kind not in "iub" or self._data.size != 1:
@@ -911,6 +966,11 @@ class Tensor:
 
 
 _new_tensor = object.__new__
+_NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
+    "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf "
+    "Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure "
+    "you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information.")
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:

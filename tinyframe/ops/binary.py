@@ -9,9 +9,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from ..autograd.node import Op, shape_error
 from ..tensor import Tensor
-from .promotion import promote, promote_to_float
+from .promotion import is_number, promote, promote_to_float
 
 __all__ = [
     "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "maximum", "minimum",
@@ -36,12 +38,27 @@ class Sub(Op):
     @staticmethod
     def forward(ctx: Sub, x: Any, y: Any, alpha: Any = 1) -> Any:
         ctx.alpha = alpha
+        x_bool, y_bool = _is_bool(x), _is_bool(y)
+        if x_bool or y_bool:
+            raise RuntimeError(_bool_subtraction_message(x_bool and y_bool))
         x, y = promote(x, y)
         return x - y if alpha == 1 else x - alpha * y
 
     @staticmethod
     def backward(ctx: Sub, g: Any) -> tuple:
         return g, -g if ctx.alpha == 1 else g * -ctx.alpha
+
+
+def _is_bool(value: Any) -> bool:
+    return value.__class__ is bool or (not is_number(value) and value.dtype.kind == "b")
+
+
+def _bool_subtraction_message(both: bool) -> str:
+    if both:
+        return ("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+                "`logical_xor()` operator instead.")
+    return ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a "
+            "mask, use the `~` or `logical_not()` operator instead.")
 
 
 class Mul(Op):
@@ -188,18 +205,26 @@ class ClampMax(Clamp, node_name="ClampMaxBackward0"):
     pass
 
 
+def _check_operand(name: str, other: Any) -> None:
+    if not isinstance(other, (Tensor, int, float)):
+        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+
+
 def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     """``input + alpha * other``, broadcasting."""
+    _check_operand("add", other)
     return Add.apply(input, other, alpha=alpha)
 
 
 def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     """``input - alpha * other``, broadcasting."""
+    _check_operand("sub", other)
     return Sub.apply(input, other, alpha=alpha)
 
 
 def mul(input: Any, other: Any) -> Tensor:
     """``input * other``, broadcasting."""
+    _check_operand("mul", other)
     return Mul.apply(input, other)
 
 
@@ -208,12 +233,13 @@ def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
 
     ``rounding_mode='floor'`` or ``'trunc'`` round the quotient (not differentiable).
     """
+    _check_operand("div", other)
     if rounding_mode is None:
         return Div.apply(input, other)
     if rounding_mode == "floor":
         return floor_divide(input, other)
     if rounding_mode == "trunc":
-        return _compare(input, other, lambda a, b: _trunc_divide(a, b))
+        return _compare(input, other, _rounding_division(_trunc_divide))
     raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                      f"'{rounding_mode}'")
 
@@ -279,12 +305,34 @@ def _compare(x: Any, y: Any, compute: Any) -> Tensor:
     return Tensor._make(array_module_of(first).asarray(out))
 
 
+def _rounding_division(compute: Any) -> Any:
+    """``compute(a, b)`` with PyTorch's rule for a zero divisor: integers raise (NumPy would warn
+    and give 0), floats give inf or nan without a warning."""
+    def divide(a: Any, b: Any) -> Any:
+        array = b if is_number(a) else a
+        if array.dtype.kind in "iu" and (not b if is_number(b) else not b.all()):
+            raise RuntimeError("ZeroDivisionError")
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return compute(a, b)
+    return divide
+
+
+def _floor_divide(a: Any, b: Any) -> Any:
+    return a // b
+
+
+def _remainder(a: Any, b: Any) -> Any:
+    return a % b
+
+
 def floor_divide(input: Any, other: Any) -> Tensor:
-    return _compare(input, other, lambda a, b: a // b)
+    """``input // other``: the quotient rounded towards minus infinity; an integer zero divisor raises."""
+    return _compare(input, other, _rounding_division(_floor_divide))
 
 
 def remainder(input: Any, other: Any) -> Tensor:
-    return _compare(input, other, lambda a, b: a % b)
+    """``input % other``, with the sign of ``other`` (Python's modulus); an integer zero divisor raises."""
+    return _compare(input, other, _rounding_division(_remainder))
 
 
 def eq(input: Any, other: Any) -> Tensor:

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..autograd.node import Op
+from ..dtypes import cpp_type_name, scalar_type_name
 from ..tensor import Tensor
 
 __all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d"]
@@ -254,7 +255,7 @@ def _tuple(value: Any, name: str, nd: int) -> tuple:
     return values
 
 
-def _check_tensors(op: str, input: Any, weight: Any, bias: Any, nd: int) -> None:
+def _check_tensors(op: str, input: Any, weight: Any, bias: Any, nd: int, transposed: bool) -> None:
     if not isinstance(input, Tensor) or not isinstance(weight, Tensor):
         raise TypeError(f"{op}(): argument 'input' and 'weight' must be Tensors, got "
                         f"{type(input).__name__} and {type(weight).__name__}")
@@ -264,10 +265,14 @@ def _check_tensors(op: str, input: Any, weight: Any, bias: Any, nd: int) -> None
     if weight.ndim != nd + 2:
         raise RuntimeError(f"{op}: expected weight to be {nd + 2}-dimensional, but got weight of size "
                            f"{list(weight.shape)}")
+    # PyTorch refuses mixed dtypes; its convolution compares the bias first, its transposed one
+    # ignores the bias's dtype (the result keeps the input's).
+    if bias is not None and not transposed and bias.dtype != input.dtype:
+        raise RuntimeError(f"Input type ({cpp_type_name(input.dtype)}) and bias type ({cpp_type_name(bias.dtype)}) "
+                           "should be the same")
     if input.dtype != weight.dtype:
-        raise RuntimeError(f"Input type ({input.dtype}) and weight type ({weight.dtype}) should be the same")
-    if bias is not None and bias.dtype != input.dtype:
-        raise RuntimeError(f"Input type ({input.dtype}) and bias type ({bias.dtype}) should be the same")
+        raise RuntimeError(f"expected scalar type {scalar_type_name(input.dtype)} but found "
+                           f"{scalar_type_name(weight.dtype)}")
 
 
 def _check_options(stride: tuple, padding: tuple, dilation: tuple, groups: int) -> None:
@@ -311,7 +316,7 @@ def _sizes(values: tuple) -> str:
 
 def _conv(op: str, nd: int, input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any, padding: Any,
           dilation: Any, groups: int) -> Tensor:
-    _check_tensors(op, input, weight, bias, nd)
+    _check_tensors(op, input, weight, bias, nd, transposed=False)
     batched = input.ndim == nd + 2
     in_shape = tuple(input.shape) if batched else (1,) + tuple(input.shape)
     stride, dilation = _tuple(stride, "stride", nd), _tuple(dilation, "dilation", nd)
@@ -378,7 +383,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
 
 def _conv_transpose(op: str, nd: int, input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,
                     padding: Any, output_padding: Any, groups: int, dilation: Any) -> Tensor:
-    _check_tensors(op, input, weight, bias, nd)
+    _check_tensors(op, input, weight, bias, nd, transposed=True)
     if isinstance(padding, str):
         raise TypeError(f"{op}(): argument 'padding' must be tuple of ints, not str")
     batched = input.ndim == nd + 2

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..autograd.node import Op
+from ..dtypes import cpp_type_name, scalar_type_name
 from ..tensor import Tensor
 from . import binary  # a module reference: binary is still initializing when this module loads
 from .shape import broadcast_pair, movedim, reshape
@@ -88,14 +89,6 @@ class Dot(Op):
         return g * b if needs_a else None, g * a if needs_b else None
 
 
-# PyTorch's C++ names of dtypes, which its matmul error messages use.
-_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
-              "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-              "bool": "bool"}
-_SCALAR_TYPES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
-                 "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
-
-
 def _arrays(name: str, input: Any, other: Any) -> tuple:
     if isinstance(input, Tensor) and isinstance(other, Tensor):
         return input._data, other._data
@@ -107,14 +100,13 @@ def _dtype_error(a: Any, b: Any) -> RuntimeError:
     """PyTorch's message for operands of different dtypes, from the kernel it runs for these ranks."""
     if b.ndim == 1 or (a.ndim == 1 and b.ndim >= 3):
         vec, mat = (b, a) if b.ndim == 1 else (a, b)
-        vec_name, mat_name = _SCALAR_TYPES.get(vec.dtype.name), _SCALAR_TYPES.get(mat.dtype.name)
+        vec_name, mat_name = scalar_type_name(vec.dtype), scalar_type_name(mat.dtype)
         return RuntimeError(f"addmv input tensors must have the same dtype, but got {vec_name}, {mat_name}, "
                             f"and {vec_name}")
     if b.ndim >= 3:
-        return RuntimeError(f"expected scalar type {_SCALAR_TYPES.get(a.dtype.name)} but found "
-                            f"{_SCALAR_TYPES.get(b.dtype.name)}")
-    return RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_CPP_NAMES.get(a.dtype.name)} != "
-                        f"{_CPP_NAMES.get(b.dtype.name)}")
+        return RuntimeError(f"expected scalar type {scalar_type_name(a.dtype)} but found {scalar_type_name(b.dtype)}")
+    return RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {cpp_type_name(a.dtype)} != "
+                        f"{cpp_type_name(b.dtype)}")
 
 
 def _shape_text(shape: tuple) -> str:
@@ -232,8 +224,7 @@ def dot(input: Tensor, tensor: Tensor) -> Tensor:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
     if a.dtype != b.dtype:
         raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
-                           f"{_SCALAR_TYPES.get(a.dtype.name, a.dtype.name)} and "
-                           f"{_SCALAR_TYPES.get(b.dtype.name, b.dtype.name)}")
+                           f"{scalar_type_name(a.dtype)} and {scalar_type_name(b.dtype)}")
     if a.shape[0] != b.shape[0]:
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] "
                            f"to have the same number of elements, but got {a.shape[0]} and {b.shape[0]} "

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..autograd.node import Op
+from ..dtypes import cpp_type_name, scalar_type_name
 from ..tensor import Tensor
 
 __all__: list[str] = []
@@ -50,9 +51,24 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if not x_shape or len(w_shape) != 2 or x_shape[-1] != w_shape[1]:
         raise RuntimeError(f"linear: input of shape {tuple(input.shape)} cannot be multiplied by a weight of "
                            f"shape {tuple(weight.shape)} (expected input.shape[-1] == weight.shape[1])")
+    _check_dtypes(input._data.dtype, weight._data.dtype, None if bias is None else bias._data.dtype)
     if bias is None:
         return Mm.apply(input, weight)
     if bias._data.shape != w_shape[:1]:
         raise RuntimeError(f"linear: bias of shape {tuple(bias.shape)} does not match weight of shape "
                            f"{tuple(weight.shape)} (expected ({weight.shape[0]},))")
     return Addmm.apply(input, weight, bias)
+
+
+def _check_dtypes(x: Any, weight: Any, bias: Any) -> None:
+    """PyTorch refuses mixed dtypes instead of promoting; its messages come from the kernel it runs
+    (addmm with a bias, mm without), which compares the bias to the weight first."""
+    if bias is not None and bias != weight:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got {scalar_type_name(bias)} and "
+                           f"{scalar_type_name(weight)}")
+    if x != weight:
+        if bias is None:
+            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {cpp_type_name(x)} != "
+                               f"{cpp_type_name(weight)}")
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {scalar_type_name(x)} and "
+                           f"{scalar_type_name(weight)}")

@@ -340,8 +340,8 @@ class Module:
                 continue
             source = state_dict[key]
             if not isinstance(source, Tensor):
-                errors.append(f'While copying the parameter named "{key}", expected torch.Tensor or '
-                              f"Tensor-like object from checkpoint but received {type(source)}")
+                errors.append(f'While copying the parameter named "{key}", expected a Tensor '
+                              f"from checkpoint but received {type(source)}")
             elif source.shape != target.shape:
                 errors.append(f"size mismatch for {key}: copying a param with shape {source.shape} from "
                               f"checkpoint, the shape in current model is {target.shape}.")
