@@ -14,15 +14,20 @@ other value is an object with a ``"type"``:
 - ``{"type": "Size", "items": [...]}``, ``{"type": "dtype", "name": ...}``, ``{"type": "device", "name": ...}``
 
 A file is written to a temporary file in the target's directory, flushed to disk and renamed over
-the target, so a crash leaves either the old file or the new one, never a partial one.
+the target, so a crash leaves either the old file or the new one, never a partial one. The
+temporary file's name carries the writer's host and process id; a later save to the same path
+removes those whose process no longer exists (a save killed mid-write), never a live one's.
 """
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import json
 import os
+import re
 import secrets
+import socket
 import stat
 from collections import OrderedDict
 from typing import IO, Any
@@ -55,7 +60,8 @@ def save(obj: Any, f: FileLike) -> None:
     copied to the host. Any other object raises TypeError naming its type and where it is.
 
     Saving to a path is atomic: the data goes to a temporary file in the same directory, is flushed
-    to disk and then renamed over ``f``.
+    to disk and then renamed over ``f``. Temporary files that earlier saves to ``f`` left behind
+    when their process was killed are removed first.
     """
     encoder = _Encoder()
     root = encoder.encode(obj, "obj")
@@ -156,7 +162,8 @@ def _write_atomically(path: str, members: dict) -> None:
     directory = os.path.dirname(target)
     if not os.path.isdir(directory):
         raise RuntimeError(f"Parent directory {os.path.dirname(path) or directory} does not exist.")
-    temporary = os.path.join(directory, f".{os.path.basename(target)}.{secrets.token_hex(8)}.tmp")
+    _remove_stale_temporaries(directory, os.path.basename(target))
+    temporary = os.path.join(directory, _temporary_name(os.path.basename(target), os.getpid()))
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -171,6 +178,38 @@ def _write_atomically(path: str, members: dict) -> None:
             os.unlink(temporary)
         raise
     _sync_directory(directory)
+
+
+# Temporary files are named ".{target}.{pid}.{host}.{random}.tmp". The host tag keeps a save from
+# judging, by a process id of its own machine, a file that another machine sharing the directory is writing.
+_HOST = hashlib.sha1(socket.gethostname().encode("utf-8")).hexdigest()[:8]
+
+
+def _temporary_name(target: str, pid: int) -> str:
+    return f".{target}.{pid}.{_HOST}.{secrets.token_hex(8)}.tmp"
+
+
+def _remove_stale_temporaries(directory: str, target: str) -> None:
+    """Removes the temporary files of saves to ``target`` whose writer process has died on this host."""
+    pattern = re.compile(re.escape(f".{target}.") + r"(\d+)\." + _HOST + r"\.[0-9a-f]{16}\.tmp")
+    with os.scandir(directory) as entries:
+        stale = [entry.path for entry in entries
+                 if (found := pattern.fullmatch(entry.name)) and not _process_exists(int(found.group(1)))]
+    for path in stale:
+        with contextlib.suppress(OSError):  # another save may have removed it first
+            os.unlink(path)
+
+
+def _process_exists(pid: int) -> bool:
+    if os.name != "posix":  # os.kill(pid, 0) would terminate the process on Windows
+        return True
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists but belongs to another user, or the system will not say
+        return True
+    return True
 
 
 def _sync_directory(directory: str) -> None:
