@@ -245,7 +245,7 @@ def test_download_rejects_wrong_md5_and_keeps_nothing(tmp_path, monkeypatch):
     serve(monkeypatch, responses)
     with pytest.raises(MNISTError, match="md5"):
         data.download(tmp_path)
-    assert list((tmp_path / "MNIST" / "raw").iterdir()) == []
+    assert list(tmp_path.iterdir()) == []  # not even an empty MNIST/raw
 
 
 @needs_shared_mnist

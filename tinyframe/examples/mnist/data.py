@@ -1,9 +1,10 @@
 """MNIST for the example: find, download and read the four IDX files with NumPy.
 
-If torchvision is installed, ``load_mnist`` lets it fetch and decode the data (its
-``MNIST/raw`` cache is then shared with other PyTorch code); otherwise, or when
-torchvision cannot load them, the files are found, downloaded and parsed here. Either
-way the result is NumPy arrays: images ``uint8 (N, 28, 28)``, labels ``int64 (N,)``.
+Files already on disk are used first, without touching the network. Otherwise they are
+downloaded, by torchvision if it is installed (into the ``MNIST/raw`` layout that other
+PyTorch code shares) or else from ``MIRRORS``, through a temporary folder: nothing is
+created in the data folder unless the download succeeds. The result is NumPy arrays:
+images ``uint8 (N, 28, 28)``, labels ``int64 (N,)``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import urllib.request
 import zlib
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import numpy as np
 
@@ -138,28 +138,38 @@ def download(root: str | os.PathLike) -> dict[str, Path]:
     """Download the four ``.gz`` files into ``root/MNIST/raw`` and return their paths.
 
     Each file is tried on every mirror in ``MIRRORS`` in turn and kept only if its md5
-    matches the published one; it is written to a temporary file in the same folder and
-    renamed into place, so an interrupted download never leaves a partial file. Files
-    already present with the right md5 are not fetched again.
+    matches the published one. Files already present with the right md5 are not fetched
+    again. The others are held in memory until all have arrived; only then is the folder
+    created and each file written to a temporary file beside its target and renamed into
+    place. So a failed download creates nothing, and an interrupted write never leaves a
+    partial file.
     """
     folder = Path(root) / "MNIST" / "raw"
+    present, fetched = {}, {}
+    for key, (name, md5) in RESOURCES.items():
+        target = folder / f"{name}.gz"
+        if target.is_file() and _md5(target.read_bytes()) == md5:
+            present[key] = target
+        else:
+            fetched[key] = (target.name, _fetch(target.name, md5))
+    return {**present, **_install(folder, fetched)}
+
+
+def _install(folder: Path, payloads: dict[str, tuple[str, bytes]]) -> dict[str, Path]:
+    """Write ``{key: (file name, bytes)}`` into ``folder``, creating it; return the paths."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise MNISTError(
-            f"cannot create {folder} for the download ({error})"
-        ) from error
-    return {
-        key: _download_one(folder, f"{name}.gz", md5)
-        for key, (name, md5) in RESOURCES.items()
-    }
+        raise MNISTError(f"cannot create {folder} for the download ({error})") from error
+    paths = {}
+    for key, (filename, payload) in payloads.items():
+        paths[key] = folder / filename
+        _write_atomically(paths[key], payload)
+    return paths
 
 
-def _download_one(folder: Path, filename: str, md5: str) -> Path:
+def _fetch(filename: str, md5: str) -> bytes:
     """Fetch ``filename`` from the first mirror that serves it with the right md5."""
-    target = folder / filename
-    if target.is_file() and _md5(target.read_bytes()) == md5:
-        return target
     failures = []
     for mirror in MIRRORS:
         url = mirror + filename
@@ -173,8 +183,7 @@ def _download_one(folder: Path, filename: str, md5: str) -> Path:
         if _md5(payload) != md5:
             failures.append(f"{url}: md5 {_md5(payload)}, expected {md5}")
             continue
-        _write_atomically(target, payload)
-        return target
+        return payload
     raise MNISTError(f"could not download {filename}: " + "; ".join(failures))
 
 
@@ -203,21 +212,33 @@ def load_mnist(
     """Return ``((x_train, y_train), (x_test, y_test))`` as NumPy arrays.
 
     ``x`` is ``uint8 (N, 28, 28)`` and ``y`` is ``int64 (N,)``, with N = 60000 for train
-    and 10000 for test. ``root`` defaults to ``default_data_dir()``. With
-    ``download=True`` the files are fetched into ``root/MNIST/raw`` when not found.
-    Raises ``MNISTError``, naming every folder searched, when the data cannot be had.
+    and 10000 for test. ``root`` defaults to ``default_data_dir()``. The four files are
+    looked for in ``root/MNIST/raw``, then flat in ``root`` (each ``.gz`` or not), and read
+    from there without any network access. Only when they are missing and ``download=True``
+    are they fetched into ``root/MNIST/raw``; a failed download creates nothing. Raises
+    ``MNISTError``, naming every folder searched, when the data cannot be had.
     """
     root = Path(root) if root is not None else default_data_dir()
+    files = find_raw_files(root)
+    if files is None:
+        files = _download_or_explain(root, download)
+    train = _read_split(files["train_images"], files["train_labels"])
+    test = _read_split(files["test_images"], files["test_labels"])
+    return train, test
+
+
+def _fetch_into(root: Path) -> dict[str, Path]:
+    """Download the files into ``root/MNIST/raw``: by torchvision when it is installed and
+    succeeds, else from ``MIRRORS``."""
     datasets = _torchvision_datasets()
     if datasets is not None:
         try:
-            return _load_with_torchvision(datasets, root, download)
+            return _download_with_torchvision(datasets, root)
         except (RuntimeError, OSError):
-            # torchvision reads only uncompressed files in root/MNIST/raw; the reader
-            # here also takes .gz files and the flat layout. torchvision's error stays
-            # attached as the __context__ of any MNISTError raised below.
-            return _load_with_numpy(root, download)
-    return _load_with_numpy(root, download)
+            # Then the mirrors here; torchvision's error stays attached as the
+            # __context__ of any MNISTError raised by them.
+            pass
+    return download(root)
 
 
 def _torchvision_datasets() -> ModuleType | None:
@@ -231,28 +252,16 @@ def _torchvision_datasets() -> ModuleType | None:
     return datasets
 
 
-def _load_with_torchvision(
-    datasets: ModuleType, root: Path, download: bool
-) -> tuple[Split, Split]:
-    """Load both splits through ``torchvision.datasets.MNIST``, without transforms."""
-    train = datasets.MNIST(root, train=True, download=download)
-    test = datasets.MNIST(root, train=False, download=download)
-    return _to_numpy(train), _to_numpy(test)
-
-
-def _to_numpy(split: Any) -> Split:
-    """Return ``(images, labels)`` of one torchvision MNIST split as NumPy arrays."""
-    return split.data.numpy(), split.targets.numpy()
-
-
-def _load_with_numpy(root: Path, allow_download: bool) -> tuple[Split, Split]:
-    """Load both splits with ``read_idx``, downloading first if allowed and needed."""
-    files = find_raw_files(root)
-    if files is None:
-        files = _download_or_explain(root, allow_download)
-    train = _read_split(files["train_images"], files["train_labels"])
-    test = _read_split(files["test_images"], files["test_labels"])
-    return train, test
+def _download_with_torchvision(datasets: ModuleType, root: Path) -> dict[str, Path]:
+    """Let ``torchvision.datasets.MNIST`` download into a temporary folder (it creates its
+    folders before it knows whether the download works), then move the four uncompressed
+    files into ``root/MNIST/raw``, where torchvision finds them too."""
+    with tempfile.TemporaryDirectory(prefix="tinyframe-mnist-") as staging:
+        for train in (True, False):
+            datasets.MNIST(staging, train=train, download=True)
+        raw = Path(staging) / "MNIST" / "raw"
+        payloads = {key: (name, (raw / name).read_bytes()) for key, (name, _) in RESOURCES.items()}
+    return _install(root / "MNIST" / "raw", payloads)
 
 
 def _download_or_explain(root: Path, allow_download: bool) -> dict[str, Path]:
@@ -262,7 +271,7 @@ def _download_or_explain(root: Path, allow_download: bool) -> dict[str, Path]:
     reason = "downloading is disabled"
     if allow_download:
         try:
-            return download(root)
+            return _fetch_into(root)
         except MNISTError as error:
             reason = f"the download failed: {error}"
     raise MNISTError(
