@@ -1,19 +1,19 @@
 """Saves killed mid-write: the checkpoint survives, and a later save removes what the dead save left
-behind, but never the temporary file of a save still running in another process."""
+behind, but never the temporary file of a save still running in another process. The kills are
+benchmarks/soak.py's (whose long run reports the figures)."""
 from __future__ import annotations
 
 import os
 import random
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import tinyframe
+from benchmarks import soak
 from tinyframe import serialization
 from tinyframe.serialization import load, save
 
@@ -21,25 +21,7 @@ pytestmark = pytest.mark.skipif(os.name != "posix", reason="kills and forks proc
 
 
 def temporaries(directory: Path) -> list[str]:
-    return sorted(name for name in os.listdir(directory) if name.endswith(".tmp"))
-
-
-def save_forever_in_a_child(path: Path, state: dict) -> int:
-    """Forks a process that saves ``state`` to ``path`` over and over; returns once it has started."""
-    ready_read, ready_write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
-        try:
-            os.close(ready_read)
-            os.write(ready_write, b"1")
-            while True:
-                save(state, path)
-        finally:
-            os._exit(1)
-    os.close(ready_write)
-    os.read(ready_read, 1)
-    os.close(ready_read)
-    return pid
+    return [p.name for p in soak.temporaries(directory)]
 
 
 def test_saves_killed_at_random_points_leave_nothing_after_one_good_save(tmp_path: Path) -> None:
@@ -49,10 +31,7 @@ def test_saves_killed_at_random_points_leave_nothing_after_one_good_save(tmp_pat
     rng = random.Random(0)
     kills_that_left_a_file = 0
     for kill in range(30):
-        pid = save_forever_in_a_child(path, state)
-        time.sleep(rng.uniform(0.0, 0.03))
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
+        soak.kill_a_save(path, state, rng, within_s=0.03)
         assert load(path)["epoch"] == 1  # a killed save never damages the checkpoint
         assert len(temporaries(tmp_path)) <= 1  # each save cleared what the killed one before it left
         kills_that_left_a_file += bool(temporaries(tmp_path))
