@@ -104,6 +104,37 @@ def test_conv_layer_refuses_a_double_input() -> None:
         nn.Conv2d(1, 1, 3)(tf.ones(1, 1, 5, 5, dtype=f64))
 
 
+_PARAMETER_NOT_FLOAT = "mixed dtype (CPU): expect parameter to have scalar type of Float"
+_NOT_SHARED = "mixed dtype (CPU): all inputs must share same datatype."
+
+
+@pytest.mark.parametrize(("compute", "message"), [
+    (lambda: F.layer_norm(tf.ones(2, 4), (4,), tf.ones(4, dtype=f64)), _PARAMETER_NOT_FLOAT),
+    (lambda: F.layer_norm(tf.ones(2, 4), (4,), None, tf.ones(4, dtype=f64)), _PARAMETER_NOT_FLOAT),
+    (lambda: nn.LayerNorm(4)(tf.ones(2, 4, dtype=f64)), _NOT_SHARED),
+    (lambda: F.group_norm(tf.ones(2, 4), 2, tf.ones(4, dtype=f64)), _PARAMETER_NOT_FLOAT),
+    (lambda: nn.GroupNorm(2, 4)(tf.ones(2, 4, dtype=f64)), _NOT_SHARED),
+    (lambda: F.batch_norm(tf.ones(2, 4), tf.zeros(4), tf.ones(4), tf.ones(4, dtype=f64)), _PARAMETER_NOT_FLOAT),
+    (lambda: F.batch_norm(tf.ones(2, 4), tf.zeros(4, dtype=f64), tf.ones(4, dtype=f64)), _PARAMETER_NOT_FLOAT),
+    (lambda: F.batch_norm(tf.ones(2, 4, dtype=f64), tf.zeros(4), tf.ones(4)), _NOT_SHARED),
+    (lambda: nn.BatchNorm1d(4)(tf.ones(2, 4, dtype=f64)), _NOT_SHARED),
+    (lambda: F.bilinear(tf.ones(3, 4, dtype=f64), tf.ones(3, 5), tf.ones(2, 4, 5)),
+     "All tensors must have the same dtype, got input1: double, input2: float, weight: float"),
+    (lambda: nn.Bilinear(4, 5, 2)(tf.ones(3, 4, dtype=f64), tf.ones(3, 5, dtype=f64)),
+     "All tensors must have the same dtype, got input1: double, input2: double, weight: float, bias: float"),
+    (lambda: tf.inner(tf.ones(2, 3, dtype=f64), tf.ones(3, 3)), "both inputs should have same dtype"),
+    (lambda: tf.inner(tf.ones(3, dtype=f64), tf.ones(3)), "both inputs should have same dtype"),
+])
+def test_normalizations_bilinear_and_inner_refuse_mixed_dtypes(compute: object, message: str) -> None:
+    with pytest.raises(RuntimeError) as raised:
+        compute()
+    assert str(raised.value) == message
+
+
+def test_batch_norm_without_parameters_keeps_a_double_input_double() -> None:
+    assert F.batch_norm(tf.ones(2, 4, dtype=f64), None, None, training=True).dtype == f64
+
+
 # ----------------------------------------------------------------- integer division by zero
 
 _INTEGER_DIVISIONS = [

@@ -1,6 +1,7 @@
 """The bilinear map of ``nn.Bilinear``: ``y[o] = x1^T W[o] x2 + b[o]``, composed of core ops."""
 from __future__ import annotations
 
+from ..dtypes import cpp_type_name
 from ..tensor import Tensor
 from . import linalg, reduction, shape
 
@@ -14,6 +15,7 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
     Computed as one matmul ``input1 @ W`` (``W`` laid out ``(in1, out * in2)``) and a product with
     ``input2`` summed over ``in2``.
     """
+    _check_dtypes(input1, input2, weight, bias)
     if weight.ndim != 3:
         raise RuntimeError(f"bilinear(): weight must be 3-dimensional, got weight of size {list(weight.shape)}")
     out, in1, in2 = weight.shape
@@ -39,3 +41,13 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
     if bias is not None:
         y = y + bias
     return y if len(lead) == 1 else shape.reshape(y, lead + (out,))
+
+
+def _check_dtypes(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None) -> None:
+    """PyTorch refuses mixed dtypes here instead of promoting."""
+    named = [("input1", input1), ("input2", input2), ("weight", weight)]
+    if bias is not None:
+        named.append(("bias", bias))
+    if any(t.dtype != input1.dtype for _, t in named):
+        listed = ", ".join(f"{name}: {cpp_type_name(t.dtype)}" for name, t in named)
+        raise RuntimeError(f"All tensors must have the same dtype, got {listed}")

@@ -238,6 +238,8 @@ def inner(input: Tensor, other: Tensor) -> Tensor:
     a, b = _arrays("inner", input, other)
     if a.ndim == 0 or b.ndim == 0:
         return binary.mul(input, other)
+    if a.dtype != b.dtype:
+        raise RuntimeError("both inputs should have same dtype")
     if a.ndim == 1 and b.ndim == 1:
         return dot(input, other)
     if a.shape[-1] != b.shape[-1]:

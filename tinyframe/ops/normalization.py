@@ -17,6 +17,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from .. import dtypes
 from ..autograd.node import Op
 from ..tensor import Tensor
 
@@ -234,14 +235,15 @@ def _require_float(kernel: str, input: Tensor) -> None:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{_TYPE_NAMES.get(name, name)}'")
 
 
-def _check_vector(name: str, tensor: Tensor | None, size: int, dtype: Any) -> None:
-    if tensor is None:
-        return
-    if tensor.numel() != size:
-        raise RuntimeError(f"{name} should contain {size} elements not {tensor.numel()}")
-    if tensor.dtype != dtype:
-        raise RuntimeError(f"batch_norm: expected {name} to have dtype {dtype} like the input, but got "
-                           f"{tensor.dtype}")
+def _check_parameter_dtypes(input: Tensor, *parameters: Tensor | None) -> None:
+    """PyTorch refuses weights, biases and running statistics of another dtype than the input
+    instead of promoting, in the words of its CPU kernels."""
+    for parameter in parameters:
+        if parameter is not None and parameter.dtype != input.dtype:
+            kernel = input.device.type.upper()
+            if input.dtype == dtypes.float32:
+                raise RuntimeError(f"mixed dtype ({kernel}): expect parameter to have scalar type of Float")
+            raise RuntimeError(f"mixed dtype ({kernel}): all inputs must share same datatype.")
 
 
 # ------------------------------------------------------------------ public functions
@@ -275,11 +277,11 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         raise RuntimeError(f"{'running_mean' if running_mean is None else 'running_var'} must be defined in "
                            "evaluation mode")
     channels = shape[1]
-    for name, tensor in (("running_mean", running_mean), ("running_var", running_var)):
+    for name, tensor in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
+                         ("bias", bias)):
         if tensor is not None and tensor.numel() != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not {tensor.numel()}")
-    for name, tensor in (("weight", weight), ("bias", bias)):
-        _check_vector(name, tensor, channels, input.dtype)
+    _check_parameter_dtypes(input, weight, bias, running_mean, running_var)
     update = training and running_mean is not None
     out = NativeBatchNorm.apply(input, weight, bias, training=training,
                                 running_mean=running_mean._data if running_mean is not None else None,
@@ -314,6 +316,7 @@ def layer_norm(input: Tensor, normalized_shape: Sequence[int] | int, weight: Ten
         if tensor is not None and tuple(tensor.shape) != normalized:
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
                                f"{list(tensor.shape)} and normalized_shape = {list(normalized)}")
+    _check_parameter_dtypes(input, weight, bias)
     size = math.prod(normalized)
     return NativeLayerNorm.apply(input, weight, bias, rows=(math.prod(shape) // size if size else 0, size),
                                  normalized=normalized, eps=eps)
@@ -338,6 +341,7 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bia
         if tensor is not None and (tensor.ndim != 1 or tensor.numel() != channels):
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
                                f"but got {name} of shape {list(tensor.shape)} and input of shape {list(shape)}")
+    _check_parameter_dtypes(input, weight, bias)
     return NativeGroupNorm.apply(input, weight, bias, groups=num_groups, eps=eps)
 
 
