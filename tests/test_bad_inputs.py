@@ -278,6 +278,12 @@ def test_in_place_operator_with_none_raises_type_error() -> None:
         x += None
 
 
+def test_numpy_operands_still_reach_the_op() -> None:
+    assert (tf.ones(2) == np.ones(2)).tolist() == [True, True]
+    assert (tf.ones(2) < np.full(2, 2.0)).tolist() == [True, True]
+    assert (tf.ones(2) * np.float64(3.0)).tolist() == [3.0, 3.0]
+
+
 def test_tensor_equals_none_is_false_as_in_python() -> None:
     assert (tf.ones(2) == None) is False  # noqa: E711
     assert (tf.ones(2) != "a") is True

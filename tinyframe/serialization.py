@@ -207,8 +207,8 @@ def _process_exists(pid: int) -> bool:
         os.kill(pid, 0)  # signal 0: only asks whether the process exists
     except ProcessLookupError:
         return False
-    except OSError:  # it exists but belongs to another user, or the system will not say
-        return True
+    except OSError:  # it exists but belongs to another user, or the system will not say: keep the file
+        pass
     return True
 
 

@@ -28,11 +28,12 @@ class Size(tuple):
 
 
 def _operator(method: Any) -> Any:
-    """An operator method that answers NotImplemented for an operand that is neither a Tensor nor a
-    number, so that Python tries the other operand's method and then raises its TypeError naming
-    both types (``unsupported operand type(s) for +: 'Tensor' and 'NoneType'``), as PyTorch's do."""
+    """An operator method that answers NotImplemented for an operand that is not numeric data (a
+    Tensor, a number, a NumPy array or scalar), so that Python tries the other operand's method and
+    then raises its TypeError naming both types (``unsupported operand type(s) for +: 'Tensor' and
+    'NoneType'``), as PyTorch's do."""
     def operator(self: Tensor, other: Any) -> Any:
-        if isinstance(other, (Tensor, int, float)):
+        if isinstance(other, _OPERAND_TYPES):
             return method(self, other)
         return NotImplemented
     operator.__name__ = operator.__qualname__ = method.__name__
@@ -966,6 +967,7 @@ class Tensor:
 
 
 _new_tensor = object.__new__
+_OPERAND_TYPES = (Tensor, int, float, np.ndarray, np.generic)
 _NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
     "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf "
