@@ -34,7 +34,6 @@ class Tensor:
     """
 
     __slots__ = ("_data", "grad_fn", "_requires_grad", "_grad", "__dict__", "__weakref__")
-    __array_ufunc__ = None  # NumPy defers to Tensor's reflected operators: ndarray * Tensor is a Tensor
     __hash__ = object.__hash__
 
     # Rarely set state lives in the instance dict, defaulting to these class values.
@@ -255,8 +254,37 @@ class Tensor:
         return self._data if isinstance(self._data, np.ndarray) else self._data.get()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        """``np.asarray(tensor)``: the data on the host; refused for tensors that require grad, as in
+        PyTorch, because the array would silently leave the graph."""
+        if self._requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
+                               "Use tensor.detach().numpy() instead.")
         array = self._host_array()
         return array if dtype is None else array.astype(dtype, copy=False)
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        """NumPy ufuncs on tensors: operators (``ndarray + tensor``) run as tinyframe ops and keep the
+        graph; other ufuncs (``np.exp(tensor)``) compute in NumPy and return Tensors, as PyTorch's do."""
+        from ._numpy_interop import array_ufunc
+        return array_ufunc(ufunc, method, inputs, kwargs)
+
+    def __array_wrap__(self, array: Any, context: Any = None, return_scalar: bool = False) -> Any:
+        """Wraps the results of NumPy functions that fall back to ``np.asarray(tensor)`` (``np.argmax``,
+        ``np.reshape``, ...) as Tensors, as PyTorch does."""
+        return array[()] if return_scalar else Tensor._make(array)
+
+    def __dlpack__(self, *, stream: Any = None, max_version: tuple | None = None, dl_device: Any = None,
+                   copy: bool | None = None) -> Any:
+        """A DLPack capsule sharing this tensor's memory, for ``np.from_dlpack``, ``torch.from_dlpack``,
+        ``cupy.from_dlpack`` (the array API's exchange protocol)."""
+        if self._requires_grad:
+            raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
+        options = {"stream": stream, "max_version": max_version, "dl_device": dl_device, "copy": copy}
+        return self._data.__dlpack__(**{name: value for name, value in options.items() if value is not None})
+
+    def __dlpack_device__(self) -> tuple:
+        """``(device type, device index)`` as DLPack numbers them: ``(1, 0)`` for cpu, ``(2, i)`` for cuda:i."""
+        return self._data.__dlpack_device__()
 
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
         """Returns the tensor on another device and/or dtype: ``to(device)``, ``to(dtype)``,
@@ -326,67 +354,67 @@ class Tensor:
 
     # ----------------------------------------------------------------- operators
     def __add__(self, other: Any) -> Tensor:
-        return binary.Add.apply(self, other)
+        return binary.Add.apply(self, _operand(other))
 
     def __radd__(self, other: Any) -> Tensor:
-        return binary.Add.apply(other, self)
+        return binary.Add.apply(_operand(other), self)
 
     def __iadd__(self, other: Any) -> Tensor:
         return self.add_(other)
 
     def __sub__(self, other: Any) -> Tensor:
-        return binary.Sub.apply(self, other)
+        return binary.Sub.apply(self, _operand(other))
 
     def __rsub__(self, other: Any) -> Tensor:
-        return binary.Sub.apply(other, self)
+        return binary.Sub.apply(_operand(other), self)
 
     def __isub__(self, other: Any) -> Tensor:
         return self.sub_(other)
 
     def __mul__(self, other: Any) -> Tensor:
-        return binary.Mul.apply(self, other)
+        return binary.Mul.apply(self, _operand(other))
 
     def __rmul__(self, other: Any) -> Tensor:
-        return binary.Mul.apply(other, self)
+        return binary.Mul.apply(_operand(other), self)
 
     def __imul__(self, other: Any) -> Tensor:
         return self.mul_(other)
 
     def __truediv__(self, other: Any) -> Tensor:
-        return binary.Div.apply(self, other)
+        return binary.Div.apply(self, _operand(other))
 
     def __rtruediv__(self, other: Any) -> Tensor:
-        return binary.Div.apply(other, self)
+        return binary.Div.apply(_operand(other), self)
 
     def __itruediv__(self, other: Any) -> Tensor:
         return self.div_(other)
 
     def __floordiv__(self, other: Any) -> Tensor:
-        return binary.floor_divide(self, other)
+        return binary.floor_divide(self, _operand(other))
 
     def __rfloordiv__(self, other: Any) -> Tensor:
-        return binary.floor_divide(other, self)
+        return binary.floor_divide(_operand(other), self)
 
     def __mod__(self, other: Any) -> Tensor:
-        return binary.remainder(self, other)
+        return binary.remainder(self, _operand(other))
 
     def __rmod__(self, other: Any) -> Tensor:
-        return binary.remainder(other, self)
+        return binary.remainder(_operand(other), self)
 
     def __pow__(self, exponent: Any) -> Tensor:
-        return binary.pow(self, exponent)
+        return binary.pow(self, _operand(exponent))
 
     def __rpow__(self, base: Any) -> Tensor:
-        return binary.pow(base, self)
+        return binary.pow(_operand(base), self)
 
     def __ipow__(self, exponent: Any) -> Tensor:
         return self.pow_(exponent)
 
     def __matmul__(self, other: Any) -> Tensor:
-        return linalg.matmul(self, other)
+        return linalg.matmul(self, _operand(other))
 
     def __rmatmul__(self, other: Any) -> Tensor:
-        return linalg.matmul(other, self)
+        return linalg.matmul(_operand(other), self)
 
     def __neg__(self) -> Tensor:
         return unary.neg(self)
@@ -401,37 +429,37 @@ class Tensor:
         return binary.logical_not(self) if self._data.dtype.kind == "b" else binary.bitwise_not(self)
 
     def __and__(self, other: Any) -> Tensor:
-        return binary.bitwise_and(self, other)
+        return binary.bitwise_and(self, _operand(other))
 
     __rand__ = __and__
 
     def __or__(self, other: Any) -> Tensor:
-        return binary.bitwise_or(self, other)
+        return binary.bitwise_or(self, _operand(other))
 
     __ror__ = __or__
 
     def __xor__(self, other: Any) -> Tensor:
-        return binary.bitwise_xor(self, other)
+        return binary.bitwise_xor(self, _operand(other))
 
     __rxor__ = __xor__
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
-        return binary.eq(self, other)
+        return binary.eq(self, _operand(other))
 
     def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
-        return binary.ne(self, other)
+        return binary.ne(self, _operand(other))
 
     def __lt__(self, other: Any) -> Tensor:
-        return binary.lt(self, other)
+        return binary.lt(self, _operand(other))
 
     def __le__(self, other: Any) -> Tensor:
-        return binary.le(self, other)
+        return binary.le(self, _operand(other))
 
     def __gt__(self, other: Any) -> Tensor:
-        return binary.gt(self, other)
+        return binary.gt(self, _operand(other))
 
     def __ge__(self, other: Any) -> Tensor:
-        return binary.ge(self, other)
+        return binary.ge(self, _operand(other))
 
     def __getitem__(self, index: Any) -> Tensor:
         return indexing.getitem(self, index)
@@ -911,6 +939,17 @@ class Tensor:
 
 
 _new_tensor = object.__new__
+
+
+def _operand(value: Any) -> Any:
+    """The other operand of an operator: a NumPy array becomes a tensor (``t + ndarray``) and a NumPy
+    scalar a Python number (so a float32 tensor stays float32), as in PyTorch."""
+    if isinstance(value, np.ndarray):
+        from .creation import as_tensor
+        return as_tensor(value)
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:

@@ -1,4 +1,4 @@
-"""``tinyframe.utils``: ``data`` (datasets, samplers and the DataLoader)."""
-from . import data
+"""``tinyframe.utils``: ``data`` (datasets, samplers and the DataLoader), ``dlpack``."""
+from . import data, dlpack
 
-__all__ = ["data"]
+__all__ = ["data", "dlpack"]
