@@ -1,4 +1,4 @@
-"""``tinyframe.utils``: ``data`` (datasets, samplers and the DataLoader), ``dlpack``."""
-from . import data, dlpack
+"""``tinyframe.utils``: ``data`` (datasets, samplers and the DataLoader), ``dlpack``, ``safetensors``."""
+from . import data, dlpack, safetensors
 
-__all__ = ["data", "dlpack"]
+__all__ = ["data", "dlpack", "safetensors"]
