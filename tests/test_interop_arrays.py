@@ -135,6 +135,14 @@ def test_ufunc_out_writes_into_the_tensor():
     np.testing.assert_allclose(t.numpy(), np.exp([0.0, 1.0]).astype(np.float32))
 
 
+def test_np_array_copies_and_np_asarray_shares():
+    t = tinyframe.zeros(2)
+    np.array(t)[0] = 1.0
+    assert t.tolist() == [0.0, 0.0]
+    np.asarray(t)[0] = 1.0
+    assert t.tolist() == [1.0, 0.0]
+
+
 def test_np_sum_raises_type_error_as_for_torch_tensors():
     with pytest.raises(TypeError, match="axis"):
         np.sum(tinyframe.tensor([1.0]))
