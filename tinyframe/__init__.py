@@ -18,6 +18,8 @@ from .creation import (arange, as_tensor, bernoulli, empty, empty_like, eye, fro
 from .random import Generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from ._tensor_str import set_printoptions
 from .serialization import load, save
+from ._dlpack import from_dlpack
+from .threads import get_num_threads, set_num_threads
 from .functional import *  # noqa: F401,F403  the op functions: tinyframe.exp, tinyframe.matmul, ...
 from .functional import __all__ as _functional_names
 
@@ -39,6 +41,7 @@ __all__ = [
     "randint", "rand_like", "randn_like", "randint_like", "randperm", "normal", "bernoulli", "Generator",
     "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state", "set_printoptions", "nn", "optim",
     "save", "load", "utils",
+    "from_dlpack", "set_num_threads", "get_num_threads",
     *_functional_names,
 ]
 

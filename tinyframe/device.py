@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["device", "DeviceLike", "as_device", "array_module", "device_of", "move_array", "cupy_module",
-           "set_default_device", "get_default_device"]
+           "set_default_device", "get_default_device", "array_from_dlpack"]
 
 
 class device:
@@ -144,3 +144,21 @@ def move_array(array: Any, dev: device) -> Any:
     cupy = cupy_module()
     with cupy.cuda.Device(dev.index):
         return cupy.asarray(array)
+
+
+# DLPack's device types (dlpack.h): kDLCPU, kDLCUDA, kDLCUDAHost (pinned host memory NumPy can read).
+_DLPACK_CPU, _DLPACK_CUDA, _DLPACK_CUDA_HOST = 1, 2, 3
+
+
+def array_from_dlpack(source: Any) -> Any:
+    """A NumPy or CuPy array sharing the memory of ``source``, an object with ``__dlpack__`` and
+    ``__dlpack_device__`` (a NumPy, PyTorch, CuPy or JAX array)."""
+    kind, index = source.__dlpack_device__()
+    if kind in (_DLPACK_CPU, _DLPACK_CUDA_HOST):
+        return np.from_dlpack(source)
+    if kind == _DLPACK_CUDA:
+        cupy = cupy_module()
+        with cupy.cuda.Device(int(index)):
+            return cupy.from_dlpack(source)
+    raise RuntimeError(f"from_dlpack: unsupported DLPack device type {int(kind)}; tinyframe takes CPU (1) and "
+                       "CUDA (2) memory")

@@ -17,6 +17,11 @@ A file is written to a temporary file in the target's directory, flushed to disk
 the target, so a crash leaves either the old file or the new one, never a partial one. The
 temporary file's name carries the writer's host and process id; a later save to the same path
 removes those whose process no longer exists (a save killed mid-write), never a live one's.
+
+Two other formats are read and written through the same two functions: a path ending in
+``.safetensors`` saves a flat ``{name: Tensor}`` dict in the safetensors format (``_safetensors``),
+and ``load`` recognises safetensors files and PyTorch's ``torch.save`` zip files (``_torch_load``,
+read without PyTorch and without running any pickled code) by their contents.
 """
 from __future__ import annotations
 
@@ -30,11 +35,12 @@ import secrets
 import socket
 import stat
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import IO, Any
 
 import numpy as np
 
-from . import cuda, dtypes
+from . import _safetensors, _torch_load, cuda, dtypes
 from .device import CPU, as_device, device, move_array
 from .tensor import Size, Tensor
 
@@ -61,14 +67,17 @@ def save(obj: Any, f: FileLike) -> None:
 
     Saving to a path is atomic: the data goes to a temporary file in the same directory, is flushed
     to disk and then renamed over ``f``. Temporary files that earlier saves to ``f`` left behind
-    when their process was killed are removed first.
+    when their process was killed are removed first. A path ending in ``.safetensors`` is written in
+    the safetensors format, which holds a flat ``{name: Tensor}`` dict (a ``state_dict()``).
     """
+    if isinstance(f, (str, os.PathLike)) and os.fspath(f).endswith(".safetensors"):
+        return _write_atomically(os.fspath(f), lambda fh: _safetensors.write(obj, fh))
     encoder = _Encoder()
     root = encoder.encode(obj, "obj")
     header = json.dumps({"format": FORMAT, "version": VERSION, "root": root}, separators=(",", ":"))
     members = {HEADER: np.frombuffer(header.encode("utf-8"), dtype=np.uint8), **encoder.arrays}
     if isinstance(f, (str, os.PathLike)):
-        _write_atomically(os.fspath(f), members)
+        _write_atomically(os.fspath(f), lambda fh: np.savez(fh, allow_pickle=False, **members))
     elif hasattr(f, "write"):
         np.savez(f, allow_pickle=False, **members)
     else:
@@ -82,9 +91,12 @@ def load(f: FileLike, map_location: MapLocation = None, *, weights_only: bool = 
     ``'cpu'`` / ``'cuda:0'`` / a ``device`` sends them all there, and a dict such as
     ``{'cuda:0': 'cpu'}`` maps saved devices to new ones (devices not in it are kept).
 
-    Nothing is ever unpickled, so ``weights_only`` (accepted for PyTorch compatibility) changes
-    nothing. A file that is not a tinyframe checkpoint (a pickle, a PyTorch ``.pt`` file, random
-    bytes) or that is truncated or damaged raises RuntimeError naming the file and the problem.
+    Also reads safetensors files and PyTorch's ``torch.save`` files (zip format) without PyTorch, as
+    ``torch.load(weights_only=True)`` does: tensors, OrderedDicts and plain Python values are rebuilt
+    and any other pickled global (``os.system``, a class) raises ``pickle.UnpicklingError`` before
+    anything runs; ``weights_only`` (accepted for PyTorch compatibility) changes nothing. Any other
+    file (a bare pickle, random bytes), or one that is truncated or damaged, raises RuntimeError
+    naming the file and the problem.
     """
     locate = _Locator(map_location)
     if isinstance(f, (str, os.PathLike)):
@@ -155,8 +167,8 @@ class _Encoder:
                 "device": str(t.device), "requires_grad": t.requires_grad}
 
 
-def _write_atomically(path: str, members: dict) -> None:
-    """Writes the archive next to ``path`` under a temporary name, syncs it and renames it over
+def _write_atomically(path: str, write: Callable[[IO[bytes]], None]) -> None:
+    """Lets ``write`` fill a file next to ``path`` under a temporary name, syncs it and renames it over
     ``path``; on any failure the temporary file is removed and ``path`` is untouched."""
     target = os.path.realpath(path)  # through a symlink, as open(path, 'wb') would write
     directory = os.path.dirname(target)
@@ -169,7 +181,7 @@ def _write_atomically(path: str, members: dict) -> None:
         with os.fdopen(fd, "wb") as fh:
             with contextlib.suppress(FileNotFoundError):  # an overwritten file keeps its permissions
                 os.chmod(temporary, stat.S_IMODE(os.stat(target).st_mode))
-            np.savez(fh, allow_pickle=False, **members)
+            write(fh)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(temporary, target)
@@ -264,8 +276,10 @@ def _read(fh: IO[bytes], name: str, locate: _Locator) -> Any:
     if not _seekable(fh):
         fh = io.BytesIO(fh.read())
     start = fh.tell()
-    magic = fh.read(8)
+    magic = fh.read(9)
     fh.seek(start)
+    if _is_safetensors(magic) or (magic.startswith(b"PK\x03\x04") and _torch_load.is_torch_archive(fh)):
+        return _read_other_format(fh, name, locate, magic)
     problem = _foreign_format(magic)
     if problem:
         raise _LoadError(f"tinyframe.load: {name} {problem}")
@@ -282,6 +296,23 @@ def _read(fh: IO[bytes], name: str, locate: _Locator) -> Any:
     except RuntimeError as exc:  # a device that is not there: say which file wants it
         raise RuntimeError(f"tinyframe.load: {name}: {exc}") from exc
     return root
+
+
+def _is_safetensors(magic: bytes) -> bool:
+    """A safetensors file starts with its header's length (8 bytes) and the header's ``{``."""
+    return len(magic) == 9 and magic[8:9] == b"{"
+
+
+def _read_other_format(fh: IO[bytes], name: str, locate: _Locator, magic: bytes) -> Any:
+    """Reads a safetensors or ``torch.save`` file; a refused pickle global propagates as is."""
+    try:
+        if _is_safetensors(magic):
+            return _safetensors.read(fh, locate("cpu"))
+        return _torch_load.load(fh, locate)
+    except (_torch_load.Refused, MemoryError):
+        raise
+    except Exception as exc:
+        raise _LoadError(f"tinyframe.load: {name} is truncated or corrupt ({type(exc).__name__}: {exc})") from exc
 
 
 class _LoadError(RuntimeError):
@@ -311,10 +342,6 @@ def _foreign_format(magic: bytes) -> str | None:
 
 def _header(archive: Any, name: str) -> Any:
     if HEADER not in archive.files:
-        if any(member.endswith("data.pkl") for member in archive.zip.namelist()):
-            raise _LoadError(f"tinyframe.load: {name} is a PyTorch checkpoint (torch.save), which cannot "
-                               "be read without unpickling; load it with PyTorch and save its tensors' "
-                               "NumPy arrays with tinyframe.save")
         raise _LoadError(f"tinyframe.load: {name} is a zip archive without a tinyframe header (member "
                            f"{HEADER}.npy), so it was not written by tinyframe.save")
     raw = archive[HEADER]

@@ -5,6 +5,7 @@ defined once in ``tinyframe.ops``; the methods and operators here only reach tho
 """
 from __future__ import annotations
 
+import inspect
 import warnings
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -28,13 +29,16 @@ class Size(tuple):
 
 
 def _operator(method: Any) -> Any:
-    """An operator method that answers NotImplemented for an operand that is not numeric data (a
-    Tensor, a number, a NumPy array or scalar), so that Python tries the other operand's method and
-    then raises its TypeError naming both types (``unsupported operand type(s) for +: 'Tensor' and
-    'NoneType'``), as PyTorch's do."""
+    """An operator method that takes the other operand as PyTorch does: a NumPy array becomes a tensor
+    (``t + ndarray``), a NumPy scalar a Python number (so a float32 tensor stays float32), and an
+    operand that is not numeric data gets NotImplemented, so that Python tries the other operand's
+    method and then raises its TypeError naming both types (``unsupported operand type(s) for +:
+    'Tensor' and 'NoneType'``)."""
     def operator(self: Tensor, other: Any) -> Any:
-        if isinstance(other, _OPERAND_TYPES):
+        if isinstance(other, (Tensor, int, float)):
             return method(self, other)
+        if isinstance(other, (np.ndarray, np.generic)):
+            return method(self, _operand(other))
         return NotImplemented
     operator.__name__ = operator.__qualname__ = method.__name__
     operator.__doc__ = method.__doc__
@@ -49,7 +53,6 @@ class Tensor:
     """
 
     __slots__ = ("_data", "grad_fn", "_requires_grad", "_grad", "__dict__", "__weakref__")
-    __array_ufunc__ = None  # NumPy defers to Tensor's reflected operators: ndarray * Tensor is a Tensor
     __hash__ = object.__hash__
 
     # Rarely set state lives in the instance dict, defaulting to these class values.
@@ -97,6 +100,7 @@ class Tensor:
 
     @property
     def shape(self) -> Size:
+        """The size of each dimension, as a ``Size`` (a tuple)."""
         return Size(self._data.shape)
 
     def size(self, dim: int | None = None) -> Size | int:
@@ -107,41 +111,51 @@ class Tensor:
 
     @property
     def ndim(self) -> int:
+        """The number of dimensions."""
         return self._data.ndim
 
     def dim(self) -> int:
+        """The number of dimensions (``ndim``)."""
         return self._data.ndim
 
     ndimension = dim
 
     def numel(self) -> int:
+        """The number of elements: the product of the shape."""
         return int(self._data.size)
 
     nelement = numel
 
     @property
     def dtype(self) -> dtypes.dtype:
+        """The element type, such as ``tinyframe.float32``."""
         return dtypes.from_numpy_dtype(self._data.dtype)
 
     @property
     def device(self) -> device:
+        """Where the data lives: ``device('cpu')`` or ``device('cuda', i)``."""
         return device_of(self._data)
 
     @property
     def is_cuda(self) -> bool:
+        """Whether the data is on a CUDA device."""
         return not isinstance(self._data, np.ndarray)
 
     def is_floating_point(self) -> bool:
+        """Whether the dtype is a floating-point type."""
         return self._data.dtype.kind == "f"
 
     def element_size(self) -> int:
+        """The size of one element in bytes."""
         return self._data.itemsize
 
     def stride(self, dim: int | None = None) -> tuple | int:
+        """The step in elements between neighbours along each dimension, or along ``dim``."""
         strides = tuple(s // self._data.itemsize for s in self._data.strides)
         return strides if dim is None else strides[_wrap_dim(dim, self.ndim)]
 
     def is_contiguous(self) -> bool:
+        """Whether the elements lie in memory in row-major (C) order without gaps."""
         return bool(self._data.flags.c_contiguous)
 
     @property
@@ -163,6 +177,7 @@ class Tensor:
     # ----------------------------------------------------------------- autograd state
     @property
     def requires_grad(self) -> bool:
+        """Whether autograd records operations on this tensor."""
         return self._requires_grad
 
     @requires_grad.setter
@@ -183,6 +198,7 @@ class Tensor:
 
     @property
     def is_leaf(self) -> bool:
+        """Whether the tensor was not made by a recorded op (its ``grad_fn`` is None)."""
         return self.grad_fn is None
 
     @property
@@ -210,6 +226,7 @@ class Tensor:
 
     @property
     def retains_grad(self) -> bool:
+        """Whether ``retain_grad()`` was called on this non-leaf tensor."""
         return self._retains_grad
 
     def retain_grad(self) -> None:
@@ -255,6 +272,7 @@ class Tensor:
         return self._data.reshape(()).item()
 
     def tolist(self) -> Any:
+        """The data as nested Python lists of numbers (a number for a 0-d tensor)."""
         return self._host_array().tolist()
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
@@ -273,8 +291,39 @@ class Tensor:
         return self._data if isinstance(self._data, np.ndarray) else self._data.get()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        """``np.asarray(tensor)``: the data on the host; refused for tensors that require grad, as in
+        PyTorch, because the array would silently leave the graph."""
+        if self._requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
+                               "Use tensor.detach().numpy() instead.")
         array = self._host_array()
-        return array if dtype is None else array.astype(dtype, copy=False)
+        if dtype is not None:
+            return array.astype(dtype, copy=bool(copy))
+        return array.copy() if copy else array  # NumPy 2 trusts copy=True to have copied
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        """NumPy ufuncs on tensors: operators (``ndarray + tensor``) run as tinyframe ops and keep the
+        graph; other ufuncs (``np.exp(tensor)``) compute in NumPy and return Tensors, as PyTorch's do."""
+        from ._numpy_interop import array_ufunc
+        return array_ufunc(ufunc, method, inputs, kwargs)
+
+    def __array_wrap__(self, array: Any, context: Any = None, return_scalar: bool = False) -> Any:
+        """Wraps the results of NumPy functions that fall back to ``np.asarray(tensor)`` (``np.argmax``,
+        ``np.reshape``, ...) as Tensors, as PyTorch does."""
+        return array[()] if return_scalar else Tensor._make(array)
+
+    def __dlpack__(self, *, stream: Any = None, max_version: tuple | None = None, dl_device: Any = None,
+                   copy: bool | None = None) -> Any:
+        """A DLPack capsule sharing this tensor's memory, for ``np.from_dlpack``, ``torch.from_dlpack``,
+        ``cupy.from_dlpack`` (the array API's exchange protocol)."""
+        if self._requires_grad:
+            raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
+        options = {"stream": stream, "max_version": max_version, "dl_device": dl_device, "copy": copy}
+        return self._data.__dlpack__(**{name: value for name, value in options.items() if value is not None})
+
+    def __dlpack_device__(self) -> tuple:
+        """``(device type, device index)`` as DLPack numbers them: ``(1, 0)`` for cpu, ``(2, i)`` for cuda:i."""
+        return self._data.__dlpack_device__()
 
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
         """Returns the tensor on another device and/or dtype: ``to(device)``, ``to(dtype)``,
@@ -292,54 +341,69 @@ class Tensor:
         return out
 
     def type(self, dtype: Any = None) -> Any:
+        """The type name (``'tinyframe.FloatTensor'``) without ``dtype``; else the tensor cast to ``dtype``."""
         if dtype is None:
             return f"tinyframe.{self.dtype.name}"
         return self.to(dtypes.as_dtype(dtype))
 
     def float(self) -> Tensor:
+        """``self.to(tinyframe.float32)``."""
         return self.to(dtypes.float32)
 
     def double(self) -> Tensor:
+        """``self.to(tinyframe.float64)``."""
         return self.to(dtypes.float64)
 
     def half(self) -> Tensor:
+        """``self.to(tinyframe.float16)``."""
         return self.to(dtypes.float16)
 
     def long(self) -> Tensor:
+        """``self.to(tinyframe.int64)``."""
         return self.to(dtypes.int64)
 
     def int(self) -> Tensor:
+        """``self.to(tinyframe.int32)``."""
         return self.to(dtypes.int32)
 
     def bool(self) -> Tensor:
+        """``self.to(tinyframe.bool)``."""
         return self.to(dtypes.bool_)
 
     def cpu(self) -> Tensor:
+        """The tensor on the cpu: ``self`` when it is already there, else a copy."""
         return self.to("cpu")
 
     def cuda(self, device: Any = None, non_blocking: bool = False) -> Tensor:
+        """The tensor on a CUDA device (the current one unless ``device`` is given): ``self`` when it is
+        already there, else a copy."""
         index = device.index if hasattr(device, "index") else device
         return self.to("cuda" if index is None else f"cuda:{index}")
 
     def new_tensor(self, data: Any, dtype: Any = None, device: Any = None,
                    requires_grad: bool = False) -> Tensor:
+        """A new tensor of ``data``, with this tensor's dtype and device unless given."""
         from .creation import tensor
         return tensor(data, dtype=dtype or self.dtype, device=device or self.device,
                       requires_grad=requires_grad)
 
     def new_zeros(self, *size: Any, dtype: Any = None, device: Any = None) -> Tensor:
+        """A tensor of zeros of ``size``, with this tensor's dtype and device unless given."""
         from .creation import zeros
         return zeros(*size, dtype=dtype or self.dtype, device=device or self.device)
 
     def new_ones(self, *size: Any, dtype: Any = None, device: Any = None) -> Tensor:
+        """A tensor of ones of ``size``, with this tensor's dtype and device unless given."""
         from .creation import ones
         return ones(*size, dtype=dtype or self.dtype, device=device or self.device)
 
     def new_full(self, size: Any, fill_value: Any, dtype: Any = None, device: Any = None) -> Tensor:
+        """A tensor of ``size`` filled with ``fill_value``, with this tensor's dtype and device unless given."""
         from .creation import full
         return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device)
 
     def new_empty(self, *size: Any, dtype: Any = None, device: Any = None) -> Tensor:
+        """An uninitialised tensor of ``size``, with this tensor's dtype and device unless given."""
         return self.new_zeros(*size, dtype=dtype, device=device)
 
     # ----------------------------------------------------------------- operators
@@ -540,6 +604,7 @@ class Tensor:
         return binary.ge(self, other)
 
     def equal(self, other: Tensor) -> bool:
+        """Whether ``other`` has the same shape and elements (a Python bool)."""
         return self.shape == other.shape and bool(binary.eq(self, other).all())
 
     def allclose(self, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> bool:
@@ -737,14 +802,17 @@ class Tensor:
         return shape_ops.reshape(self, *shape)
 
     def view(self, *shape: Any) -> Tensor:
+        """The same data seen with another ``shape`` (one size may be -1); the tensor must be contiguous enough."""
         if len(shape) == 1 and isinstance(shape[0], (dtypes.dtype, type)):
             raise NotImplementedError("view(dtype) is not supported; use .to(dtype)")
         return shape_ops.view(self, *shape)
 
     def view_as(self, other: Tensor) -> Tensor:
+        """``view(other.shape)``."""
         return shape_ops.view(self, other.shape)
 
     def reshape_as(self, other: Tensor) -> Tensor:
+        """``reshape(other.shape)``."""
         return shape_ops.reshape(self, other.shape)
 
     def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
@@ -763,10 +831,12 @@ class Tensor:
 
     @property
     def T(self) -> Tensor:
+        """The dimensions in reverse order (the transpose of a matrix)."""
         return shape_ops.permute(self, tuple(range(self.ndim - 1, -1, -1)))
 
     @property
     def mT(self) -> Tensor:
+        """The last two dimensions swapped (a batch of transposed matrices)."""
         return shape_ops.transpose(self, -2, -1)
 
     def permute(self, *dims: Any) -> Tensor:
@@ -782,9 +852,11 @@ class Tensor:
         return shape_ops.unsqueeze(self, dim)
 
     def expand(self, *sizes: Any) -> Tensor:
+        """A view with size-1 dimensions repeated to ``sizes`` without copying (-1 keeps a size)."""
         return shape_ops.expand(self, *sizes)
 
     def expand_as(self, other: Tensor) -> Tensor:
+        """``expand(other.shape)``."""
         return shape_ops.expand(self, other.shape)
 
     def broadcast_to(self, size: Sequence[int]) -> Tensor:
@@ -797,6 +869,7 @@ class Tensor:
         return shape_ops.tile(self, dims)
 
     def repeat(self, *sizes: Any) -> Tensor:
+        """The tensor tiled ``sizes`` times along each dimension (copying)."""
         return shape_ops.repeat(self, *sizes)
 
     def flip(self, *dims: Any) -> Tensor:
@@ -815,6 +888,7 @@ class Tensor:
         return shape_ops.clone(self)
 
     def contiguous(self) -> Tensor:
+        """The tensor with its elements in row-major order: ``self`` if they already are, else a copy."""
         return shape_ops.contiguous(self)
 
     # ----------------------------------------------------------------- indexing
@@ -888,21 +962,27 @@ class Tensor:
         return inplace.apply(self, indexing.masked_fill, mask, value)
 
     def zero_(self) -> Tensor:
+        """Fills the tensor with zeros; returns self."""
         return inplace.fill(self, 0)
 
     def fill_(self, value: Any) -> Tensor:
+        """Fills the tensor with ``value``; returns self."""
         return inplace.fill(self, value)
 
     def copy_(self, src: Tensor, non_blocking: bool = False) -> Tensor:
+        """Copies ``src`` (broadcast to this tensor's shape, cast to its dtype and device) into it; returns self."""
         return inplace.copy(self, src)
 
     def uniform_(self, a: float = 0.0, b: float = 1.0, *, generator: Any = None) -> Tensor:
+        """Fills the tensor with samples from the uniform distribution on ``[a, b)``; returns self."""
         return inplace.random_fill(self, "uniform", a, b, generator=generator)
 
     def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Tensor:
+        """Fills the tensor with samples from the normal distribution ``N(mean, std**2)``; returns self."""
         return inplace.random_fill(self, "normal", mean, std, generator=generator)
 
     def bernoulli_(self, p: float = 0.5, *, generator: Any = None) -> Tensor:
+        """Fills the tensor with 1s drawn with probability ``p`` and 0s otherwise; returns self."""
         return inplace.random_fill(self, "bernoulli", p, generator=generator)
 
     # ----------------------------------------------------------------- Python protocol
@@ -967,12 +1047,21 @@ class Tensor:
 
 
 _new_tensor = object.__new__
-_OPERAND_TYPES = (Tensor, int, float, np.ndarray, np.generic)
 _NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
     "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf "
     "Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure "
     "you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information.")
+
+
+def _operand(value: Any) -> Any:
+    """A NumPy operand as PyTorch takes it: an array becomes a tensor, a scalar a Python number."""
+    if isinstance(value, np.ndarray):
+        from .creation import as_tensor
+        return as_tensor(value)
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:
@@ -1012,3 +1101,22 @@ def parse_to_arguments(args: tuple, kwargs: dict) -> tuple:
 from .autograd import engine  # noqa: E402
 from .ops import binary, indexing, inplace, linalg, reduction, unary  # noqa: E402
 from .ops import shape as shape_ops  # noqa: E402
+
+
+def _share_docstrings(cls: type) -> None:
+    """Gives each public method without a docstring the text of what it is the method form of, so each
+    text is written once: ``Tensor.exp`` takes ``tinyframe.exp``'s, ``Tensor.add_`` says it is the
+    in-place ``Tensor.add``."""
+    from . import functional
+    methods = {name: value for name, value in vars(cls).items() if not name.startswith("_") and callable(value)}
+    for name, method in methods.items():
+        function = getattr(functional, name, None)
+        if not method.__doc__ and function is not None and function.__doc__:
+            shared = inspect.cleandoc(function.__doc__)
+            method.__doc__ = f"``tinyframe.{name}`` with this tensor as ``input``:\n\n{shared}"
+    for name, method in methods.items():
+        if not method.__doc__ and name.endswith("_") and name[:-1] in methods:
+            method.__doc__ = f"In-place ``Tensor.{name[:-1]}``: writes the result into this tensor and returns it."
+
+
+_share_docstrings(Tensor)

@@ -336,42 +336,52 @@ def remainder(input: Any, other: Any) -> Tensor:
 
 
 def eq(input: Any, other: Any) -> Tensor:
+    """``input == other`` elementwise, broadcasting: a bool tensor (no gradient)."""
     return _compare(input, other, lambda a, b: a == b)
 
 
 def ne(input: Any, other: Any) -> Tensor:
+    """``input != other`` elementwise, broadcasting: a bool tensor (no gradient)."""
     return _compare(input, other, lambda a, b: a != b)
 
 
 def lt(input: Any, other: Any) -> Tensor:
+    """``input < other`` elementwise, broadcasting: a bool tensor (no gradient)."""
     return _compare(input, other, lambda a, b: a < b)
 
 
 def le(input: Any, other: Any) -> Tensor:
+    """``input <= other`` elementwise, broadcasting: a bool tensor (no gradient)."""
     return _compare(input, other, lambda a, b: a <= b)
 
 
 def gt(input: Any, other: Any) -> Tensor:
+    """``input > other`` elementwise, broadcasting: a bool tensor (no gradient)."""
     return _compare(input, other, lambda a, b: a > b)
 
 
 def ge(input: Any, other: Any) -> Tensor:
+    """``input >= other`` elementwise, broadcasting: a bool tensor (no gradient)."""
     return _compare(input, other, lambda a, b: a >= b)
 
 
 def logical_and(input: Any, other: Any) -> Tensor:
+    """Whether both ``input`` and ``other`` are nonzero, elementwise, broadcasting: a bool tensor."""
     return _compare(input, other, lambda a, b: (a != 0) & (b != 0))
 
 
 def logical_or(input: Any, other: Any) -> Tensor:
+    """Whether ``input`` or ``other`` is nonzero, elementwise, broadcasting: a bool tensor."""
     return _compare(input, other, lambda a, b: (a != 0) | (b != 0))
 
 
 def logical_xor(input: Any, other: Any) -> Tensor:
+    """Whether exactly one of ``input`` and ``other`` is nonzero, elementwise, broadcasting: a bool tensor."""
     return _compare(input, other, lambda a, b: (a != 0) ^ (b != 0))
 
 
 def logical_not(input: Tensor) -> Tensor:
+    """Whether ``input`` is zero, elementwise: a bool tensor."""
     return Tensor._make(input._data == 0)
 
 

@@ -1,4 +1,4 @@
-"""``tinyframe.utils``: ``data`` (datasets, samplers and the DataLoader)."""
-from . import data
+"""``tinyframe.utils``: ``data`` (datasets, samplers and the DataLoader), ``dlpack``, ``safetensors``."""
+from . import data, dlpack, safetensors
 
-__all__ = ["data"]
+__all__ = ["data", "dlpack", "safetensors"]

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._dlpack import from_dlpack
 from ...creation import tensor
 from ...device import array_module_of
 from ...dtypes import float64, from_numpy_dtype
@@ -25,7 +26,10 @@ def default_collate(batch: Sequence) -> Any:
     Tensors and NumPy arrays are stacked along a new first dimension (``[B, *shape]``, keeping their
     dtype); Python ints become an int64 tensor, floats a float64 tensor, bools a bool tensor, NumPy
     scalars a tensor of their dtype; strings and bytes are left as a sequence. Dicts, namedtuples and
-    sequences are collated field by field (tuples come back as lists, as in PyTorch).
+    sequences are collated field by field (tuples come back as lists, as in PyTorch). Beyond
+    PyTorch, other libraries' arrays are taken too: objects with ``__dlpack__`` (a ``torch.Tensor``
+    from torchvision's ``ToTensor()``, a CuPy or JAX array) without a copy, and objects with
+    ``__array__`` (a PIL image) through ``np.asarray``.
     """
     elem = batch[0]
     if isinstance(elem, Tensor):
@@ -45,6 +49,8 @@ def default_collate(batch: Sequence) -> Any:
         return tensor(batch)
     if isinstance(elem, (str, bytes)):
         return batch
+    if _is_foreign_array(elem):
+        return default_collate([_from_foreign_array(sample) for sample in batch])
     if isinstance(elem, collections.abc.Mapping):
         collated = {key: default_collate([sample[key] for sample in batch]) for key in elem}
         if isinstance(elem, collections.abc.MutableMapping):
@@ -96,6 +102,8 @@ def default_convert(data: Any) -> Any:
         return Tensor._make(np.asarray(data))
     if isinstance(data, (Tensor, str, bytes)):
         return data
+    if _is_foreign_array(data):
+        return default_convert(_from_foreign_array(data))
     if isinstance(data, collections.abc.Mapping):
         converted = {key: default_convert(value) for key, value in data.items()}
         if isinstance(data, collections.abc.MutableMapping):
@@ -112,3 +120,16 @@ def default_convert(data: Any) -> Any:
         clone[:] = [default_convert(value) for value in data]
         return clone
     return data
+
+
+def _is_foreign_array(value: Any) -> bool:
+    """Another library's array (not a Tensor or ndarray): it offers DLPack or one of NumPy's protocols
+    (a PIL image has ``__array_interface__``)."""
+    return any(hasattr(value, name) for name in ("__dlpack__", "__array__", "__array_interface__"))
+
+
+def _from_foreign_array(value: Any) -> Any:
+    """A tensor sharing ``value``'s memory through DLPack, else the array ``np.asarray`` makes."""
+    if hasattr(value, "__dlpack__"):
+        return from_dlpack(value)
+    return np.asarray(value)
