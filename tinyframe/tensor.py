@@ -35,10 +35,12 @@ def _operator(method: Any) -> Any:
     method and then raises its TypeError naming both types (``unsupported operand type(s) for +:
     'Tensor' and 'NoneType'``)."""
     def operator(self: Tensor, other: Any) -> Any:
-        if isinstance(other, (Tensor, int, float)):
+        if isinstance(other, Tensor):
             return method(self, other)
-        if isinstance(other, (np.ndarray, np.generic)):
+        if isinstance(other, (np.ndarray, np.generic)):  # before float: np.float64 is a float
             return method(self, _operand(other))
+        if isinstance(other, (int, float)):
+            return method(self, other)
         return NotImplemented
     operator.__name__ = operator.__qualname__ = method.__name__
     operator.__doc__ = method.__doc__
