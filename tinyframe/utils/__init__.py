@@ -1,4 +1,5 @@
-"""``tinyframe.utils``: ``data`` (datasets, samplers and the DataLoader)."""
-from . import data
+"""``tinyframe.utils``: ``data`` (datasets, samplers and the DataLoader) and ``checkpoint``
+(activation checkpointing)."""
+from . import checkpoint, data
 
-__all__ = ["data"]
+__all__ = ["data", "checkpoint"]
