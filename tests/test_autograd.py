@@ -601,3 +601,23 @@ def test_once_differentiable_backward_runs_and_refuses_double_backward():
     with pytest.raises(RuntimeError, match="trying to differentiate twice a function that was marked with "
                                            "@once_differentiable"):
         g.sum().backward()
+
+
+class _ScaleBoth(Function):
+    @staticmethod
+    def forward(ctx, x, scale, y):
+        return x * scale * y
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, grad, None
+
+
+def test_function_edges_are_for_tensor_arguments_only_and_numbers_get_no_gradient():
+    x, y = tf.ones(2, requires_grad=True), tf.ones(2)
+    out = _ScaleBoth.apply(x, 2.0, y)
+    assert [(type(n).__name__ if n else None, k) for n, k in out.grad_fn.next_functions] == [
+        ("AccumulateGrad", 0), (None, 0)]
+    with pytest.raises(RuntimeError, match="returned a gradient different than None at position 2, but the "
+                                           "corresponding forward input was not a Variable"):
+        out.sum().backward()

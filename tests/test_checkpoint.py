@@ -68,7 +68,7 @@ def test_checkpoint_keeps_one_node_and_recomputes_in_backward():
     b = tinyframe.tensor([1.5, 0.5], dtype=tinyframe.float64, requires_grad=True)
     out, total = checkpoint(block, a, b, use_reentrant=False)
     assert type(out.grad_fn).__name__ == "CheckpointBackward" and out.grad_fn is total.grad_fn
-    assert [type(n).__name__ for n, _ in out.grad_fn.next_functions[2:]] == ["AccumulateGrad"] * 2
+    assert [type(n).__name__ for n, _ in out.grad_fn.next_functions] == ["AccumulateGrad"] * 2
     assert len(calls) == 1
     (out.sum() + total).backward()
     assert len(calls) == 2

@@ -99,11 +99,25 @@ class BackwardCFunction(FunctionCtx, Node):
         with grad_mode.set_grad_enabled(recording):
             grads = node.function.backward(node, *grad_outputs)
         grads = grads if isinstance(grads, tuple) else (grads,)
-        expected = len(node.next_functions)
+        expected = node._num_inputs
         if len(grads) < expected or any(g is not None for g in grads[expected:]):
             raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients "
                                f"(expected {expected}, got {len(grads)})")
-        return tuple(_checked_grad(node, i, gi, recording) for i, gi in enumerate(grads[:expected]))
+        positions = node._tensor_positions
+        for i, gi in enumerate(grads[:expected]):
+            if gi is not None and i not in positions:
+                raise RuntimeError(f"function {node.name()} returned a gradient different than None at position "
+                                   f"{i + 1}, but the corresponding forward input was not a Variable")
+        return tuple(_checked_grad(node, j, grads[i], recording) for j, i in enumerate(positions))
+
+    def _connect_inputs(self, args: tuple) -> None:
+        """Edges to the Tensor arguments only, as PyTorch's ``next_functions``; backward still
+        returns one gradient per argument."""
+        tensors = [a for a in args if isinstance(a, Tensor)]
+        self.next_functions = edges_of(tensors)
+        self._num_inputs = len(args)
+        self._tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
+        self._input_shapes = tuple(t._data.shape for t in tensors)
 
     def _grad_outputs(self, slots: list, recording: bool) -> tuple:
         """One gradient per output of a multi-output call: the arrived one, else zeros of the
@@ -118,12 +132,13 @@ class BackwardCFunction(FunctionCtx, Node):
 
 
 def _checked_grad(node: BackwardCFunction, i: int, gi: Any, recording: bool) -> Any:
+    """The gradient for the i-th Tensor input, checked against its shape."""
     if gi is None or node.next_functions[i][0] is None:
         return None
     if not isinstance(gi, Tensor):
         raise TypeError(f"function {node.name()} returned a gradient of type {type(gi).__name__} for "
                         f"input {i}; expected a Tensor or None")
-    shape = node.next_functions[i][0]._shape
+    shape = node._input_shapes[i]
     if gi._data.shape != shape and gi._data.size != 0:
         try:
             __import__("numpy").broadcast_shapes(shape, gi._data.shape)
@@ -171,7 +186,7 @@ class Function(metaclass=_FunctionMeta):
         if not records or non_differentiable or not output.is_floating_point():
             return Tensor._make(output._data, None, False)
         result = Tensor._make(output._data, ctx)
-        ctx.next_functions = edges_of(args)
+        ctx._connect_inputs(args)
         ctx._shape, ctx._dtype = result._data.shape, result._data.dtype
         if ctx._saved is not None:
             ctx._saved = [_describe_saved_tensor(t, [(output, result)], args) for t in ctx._saved]
@@ -195,7 +210,7 @@ def _connect_outputs(ctx: BackwardCFunction, args: tuple, outputs: tuple) -> tup
         results.append(result)
     if not any(isinstance(r, Tensor) and r.grad_fn is ctx for r in results):
         return tuple(results)
-    ctx.next_functions = edges_of(args)
+    ctx._connect_inputs(args)
     ctx._output_shapes = tuple(r._data.shape if isinstance(r, Tensor) else None for r in results)
     ctx._output_dtypes = tuple(r._data.dtype if isinstance(r, Tensor) else None for r in results)
     ctx._xp = array_module_of(next(r._data for r in results if isinstance(r, Tensor)))

@@ -71,9 +71,9 @@ def checkpoint(function: Callable[..., Any], *args: Any, use_reentrant: bool | N
         # then let that graph go: only the checkpoint node stays.
         outputs = function(*args, **kwargs)
         captured = _leaves_reached(outputs, inputs)
-    recompute = _Recompute(function, args, kwargs, rng_state, len(inputs), use_reentrant)
+    recompute = _Recompute(function, args, kwargs, rng_state, len(inputs), use_reentrant, _detached(outputs))
     node_class = CheckpointFunction if use_reentrant else Checkpoint
-    return node_class.apply(recompute, _detached(outputs), *inputs, *captured)
+    return node_class.apply(recompute, *inputs, *captured)
 
 
 def checkpoint_sequential(functions: Any, segments: int, input: Tensor, use_reentrant: bool | None = None,
@@ -120,9 +120,10 @@ class _Recompute:
     their ``.grad`` there, as in PyTorch's reentrant variant) instead of only into the node's inputs."""
 
     def __init__(self, function: Callable, args: tuple, kwargs: dict, rng_state: Any, num_inputs: int,
-                 reentrant: bool) -> None:
+                 reentrant: bool, outputs: Any) -> None:
         self.function, self.args, self.kwargs = function, args, kwargs
         self.rng_state, self.num_inputs, self.reentrant = rng_state, num_inputs, reentrant
+        self.outputs = outputs  # the first run's outputs, until the node takes them
 
     def gradients(self, tensors: tuple, grad_outputs: tuple) -> tuple:
         """The gradients with respect to ``tensors`` (the inputs, then captured leaves) of a
@@ -159,14 +160,15 @@ class Checkpoint(Function):
     tensor arguments and the leaves it read; backward recomputes."""
 
     @staticmethod
-    def forward(ctx: Any, recompute: _Recompute, outputs: Any, *tensors: Tensor) -> Any:
+    def forward(ctx: Any, recompute: _Recompute, *tensors: Tensor) -> Any:
         ctx.recompute = recompute
         ctx.save_for_backward(*tensors)
+        outputs, recompute.outputs = recompute.outputs, None
         return outputs
 
     @staticmethod
     def backward(ctx: Any, *grad_outputs: Any) -> tuple:
-        return (None, None, *ctx.recompute.gradients(ctx.saved_tensors, grad_outputs))
+        return (None, *ctx.recompute.gradients(ctx.saved_tensors, grad_outputs))
 
 
 class CheckpointFunction(Checkpoint):
