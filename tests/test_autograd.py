@@ -445,3 +445,180 @@ def test_set_grad_enabled_as_decorator_switches_only_around_calls() -> None:
     assert tf.is_grad_enabled()
     assert not doubled(leaf([1.0])).requires_grad
     assert tf.is_grad_enabled()
+
+
+# ----------------------------------------------------------------- custom Functions with several outputs
+class _SinCos(Function):
+    """Two outputs; backward records what it received."""
+
+    received: list = []
+
+    @staticmethod
+    def forward(ctx, x, scale):
+        if scale < 0:
+            ctx.set_materialize_grads(False)
+            scale = -scale
+        s, c = x.sin() * scale, x.cos() * scale
+        ctx.save_for_backward(x, s, c)
+        return s, c
+
+    @staticmethod
+    def backward(ctx, gs, gc):
+        _SinCos.received.append((None if gs is None else gs.tolist(), None if gc is None else gc.tolist()))
+        x, s, c = ctx.saved_tensors
+        grad = 0
+        if gs is not None:
+            grad = grad + gs * c
+        if gc is not None:
+            grad = grad - gc * s
+        return grad, None
+
+
+def _sincos_input() -> tf.Tensor:
+    return tf.tensor([0.5, 1.0, -0.3], dtype=tf.float64, requires_grad=True)
+
+
+def test_function_with_several_outputs_shares_one_node_and_numbers_its_outputs():
+    s, c = _SinCos.apply(_sincos_input(), 2.0)
+    assert type(s.grad_fn).__name__ == "_SinCosBackward" and s.grad_fn is c.grad_fn
+    assert (s.output_nr, c.output_nr) == (0, 1) and s.requires_grad and c.requires_grad
+    assert s.grad_fn.next_functions[0][0].__class__.__name__ == "AccumulateGrad"
+
+
+def test_function_backward_gets_one_gradient_per_output_as_pytorch():
+    x = _sincos_input()
+    s, c = _SinCos.apply(x, 2.0)
+    (s * 3 + c).sum().backward()
+    assert _SinCos.received[-1] == ([3.0, 3.0, 3.0], [1.0, 1.0, 1.0])
+    np.testing.assert_allclose(x.grad.tolist(), [4.3066442941338305, 1.5588718655930456, 6.323059348076315],
+                               rtol=1e-14)
+
+
+def test_function_unused_output_gets_zeros_or_none_without_materialize_grads():
+    x = _sincos_input()
+    s, _ = _SinCos.apply(x, 2.0)
+    s.sum().backward()
+    assert _SinCos.received[-1] == ([1.0, 1.0, 1.0], [0.0, 0.0, 0.0])
+    np.testing.assert_allclose(x.grad.tolist(), [1.7551651237807455, 1.0806046117362795, 1.910672978251212],
+                               rtol=1e-14)
+    x.grad = None
+    _, c = _SinCos.apply(x, -2.0)
+    c.sum().backward()
+    assert _SinCos.received[-1] == (None, [1.0, 1.0, 1.0])
+    np.testing.assert_allclose(x.grad.tolist(), [-0.958851077208406, -1.682941969615793, 0.5910404133226791],
+                               rtol=1e-14)
+
+
+def test_function_outputs_compose_with_create_graph():
+    x = _sincos_input()
+    s, c = _SinCos.apply(x, 1.0)
+    (g,) = tf.autograd.grad((s * c).sum(), x, create_graph=True)
+    assert g.requires_grad
+    np.testing.assert_allclose(g.tolist(), [0.540302305868, -0.416146836547, 0.82533561491], atol=1e-12)
+
+
+class _MaxWithIndex(Function):
+    received: list = []
+
+    @staticmethod
+    def forward(ctx, x):
+        value, index = x.max(dim=0)
+        ctx.mark_non_differentiable(index)
+        ctx.save_for_backward(x, index)
+        return value, index, 7
+
+    @staticmethod
+    def backward(ctx, grad_value, grad_index, grad_number):
+        _MaxWithIndex.received.append((grad_index.tolist(), grad_number))
+        x, index = ctx.saved_tensors
+        assert index.grad_fn is None
+        grad = tf.zeros_like(x)
+        grad[index, tf.arange(x.shape[1])] = grad_value
+        return grad
+
+
+def test_function_non_differentiable_and_non_tensor_outputs_as_pytorch():
+    m = tf.tensor([[1.0, 5.0], [3.0, 2.0]], requires_grad=True)
+    value, index, number = _MaxWithIndex.apply(m)
+    assert number == 7 and index.dtype == tf.int64
+    assert not index.requires_grad and index.grad_fn is None and value.grad_fn is not None
+    value.sum().backward()
+    assert m.grad.tolist() == [[0.0, 1.0], [1.0, 0.0]]
+    assert _MaxWithIndex.received[-1] == ([0, 0], None)
+
+
+class _ExpAndDouble(Function):
+    @staticmethod
+    def forward(ctx, x):
+        a, b = x.exp(), x * 2
+        ctx.save_for_backward(b, a)
+        return a, b
+
+    @staticmethod
+    def backward(ctx, grad_a, grad_b):
+        b, a = ctx.saved_tensors
+        return grad_a * a + grad_b * 2
+
+
+def test_function_saved_outputs_are_differentiable_twice():
+    x = tf.tensor([0.1, 0.2], dtype=tf.float64, requires_grad=True)
+    a, b = _ExpAndDouble.apply(x)
+    np.testing.assert_allclose(tf.autograd.grad((a + b).sum(), x)[0].tolist(),
+                               [3.1051709180756477, 3.2214027581601696], rtol=1e-14)
+    a, b = _ExpAndDouble.apply(x)
+    (h,) = tf.autograd.grad((a * a + b).sum(), x, create_graph=True)
+    np.testing.assert_allclose(tf.autograd.grad(h.sum(), x)[0].tolist(),
+                               [4.88561103264068, 5.967298790565081], rtol=1e-14)
+
+
+def test_hooks_on_an_output_of_a_multi_output_function_raise_with_a_way_out():
+    s, _ = _SinCos.apply(_sincos_input(), 1.0)
+    with pytest.raises(RuntimeError, match="view_as"):
+        s.register_hook(lambda g: g)
+    with pytest.raises(RuntimeError, match="several outputs"):
+        s.retain_grad()
+
+
+class _OnceSquare(Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x
+
+    @staticmethod
+    @tf.autograd.function.once_differentiable
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return 2 * x * grad
+
+
+def test_once_differentiable_backward_runs_and_refuses_double_backward():
+    x = tf.tensor([0.1, 0.2], dtype=tf.float64, requires_grad=True)
+    assert tf.autograd.grad(_OnceSquare.apply(x).sum(), x)[0].tolist() == [0.2, 0.4]
+    y = _OnceSquare.apply(x)
+    (g,) = tf.autograd.grad(y, x, grad_outputs=tf.ones_like(y, requires_grad=True),
+                                   create_graph=True)
+    assert g.requires_grad
+    with pytest.raises(RuntimeError, match="trying to differentiate twice a function that was marked with "
+                                           "@once_differentiable"):
+        g.sum().backward()
+
+
+class _ScaleBoth(Function):
+    @staticmethod
+    def forward(ctx, x, scale, y):
+        return x * scale * y
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, grad, None
+
+
+def test_function_edges_are_for_tensor_arguments_only_and_numbers_get_no_gradient():
+    x, y = tf.ones(2, requires_grad=True), tf.ones(2)
+    out = _ScaleBoth.apply(x, 2.0, y)
+    assert [(type(n).__name__ if n else None, k) for n, k in out.grad_fn.next_functions] == [
+        ("AccumulateGrad", 0), (None, 0)]
+    with pytest.raises(RuntimeError, match="returned a gradient different than None at position 2, but the "
+                                           "corresponding forward input was not a Variable"):
+        out.sum().backward()

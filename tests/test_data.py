@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import collections
+import re
 from typing import Any
 
 import numpy as np
@@ -19,6 +20,7 @@ from tinyframe.utils.data import (
     Subset,
     SubsetRandomSampler,
     TensorDataset,
+    WeightedRandomSampler,
     default_collate,
     default_convert,
     get_worker_info,
@@ -397,3 +399,58 @@ def test_batches_of_tensors_requiring_grad_stay_in_the_graph() -> None:
     x = tinyframe.ones(4, 2, requires_grad=True)
     batch, = next(iter(DataLoader(TensorDataset(x), batch_size=3)))
     assert batch.requires_grad and batch.grad_fn is not None
+
+
+# ----------------------------------------------------------------- WeightedRandomSampler
+def test_weighted_random_sampler_draws_in_proportion_to_the_weights() -> None:
+    sampler = WeightedRandomSampler([1.0, 0.0, 3.0], num_samples=4000, generator=tinyframe.Generator().manual_seed(0))
+    counts = np.bincount(list(sampler), minlength=3)
+    assert len(sampler) == 4000 and counts[1] == 0
+    assert counts[2] / counts[0] == pytest.approx(3.0, rel=0.1)
+    assert sampler.weights.dtype == tinyframe.float64 and sampler.replacement is True
+
+
+def test_weighted_random_sampler_follows_its_generator() -> None:
+    def draw(seed: int) -> list:
+        return list(WeightedRandomSampler([0.2, 0.5, 0.3], 20, generator=tinyframe.Generator().manual_seed(seed)))
+    assert draw(7) == draw(7) and draw(7) != draw(8)
+
+
+def test_weighted_random_sampler_without_replacement_draws_each_index_once_zero_weights_last() -> None:
+    for seed in range(5):
+        drawn = list(WeightedRandomSampler([0.1, 0.0, 0.5, 0.0], 4, replacement=False,
+                                           generator=tinyframe.Generator().manual_seed(seed)))
+        assert sorted(drawn[:2]) == [0, 2] and drawn[2:] == [1, 3]
+
+
+def test_weighted_random_sampler_feeds_a_loader() -> None:
+    loader = DataLoader(make_dataset(10), batch_size=4, sampler=WeightedRandomSampler([0.0] * 9 + [1.0], 6))
+    assert [batch[0].shape for batch in loader] == [(4, 3), (2, 3)]
+    assert all((batch[0][:, 0] == 27).all() for batch in loader)
+
+
+@pytest.mark.parametrize("args, error, message", [
+    (([0.1, 0.2], 0), ValueError, "num_samples should be a positive integer value, but got num_samples=0"),
+    (([0.1, 0.2], 2, 1), ValueError, "replacement should be a boolean value, but got replacement=1"),
+    (([[0.1, 0.2]], 2), ValueError, "weights should be a 1d sequence but given weights have shape (1, 2)"),
+])
+def test_weighted_random_sampler_rejects_bad_arguments_as_pytorch(args, error, message) -> None:
+    with pytest.raises(error, match=re.escape(message)):
+        WeightedRandomSampler(*args)
+
+
+@pytest.mark.parametrize("args, message", [
+    (([0.1, -1.0, 0.5], 2), "invalid multinomial distribution (encountering probability entry < 0)"),
+    (([0.0, 0.0], 2), "invalid multinomial distribution (sum of probabilities <= 0)"),
+    (([0.1, 0.2, 0.3], 5, False), "cannot sample n_sample > prob_dist.size(-1) samples without replacement"),
+])
+def test_weighted_random_sampler_raises_pytorchs_errors_when_drawing(args, message) -> None:
+    sampler = WeightedRandomSampler(*args)
+    with pytest.raises(RuntimeError, match=re.escape(message)):
+        list(sampler)
+
+
+def test_worker_init_fn_is_not_called_without_workers_as_in_pytorch() -> None:
+    calls: list = []
+    batches = list(DataLoader(range(4), batch_size=2, worker_init_fn=calls.append))
+    assert calls == [] and [b.tolist() for b in batches] == [[0, 1], [2, 3]]

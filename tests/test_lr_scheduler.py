@@ -7,6 +7,7 @@ optimizer with two groups at lr 0.1 and 0.01) were produced by torch 2.13 and ar
 from __future__ import annotations
 
 import copy
+import re
 import warnings
 
 import pytest
@@ -34,6 +35,23 @@ SCHEDULERS = {
                                                                   min_lr=[0.02, 0.001]),
     "ReduceLROnPlateau_max_abs": lambda o: lr_scheduler.ReduceLROnPlateau(
         o, mode="max", threshold=0.05, threshold_mode="abs", patience=1, factor=0.1),
+    "CosineAnnealingWarmRestarts": lambda o: lr_scheduler.CosineAnnealingWarmRestarts(o, T_0=3, eta_min=0.001),
+    "CosineAnnealingWarmRestarts_mult": lambda o: lr_scheduler.CosineAnnealingWarmRestarts(o, T_0=2, T_mult=2),
+    "CyclicLR_triangular": lambda o: lr_scheduler.CyclicLR(o, base_lr=0.01, max_lr=0.1, step_size_up=3),
+    "CyclicLR_triangular2": lambda o: lr_scheduler.CyclicLR(o, base_lr=[0.01, 0.001], max_lr=[0.1, 0.05],
+                                                            step_size_up=2, step_size_down=3, mode="triangular2"),
+    "CyclicLR_exp_range_adam": lambda o: lr_scheduler.CyclicLR(o, base_lr=0.001, max_lr=0.01, step_size_up=3,
+                                                               mode="exp_range", gamma=0.9, base_momentum=0.85,
+                                                               max_momentum=0.95),
+    "LinearLR": lambda o: lr_scheduler.LinearLR(o, start_factor=0.25, end_factor=0.75, total_iters=6),
+    "PolynomialLR": lambda o: lr_scheduler.PolynomialLR(o, total_iters=8, power=2.0),
+    "ConstantLR": lambda o: lr_scheduler.ConstantLR(o, factor=0.5, total_iters=4),
+    "MultiplicativeLR": lambda o: lr_scheduler.MultiplicativeLR(o, lr_lambda=lambda e: 0.95),
+    "SequentialLR": lambda o: lr_scheduler.SequentialLR(
+        o, [lr_scheduler.LinearLR(o, start_factor=0.1, total_iters=3), lr_scheduler.ExponentialLR(o, gamma=0.9),
+            lr_scheduler.CosineAnnealingLR(o, T_max=4)], milestones=[4, 9]),
+    "ChainedScheduler": lambda o: lr_scheduler.ChainedScheduler(
+        [lr_scheduler.LinearLR(o, start_factor=0.1, total_iters=3), lr_scheduler.StepLR(o, step_size=4, gamma=0.5)]),
 }
 
 EXPECTED_LRS = {
@@ -148,6 +166,114 @@ EXPECTED_LRS = {
         [1.0000000000000004e-05, 1.0000000000000002e-06], [1.0000000000000004e-06, 1.0000000000000002e-07],
         [1.0000000000000004e-06, 1.0000000000000002e-07], [1.0000000000000005e-07, 1.0000000000000004e-08],
         [1.0000000000000005e-07, 1.0000000000000004e-08], [1.0000000000000005e-08, 1.0000000000000004e-08],
+    ],
+    'CosineAnnealingWarmRestarts': [
+        [0.1, 0.010000000000000002], [0.07525000000000001, 0.007750000000000001],
+        [0.025750000000000012, 0.003250000000000001], [0.1, 0.010000000000000002],
+        [0.07525000000000001, 0.007750000000000001], [0.025750000000000012, 0.003250000000000001],
+        [0.1, 0.010000000000000002], [0.07525000000000001, 0.007750000000000001],
+        [0.025750000000000012, 0.003250000000000001], [0.1, 0.010000000000000002],
+        [0.07525000000000001, 0.007750000000000001], [0.025750000000000012, 0.003250000000000001],
+        [0.1, 0.010000000000000002], [0.07525000000000001, 0.007750000000000001],
+        [0.025750000000000012, 0.003250000000000001], [0.1, 0.010000000000000002],
+    ],
+    'CosineAnnealingWarmRestarts_mult': [
+        [0.1, 0.01], [0.05, 0.005], [0.1, 0.01], [0.08535533905932738, 0.008535533905932738], [0.05, 0.005],
+        [0.014644660940672627, 0.0014644660940672626], [0.1, 0.01], [0.09619397662556434, 0.009619397662556433],
+        [0.08535533905932738, 0.008535533905932738], [0.0691341716182545, 0.00691341716182545], [0.05, 0.005],
+        [0.030865828381745515, 0.0030865828381745515], [0.014644660940672627, 0.0014644660940672626],
+        [0.0038060233744356634, 0.0003806023374435663], [0.1, 0.01], [0.09903926402016153, 0.009903926402016152],
+    ],
+    'CyclicLR_triangular': [
+        [0.01, 0.01], [0.040000000000000015, 0.040000000000000015], [0.06999999999999999, 0.06999999999999999],
+        [0.1, 0.1], [0.07000000000000003, 0.07000000000000003], [0.03999999999999998, 0.03999999999999998],
+        [0.01, 0.01], [0.040000000000000056, 0.040000000000000056], [0.06999999999999995, 0.06999999999999995],
+        [0.1, 0.1], [0.06999999999999995, 0.06999999999999995], [0.040000000000000056, 0.040000000000000056],
+        [0.01, 0.01], [0.03999999999999998, 0.03999999999999998], [0.07000000000000003, 0.07000000000000003],
+        [0.1, 0.1],
+    ],
+    'CyclicLR_triangular_momentum': [
+        [0.9, 0.9], [0.8666666666666667, 0.8666666666666667], [0.8333333333333334, 0.8333333333333334], [0.8, 0.8],
+        [0.8333333333333334, 0.8333333333333334], [0.8666666666666667, 0.8666666666666667], [0.9, 0.9],
+        [0.8666666666666666, 0.8666666666666666], [0.8333333333333335, 0.8333333333333335], [0.8, 0.8],
+        [0.8333333333333335, 0.8333333333333335], [0.8666666666666666, 0.8666666666666666], [0.9, 0.9],
+        [0.8666666666666667, 0.8666666666666667], [0.8333333333333334, 0.8333333333333334], [0.8, 0.8],
+    ],
+    'CyclicLR_triangular2': [
+        [0.01, 0.001], [0.055, 0.025499999999999995], [0.09999999999999999, 0.04999999999999999],
+        [0.06999999999999999, 0.033666666666666664], [0.039999999999999994, 0.017333333333333333], [0.01, 0.001],
+        [0.03250000000000002, 0.013250000000000012], [0.055, 0.025499999999999995],
+        [0.039999999999999994, 0.017333333333333333], [0.025000000000000015, 0.009166666666666674], [0.01, 0.001],
+        [0.021250000000000012, 0.0071250000000000055], [0.0325, 0.013249999999999998],
+        [0.024999999999999998, 0.009166666666666667], [0.01750000000000001, 0.005083333333333337], [0.01, 0.001],
+    ],
+    'CyclicLR_triangular2_momentum': [
+        [0.9, 0.9], [0.8500000000000001, 0.8500000000000001], [0.8, 0.8], [0.8333333333333334, 0.8333333333333334],
+        [0.8666666666666667, 0.8666666666666667], [0.9, 0.9], [0.875, 0.875],
+        [0.8500000000000001, 0.8500000000000001], [0.8666666666666667, 0.8666666666666667],
+        [0.8833333333333333, 0.8833333333333333], [0.9, 0.9], [0.8875000000000001, 0.8875000000000001],
+        [0.875, 0.875], [0.8833333333333334, 0.8833333333333334], [0.8916666666666667, 0.8916666666666667],
+        [0.9, 0.9],
+    ],
+    'CyclicLR_exp_range_adam': [
+        [0.001, 0.001], [0.003700000000000002, 0.003700000000000002], [0.00586, 0.00586],
+        [0.007561000000000002, 0.007561000000000002], [0.004936600000000003, 0.004936600000000003],
+        [0.002771469999999999, 0.002771469999999999], [0.001, 0.001], [0.0024348907000000027, 0.0024348907000000027],
+        [0.003582803259999999, 0.003582803259999999], [0.004486784401000001, 0.004486784401000001],
+        [0.003092070640599999, 0.003092070640599999], [0.001941431788270002, 0.001941431788270002], [0.001, 0.001],
+        [0.0017625597484986996, 0.0017625597484986996], [0.0023726075472976613, 0.0023726075472976613],
+        [0.0028530201888518417, 0.0028530201888518417],
+    ],
+    'CyclicLR_exp_range_adam_momentum': [
+        [0.95, 0.95], [0.9199999999999999, 0.9199999999999999], [0.896, 0.896], [0.8771, 0.8771], [0.90626, 0.90626],
+        [0.930317, 0.930317], [0.95, 0.95], [0.93405677, 0.93405677], [0.921302186, 0.921302186],
+        [0.9112579511, 0.9112579511], [0.92675477066, 0.92675477066], [0.939539646797, 0.939539646797], [0.95, 0.95],
+        [0.94152711390557, 0.94152711390557], [0.934748805030026, 0.934748805030026],
+        [0.9294108867905351, 0.9294108867905351],
+    ],
+    'LinearLR': [
+        [0.025, 0.0025], [0.03333333333333333, 0.003333333333333333], [0.041666666666666664, 0.004166666666666667],
+        [0.049999999999999996, 0.005], [0.058333333333333334, 0.005833333333333334],
+        [0.06666666666666667, 0.006666666666666666], [0.075, 0.0075], [0.075, 0.0075], [0.075, 0.0075],
+        [0.075, 0.0075], [0.075, 0.0075], [0.075, 0.0075], [0.075, 0.0075], [0.075, 0.0075], [0.075, 0.0075],
+        [0.075, 0.0075],
+    ],
+    'PolynomialLR': [
+        [0.1, 0.01], [0.0765625, 0.00765625], [0.05625, 0.005624999999999999],
+        [0.03906250000000001, 0.0039062499999999996], [0.02500000000000001, 0.0025],
+        [0.014062500000000006, 0.00140625], [0.006250000000000002, 0.0006249999999999999],
+        [0.0015625000000000005, 0.00015624999999999998], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0],
+        [0.0, 0.0], [0.0, 0.0], [0.0, 0.0],
+    ],
+    'ConstantLR': [
+        [0.05, 0.005], [0.05, 0.005], [0.05, 0.005], [0.05, 0.005], [0.1, 0.01], [0.1, 0.01], [0.1, 0.01],
+        [0.1, 0.01], [0.1, 0.01], [0.1, 0.01], [0.1, 0.01], [0.1, 0.01], [0.1, 0.01], [0.1, 0.01], [0.1, 0.01],
+        [0.1, 0.01],
+    ],
+    'MultiplicativeLR': [
+        [0.1, 0.01], [0.095, 0.0095], [0.09025, 0.009025], [0.0857375, 0.00857375],
+        [0.08145062499999998, 0.0081450625], [0.07737809374999999, 0.007737809374999999],
+        [0.07350918906249998, 0.007350918906249998], [0.06983372960937498, 0.006983372960937498],
+        [0.06634204312890622, 0.006634204312890623], [0.0630249409724609, 0.006302494097246091],
+        [0.05987369392383786, 0.005987369392383786], [0.05688000922764597, 0.005688000922764597],
+        [0.05403600876626367, 0.005403600876626367], [0.05133420832795048, 0.005133420832795048],
+        [0.04876749791155295, 0.0048767497911552955], [0.046329123015975304, 0.00463291230159753],
+    ],
+    'SequentialLR': [
+        [0.010000000000000002, 0.001], [0.04, 0.003999999999999999], [0.07, 0.006999999999999998],
+        [0.1, 0.009999999999999998], [0.1, 0.01], [0.09000000000000001, 0.009000000000000001],
+        [0.08100000000000002, 0.008100000000000001], [0.07290000000000002, 0.007290000000000001],
+        [0.06561000000000002, 0.006561000000000002], [0.1, 0.01], [0.08535533905932738, 0.008535533905932738],
+        [0.05, 0.005], [0.014644660940672627, 0.0014644660940672626], [0.0, 0.0],
+        [0.014644660940672622, 0.0014644660940672622], [0.05000000000000001, 0.005000000000000001],
+    ],
+    'ChainedScheduler': [
+        [0.010000000000000002, 0.001], [0.04, 0.003999999999999999], [0.07, 0.006999999999999998],
+        [0.1, 0.009999999999999998], [0.05, 0.004999999999999999], [0.05, 0.004999999999999999],
+        [0.05, 0.004999999999999999], [0.05, 0.004999999999999999], [0.025, 0.0024999999999999996],
+        [0.025, 0.0024999999999999996], [0.025, 0.0024999999999999996], [0.025, 0.0024999999999999996],
+        [0.0125, 0.0012499999999999998], [0.0125, 0.0012499999999999998], [0.0125, 0.0012499999999999998],
+        [0.0125, 0.0012499999999999998],
     ],
 }
 
@@ -321,3 +447,68 @@ def test_one_cycle_lr_raises_past_its_total_steps():
     scheduler.step()
     with pytest.raises(ValueError, match="Tried to step 3 times. The specified number of total steps is 2"):
         scheduler.step()
+
+
+def test_cosine_annealing_warm_restarts_takes_fractional_epochs_as_pytorch():
+    optimizer = optim.SGD([tinyframe.zeros(1, requires_grad=True)], lr=0.1)
+    scheduler = lr_scheduler.CosineAnnealingWarmRestarts(optimizer, T_0=2, T_mult=3, eta_min=0.001)
+    seen = []
+    for epoch in [0.5, 1.25, 2.0, 3.7, 7.9, 8.0, 9.5, 26.0, None]:
+        optimizer.step()
+        scheduler.step(epoch)
+        seen.append((scheduler.get_last_lr()[0], scheduler.T_i, scheduler.T_cur, scheduler.last_epoch))
+    expected = [(0.0855017856687341, 2, 0.5, 0), (0.03155717009792806, 2, 1.25, 1), (0.1, 6, 0.0, 2),
+                (0.08165135935696695, 6, 1.7000000000000002, 3), (0.0010678380296485952, 6, 5.9, 7),
+                (0.1, 18, 0.0, 8), (0.09831332840130888, 18, 1.5, 9), (0.1, 54, 0.0, 26),
+                (0.09991625383442779, 54, 1.0, 27)]
+    assert seen == [pytest.approx(row, rel=1e-12) for row in expected]
+
+
+def test_cyclic_lr_state_dict_keeps_a_callable_scale_fn_state():
+    class Halving:
+        def __init__(self) -> None:
+            self.base = 0.5
+
+        def __call__(self, cycle: float) -> float:
+            return self.base ** (cycle - 1)
+
+    scale = Halving()
+    scheduler = lr_scheduler.CyclicLR(_optimizer("sgd"), 0.01, 0.1, step_size_up=2, scale_fn=scale)
+    state = scheduler.state_dict()
+    assert state["_scale_fn_custom"] == {"base": 0.5}
+    scale.base = 0.9
+    scheduler.load_state_dict(state)
+    assert scale.base == 0.5 and "_scale_fn_custom" in state
+
+
+def test_composite_schedulers_save_the_state_of_each_scheduler():
+    optimizer = _optimizer("sgd")
+    scheduler = SCHEDULERS["SequentialLR"](optimizer)
+    state = scheduler.state_dict()
+    assert sorted(state) == ["_last_lr", "_milestones", "_schedulers", "last_epoch"]
+    assert [inner.get("start_factor", inner.get("gamma", inner.get("T_max"))) for inner in state["_schedulers"]] == [
+        0.1, 0.9, 4]
+    chained = SCHEDULERS["ChainedScheduler"](_optimizer("sgd"))
+    assert sorted(chained.state_dict()) == ["_last_lr", "_schedulers"]
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda o: lr_scheduler.LinearLR(o, start_factor=0), "Starting multiplicative factor expected to be greater "
+                                                         "than 0 and less or equal to 1."),
+    (lambda o: lr_scheduler.LinearLR(o, end_factor=2), "Ending multiplicative factor expected to be between 0 and 1."),
+    (lambda o: lr_scheduler.ConstantLR(o, factor=2), "Constant multiplicative factor expected to be between 0 and 1."),
+    (lambda o: lr_scheduler.CosineAnnealingWarmRestarts(o, T_0=0), "Expected positive integer T_0, but got 0"),
+    (lambda o: lr_scheduler.CosineAnnealingWarmRestarts(o, T_0=2, T_mult=0), "Expected integer T_mult >= 1, but got 0"),
+    (lambda o: lr_scheduler.CyclicLR(o, 0.01, 0.1, mode="sine"), "mode is invalid and scale_fn is None"),
+    (lambda o: lr_scheduler.CyclicLR(optim.Adagrad([tinyframe.zeros(1, requires_grad=True)]), 0.01, 0.1),
+     "optimizer must support momentum or beta1 with `cycle_momentum` option enabled"),
+    (lambda o: lr_scheduler.SequentialLR(o, [lr_scheduler.StepLR(o, 2), lr_scheduler.StepLR(o, 3)], milestones=[]),
+     "Sequential Schedulers expects number of schedulers provided to be one more than the number of milestone "
+     "points, but got number of schedulers 2 and the number of milestones to be equal to 0"),
+    (lambda o: lr_scheduler.ChainedScheduler([lr_scheduler.ReduceLROnPlateau(o)]),
+     "ChainedScheduler does not support `ReduceLROnPlateau` scheduler"),
+], ids=["linear-start", "linear-end", "constant", "warm-restarts-T_0", "warm-restarts-T_mult", "cyclic-mode",
+        "cyclic-momentum", "sequential-milestones", "chained-plateau"])
+def test_new_scheduler_errors_match_pytorch(make, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        make(_optimizer("sgd"))

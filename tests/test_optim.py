@@ -85,6 +85,48 @@ EXPECTED = [
     ('Adagrad', dict(lr=0.1, initial_accumulator_value=0.5, eps=1e-05, maximize=True),
      [[0.045139883, -1.6520945, 2.429513], [0.7616445, 0.20960875, -0.26372677]],
      [-0.34897217, -0.65845454, -0.107774235]),
+    ('Adadelta', dict(),
+     [[0.5263407, -1.1733418, 1.9734536], [0.2734064, -0.026542887, -0.7260657]],
+     [0.12623774, -0.1735417, 0.3257205]),
+    ('Adadelta', dict(lr=0.5, rho=0.5, eps=0.001, weight_decay=0.1),
+     [[0.72214895, -0.9557697, 1.761234], [0.05937936, -0.22304387, -0.89449126]],
+     [0.31562445, 0.032013986, 0.46319845]),
+    ('Adadelta', dict(maximize=True),
+     [[0.4728412, -1.2268441, 2.0269551], [0.3269083, 0.026951853, -0.6725712]],
+     [0.07273979, -0.22704265, 0.2722357]),
+    ('Adamax', dict(lr=0.1),
+     [[1.0325495, -0.4665372, 1.3433621], [-0.38831502, -0.65663797, -1.0971857]],
+     [0.5780023, 0.40090266, 0.56893015]),
+    ('Adamax', dict(lr=0.1, betas=(0.5, 0.9), weight_decay=0.1, eps=0.001),
+     [[0.97836715, -0.36757162, 1.1909741], [-0.5403288, -0.6376568, -0.95369333]],
+     [0.5013342, 0.44429448, 0.466165]),
+    ('Adamax', dict(lr=0.1, maximize=True),
+     [[-0.18205975, -1.955932, 2.7216003], [1.0344777, 0.72160023, -0.049726516]],
+     [-0.5682616, -0.9020809, -0.3253884]),
+    ('NAdam', dict(lr=0.1),
+     [[0.95985913, -0.59147704, 1.4377872], [-0.28279072, -0.5622128, -1.0233519]],
+     [0.505724, 0.32049727, 0.51228535]),
+    ('NAdam', dict(lr=0.1, momentum_decay=0.1, weight_decay=0.1),
+     [[0.9374665, -0.59362024, 1.4313031], [-0.28063834, -0.51287484, -0.9737791]],
+     [0.48987883, 0.31502506, 0.48523998]),
+    ('NAdam', dict(lr=0.1, weight_decay=0.1, decoupled_weight_decay=True, betas=(0.8, 0.9)),
+     [[0.96552247, -0.44492066, 1.2606755], [-0.35895625, -0.6141646, -1.0083525]],
+     [0.5131661, 0.37326005, 0.50264496]),
+    ('NAdam', dict(lr=0.1, maximize=True),
+     [[-0.23221083, -1.8682683, 2.6952362], [0.98452187, 0.695236, 0.065023944]],
+     [-0.64625174, -0.91278124, -0.49100962]),
+    ('RAdam', dict(lr=0.1),
+     [[0.9067318, 1.558862, 1.5432781], [-1.5775542, -0.10748859, -0.94705015]],
+     [0.4268924, 0.36640698, 0.4672008]),
+    ('RAdam', dict(lr=0.1, betas=(0.9, 0.5), weight_decay=0.1),
+     [[0.9941251, 1.7687477, 1.230248], [-1.3074046, -0.15079412, -0.9756698]],
+     [0.510904, 0.538587, 0.4924487]),
+    ('RAdam', dict(lr=0.1, betas=(0.5, 0.6), weight_decay=0.1, decoupled_weight_decay=True),
+     [[0.916147, 1.0775349, 1.302266], [-0.9703825, -0.14599228, -0.9321662]],
+     [0.44605908, 0.42203015, 0.46207827]),
+    ('RAdam', dict(lr=0.1, betas=(0.9, 0.6), maximize=True),
+     [[-0.667014, -15.775888, 2.9697993], [18.207329, 0.16638158, 0.00020834059]],
+     [-0.83361125, -1.8338195, -0.16680554]),
 ]
 
 
@@ -185,6 +227,10 @@ ALL_OPTIMIZERS = [
     (optim.AdamW, dict(lr=0.1)),
     (optim.RMSprop, dict(lr=0.01, momentum=0.5, centered=True)),
     (optim.Adagrad, dict(lr=0.1, lr_decay=0.01)),
+    (optim.Adadelta, dict(rho=0.5, weight_decay=0.1)),
+    (optim.Adamax, dict(lr=0.1)),
+    (optim.NAdam, dict(lr=0.1, decoupled_weight_decay=True, weight_decay=0.1)),
+    (optim.RAdam, dict(lr=0.1, betas=(0.9, 0.5))),
 ]
 OPTIMIZER_IDS = [cls.__name__ for cls, _ in ALL_OPTIMIZERS]
 
@@ -372,9 +418,10 @@ def test_state_dict_is_in_pytorch_format():
     assert set(state_dict["state"][0]) == {"step", "exp_avg", "exp_avg_sq"}
     assert all(isinstance(v, tinyframe.Tensor) for v in state_dict["state"][1].values())
     assert [g["params"] for g in state_dict["param_groups"]] == [[0], [1]]
-    assert state_dict["param_groups"][1] == {"lr": 0.01, "betas": (0.9, 0.999), "eps": 1e-08, "weight_decay": 0,
-                                             "amsgrad": False, "maximize": False, "decoupled_weight_decay": False,
-                                             "params": [1]}
+    assert list(state_dict["param_groups"][1].items()) == [
+        ("lr", 0.01), ("betas", (0.9, 0.999)), ("eps", 1e-08), ("weight_decay", 0), ("amsgrad", False),
+        ("maximize", False), ("foreach", None), ("capturable", False), ("differentiable", False), ("fused", None),
+        ("decoupled_weight_decay", False), ("params", [1])]
 
 
 def test_adagrad_creates_its_state_with_the_optimizer():
@@ -491,3 +538,138 @@ def test_state_follows_its_parameters_after_module_to(device: str) -> None:
         state = optimizer.state[param]
         assert param.dtype == tinyframe.float64
         assert state["exp_avg"].dtype == tinyframe.float64 and state["exp_avg_sq"].device == param.device
+
+
+# ----------------------------------------------------------------- LBFGS
+# (options, loss returned by each of 3 steps, x and y after them, func_evals, n_iter) in torch 2.13, float64,
+# on a Rosenbrock function of x plus a quartic in y.
+LBFGS_EXPECTED = [
+    (dict(), [323.2297, 1.8034509922966093, 0.5032174391022742],
+     [0.8465568357495847, 0.7165490216173613, 0.5141280448568545, 0.2678606141426003],
+     [1.945375740121778, 1.8657365749159085], 60, 60),
+    (dict(lr=0.5, history_size=3, max_iter=7), [323.2297, 16.58353680287245, 3.7316279946063715],
+     [0.1646902308568961, 0.010137788493382713, 0.01268934892656296, 0.0011699144861209943],
+     [2.094149072103032, 2.467224403575904], 21, 21),
+    (dict(line_search_fn='strong_wolfe'), [323.2297, 1.1069464165888572, 0.0001592885414359187],
+     [0.9999993997716758, 0.9999987602024548, 0.9999974528175397, 0.9999947885285987],
+     [2.001094759723907, 1.9954233956269767], 61, 53),
+    (dict(line_search_fn='strong_wolfe', history_size=2, max_iter=10, max_eval=12),
+     [323.2297, 3.4784519846042437, 2.1721804261745286],
+     [0.8889327932532012, 0.8012816260904853, 0.6459256538396602, 0.40191490193801516],
+     [2.461642829361716, 2.399887793061048], 35, 28),
+]
+
+
+def _rosenbrock_problem(device: str = "cpu") -> tuple:
+    x = tinyframe.tensor([-1.2, 1.0, -0.5, 0.8], dtype=tinyframe.float64, requires_grad=True, device=device)
+    y = tinyframe.tensor([[0.3, -0.4]], dtype=tinyframe.float64, requires_grad=True, device=device)
+
+    def make_closure(optimizer: optim.Optimizer):
+        def closure():
+            optimizer.zero_grad()
+            loss = (100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2).sum() + ((y - 2) ** 4).sum()
+            loss.backward()
+            return loss
+        return closure
+    return x, y, make_closure
+
+
+@pytest.mark.parametrize("options, losses, expected_x, expected_y, func_evals, n_iter", LBFGS_EXPECTED,
+                         ids=["default", "history_size", "strong_wolfe", "strong_wolfe-max_eval"])
+def test_lbfgs_matches_pytorch_over_several_steps(device, options, losses, expected_x, expected_y, func_evals,
+                                                  n_iter):
+    x, y, make_closure = _rosenbrock_problem(device)
+    optimizer = optim.LBFGS([x, y], **options)
+    closure = make_closure(optimizer)
+    np.testing.assert_allclose([optimizer.step(closure).item() for _ in range(3)], losses, rtol=1e-7)
+    np.testing.assert_allclose(_host(x), expected_x, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(_host(y)[0], expected_y, rtol=1e-8)
+    assert optimizer.state[x]["func_evals"] == func_evals and optimizer.state[x]["n_iter"] == n_iter
+
+
+def test_lbfgs_state_dict_round_trip_resumes_identically():
+    x, y, make_closure = _rosenbrock_problem()
+    optimizer = optim.LBFGS([x, y], history_size=4, max_iter=6, line_search_fn="strong_wolfe")
+    optimizer.step(make_closure(optimizer))
+    saved = copy.deepcopy(optimizer.state_dict())
+    assert set(saved["state"][0]) >= {"d", "t", "old_dirs", "old_stps", "ro", "H_diag", "prev_flat_grad"}
+    x2, y2, make_closure2 = _rosenbrock_problem()
+    x2.data, y2.data = x.detach().clone(), y.detach().clone()
+    resumed = optim.LBFGS([x2, y2], history_size=4, max_iter=6, line_search_fn="strong_wolfe")
+    resumed.load_state_dict(saved)
+    optimizer.step(make_closure(optimizer))
+    resumed.step(make_closure2(resumed))
+    np.testing.assert_array_equal(_host(x2), _host(x))
+
+
+def test_lbfgs_rejects_parameter_groups_and_unknown_line_searches():
+    x, y, make_closure = _rosenbrock_problem()
+    with pytest.raises(ValueError, match=re.escape("LBFGS doesn't support per-parameter options (parameter groups)")):
+        optim.LBFGS([{"params": [x]}, {"params": [y]}])
+    optimizer = optim.LBFGS([x, y], line_search_fn="backtracking")
+    with pytest.raises(RuntimeError, match="only 'strong_wolfe' is supported"):
+        optimizer.step(make_closure(optimizer))
+
+
+def test_lbfgs_stops_at_once_when_the_gradient_is_below_tolerance_grad():
+    x = tinyframe.tensor([1.0, 1.0], requires_grad=True)
+    optimizer = optim.LBFGS([x])
+    calls = []
+
+    def closure():
+        calls.append(1)
+        optimizer.zero_grad()
+        loss = ((x - 1) ** 2).sum()
+        loss.backward()
+        return loss
+    optimizer.step(closure)
+    assert len(calls) == 1 and "d" not in optimizer.state[x]
+
+
+# ----------------------------------------------------------------- PyTorch's group keys
+TORCH_DEFAULT_KEYS = {
+    "SGD": ["lr", "momentum", "dampening", "weight_decay", "nesterov", "maximize", "foreach", "differentiable",
+            "fused"],
+    "Adam": ["lr", "betas", "eps", "weight_decay", "amsgrad", "maximize", "foreach", "capturable", "differentiable",
+             "fused", "decoupled_weight_decay"],
+    "RMSprop": ["lr", "momentum", "alpha", "eps", "centered", "weight_decay", "capturable", "foreach", "maximize",
+                "differentiable"],
+    "Adagrad": ["lr", "lr_decay", "eps", "weight_decay", "initial_accumulator_value", "foreach", "maximize",
+                "differentiable", "fused"],
+    "Adadelta": ["lr", "rho", "eps", "weight_decay", "maximize", "capturable", "foreach", "differentiable"],
+    "Adamax": ["lr", "betas", "eps", "weight_decay", "foreach", "maximize", "differentiable", "capturable"],
+    "NAdam": ["lr", "betas", "eps", "weight_decay", "momentum_decay", "decoupled_weight_decay", "maximize",
+              "foreach", "capturable", "differentiable"],
+    "RAdam": ["lr", "betas", "eps", "weight_decay", "maximize", "foreach", "capturable", "decoupled_weight_decay",
+              "differentiable"],
+    "LBFGS": ["lr", "max_iter", "max_eval", "tolerance_grad", "tolerance_change", "history_size", "line_search_fn"],
+}
+
+
+@pytest.mark.parametrize("name", list(TORCH_DEFAULT_KEYS))
+def test_param_groups_have_pytorchs_keys_in_its_order(name):
+    optimizer = getattr(optim, name)([tinyframe.zeros(2, requires_grad=True)])
+    assert list(optimizer.defaults) == TORCH_DEFAULT_KEYS[name]
+    assert [key for key in optimizer.param_groups[0] if key != "params"] == TORCH_DEFAULT_KEYS[name]
+
+
+def test_rmsprop_takes_capturable_positionally_as_pytorch():
+    w = tinyframe.zeros(2, requires_grad=True)
+    optimizer = optim.RMSprop([w], 0.01, 0.99, 1e-8, 0, 0, False, False, None, True)
+    assert optimizer.defaults["maximize"] is True
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam"])
+def test_differentiable_steps_are_refused_with_a_reason(name):
+    with pytest.raises(NotImplementedError, match="outside the autograd graph"):
+        getattr(optim, name)([tinyframe.zeros(2, requires_grad=True)], differentiable=True)
+
+
+def test_nadam_keeps_the_momentum_product_in_its_state():
+    w, b = _params("cpu")
+    optimizer = optim.NAdam([w, b], lr=0.1)
+    _run(optimizer, w, b, 1)
+    state = optimizer.state_dict()["state"][0]
+    assert list(state) == ["step", "mu_product", "exp_avg", "exp_avg_sq"]
+    assert state["mu_product"].dtype == tinyframe.float32
+    assert state["mu_product"].item() == pytest.approx(0.9 * (1 - 0.5 * 0.96 ** 0.004))

@@ -7,6 +7,7 @@ from . import dtypes  # noqa: F401,I001  (tinyframe.dtypes)
 from .dtypes import (bool_ as bool, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32,
                      int64, set_default_dtype, uint8)
 from .device import device, get_default_device, set_default_device
+from .dtypes import can_cast
 from .tensor import Size, Tensor
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                         set_grad_enabled)
@@ -40,7 +41,7 @@ __all__ = [
     "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",
     "randint", "rand_like", "randn_like", "randint_like", "randperm", "normal", "bernoulli", "Generator",
     "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state", "set_printoptions", "nn", "optim",
-    "save", "load", "utils",
+    "save", "load", "utils", "can_cast",
     "from_dlpack", "set_num_threads", "get_num_threads",
     *_functional_names,
 ]

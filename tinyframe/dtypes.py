@@ -160,3 +160,10 @@ def result_type(*operands: object) -> dtype:
         else:
             scalar = _promote(scalar, scalar_dtype(operand))
     return _combine(dimensioned, _combine(zero_dim, scalar))
+
+
+def can_cast(from_: dtype, to: dtype) -> bool:
+    """Whether PyTorch's casting rules allow ``from_`` into ``to`` where an op writes its result into
+    a given tensor (``out=``, in-place ops): never to a lower category (floating to integer, or
+    anything but bool to bool)."""
+    return as_dtype(from_)._category <= as_dtype(to)._category

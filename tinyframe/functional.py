@@ -1,16 +1,128 @@
 """The op functions exported at the top level (``tinyframe.exp``, ``tinyframe.cat``, ...).
 
-Each op family's module lists its public functions in ``__all__``; this module gathers them.
+Each op family's module lists its public functions in ``__all__``; this module gathers them, and
+gives those that take ``out=`` in PyTorch that argument, in one place (:func:`with_out`).
 """
+import builtins as _builtins
+import functools as _functools
+import warnings as _warnings
+from collections.abc import Callable as _Callable
+from typing import Any as _Any
+
+from . import creation as _creation
+from . import dtypes as _dtypes
+from . import grad_mode as _grad_mode
 from .ops import binary, convolution, indexing, linalg, reduction, shape, unary
 from .ops.binary import *  # noqa: F401,F403
 from .ops.convolution import *  # noqa: F401,F403
 from .ops.indexing import *  # noqa: F401,F403
+from .ops.indexing import _TORCH_TYPE_NAMES as _TYPE_NAMES
 from .ops.linalg import *  # noqa: F401,F403
 from .ops.pooling import adaptive_avg_pool1d, avg_pool1d, max_pool1d, max_pool2d  # noqa: F401
 from .ops.reduction import *  # noqa: F401,F403
 from .ops.shape import *  # noqa: F401,F403
 from .ops.unary import *  # noqa: F401,F403
+from .tensor import Tensor as _Tensor
 
 __all__ = [*binary.__all__, *unary.__all__, *reduction.__all__, *linalg.__all__, *shape.__all__,
            *indexing.__all__, *convolution.__all__, "max_pool1d", "max_pool2d", "avg_pool1d", "adaptive_avg_pool1d"]
+
+
+# PyTorch's top-level functions that take ``out=``; those tinyframe has get it below.
+_OUT_FUNCTIONS = frozenset("""
+    abs absolute acos acosh add addbmm addcdiv addcmul addmm addmv all amax amin any arccos arcsin arctan
+    arctan2 argmax argmin asin asinh atan atan2 atanh baddbmm bitwise_and bitwise_left_shift bitwise_not
+    bitwise_or bitwise_right_shift bitwise_xor bmm bucketize cat ceil cholesky cholesky_inverse cholesky_solve
+    clamp clip column_stack concat concatenate copysign cos cosh cross cummax cummin cumprod cumsum deg2rad diag
+    diff digamma div divide dot dstack eq erf erfc erfinv exp exp2 expm1 fix float_power floor floor_divide fmax
+    fmin fmod frac frexp gather gcd ge ger greater greater_equal gt heaviside histc hstack hypot i0 igamma igammac
+    index_add index_select inner inverse isin kron kthvalue lcm ldexp le lerp less less_equal lgamma log log10
+    log1p log2 log_softmax logaddexp logcumsumexp logical_and logical_not logical_or logical_xor logit logsumexp
+    lt masked_select matmul matrix_power max maximum mean median min minimum mm mode mul multiply mv mvlgamma
+    nan_to_num nanmean nansum ne neg negative nextafter nonzero norm not_equal outer polar polygamma pow prod
+    quantile rad2deg reciprocal remainder renorm round rsqrt scatter scatter_add searchsorted sgn sigmoid sign
+    signbit sin sinc sinh softmax sort sqrt square stack std std_mean sub subtract sum take_along_dim tan tanh
+    tensordot topk triangular_solve tril triu true_divide trunc var var_mean vdot vstack where xlogy
+""".split())
+
+
+def with_out(function: _Callable[..., _Any], factory: bool = False) -> _Callable[..., _Any]:
+    """Gives ``function`` PyTorch's ``out=`` keyword: the result is written into ``out`` (a tuple of
+    tensors for functions returning several), which is returned.
+
+    As in PyTorch: ``out`` of another shape is resized (with a warning unless it was empty); the
+    result is cast into ``out``'s dtype when PyTorch's casting rules allow (never to a lower
+    category: floating into integer, anything but bool into bool), else RuntimeError; and while
+    grad mode is on, no argument (``out`` included) may require grad, since the write is not
+    differentiable. A ``factory`` (``zeros``, ``arange``, ...) makes its result in ``out``'s dtype
+    and device, and resizes ``out`` silently.
+    """
+    name = function.__name__
+
+    @_functools.wraps(function)
+    def wrapper(*args: _Any, out: _Any = None, **kwargs: _Any) -> _Any:
+        if out is None:
+            return function(*args, **kwargs)
+        if _grad_mode.is_grad_enabled() and _any_requires_grad((args, kwargs, out)):
+            raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
+                               "differentiation, but one of the arguments requires grad.")
+        if factory:
+            kwargs.setdefault("dtype", out.dtype)
+            kwargs.setdefault("device", out.device)
+        result = function(*args, **kwargs)
+        if not isinstance(result, tuple):
+            return _write_into(result, out, name, warn_resize=not factory)
+        if not isinstance(out, (tuple, list)) or len(out) != len(result):
+            raise TypeError(f"{name}(): argument 'out' must be a tuple of {len(result)} Tensors")
+        written = [_write_into(r, o, name) for r, o in zip(result, out)]
+        return type(result)(*written) if hasattr(result, "_fields") else tuple(written)
+
+    return wrapper
+
+
+def _any_requires_grad(value: _Any) -> bool:
+    # builtins.any: this module's ``any`` is tinyframe.any
+    if isinstance(value, _Tensor):
+        return value.requires_grad
+    if isinstance(value, dict):
+        return _builtins.any(_any_requires_grad(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return _builtins.any(_any_requires_grad(v) for v in value)
+    return False
+
+
+def _write_into(result: _Any, out: _Any, name: str, warn_resize: bool = True) -> _Any:
+    """Copies ``result`` into ``out`` (resized if needed) and returns ``out``."""
+    if not isinstance(out, _Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if result.device != out.device:
+        raise RuntimeError(f"Expected out tensor to have device {result.device}, but got {out.device} instead")
+    if not _dtypes.can_cast(result.dtype, out.dtype):
+        raise RuntimeError(f"result type {_TYPE_NAMES[result.dtype.name]} can't be cast to the desired output "
+                           f"type {_TYPE_NAMES[out.dtype.name]}")
+    if out.shape == result.shape:
+        out._data[...] = result._data
+    else:
+        if out.numel() != 0 and warn_resize:
+            _warnings.warn(f"An output with one or more elements was resized since it had shape {list(out.shape)}, "
+                           f"which does not match the required output shape {list(result.shape)}. This behavior "
+                           "is deprecated, and in a future PyTorch release outputs will not be resized unless "
+                           "they have zero elements. You can explicitly reuse an out tensor t by resizing it, "
+                           "inplace, to zero elements with t.resize_(0).", UserWarning, stacklevel=3)
+        out._data = result._data.astype(out._data.dtype, copy=True)
+    out._bump_version()
+    return out
+
+
+for _name in __all__:
+    if _name in _OUT_FUNCTIONS:
+        globals()[_name] = with_out(globals()[_name])
+
+# The factories that take ``out=`` in PyTorch, re-exported here with it (tinyframe's __init__ imports
+# this module after ``creation``).
+_OUT_FACTORIES = ("zeros", "ones", "empty", "full", "arange", "linspace", "logspace", "eye", "rand", "randn",
+                  "randint", "randperm")
+for _name in _OUT_FACTORIES:
+    if hasattr(_creation, _name):
+        globals()[_name] = with_out(getattr(_creation, _name), factory=True)
+        __all__.append(_name)

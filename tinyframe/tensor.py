@@ -65,6 +65,7 @@ class Tensor:
     _hooks: list | None = None         # gradient hooks of a leaf
     _post_accumulate_hooks: list | None = None  # hooks run on a leaf after its .grad is updated
     _retains_grad = False
+    _output_nr = 0                     # which output of its grad_fn this tensor is (custom Functions)
 
     def __init__(self, data: Any = (), *, device: Any = None) -> None:
         from .creation import tensor
@@ -202,6 +203,11 @@ class Tensor:
     def is_leaf(self) -> bool:
         """Whether the tensor was not made by a recorded op (its ``grad_fn`` is None)."""
         return self.grad_fn is None
+
+    @property
+    def output_nr(self) -> int:
+        """Which output of its ``grad_fn`` this tensor is (0 but for custom Functions with several outputs)."""
+        return self._output_nr
 
     @property
     def grad(self) -> Tensor | None:

@@ -74,8 +74,10 @@ def _roots_and_grads(tensors: tuple, grad_tensors: Any, create_graph: bool) -> t
     for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
         if not t._requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
-        roots.append(edge_of(t)[0])
-        grads.append(_root_grad(t, g, i, create_graph))
+        node, output_nr = edge_of(t)
+        g = _root_grad(t, g, i, create_graph)
+        roots.append(node)
+        grads.append(g if node._output_shapes is None else OutputGrads.one(node, output_nr, g))
     return roots, grads
 
 
@@ -202,13 +204,15 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
                     anomaly_mode.check_gradients(node, input_grads)
                 if not retain_graph and node._saved is not None:
                     node._saved, node._freed = None, True
-            for i, (child, _) in enumerate(node.next_functions):
+            for i, (child, output_nr) in enumerate(node.next_functions):
                 if child is None:
                     continue
                 gi = input_grads[i] if i < len(input_grads) else None
                 if gi is not None:
                     dtype = child._dtype
-                    if (gi.__class__ is Tensor or gi.shape != child._shape
+                    if child._output_shapes is not None:
+                        gi = OutputGrads.one(child, output_nr, gi)
+                    elif (gi.__class__ is Tensor or gi.shape != child._shape
                             or (gi.dtype is not dtype and gi.dtype != dtype)):
                         gi = _reduce_to_input(gi, child._shape, dtype)
                     pending[child] = pending[child] + gi if child in pending else gi
@@ -293,3 +297,28 @@ def _accumulate(leaf: Tensor, g: Any, create_graph: bool, owned: _Ownership) -> 
         data += g
         leaf._grad._bump_version()
 
+
+class OutputGrads:
+    """The gradients arriving at a node with several outputs: one slot per output, None until a
+    gradient for that output arrives. ``+`` merges two, slot by slot, as the engine accumulates."""
+
+    # The engine compares a gradient's shape and dtype with the node's; these match a multi-output
+    # node's (None), so it does not try to reduce the slots as one array.
+    shape = None
+    dtype = None
+
+    def __init__(self, slots: list) -> None:
+        self.slots = slots
+
+    @classmethod
+    def one(cls, node: Node, output_nr: int, grad: Any) -> OutputGrads:
+        """The slots with ``grad`` for output ``output_nr``, reduced to that output's shape and dtype."""
+        shape, dtype = node._output_shapes[output_nr], node._output_dtypes[output_nr]
+        if grad.__class__ is Tensor or grad.shape != shape or grad.dtype != dtype:
+            grad = _reduce_to_input(grad, shape, dtype)
+        slots = [None] * len(node._output_shapes)
+        slots[output_nr] = grad
+        return cls(slots)
+
+    def __add__(self, other: OutputGrads) -> OutputGrads:
+        return OutputGrads([b if a is None else a if b is None else a + b for a, b in zip(self.slots, other.slots)])

@@ -15,16 +15,23 @@ Example::
             return grad_output * result
 
     y = Exp.apply(x)   # y.grad_fn is <ExpBackward object>
+
+A ``forward`` may return a tuple: each Tensor in it is an output of the one node (``output_nr``
+tells which) and ``backward`` receives one gradient per element of the tuple, zeros for outputs
+that got none (or None, after ``ctx.set_materialize_grads(False)``), None for non-Tensor elements.
 """
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 from .. import grad_mode
+from ..device import array_module_of
 from ..tensor import Tensor
 from .node import _FREED_MESSAGE, _INPUT, _OUTPUT, Node, _inplace_message, _new_counter, edges_of
 
-__all__ = ["Function", "FunctionCtx", "BackwardCFunction"]
+__all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
 
 
 class FunctionCtx:
@@ -60,13 +67,16 @@ class FunctionCtx:
         return tuple(self._unpack(entry) for entry in self._saved)
 
     def _unpack(self, entry: tuple) -> Any:
-        kind, value, counter, version = entry
+        kind, value, counter, version, output_nr = entry
         if counter is not None and counter[0] != version:
             raise RuntimeError(_inplace_message(self, value if kind != _INPUT else value._data,
                                                 kind, counter[0], version))
         if kind == _OUTPUT:
-            return Tensor._make(value, self if grad_mode.STATE.enabled else None,
-                                version_counter=counter)
+            recording = grad_mode.STATE.enabled
+            t = Tensor._make(value, self if recording else None, version_counter=counter)
+            if recording and output_nr:
+                t._output_nr = output_nr
+            return t
         return value
 
 
@@ -74,28 +84,61 @@ class BackwardCFunction(FunctionCtx, Node):
     """The graph node of one call of a custom Function; it is also that call's ``ctx``."""
 
     function: type
+    # Set by the engine while it records a backward pass (create_graph=True); the Function's
+    # backward works on Tensors and does not read them.
+    xp: Any = None
+    recording = False
 
     @staticmethod
     def backward(node: BackwardCFunction, g: Any) -> tuple:
         recording = grad_mode.STATE.enabled
-        wrapped = g if recording else Tensor._make(g)
+        if node._output_shapes is None:
+            grad_outputs = (g if recording else Tensor._make(g),)
+        else:
+            grad_outputs = node._grad_outputs(g.slots, recording)
         with grad_mode.set_grad_enabled(recording):
-            grads = node.function.backward(node, wrapped)
+            grads = node.function.backward(node, *grad_outputs)
         grads = grads if isinstance(grads, tuple) else (grads,)
-        expected = len(node.next_functions)
+        expected = node._num_inputs
         if len(grads) < expected or any(g is not None for g in grads[expected:]):
             raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients "
                                f"(expected {expected}, got {len(grads)})")
-        return tuple(_checked_grad(node, i, gi, recording) for i, gi in enumerate(grads[:expected]))
+        positions = node._tensor_positions
+        for i, gi in enumerate(grads[:expected]):
+            if gi is not None and i not in positions:
+                raise RuntimeError(f"function {node.name()} returned a gradient different than None at position "
+                                   f"{i + 1}, but the corresponding forward input was not a Variable")
+        return tuple(_checked_grad(node, j, grads[i], recording) for j, i in enumerate(positions))
+
+    def _connect_inputs(self, args: tuple) -> None:
+        """Edges to the Tensor arguments only, as PyTorch's ``next_functions``; backward still
+        returns one gradient per argument."""
+        tensors = [a for a in args if isinstance(a, Tensor)]
+        self.next_functions = edges_of(tensors)
+        self._num_inputs = len(args)
+        self._tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
+        self._input_shapes = tuple(t._data.shape for t in tensors)
+
+    def _grad_outputs(self, slots: list, recording: bool) -> tuple:
+        """One gradient per output of a multi-output call: the arrived one, else zeros of the
+        output's shape and dtype (None when not materialized, and for non-Tensor outputs)."""
+        grads = []
+        for g, shape, dtype in zip(slots, self._output_shapes, self._output_dtypes):
+            if g is None and shape is not None and self._materialize_grads:
+                g = self._xp.zeros(shape, dtype)
+                g = Tensor._make(g) if recording else g
+            grads.append(g if g is None or recording else Tensor._make(g))
+        return tuple(grads)
 
 
 def _checked_grad(node: BackwardCFunction, i: int, gi: Any, recording: bool) -> Any:
+    """The gradient for the i-th Tensor input, checked against its shape."""
     if gi is None or node.next_functions[i][0] is None:
         return None
     if not isinstance(gi, Tensor):
         raise TypeError(f"function {node.name()} returned a gradient of type {type(gi).__name__} for "
                         f"input {i}; expected a Tensor or None")
-    shape = node.next_functions[i][0]._shape
+    shape = node._input_shapes[i]
     if gi._data.shape != shape and gi._data.size != 0:
         try:
             __import__("numpy").broadcast_shapes(shape, gi._data.shape)
@@ -135,8 +178,7 @@ class Function(metaclass=_FunctionMeta):
         with grad_mode.no_grad():
             output = cls.forward(ctx, *args, **kwargs)
         if isinstance(output, tuple):
-            raise NotImplementedError(f"{cls.__name__}.forward returned a tuple: custom Functions with "
-                                      "several outputs are not supported yet; return one Tensor")
+            return _connect_outputs(ctx, args, output)
         if not isinstance(output, Tensor):
             raise TypeError(f"{cls.__name__}.forward must return a Tensor, got {type(output).__name__}")
         records = grad_mode.STATE.enabled and any(ctx.needs_input_grad)
@@ -144,19 +186,82 @@ class Function(metaclass=_FunctionMeta):
         if not records or non_differentiable or not output.is_floating_point():
             return Tensor._make(output._data, None, False)
         result = Tensor._make(output._data, ctx)
-        ctx.next_functions = edges_of(args)
+        ctx._connect_inputs(args)
         ctx._shape, ctx._dtype = result._data.shape, result._data.dtype
         if ctx._saved is not None:
-            arrays = [a._data if isinstance(a, Tensor) else a for a in args]
-            ctx._saved = [_describe_saved_tensor(t, output, args, arrays, result) for t in ctx._saved]
+            ctx._saved = [_describe_saved_tensor(t, [(output, result)], args) for t in ctx._saved]
         return result
 
 
-def _describe_saved_tensor(t: Any, output: Tensor, args: tuple, arrays: list, result: Tensor) -> tuple:
-    if t is output:
-        return (_OUTPUT, result._data, _new_counter(result), 0)
+def _connect_outputs(ctx: BackwardCFunction, args: tuple, outputs: tuple) -> tuple:
+    """The results of a call whose forward returned a tuple: its Tensors become outputs of the one
+    node ``ctx`` (but the non-differentiable ones); other elements are returned as they are."""
+    records = grad_mode.STATE.enabled and any(ctx.needs_input_grad)
+    non_differentiable = getattr(ctx, "_non_differentiable", ())
+    results: list = []
+    for k, out in enumerate(outputs):
+        if not isinstance(out, Tensor):
+            results.append(out)
+            continue
+        differentiable = records and id(out) not in non_differentiable and out.is_floating_point()
+        result = Tensor._make(out._data, ctx if differentiable else None, differentiable)
+        if differentiable and k:
+            result._output_nr = k
+        results.append(result)
+    if not any(isinstance(r, Tensor) and r.grad_fn is ctx for r in results):
+        return tuple(results)
+    ctx._connect_inputs(args)
+    ctx._output_shapes = tuple(r._data.shape if isinstance(r, Tensor) else None for r in results)
+    ctx._output_dtypes = tuple(r._data.dtype if isinstance(r, Tensor) else None for r in results)
+    ctx._xp = array_module_of(next(r._data for r in results if isinstance(r, Tensor)))
+    if ctx._saved is not None:
+        pairs = list(zip(outputs, results))
+        ctx._saved = [_describe_saved_tensor(t, pairs, args) for t in ctx._saved]
+    return tuple(results)
+
+
+def _describe_saved_tensor(t: Any, outputs: list, args: tuple) -> tuple:
+    """How a saved tensor is kept: ``outputs`` pairs what forward returned with the results."""
+    for k, (output, result) in enumerate(outputs):
+        if t is output:
+            if result.grad_fn is None:  # a non-differentiable output comes back without a node
+                return (_INPUT, result, None, None, k)
+            return (_OUTPUT, result._data, _new_counter(result), 0, k)
     if isinstance(t, Tensor) and any(t is a for a in args):
         counter = t._version_counter()
-        return (_INPUT, t, counter, counter[0])
-    return (_INPUT, t, None, None) if t is not None else (_INPUT, None, None, None)
+        return (_INPUT, t, counter, counter[0], 0)
+    return (_INPUT, t, None, None, 0)
 
+
+def once_differentiable(fn: Callable) -> Callable:
+    """Decorates a custom Function's ``backward`` that cannot itself be differentiated: it runs
+    without recording, and differentiating its result (double backward) raises, as in PyTorch."""
+
+    @functools.wraps(fn)
+    def wrapper(ctx: Any, *grad_outputs: Any) -> Any:
+        with grad_mode.no_grad():
+            grads = fn(ctx, *grad_outputs)
+        if not grad_mode.is_grad_enabled():
+            return grads
+        anchor = next((g for g in grad_outputs if isinstance(g, Tensor) and g.requires_grad), None)
+        if anchor is None:
+            return grads
+        if isinstance(grads, tuple):
+            return tuple(_DelayedError.apply(g, anchor) if isinstance(g, Tensor) else g for g in grads)
+        return _DelayedError.apply(grads, anchor) if isinstance(grads, Tensor) else grads
+
+    return wrapper
+
+
+
+class _DelayedError(Function):
+    """Passes ``x`` through; its backward raises: the result of a once-differentiable backward,
+    made to require grad through ``anchor`` (a gradient it was computed from) as in PyTorch."""
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, anchor: Tensor) -> Tensor:
+        return Tensor._make(x._data)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Tensor:
+        raise RuntimeError("trying to differentiate twice a function that was marked with @once_differentiable")

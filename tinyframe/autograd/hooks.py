@@ -21,6 +21,7 @@ def register_hook(tensor: Any, hook: Callable) -> RemovableHandle:
     """Runs ``hook(grad)`` on the gradient w.r.t. ``tensor``; a returned tensor replaces the gradient."""
     if not tensor.requires_grad:
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    _check_single_output(tensor, "register_hook")
     if tensor.grad_fn is None:
         if tensor._hooks is None:
             tensor._hooks = []
@@ -31,6 +32,14 @@ def register_hook(tensor: Any, hook: Callable) -> RemovableHandle:
     if hook not in hooks:
         hooks.append(hook)
     return RemovableHandle(hooks, hook)
+
+
+def _check_single_output(tensor: Any, what: str) -> None:
+    """Hooks live on the tensor's node, which for a custom Function with several outputs gets
+    their gradients together."""
+    if tensor.grad_fn is not None and tensor.grad_fn._output_shapes is not None:
+        raise RuntimeError(f"{what} is not supported on an output of a custom Function with several outputs "
+                           f"in tinyframe; call it on a view of that output instead (out = out.view_as(out))")
 
 
 def register_post_accumulate_grad_hook(tensor: Any, hook: Callable) -> RemovableHandle:
@@ -51,6 +60,7 @@ def retain_grad(tensor: Any) -> None:
         raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     if tensor.grad_fn is None or tensor._retains_grad:
         return
+    _check_single_output(tensor, "retain_grad")
     tensor._retains_grad = True
     tensor.grad_fn.retained = weakref.ref(tensor)  # weak: the node must not keep its output alive
 

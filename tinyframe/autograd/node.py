@@ -45,6 +45,10 @@ class Node:
     _pre_hooks: list | None = None
     retained: Any = None  # weakref to the output tensor when it called retain_grad()
     _metadata: dict | None = None
+    # For a node with several outputs (a custom Function returning a tuple): their shapes and dtypes;
+    # the engine then hands it one gradient slot per output (``OutputGrads``) instead of one array.
+    _output_shapes: tuple | None = None
+    _output_dtypes: tuple | None = None
 
     def name(self) -> str:
         return type(self).__name__
@@ -101,7 +105,7 @@ def accumulator_of(tensor: Any) -> AccumulateGrad:
 
 def edge_of(tensor: Any) -> tuple:
     if tensor.grad_fn is not None:
-        return (tensor.grad_fn, 0)
+        return (tensor.grad_fn, tensor._output_nr)
     if tensor.requires_grad:
         return (accumulator_of(tensor), 0)
     return _NO_EDGE
@@ -116,7 +120,7 @@ def edges_of(inputs: tuple) -> tuple:
             node = value.grad_fn
             if node is None and value._requires_grad:
                 node = value._accumulator or accumulator_of(value)
-            edges.append((node, 0))
+            edges.append((node, value._output_nr))
         else:
             edges.append(_NO_EDGE)
     return tuple(edges)
@@ -278,3 +282,4 @@ def _raise_device_mismatch(inputs: tuple) -> None:
             devices.append(str(value.device))
     raise RuntimeError("Expected all tensors to be on the same device, but found at least two "
                        f"devices, {devices[0]} and {devices[1]}! Move them with .to(device) first.")
+

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..device import array_module_of
 from ..tensor import Tensor
+from ._docs import check_not_differentiable
 from .optimizer import Optimizer, _step_tensor
 
 __all__ = ["Adagrad"]
@@ -41,6 +42,7 @@ class Adagrad(Optimizer):
             As in PyTorch, the optimizer-wide value is used for every group.
         eps (float): term added to the denominator for numerical stability (default: 1e-10).
         foreach, fused: accepted for PyTorch compatibility and ignored.
+        differentiable (bool): must be False (the step is outside the autograd graph).
         maximize (bool): maximize the objective instead of minimizing it (default: False).
 
     State per parameter, created with the optimizer: ``step`` (a 0-dim cpu tensor) and ``sum``.
@@ -48,7 +50,7 @@ class Adagrad(Optimizer):
 
     def __init__(self, params: Iterable[Any], lr: float = 1e-2, lr_decay: float = 0, weight_decay: float = 0,
                  initial_accumulator_value: float = 0, eps: float = 1e-10, foreach: bool | None = None, *,
-                 maximize: bool = False, fused: bool | None = None) -> None:
+                 maximize: bool = False, differentiable: bool = False, fused: bool | None = None) -> None:
         if isinstance(lr, Tensor) and lr.numel() != 1:
             raise ValueError("Tensor lr must be 1-element")
         if not 0.0 <= lr:
@@ -61,8 +63,10 @@ class Adagrad(Optimizer):
             raise ValueError(f"Invalid initial_accumulator_value value: {initial_accumulator_value}")
         if not 0.0 <= eps:
             raise ValueError(f"Invalid epsilon value: {eps}")
+        check_not_differentiable(differentiable)
         defaults = {"lr": lr, "lr_decay": lr_decay, "eps": eps, "weight_decay": weight_decay,
-                    "initial_accumulator_value": initial_accumulator_value, "maximize": maximize}
+                    "initial_accumulator_value": initial_accumulator_value, "foreach": foreach,
+                    "maximize": maximize, "differentiable": differentiable, "fused": fused}
         super().__init__(params, defaults)
         for group in self.param_groups:
             for p in group["params"]:

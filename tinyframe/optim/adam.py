@@ -6,6 +6,7 @@ from typing import Any
 
 from ..device import array_module_of
 from ..tensor import Tensor
+from ._docs import check_not_differentiable
 from .optimizer import Optimizer, _step_tensor, lerp_
 
 __all__ = ["Adam", "AdamW"]
@@ -52,8 +53,9 @@ class Adam(Optimizer):
         maximize (bool): maximize the objective instead of minimizing it (default: False).
         decoupled_weight_decay (bool): decay the parameters directly instead of through the
             gradient, which makes this optimizer AdamW (default: False).
-        foreach, fused: accepted for PyTorch compatibility and ignored; the update is vectorized
-            per parameter.
+        foreach, fused, capturable: accepted for PyTorch compatibility and ignored; the update is
+            vectorized per parameter.
+        differentiable (bool): must be False (the step is outside the autograd graph).
 
     State per parameter: ``step`` (a 0-dim cpu tensor), ``exp_avg``, ``exp_avg_sq`` and, with
     amsgrad, ``max_exp_avg_sq``.
@@ -61,7 +63,8 @@ class Adam(Optimizer):
 
     def __init__(self, params: Iterable[Any], lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
                  eps: float = 1e-8, weight_decay: float = 0, amsgrad: bool = False, *, foreach: bool | None = None,
-                 maximize: bool = False, fused: bool | None = None, decoupled_weight_decay: bool = False) -> None:
+                 maximize: bool = False, capturable: bool = False, differentiable: bool = False,
+                 fused: bool | None = None, decoupled_weight_decay: bool = False) -> None:
         if isinstance(lr, Tensor) and lr.numel() != 1:
             raise ValueError("Tensor lr must be 1-element")
         if not 0.0 <= lr:
@@ -74,8 +77,10 @@ class Adam(Optimizer):
             raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
         if not 0.0 <= weight_decay:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        check_not_differentiable(differentiable)
         defaults = {"lr": lr, "betas": (float(betas[0]), float(betas[1])), "eps": eps,
-                    "weight_decay": weight_decay, "amsgrad": amsgrad, "maximize": maximize,
+                    "weight_decay": weight_decay, "amsgrad": amsgrad, "maximize": maximize, "foreach": foreach,
+                    "capturable": capturable, "differentiable": differentiable, "fused": fused,
                     "decoupled_weight_decay": decoupled_weight_decay}
         super().__init__(params, defaults)
 
@@ -136,8 +141,10 @@ class AdamW(Adam):
 
     def __init__(self, params: Iterable[Any], lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
                  eps: float = 1e-8, weight_decay: float = 1e-2, amsgrad: bool = False, *, maximize: bool = False,
-                 foreach: bool | None = None, fused: bool | None = None) -> None:
-        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize,
+                 foreach: bool | None = None, capturable: bool = False, differentiable: bool = False,
+                 fused: bool | None = None) -> None:
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach, maximize=maximize,
+                         capturable=capturable, differentiable=differentiable, fused=fused,
                          decoupled_weight_decay=True)
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:

@@ -7,6 +7,7 @@ the groups' ``lr``).
 """
 from __future__ import annotations
 
+import bisect
 import math
 import types
 import warnings
@@ -17,7 +18,8 @@ from typing import Any
 from .optimizer import Optimizer
 
 __all__ = ["LRScheduler", "LambdaLR", "StepLR", "MultiStepLR", "ExponentialLR", "CosineAnnealingLR",
-           "OneCycleLR", "ReduceLROnPlateau"]
+           "OneCycleLR", "ReduceLROnPlateau", "MultiplicativeLR", "ConstantLR", "LinearLR", "PolynomialLR",
+           "CosineAnnealingWarmRestarts", "CyclicLR", "SequentialLR", "ChainedScheduler"]
 
 _EPOCH_DEPRECATION_WARNING = (
     "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated where possible. "
@@ -56,6 +58,10 @@ class LRScheduler:
                                    "start with last_epoch=-1.")
         self.base_lrs: list[float] = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
+        self._initial_step()
+
+    def _initial_step(self) -> None:
+        """Takes the constructor's step, which sets the lrs of ``last_epoch + 1``."""
         self._step_count = 0
         self._is_initial = True
         try:
@@ -91,13 +97,19 @@ class LRScheduler:
                           "Failure to do this will result in skipping the first value of the learning rate "
                           "schedule.", UserWarning, stacklevel=2)
         self._step_count += 1
+        if epoch is not None:
+            warnings.warn(_EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+        self._update_lr(epoch)
+
+    def _update_lr(self, epoch: int | None = None) -> None:
+        """Moves to the next epoch, or to ``epoch`` by the closed form where there is one, and
+        writes the learning rates into the optimizer."""
         self._get_lr_called_within_step = True
         try:
             if epoch is None:
                 self.last_epoch += 1
                 values = self.get_lr()
             else:
-                warnings.warn(_EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
                 self.last_epoch = epoch
                 closed_form = getattr(self, "_get_closed_form_lr", None)
                 values = closed_form() if closed_form is not None else self.get_lr()
@@ -537,3 +549,470 @@ def _per_group(name: str, optimizer: Optimizer, value: Any) -> list[Any]:
                              f"{len(value)} values, param_groups has {len(optimizer.param_groups)}.")
         return list(value)
     return [value] * len(optimizer.param_groups)
+
+
+class MultiplicativeLR(LRScheduler):
+    r"""Multiplies each group's learning rate by a function of the epoch at every step:
+    :math:`\eta_t = \eta_{t-1} \cdot \lambda(t)`.
+
+    Args:
+        optimizer (Optimizer): wrapped optimizer.
+        lr_lambda (function or list): computes the factor from the integer epoch; or a list of such
+            functions, one per group.
+        last_epoch (int): the index of the last epoch (default: -1).
+    """
+
+    def __init__(self, optimizer: Optimizer, lr_lambda: Callable[[int], float] | list[Callable[[int], float]],
+                 last_epoch: int = -1) -> None:
+        self.optimizer = optimizer
+        if not isinstance(lr_lambda, (list, tuple)):
+            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
+        else:
+            if len(lr_lambda) != len(optimizer.param_groups):
+                raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}")
+            self.lr_lambdas = list(lr_lambda)
+        for fn in self.lr_lambdas:
+            if not callable(fn):
+                raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
+        super().__init__(optimizer, last_epoch)
+
+    state_dict = LambdaLR.state_dict
+    load_state_dict = LambdaLR.load_state_dict
+
+    def get_lr(self) -> list[float]:
+        self._warn_if_outside_step()
+        if self._is_initial:
+            return self._current_lrs()
+        return [group["lr"] * fn(self.last_epoch) for fn, group in zip(self.lr_lambdas, self.optimizer.param_groups)]
+
+
+class ConstantLR(LRScheduler):
+    r"""Multiplies each group's learning rate by ``factor`` until epoch ``total_iters``:
+    :math:`\eta_t = \eta_0 \cdot \text{factor}` for :math:`t < \text{total\_iters}`, then :math:`\eta_0`.
+
+    Args:
+        optimizer (Optimizer): wrapped optimizer.
+        factor (float): the factor, in [0, 1] (default: 1/3).
+        total_iters (int): the epoch at which the factor stops applying (default: 5).
+        last_epoch (int): the index of the last epoch (default: -1).
+    """
+
+    def __init__(self, optimizer: Optimizer, factor: float = 1.0 / 3, total_iters: int = 5,
+                 last_epoch: int = -1) -> None:
+        if factor > 1.0 or factor < 0:
+            raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
+        self.factor = factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        self._warn_if_outside_step()
+        if self.last_epoch == 0:
+            return [group["lr"] * self.factor for group in self.optimizer.param_groups]
+        if self.last_epoch != self.total_iters:
+            return self._current_lrs()
+        return [group["lr"] * (1.0 / self.factor) for group in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self) -> list[float]:
+        return [base_lr * (self.factor + (self.last_epoch >= self.total_iters) * (1 - self.factor))
+                for base_lr in self.base_lrs]
+
+
+class LinearLR(LRScheduler):
+    r"""Changes each group's learning rate linearly from ``start_factor`` to ``end_factor`` times its
+    initial lr over ``total_iters`` epochs, then keeps it:
+    :math:`\eta_t = \eta_0 \big(s + (e - s) \min(t, T) / T\big)`.
+
+    As in PyTorch, each step multiplies the current lr by the ratio of consecutive factors, so
+    other changes to ``lr`` compose with the schedule.
+
+    Args:
+        optimizer (Optimizer): wrapped optimizer.
+        start_factor (float): the factor at the first epoch, in (0, 1] (default: 1/3).
+        end_factor (float): the factor at ``total_iters`` and after, in [0, 1] (default: 1).
+        total_iters (int): the number of epochs of the ramp (default: 5).
+        last_epoch (int): the index of the last epoch (default: -1).
+    """
+
+    def __init__(self, optimizer: Optimizer, start_factor: float = 1.0 / 3, end_factor: float = 1.0,
+                 total_iters: int = 5, last_epoch: int = -1) -> None:
+        if start_factor > 1.0 or start_factor <= 0:
+            raise ValueError("Starting multiplicative factor expected to be greater than 0 and less or equal to 1.")
+        if end_factor > 1.0 or end_factor < 0:
+            raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
+        self.start_factor = start_factor
+        self.end_factor = end_factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        self._warn_if_outside_step()
+        if self.last_epoch == 0:
+            return [group["lr"] * self.start_factor for group in self.optimizer.param_groups]
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return self._current_lrs()
+        slope = self.end_factor - self.start_factor
+        ratio = 1.0 + slope / (self.total_iters * self.start_factor + (self.last_epoch - 1) * slope)
+        return [group["lr"] * ratio for group in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self) -> list[float]:
+        slope = self.end_factor - self.start_factor
+        return [base_lr * (self.start_factor + slope * min(self.total_iters, self.last_epoch) / self.total_iters)
+                for base_lr in self.base_lrs]
+
+
+class PolynomialLR(LRScheduler):
+    r"""Decays each group's learning rate polynomially to 0 over ``total_iters`` epochs:
+    :math:`\eta_t = \eta_0 \big(1 - \min(t, T)/T\big)^{\text{power}}`, applied recursively as PyTorch does.
+
+    Args:
+        optimizer (Optimizer): wrapped optimizer.
+        total_iters (int): the number of epochs of the decay (default: 5).
+        power (float): the power of the polynomial (default: 1.0).
+        last_epoch (int): the index of the last epoch (default: -1).
+    """
+
+    def __init__(self, optimizer: Optimizer, total_iters: int = 5, power: float = 1.0, last_epoch: int = -1) -> None:
+        self.total_iters = total_iters
+        self.power = power
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        self._warn_if_outside_step()
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return self._current_lrs()
+        decay_factor = ((1.0 - self.last_epoch / self.total_iters)
+                        / (1.0 - (self.last_epoch - 1) / self.total_iters)) ** self.power
+        return [group["lr"] * decay_factor for group in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self) -> list[float]:
+        return [base_lr * (1.0 - min(self.total_iters, self.last_epoch) / self.total_iters) ** self.power
+                for base_lr in self.base_lrs]
+
+
+class CosineAnnealingWarmRestarts(LRScheduler):
+    r"""Cosine annealing with warm restarts, from `SGDR: Stochastic Gradient Descent with Warm Restarts`:
+
+    .. math::
+        \eta_t = \eta_{min} + \frac{1}{2}(\eta_{max} - \eta_{min})
+            \left(1 + \cos\left(\frac{T_{cur}}{T_i}\pi\right)\right)
+
+    where :math:`T_{cur}` counts the epochs since the last restart and :math:`T_i` is the length of
+    the current period: ``T_0`` at first, multiplied by ``T_mult`` at each restart.
+
+    Args:
+        optimizer (Optimizer): wrapped optimizer.
+        T_0 (int): the number of epochs until the first restart.
+        T_mult (int): the factor by which :math:`T_i` grows after a restart (default: 1).
+        eta_min (float): minimum learning rate (default: 0).
+        last_epoch (int): the index of the last epoch (default: -1).
+
+    ``step(epoch)`` takes fractional epochs, to step after every batch:
+    ``scheduler.step(epoch + i / iters)``.
+    """
+
+    def __init__(self, optimizer: Optimizer, T_0: int, T_mult: int = 1, eta_min: float = 0.0,
+                 last_epoch: int = -1) -> None:
+        if T_0 <= 0 or not isinstance(T_0, int):
+            raise ValueError(f"Expected positive integer T_0, but got {T_0}")
+        if T_mult < 1 or not isinstance(T_mult, int):
+            raise ValueError(f"Expected integer T_mult >= 1, but got {T_mult}")
+        if not isinstance(eta_min, (float, int)):
+            raise ValueError(f"Expected float or int eta_min, but got {eta_min} of type {type(eta_min)}")
+        self.T_0 = T_0
+        self.T_i = T_0
+        self.T_mult = T_mult
+        self.eta_min = eta_min
+        self.T_cur = last_epoch
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        self._warn_if_outside_step()
+        return [self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2
+                for base_lr in self.base_lrs]
+
+    def step(self, epoch: float | None = None) -> None:
+        """Advances one epoch, or jumps to ``epoch`` (which may be fractional), restarting the
+        cosine when a period ends."""
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
+        if epoch is None:
+            epoch = self.last_epoch + 1
+            self.T_cur = self.T_cur + 1
+            if self.T_cur >= self.T_i:
+                self.T_cur = self.T_cur % self.T_i
+                self.T_i = self.T_i * self.T_mult
+        elif epoch < 0:
+            raise ValueError(f"Expected non-negative epoch, but got {epoch}")
+        elif epoch >= self.T_0:
+            if self.T_mult == 1:
+                self.T_cur = epoch % self.T_0
+            else:
+                # The number of completed periods n solves T_0 (T_mult^n - 1) / (T_mult - 1) <= epoch.
+                n = int(math.log((epoch / self.T_0 * (self.T_mult - 1) + 1), self.T_mult))
+                self.T_cur = epoch - self.T_0 * (self.T_mult ** n - 1) / (self.T_mult - 1)
+                self.T_i = self.T_0 * self.T_mult ** n
+        else:
+            self.T_i = self.T_0
+            self.T_cur = epoch
+        self.last_epoch = math.floor(epoch)
+        self._get_lr_called_within_step = True
+        try:
+            values = self.get_lr()
+        finally:
+            self._get_lr_called_within_step = False
+        for group, lr in zip(self.optimizer.param_groups, values):
+            group["lr"] = lr
+        self._last_lr = self._current_lrs()
+
+
+class CyclicLR(LRScheduler):
+    r"""Cycles each group's learning rate between ``base_lr`` and ``max_lr``, from `Cyclical Learning
+    Rates for Training Neural Networks` (Smith); call ``step()`` after every batch.
+
+    Each cycle rises for ``step_size_up`` steps and falls for ``step_size_down``; the amplitude is
+    scaled by ``scale_fn``: ``'triangular'`` keeps it, ``'triangular2'`` halves it every cycle,
+    ``'exp_range'`` multiplies it by :math:`\gamma^{\text{iterations}}`. With ``cycle_momentum``,
+    momentum (or Adam's :math:`\beta_1`) cycles inversely between ``max_momentum`` and ``base_momentum``.
+
+    Args:
+        optimizer (Optimizer): wrapped optimizer.
+        base_lr (float or list): the lower learning rate of the cycle, per group if a list.
+        max_lr (float or list): the upper learning rate of the cycle, per group if a list.
+        step_size_up (int): training iterations in the rising half of a cycle (default: 2000).
+        step_size_down (int, optional): iterations in the falling half (default: ``step_size_up``).
+        mode (str): ``'triangular'``, ``'triangular2'`` or ``'exp_range'``; ignored with a
+            ``scale_fn`` (default: ``'triangular'``).
+        gamma (float): the constant of ``'exp_range'`` (default: 1.0).
+        scale_fn (function, optional): a custom amplitude scaling, with ``0 <= scale_fn(x) <= 1``.
+        scale_mode (str): whether ``scale_fn`` takes the cycle number (``'cycle'``) or the
+            iteration (``'iterations'``) (default: ``'cycle'``).
+        cycle_momentum (bool): cycle momentum inversely to the learning rate (default: True).
+        base_momentum (float or list): the lower momentum, reached at ``max_lr`` (default: 0.8).
+        max_momentum (float or list): the upper momentum, at ``base_lr`` (default: 0.9).
+        last_epoch (int): the index of the last batch, to resume training (default: -1).
+    """
+
+    def __init__(self, optimizer: Optimizer, base_lr: float | list[float], max_lr: float | list[float],
+                 step_size_up: int = 2000, step_size_down: int | None = None, mode: str = "triangular",
+                 gamma: float = 1.0, scale_fn: Callable[[float], float] | None = None, scale_mode: str = "cycle",
+                 cycle_momentum: bool = True, base_momentum: float | list[float] = 0.8,
+                 max_momentum: float | list[float] = 0.9, last_epoch: int = -1) -> None:
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        self.optimizer = optimizer
+        base_lrs = _per_group("base_lr", optimizer, base_lr)
+        if last_epoch == -1:
+            for lr, group in zip(base_lrs, optimizer.param_groups):
+                group["lr"] = lr
+        self.max_lrs = _per_group("max_lr", optimizer, max_lr)
+        step_size_up = float(step_size_up)
+        step_size_down = float(step_size_down) if step_size_down is not None else step_size_up
+        self.total_size = step_size_up + step_size_down
+        self.step_ratio = step_size_up / self.total_size
+        if mode not in ("triangular", "triangular2", "exp_range") and scale_fn is None:
+            raise ValueError("mode is invalid and scale_fn is None")
+        self.mode = mode
+        self.gamma = gamma
+        self._scale_fn_custom = scale_fn
+        self.scale_mode = scale_mode
+        self._init_scale_fn()
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+                raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` option enabled")
+            self.use_beta1 = "betas" in optimizer.defaults
+            self.base_momentums = _per_group("base_momentum", optimizer, base_momentum)
+            self.max_momentums = _per_group("max_momentum", optimizer, max_momentum)
+            if last_epoch == -1:
+                for high, low, group in zip(self.max_momentums, self.base_momentums, optimizer.param_groups):
+                    _set_momentum(group, high, self.use_beta1)
+                    group["max_momentum"] = high
+                    group["base_momentum"] = low
+        super().__init__(optimizer, last_epoch)
+        self.base_lrs = base_lrs
+
+    def _init_scale_fn(self) -> None:
+        """The built-in modes fix their scale function and what it is a function of."""
+        if self._scale_fn_custom is None and self.mode in ("triangular", "triangular2"):
+            self.scale_mode = "cycle"
+        elif self._scale_fn_custom is None and self.mode == "exp_range":
+            self.scale_mode = "iterations"
+
+    def scale_fn(self, x: float) -> float:
+        """The amplitude's scale at cycle (or iteration) ``x``."""
+        if self._scale_fn_custom is not None:
+            return self._scale_fn_custom(x)
+        if self.mode == "triangular":
+            return 1.0
+        if self.mode == "triangular2":
+            return 1 / (2.0 ** (x - 1))
+        return self.gamma ** x
+
+    def get_lr(self) -> list[float]:
+        self._warn_if_outside_step()
+        cycle = math.floor(1 + self.last_epoch / self.total_size)
+        x = 1.0 + self.last_epoch / self.total_size - cycle
+        if x <= self.step_ratio:
+            scale_factor = x / self.step_ratio
+        else:
+            scale_factor = (x - 1) / (self.step_ratio - 1)
+        scale = self.scale_fn(cycle if self.scale_mode == "cycle" else self.last_epoch)
+        lrs = [base_lr + (max_lr - base_lr) * scale_factor * scale
+               for base_lr, max_lr in zip(self.base_lrs, self.max_lrs)]
+        if self.cycle_momentum:
+            for group, low, high in zip(self.optimizer.param_groups, self.base_momentums, self.max_momentums):
+                _set_momentum(group, high - (high - low) * scale_factor * scale, self.use_beta1)
+        return lrs
+
+    def state_dict(self) -> dict[str, Any]:
+        """The state, with a custom ``scale_fn`` saved as its ``__dict__`` when it is a callable
+        object (plain functions and lambdas are not saved)."""
+        state = super().state_dict()
+        fn = state.pop("_scale_fn_custom")
+        state["_scale_fn_custom"] = None if fn is None or isinstance(fn, types.FunctionType) else fn.__dict__.copy()
+        return state
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        state = dict(state_dict)
+        fn = state.pop("_scale_fn_custom")
+        super().load_state_dict(state)
+        if fn is not None:
+            self._scale_fn_custom.__dict__.update(fn)
+        self._init_scale_fn()
+
+
+class SequentialLR(LRScheduler):
+    """Runs schedulers one after another: ``schedulers[i]`` drives the learning rate from
+    ``milestones[i - 1]`` on; at each milestone the next one starts from its own epoch 0.
+
+    Args:
+        optimizer (Optimizer): wrapped optimizer.
+        schedulers (list): the schedulers, all of ``optimizer``.
+        milestones (list): the epochs at which the next scheduler takes over (one fewer than schedulers).
+        last_epoch (int): the index of the last epoch (default: -1).
+
+    Example::
+
+        >>> warmup = LinearLR(optimizer, start_factor=0.1, total_iters=2)
+        >>> decay = ExponentialLR(optimizer, gamma=0.9)
+        >>> scheduler = SequentialLR(optimizer, schedulers=[warmup, decay], milestones=[2])
+    """
+
+    def __init__(self, optimizer: Optimizer, schedulers: list[LRScheduler], milestones: list[int],
+                 last_epoch: int = -1) -> None:
+        if len(schedulers) < 1:
+            raise ValueError(f"{type(self).__name__} expects at least one scheduler, but got no scheduler.")
+        _check_schedulers(self, schedulers, optimizer)
+        if len(milestones) != len(schedulers) - 1:
+            raise ValueError("Sequential Schedulers expects number of schedulers provided to be one more than the "
+                             f"number of milestone points, but got number of schedulers {len(schedulers)} and the "
+                             f"number of milestones to be equal to {len(milestones)}")
+        self._schedulers = schedulers
+        self._milestones = milestones
+        self.last_epoch = last_epoch + 1
+        self.optimizer = optimizer
+        # Undo the constructors' steps of the schedulers, then start the first one afresh.
+        for group in optimizer.param_groups:
+            group["lr"] = group["initial_lr"]
+        self.recursive_undo()
+        idx = bisect.bisect_right(self._milestones, 0)
+        self._schedulers[idx]._initial_step()
+        self._last_lr = schedulers[idx].get_last_lr()
+
+    def recursive_undo(self, sched: Any = None) -> None:
+        """Steps back, by one epoch, every scheduler inside (the one each constructor took)."""
+        scheds = self if sched is None else sched
+        if hasattr(scheds, "_schedulers"):
+            for inner in scheds._schedulers:
+                self.recursive_undo(inner)
+        elif hasattr(scheds, "last_epoch"):
+            scheds.last_epoch -= 1
+
+    def step(self) -> None:  # type: ignore[override]
+        """Advances the schedule by one epoch: the current scheduler steps, or, at a milestone,
+        the next one starts at its epoch 0."""
+        self.last_epoch += 1
+        idx = bisect.bisect_right(self._milestones, self.last_epoch)
+        scheduler = self._schedulers[idx]
+        if idx > 0 and self._milestones[idx - 1] == self.last_epoch:
+            scheduler._update_lr(0)
+        else:
+            scheduler.step()
+        self._last_lr = scheduler.get_last_lr()
+
+    def state_dict(self) -> dict[str, Any]:
+        """The state, with the state of each scheduler inside under ``_schedulers``."""
+        return _composite_state_dict(self)
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        _load_composite_state_dict(self, state_dict)
+
+
+class ChainedScheduler(LRScheduler):
+    """Steps several schedulers together, each after the other, so that their changes to the
+    learning rate compose (for example a warm-up ``LinearLR`` with an ``ExponentialLR`` decay).
+
+    Args:
+        schedulers (sequence): the schedulers, all of one optimizer.
+        optimizer (Optimizer, optional): that optimizer (default: the first scheduler's).
+    """
+
+    def __init__(self, schedulers: list[LRScheduler], optimizer: Optimizer | None = None) -> None:
+        if len(schedulers) < 1:
+            raise ValueError(f"{type(self).__name__} expects at least one scheduler to be chained, but got no "
+                             "scheduler.")
+        optimizer = optimizer or schedulers[0].optimizer
+        _check_schedulers(self, schedulers, optimizer)
+        self._schedulers = schedulers
+        self.optimizer = optimizer
+        self._last_lr = [group["lr"] for group in self._schedulers[-1].optimizer.param_groups]
+
+    def step(self) -> None:  # type: ignore[override]
+        """Steps every scheduler, in order."""
+        for scheduler in self._schedulers:
+            scheduler.step()
+        self._last_lr = [group["lr"] for group in self._schedulers[-1].optimizer.param_groups]
+
+    def state_dict(self) -> dict[str, Any]:
+        """The state, with the state of each scheduler inside under ``_schedulers``."""
+        return _composite_state_dict(self)
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        _load_composite_state_dict(self, state_dict)
+
+
+def _check_schedulers(composite: LRScheduler, schedulers: list[LRScheduler], optimizer: Optimizer) -> None:
+    """PyTorch's checks on the schedulers a SequentialLR or ChainedScheduler combines."""
+    name = type(composite).__name__
+    for i, scheduler in enumerate(schedulers):
+        if not hasattr(scheduler, "optimizer"):
+            raise TypeError(f"{name} at index {i} should have `optimizer` as its attribute.")
+        if isinstance(scheduler, ReduceLROnPlateau):
+            raise ValueError(f"{name} does not support `ReduceLROnPlateau` scheduler as it requires additional "
+                             "kwargs to be specified when calling `step`, but got one at index "
+                             f"{i} in the given schedulers sequence.")
+        if optimizer != scheduler.optimizer:
+            raise ValueError(f"{name} expects all schedulers to belong to the same optimizer, but got scheduler "
+                             f"{type(scheduler).__name__} at index {i} has {scheduler.optimizer}, which is "
+                             f"different from {type(optimizer).__name__}.")
+
+
+def _composite_state_dict(composite: Any) -> dict[str, Any]:
+    state = {key: value for key, value in composite.__dict__.items() if key not in ("optimizer", "_schedulers")}
+    state["_schedulers"] = [scheduler.state_dict() for scheduler in composite._schedulers]
+    return state
+
+
+def _load_composite_state_dict(composite: Any, state_dict: dict[str, Any]) -> None:
+    composite.__dict__.update({key: value for key, value in state_dict.items() if key != "_schedulers"})
+    for scheduler, state in zip(composite._schedulers, state_dict["_schedulers"]):
+        scheduler.load_state_dict(state)
+
+
+def _set_momentum(group: dict[str, Any], value: float, use_beta1: bool) -> None:
+    """Sets a group's momentum, or Adam's beta1 when the optimizer has betas."""
+    if use_beta1:
+        group["betas"] = (value, *group["betas"][1:])
+    else:
+        group["momentum"] = value

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..device import array_module_of
 from ..tensor import Tensor
+from ._docs import check_not_differentiable
 from .optimizer import Optimizer, _step_tensor, lerp_
 
 __all__ = ["RMSprop"]
@@ -49,8 +50,9 @@ class RMSprop(Optimizer):
         weight_decay (float): weight decay, an L2 penalty (default: 0).
         momentum (float): momentum factor (default: 0).
         centered (bool): normalize the gradient by an estimate of its variance (default: False).
-        foreach: accepted for PyTorch compatibility and ignored.
+        capturable, foreach: accepted for PyTorch compatibility and ignored.
         maximize (bool): maximize the objective instead of minimizing it (default: False).
+        differentiable (bool): must be False (the step is outside the autograd graph).
 
     State per parameter: ``step`` (a 0-dim cpu tensor), ``square_avg``, and ``momentum_buffer``
     (momentum > 0) and ``grad_avg`` (centered).
@@ -58,7 +60,8 @@ class RMSprop(Optimizer):
 
     def __init__(self, params: Iterable[Any], lr: float = 1e-2, alpha: float = 0.99, eps: float = 1e-8,
                  weight_decay: float = 0, momentum: float = 0, centered: bool = False,
-                 foreach: bool | None = None, maximize: bool = False) -> None:
+                 capturable: bool = False, foreach: bool | None = None, maximize: bool = False,
+                 differentiable: bool = False) -> None:
         if isinstance(lr, Tensor) and lr.numel() != 1:
             raise ValueError("Tensor lr must be 1-element")
         if not 0.0 <= lr:
@@ -71,8 +74,10 @@ class RMSprop(Optimizer):
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
         if not 0.0 <= alpha:
             raise ValueError(f"Invalid alpha value: {alpha}")
+        check_not_differentiable(differentiable)
         defaults = {"lr": lr, "momentum": momentum, "alpha": alpha, "eps": eps, "centered": centered,
-                    "weight_decay": weight_decay, "maximize": maximize}
+                    "weight_decay": weight_decay, "capturable": capturable, "foreach": foreach,
+                    "maximize": maximize, "differentiable": differentiable}
         super().__init__(params, defaults)
 
     def _step_group(self, group: dict[str, Any]) -> None:

@@ -5,6 +5,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..tensor import Tensor
+from ._docs import check_not_differentiable
 from .optimizer import Optimizer
 
 __all__ = ["SGD"]
@@ -46,6 +47,7 @@ class SGD(Optimizer):
         maximize (bool): maximize the objective instead of minimizing it (default: False).
         foreach, fused: accepted for PyTorch compatibility and ignored; the update is vectorized
             per parameter.
+        differentiable (bool): must be False (the step is outside the autograd graph).
 
     State per parameter: ``momentum_buffer`` when momentum is not 0.
 
@@ -59,7 +61,7 @@ class SGD(Optimizer):
 
     def __init__(self, params: Iterable[Any], lr: float = 1e-3, momentum: float = 0, dampening: float = 0,
                  weight_decay: float = 0, nesterov: bool = False, *, maximize: bool = False,
-                 foreach: bool | None = None, fused: bool | None = None) -> None:
+                 foreach: bool | None = None, differentiable: bool = False, fused: bool | None = None) -> None:
         if isinstance(lr, Tensor) and lr.numel() != 1:
             raise ValueError("Tensor lr must be 1-element")
         if lr < 0.0:
@@ -70,8 +72,10 @@ class SGD(Optimizer):
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        check_not_differentiable(differentiable)
         defaults = {"lr": lr, "momentum": momentum, "dampening": dampening, "weight_decay": weight_decay,
-                    "nesterov": nesterov, "maximize": maximize}
+                    "nesterov": nesterov, "maximize": maximize, "foreach": foreach,
+                    "differentiable": differentiable, "fused": fused}
         super().__init__(params, defaults)
 
     def _step_group(self, group: dict[str, Any]) -> None:

@@ -1,4 +1,5 @@
-"""``tinyframe.utils``: ``data`` (datasets, samplers and the DataLoader), ``dlpack``, ``safetensors``."""
-from . import data, dlpack, safetensors
+"""``tinyframe.utils``: ``data`` (datasets, samplers and the DataLoader), ``checkpoint`` (activation
+checkpointing), ``dlpack``, ``safetensors``."""
+from . import checkpoint, data, dlpack, safetensors
 
-__all__ = ["data", "dlpack", "safetensors"]
+__all__ = ["data", "checkpoint", "dlpack", "safetensors"]

@@ -12,10 +12,13 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from ...creation import as_tensor
 from ...device import CPU
+from ...dtypes import float64
 from ...random import Generator, generator_for
 
-__all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "BatchSampler"]
+__all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler",
+           "BatchSampler"]
 
 T_co = TypeVar("T_co", covariant=True)
 
@@ -113,6 +116,60 @@ class SubsetRandomSampler(_ArraySampler):
 
     def __len__(self) -> int:
         return len(self.indices)
+
+
+class WeightedRandomSampler(_ArraySampler):
+    """Samples ``num_samples`` indices in ``[0, len(weights))``, index ``i`` with probability
+    proportional to ``weights[i]`` (the weights need not sum to one), a new draw each epoch.
+
+    Without replacement, each index is drawn at most once: indices are ordered by ``w_i / E_i`` with
+    ``E_i`` exponential draws (PyTorch's ``multinomial`` method), so zero-weight indices come
+    only after all the others.
+
+    Args:
+        weights (sequence): the weights, one per index (stored as a float64 tensor).
+        num_samples (int): how many indices an epoch yields.
+        replacement (bool): draw with replacement (default: True).
+        generator: the ``tinyframe.Generator`` to draw from (default: the global CPU generator).
+
+    Example::
+
+        >>> list(WeightedRandomSampler([0.1, 0.9, 0.4, 0.7, 3.0, 0.6], 5, replacement=True))  # doctest: +SKIP
+        [4, 4, 1, 4, 5]
+    """
+
+    def __init__(self, weights: Any, num_samples: int, replacement: bool = True,
+                 generator: Generator | None = None) -> None:
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+            raise ValueError(f"num_samples should be a positive integer value, but got num_samples={num_samples}")
+        if not isinstance(replacement, bool):
+            raise ValueError(f"replacement should be a boolean value, but got replacement={replacement}")
+        weights_tensor = as_tensor(weights, dtype=float64)
+        if weights_tensor.ndim != 1:
+            raise ValueError(f"weights should be a 1d sequence but given weights have shape "
+                             f"{tuple(weights_tensor.shape)}")
+        self.weights = weights_tensor
+        self.num_samples = num_samples
+        self.replacement = replacement
+        self.generator = generator
+
+    def _index_array(self) -> np.ndarray:
+        weights = np.asarray(self.weights.detach().cpu())
+        if (weights < 0).any() or not np.isfinite(weights).all():
+            raise RuntimeError("invalid multinomial distribution (encountering probability entry < 0)")
+        total = weights.sum()
+        if total <= 0:
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+        if not self.replacement and self.num_samples > len(weights):
+            raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+        rng = _numpy_rng(self.generator)
+        if self.replacement:
+            return rng.choice(len(weights), size=self.num_samples, p=weights / total).astype(np.int64)
+        keys = weights / rng.exponential(size=len(weights))
+        return np.argsort(-keys, kind="stable")[:self.num_samples].astype(np.int64)
+
+    def __len__(self) -> int:
+        return self.num_samples
 
 
 class BatchSampler(Sampler[list]):

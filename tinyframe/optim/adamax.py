@@ -1,0 +1,116 @@
+"""Adamax: Adam with the infinity norm of past gradients in place of the second moment."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ..device import array_module_of
+from ..tensor import Tensor
+from ._docs import (
+    _capturable_doc,
+    _differentiable_doc,
+    _foreach_doc,
+    _maximize_doc,
+    _params_doc,
+    check_not_differentiable,
+)
+from .optimizer import Optimizer, _step_tensor, lerp_
+
+__all__ = ["Adamax"]
+
+
+class Adamax(Optimizer):
+    def __init__(self, params: Iterable[Any], lr: float = 2e-3, betas: tuple[float, float] = (0.9, 0.999),
+                 eps: float = 1e-8, weight_decay: float = 0, foreach: bool | None = None, *,
+                 maximize: bool = False, differentiable: bool = False, capturable: bool = False) -> None:
+        check_adam_family_args(lr, betas, eps, weight_decay)
+        check_not_differentiable(differentiable)
+        defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay, "foreach": foreach,
+                    "maximize": maximize, "differentiable": differentiable, "capturable": capturable}
+        super().__init__(params, defaults)
+
+    def _step_group(self, group: dict[str, Any]) -> None:
+        # Python floats: a NumPy float64 or a tensor in a group must not promote float32 arrays.
+        lr, beta1, beta2 = float(group["lr"]), float(group["betas"][0]), float(group["betas"][1])
+        eps, weight_decay, maximize = float(group["eps"]), float(group["weight_decay"]), group["maximize"]
+        for p in group["params"]:
+            if p._grad is None:
+                continue
+            state = self.state[p]
+            if not state:
+                xp = array_module_of(p._data)
+                state["step"] = _step_tensor(0.0)
+                state["exp_avg"] = Tensor._make(xp.zeros_like(p._data))
+                state["exp_inf"] = Tensor._make(xp.zeros_like(p._data))
+            step = state["step"]._data
+            step += 1
+            adamax_update(p._data, p._grad._data, state["exp_avg"]._data, state["exp_inf"]._data, step.item(),
+                          lr=lr, beta1=beta1, beta2=beta2, eps=eps, weight_decay=weight_decay, maximize=maximize)
+            p._bump_version()
+
+
+Adamax.__doc__ = r"""Implements the Adamax algorithm (Adam based on the infinity norm), like ``torch.optim.Adamax``.
+
+    .. math::
+       \begin{aligned}
+            &\textbf{input}: \gamma \text{ (lr)}, \beta_1, \beta_2 \text{ (betas)}, \theta_0 \text{ (params)},
+                f(\theta) \text{ (objective)}, \: \lambda \text{ (weight decay)}, \epsilon \text{ (epsilon)} \\
+            &\textbf{initialize}: m_0 \leftarrow 0 \text{ (first moment)}, u_0 \leftarrow 0 \text{ (infinity norm)} \\
+            &\textbf{for} \: t=1 \: \textbf{to} \: \ldots \: \textbf{do}                    \\
+            &\hspace{5mm}g_t \leftarrow \nabla_{\theta} f_t (\theta_{t-1}) \: (\text{negated if } \textit{maximize}) \\
+            &\hspace{5mm}\textbf{if} \: \lambda \neq 0: \: g_t \leftarrow g_t + \lambda \theta_{t-1} \\
+            &\hspace{5mm}m_t \leftarrow \beta_1 m_{t-1} + (1 - \beta_1) g_t                 \\
+            &\hspace{5mm}u_t \leftarrow \mathrm{max}(\beta_2 u_{t-1}, |g_{t}|+\epsilon)     \\
+            &\hspace{5mm}\theta_t \leftarrow \theta_{t-1} - \frac{\gamma m_t}{(1-\beta^t_1) u_t} \\
+            &\textbf{return} \: \theta_t
+       \end{aligned}
+
+    See `Adam: A Method for Stochastic Optimization` (Kingma & Ba), section 7.
+
+    Args:
+        """ + rf"""{_params_doc}
+        lr (float): learning rate (default: 2e-3).
+        betas (tuple[float, float]): coefficients of the running average of the gradient and of the
+            decay of its infinity norm (default: (0.9, 0.999)).
+        eps (float): term added to the denominator for numerical stability (default: 1e-8).
+        weight_decay (float): weight decay, an L2 penalty (default: 0).
+        {_foreach_doc}
+        {_maximize_doc}
+        {_differentiable_doc}
+        {_capturable_doc}
+
+    State per parameter: ``step`` (a 0-dim cpu tensor), ``exp_avg`` and ``exp_inf``.
+    """
+
+
+def check_adam_family_args(lr: Any, betas: tuple[float, float], eps: float, weight_decay: float) -> None:
+    """PyTorch's checks, and messages, for the arguments Adam's relatives share."""
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
+    if not 0.0 <= lr:
+        raise ValueError(f"Invalid learning rate: {lr}")
+    if not 0.0 <= eps:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    if not 0.0 <= betas[0] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+    if not 0.0 <= betas[1] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+    if not 0.0 <= weight_decay:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+
+
+def adamax_update(param: Any, grad: Any, exp_avg: Any, exp_inf: Any, step: float, *, lr: float, beta1: float,
+                  beta2: float, eps: float, weight_decay: float, maximize: bool) -> None:
+    """One Adamax step on arrays, in place; ``step`` is the step number t, from 1."""
+    xp = array_module_of(param)
+    if maximize:
+        grad = -grad
+    if weight_decay != 0:
+        grad = grad + weight_decay * param
+    lerp_(exp_avg, grad, 1 - beta1, xp.empty_like(param))
+    exp_inf *= beta2
+    xp.maximum(exp_inf, xp.abs(grad) + eps, out=exp_inf)
+    clr = lr / (1 - beta1 ** step)
+    update = exp_avg / exp_inf
+    update *= clr
+    param -= update
