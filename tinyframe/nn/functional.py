@@ -4,18 +4,22 @@ Each function here is the one definition its Module calls.
 """
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
 import numpy as np
 
+from .. import dtypes
 from ..device import array_module_of, device_of
-from ..ops import binary, unary
+from ..ops import binary, indexing, linalg, unary
 from ..ops import inplace as inplace_ops
 from ..ops import reduction as reductions
+from ..ops import shape as shape_ops
 from ..ops.bilinear import bilinear
 from ..ops.convolution import conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from ..ops.embedding import embedding
+from ..ops.fold import fold, unfold
 from ..ops.linear import linear
 from ..ops.loss import (
     binary_cross_entropy,
@@ -41,6 +45,10 @@ __all__ = ["linear", "relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "elu
 __all__ += ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "max_pool1d", "max_pool2d", "avg_pool1d",
             "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "batch_norm", "layer_norm", "group_norm",
             "rms_norm", "embedding", "pad", "bilinear"]
+__all__ += ["mish", "hardsigmoid", "hardswish", "glu", "normalize", "cosine_similarity", "pairwise_distance",
+            "scaled_dot_product_attention", "interpolate", "upsample", "pixel_shuffle", "pixel_unshuffle", "unfold",
+            "fold", "adaptive_max_pool1d", "adaptive_max_pool2d", "max_unpool1d", "max_unpool2d", "embedding_bag",
+            "instance_norm", "conv3d"]
 
 
 # --------------------------------------------------------------------------- activations
@@ -199,3 +207,480 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     out = xp.zeros((*t.shape, num_classes), dtype=np.int64)
     out.reshape(-1, num_classes)[xp.arange(t.size), t.reshape(-1)] = 1
     return Tensor._make(out)
+
+
+# --------------------------------------------------------------------------- more activations
+def mish(input: Tensor, inplace: bool = False) -> Tensor:
+    """``input * tanh(softplus(input))``."""
+    if inplace:
+        return inplace_ops.apply(input, mish)
+    return binary.mul(input, unary.tanh(unary.softplus(input)))
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    """``relu6(input + 3) / 6``: 0 below -3, 1 above 3, linear between."""
+    if inplace:
+        return inplace_ops.apply(input, hardsigmoid)
+    return binary.div(hardtanh(binary.add(input, 3.0), 0.0, 6.0), 6.0)
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    """``input * relu6(input + 3) / 6``."""
+    if inplace:
+        return inplace_ops.apply(input, hardswish)
+    return binary.mul(input, hardsigmoid(input))
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    """Gated linear unit: ``a * sigmoid(b)`` with ``a, b`` the two halves of ``input`` along ``dim``."""
+    if input.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    size = input.shape[dim]
+    if size % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {dim % input.ndim} is size {size}")
+    a, b = shape_ops.chunk(input, 2, dim)
+    return binary.mul(a, unary.sigmoid(b))
+
+
+# --------------------------------------------------------------------------- distances
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Tensor | None = None) -> Tensor:
+    """``input / max(||input||_p, eps)``, the norm taken along ``dim``."""
+    norm = binary.clamp(reductions.norm(input, p, dim, keepdim=True), min=eps)
+    result = binary.div(input, norm)
+    if out is not None:
+        out.copy_(result)
+        return out
+    return result
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """``sum(x1 / max(||x1||, eps) * x2 / max(||x2||, eps))`` along ``dim`` (inputs broadcast)."""
+    x1, x2 = shape_ops.broadcast_tensors(x1, x2)
+    n1 = binary.clamp(reductions.norm(x1, 2, dim, keepdim=True), min=eps)
+    n2 = binary.clamp(reductions.norm(x2, 2, dim, keepdim=True), min=eps)
+    return reductions.sum(binary.mul(binary.div(x1, n1), binary.div(x2, n2)), dim)
+
+
+def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
+    """``||x1 - x2 + eps||_p`` along the last dimension."""
+    return reductions.norm(binary.add(binary.sub(x1, x2), eps), p, -1, keepdim=keepdim)
+
+
+# --------------------------------------------------------------------------- attention
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None = None,
+                                 dropout_p: float = 0.0, is_causal: bool = False, scale: float | None = None,
+                                 enable_gqa: bool = False) -> Tensor:
+    """``softmax(query @ key^T * scale + bias) @ value`` for ``query (..., L, E)``, ``key (..., S, E)``,
+    ``value (..., S, Ev)``; ``scale`` defaults to ``1 / sqrt(E)``.
+
+    ``attn_mask``: a boolean mask (True = *may* attend, the opposite of ``MultiheadAttention``'s
+    masks) or a float bias added to the scores; ``is_causal`` masks keys after each query
+    (``tril``). ``dropout_p`` drops attention weights (always; pass 0 in evaluation).
+    ``enable_gqa`` repeats key/value heads to match the query's.
+    """
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+    target, source = query.shape[-2], key.shape[-2]
+    if enable_gqa and key.ndim >= 3 and key.shape[-3] != query.shape[-3]:
+        repeats = query.shape[-3] // key.shape[-3]
+        key = _repeat_heads(key, repeats)
+        value = _repeat_heads(value, repeats)
+    factor = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
+    scores = binary.mul(linalg.matmul(query, shape_ops.transpose(key, -2, -1)), factor)
+    xp = array_module_of(query._data)
+    if is_causal:
+        attn_mask = Tensor._make(xp.tril(xp.ones((target, source), dtype=bool)))
+    if attn_mask is not None:
+        if attn_mask.dtype == dtypes.bool_:
+            bias = xp.where(attn_mask._data, 0.0, -np.inf).astype(query._data.dtype)
+            scores = binary.add(scores, Tensor._make(bias))
+        else:
+            scores = binary.add(scores, attn_mask)
+    weights = reductions.softmax(scores, -1)
+    if dropout_p > 0.0:
+        weights = dropout(weights, dropout_p, True)
+    return linalg.matmul(weights, value)
+
+
+def _repeat_heads(t: Tensor, repeats: int) -> Tensor:
+    """``t (..., H, S, E)`` with each head repeated ``repeats`` times in place (``repeat_interleave``)."""
+    shape = tuple(t.shape)
+    expanded = shape_ops.broadcast_to(t.unsqueeze(-3), shape[:-2] + (repeats,) + shape[-2:])
+    return expanded.reshape(*shape[:-3], shape[-3] * repeats, *shape[-2:])
+
+
+# --------------------------------------------------------------------------- resampling
+_INTERPOLATING = {"linear": 1, "bilinear": 2, "trilinear": 3}
+
+
+def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+                align_corners: bool | None = None, recompute_scale_factor: bool | None = None,
+                antialias: bool = False) -> Tensor:
+    """Resamples the spatial dimensions of ``input (N, C, *spatial)`` to ``size`` or
+    ``floor(spatial * scale_factor)``.
+
+    ``mode``: ``'nearest'`` (source ``floor(dst * scale)``), ``'nearest-exact'``
+    (``floor((dst + 0.5) * scale)``), ``'linear'`` / ``'bilinear'`` / ``'trilinear'`` (separable
+    linear interpolation; with ``align_corners`` the corner pixels' centres line up,
+    ``scale = (in - 1) / (out - 1)``, otherwise source ``(dst + 0.5) * scale - 0.5``) or
+    ``'area'`` (adaptive average pooling). ``scale = in / out``, or ``1 / scale_factor`` when a
+    scale factor is given and ``recompute_scale_factor`` is not True.
+    """
+    spatial = input.ndim - 2
+    if spatial < 1:
+        raise ValueError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for the "
+                         "modes: nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact "
+                         f"(got {mode})")
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating modes: "
+                             "linear | bilinear | bicubic | trilinear")
+    elif mode in _INTERPOLATING:
+        if _INTERPOLATING[mode] != spatial:
+            raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs "
+                                      f"{_INTERPOLATING[mode] + 2}D input")
+        align_corners = bool(align_corners)
+    else:
+        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for "
+                                  f"the modes: nearest | linear | bilinear | bicubic | trilinear | area | "
+                                  f"nearest-exact (got {mode})")
+    if antialias:
+        raise NotImplementedError("interpolate: antialias=True is not supported by tinyframe; resample without it")
+    in_sizes = tuple(input.shape[2:])
+    out_sizes, scales = _resample_sizes(in_sizes, size, scale_factor, recompute_scale_factor)
+    if mode == "area":
+        pool = {1: adaptive_avg_pool1d, 2: adaptive_avg_pool2d}.get(spatial)
+        if pool is None:
+            raise NotImplementedError("interpolate: mode 'area' supports 3D and 4D inputs in tinyframe")
+        return pool(input, out_sizes)
+    out = input
+    for i, (n_in, n_out, scale) in enumerate(zip(in_sizes, out_sizes, scales)):
+        axis = 2 + i
+        if mode in _INTERPOLATING:
+            out = _linear_along(out, axis, n_in, n_out, scale, align_corners)
+        else:
+            out = _nearest_along(out, axis, n_in, n_out, scale, mode == "nearest-exact")
+    return out
+
+
+def _resample_sizes(in_sizes: tuple, size: Any, scale_factor: Any, recompute: bool | None) -> tuple:
+    """``(output sizes, scales)``: a scale of None means ``in / out``."""
+    n = len(in_sizes)
+    if (size is None) == (scale_factor is None):
+        raise ValueError("only one of size or scale_factor should be defined" if size is not None
+                         else "either size or scale_factor should be defined")
+    if size is not None:
+        sizes = (size,) * n if isinstance(size, int) else tuple(size)
+        if len(sizes) != n:
+            raise ValueError(f"Input and output must have the same number of spatial dimensions, but got input "
+                             f"with spatial dimensions of {list(in_sizes)} and output size of {list(sizes)}. "
+                             "Please provide input tensor in (N, C, d1, d2, ...,dK) format and output size in "
+                             "(o1, o2, ...,oK) format.")
+        return tuple(int(s) for s in sizes), (None,) * n
+    factors = (scale_factor,) * n if isinstance(scale_factor, (int, float)) else tuple(scale_factor)
+    if len(factors) != n:
+        raise ValueError(f"Input and scale_factor must have the same number of spatial dimensions, but got input "
+                         f"with spatial dimensions of {list(in_sizes)} and scale_factor of shape {list(factors)}. "
+                         "Please provide input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in "
+                         "(s1, s2, ...,sK) format.")
+    sizes = tuple(int(math.floor(float(m) * float(f))) for m, f in zip(in_sizes, factors))
+    scales = (None,) * n if recompute else tuple(1.0 / float(f) for f in factors)
+    return sizes, scales
+
+
+def _nearest_along(x: Tensor, axis: int, n_in: int, n_out: int, scale: float | None, exact: bool) -> Tensor:
+    xp = array_module_of(x._data)
+    scale = n_in / n_out if scale is None else scale
+    offset = 0.5 if exact else 0.0
+    # in float32, as PyTorch computes it, so borderline positions round the same way
+    position = (np.arange(n_out, dtype=np.float32) + np.float32(offset)) * np.float32(scale)
+    source = np.minimum(np.floor(position).astype(np.int64), n_in - 1)
+    return indexing.index_select(x, axis, Tensor._make(xp.asarray(source)))
+
+
+def _linear_along(x: Tensor, axis: int, n_in: int, n_out: int, scale: float | None, align_corners: bool) -> Tensor:
+    """``x[i0] + lambda * (x[i1] - x[i0])`` at each output's source position along ``axis``."""
+    xp = array_module_of(x._data)
+    dst = np.arange(n_out, dtype=np.float64)
+    if align_corners:
+        source = dst * ((n_in - 1) / (n_out - 1) if n_out > 1 else 0.0)
+    else:
+        scale = n_in / n_out if scale is None else scale
+        source = np.maximum((dst + 0.5) * scale - 0.5, 0.0)
+    lower = np.minimum(np.floor(source).astype(np.int64), n_in - 1)
+    upper = np.minimum(lower + 1, n_in - 1)
+    weight_shape = (n_out,) + (1,) * (x.ndim - 1 - axis)
+    upper_weight = Tensor._make(xp.asarray((source - lower).reshape(weight_shape).astype(x._data.dtype)))
+    low = indexing.index_select(x, axis, Tensor._make(xp.asarray(lower)))
+    high = indexing.index_select(x, axis, Tensor._make(xp.asarray(upper)))
+    return binary.add(low, binary.mul(binary.sub(high, low), upper_weight))
+
+
+def upsample(input: Tensor, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+             align_corners: bool | None = None) -> Tensor:
+    """``interpolate`` (deprecated in PyTorch in favour of it)."""
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
+    """``(*, C*r^2, H, W) -> (*, C, H*r, W*r)``: each group of ``r^2`` channels becomes an ``r x r`` block."""
+    r = upscale_factor
+    if input.ndim < 3:
+        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{input.ndim} dimension(s)")
+    *batch, c, h, w = input.shape
+    if c % (r * r):
+        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                           f"upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
+    k = len(batch)
+    blocks = input.reshape(*batch, c // (r * r), r, r, h, w)
+    order = tuple(range(k)) + (k, k + 3, k + 1, k + 4, k + 2)
+    return shape_ops.permute(blocks, order).reshape(*batch, c // (r * r), h * r, w * r)
+
+
+def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
+    """``(*, C, H*r, W*r) -> (*, C*r^2, H, W)``: the inverse of ``pixel_shuffle``."""
+    r = downscale_factor
+    if input.ndim < 3:
+        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{input.ndim} dimension(s)")
+    *batch, c, h, w = input.shape
+    if h % r or w % r:
+        which, size = ("height", h) if h % r else ("width", w)
+        raise RuntimeError(f"pixel_unshuffle expects {which} to be divisible by downscale_factor, but input.size"
+                           f"({-2 if which == 'height' else -1})={size} is not divisible by {r}")
+    k = len(batch)
+    blocks = input.reshape(*batch, c, h // r, r, w // r, r)
+    order = tuple(range(k)) + (k, k + 2, k + 4, k + 1, k + 3)
+    return shape_ops.permute(blocks, order).reshape(*batch, c * r * r, h // r, w // r)
+
+
+# --------------------------------------------------------------------------- pooling by index
+def _adaptive_max_pool(op: str, nd: int, input: Tensor, output_size: Any, return_indices: bool) -> Any:
+    """Max over adaptive windows; the maxima are gathered at their flat indices, so the gradient
+    goes to each window's (first) maximum."""
+    shape = tuple(input.shape)
+    if len(shape) not in (nd + 1, nd + 2):
+        raise RuntimeError(f"{op}(): Expected {nd + 1}D or {nd + 2}D tensor, but got {list(shape)}")
+    sizes = (output_size,) * nd if isinstance(output_size, int) or output_size is None else tuple(output_size)
+    if len(sizes) != nd:
+        raise RuntimeError(f"{op}: internal error: output_size.size() must be {nd}")
+    spatial = shape[-nd:]
+    sizes = tuple(n if o is None else int(o) for o, n in zip(sizes, spatial))
+    xp = array_module_of(input._data)
+    x = input._data.reshape(shape[:-nd] + (-1,))
+    width = spatial[-1]
+    windows = [[(o * n // m, -(-(o + 1) * n // m)) for o in range(m)] for n, m in zip(spatial, sizes)]
+    indices = xp.empty(shape[:-nd] + sizes, dtype=np.int64)
+    for cell in np.ndindex(*sizes):
+        bounds = [windows[a][c] for a, c in enumerate(cell)]
+        flat = np.array([r * width + col if nd == 2 else col
+                         for r in (range(*bounds[0]) if nd == 2 else (0,)) for col in range(*bounds[-1])])
+        best = xp.argmax(x[..., xp.asarray(flat)], axis=-1)
+        indices[(...,) + cell] = xp.asarray(flat)[best]
+    index = Tensor._make(indices.reshape(shape[:-nd] + (-1,)))
+    out = indexing.gather(input.reshape(*shape[:-nd], -1), -1, index).reshape(*shape[:-nd], *sizes)
+    if return_indices:
+        return out, Tensor._make(indices)
+    return out
+
+
+def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """1-d adaptive max pooling of ``input (N, C, L)`` or ``(C, L)``: output ``o`` is the max of
+    ``input[..., floor(o*L/n) : ceil((o+1)*L/n)]``; ``return_indices`` also gives its positions."""
+    return _adaptive_max_pool("adaptive_max_pool1d", 1, input, output_size, return_indices)
+
+
+def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """2-d adaptive max pooling of ``input (N, C, H, W)`` or ``(C, H, W)``; indices are flat
+    positions ``h * W + w`` in each input plane."""
+    return _adaptive_max_pool("adaptive_max_pool2d", 2, input, output_size, return_indices)
+
+
+def _max_unpool(op: str, nd: int, input: Tensor, indices: Tensor, kernel_size: Any, stride: Any, padding: Any,
+                output_size: Any) -> Tensor:
+    """Each value of ``input`` placed at its flat index in a zero plane (``scatter``)."""
+    def tuple_of(value: Any) -> tuple:
+        return (value,) * nd if isinstance(value, int) else tuple(value)
+    kernel = tuple_of(kernel_size)
+    strides = kernel if stride is None else tuple_of(stride)
+    pads = tuple_of(padding)
+    shape = tuple(input.shape)
+    if len(shape) not in (nd + 1, nd + 2):
+        raise RuntimeError(f"{op}: Expected {nd + 1}D or {nd + 2}D tensor, but got {list(shape)}")
+    if tuple(indices.shape) != shape:
+        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor ({list(shape)}) but got "
+                           f"indices tensor with shape: {list(indices.shape)}")
+    default = tuple((n - 1) * s - 2 * p + k for n, s, p, k in zip(shape[-nd:], strides, pads, kernel))
+    if output_size is None:
+        sizes = default
+    else:
+        sizes = tuple(output_size)[-nd:]
+        if len(sizes) != nd:
+            raise ValueError(f"output_size should be a sequence containing {nd} or {nd + 2} elements, but it has a "
+                             f"length of '{len(tuple(output_size))}'")
+    plane = math.prod(sizes)
+    index_data = indices._data.reshape(-1)
+    invalid = (index_data < 0) | (index_data >= plane)
+    if bool(invalid.any()):
+        raise RuntimeError(f"Found an invalid max index: {int(index_data[invalid][0])} (output volumes are of size "
+                           f"{'x'.join(str(s) for s in sizes)})")
+    flat_input = input.reshape(*shape[:-nd], -1)
+    zeros = Tensor._make(array_module_of(input._data).zeros(shape[:-nd] + (plane,), input._data.dtype))
+    out = indexing.scatter_add(zeros, -1, indices.reshape(*shape[:-nd], -1), flat_input)
+    return out.reshape(*shape[:-nd], *sizes)
+
+
+def max_unpool1d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                 output_size: Any = None) -> Tensor:
+    """The partial inverse of ``max_pool1d``: the maxima back at their ``indices``, zeros elsewhere.
+    Default output length ``(L - 1) * stride - 2 * padding + kernel_size``."""
+    return _max_unpool("max_unpool1d", 1, input, indices, kernel_size, stride, padding, output_size)
+
+
+def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                 output_size: Any = None) -> Tensor:
+    """The partial inverse of ``max_pool2d``: the maxima back at their flat ``indices`` (``h * W + w``),
+    zeros elsewhere."""
+    return _max_unpool("max_unpool2d", 2, input, indices, kernel_size, stride, padding, output_size)
+
+
+# --------------------------------------------------------------------------- embedding bags
+def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, max_norm: float | None = None,
+                  norm_type: float = 2, scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False,
+                  per_sample_weights: Tensor | None = None, include_last_offset: bool = False,
+                  padding_idx: int | None = None) -> Tensor:
+    """Sums, averages or takes the max of the embeddings of each bag of indices, without building the
+    ``(bags, length, D)`` lookup the user would otherwise write.
+
+    ``input (B, L)`` holds ``B`` bags of ``L`` indices; a 1-D ``input`` is cut into bags at
+    ``offsets`` (bag ``b`` is ``input[offsets[b]:offsets[b+1]]``, the last one running to the end
+    unless ``include_last_offset``). ``per_sample_weights`` (mode ``'sum'``) scales each embedding;
+    indices equal to ``padding_idx`` are left out. Empty bags give zeros.
+    """
+    if mode not in ("sum", "mean", "max"):
+        raise ValueError(f"mode has to be one of sum, mean or max, got {mode}")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                  f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
+                                  "GitHub.")
+    if input.dtype not in (dtypes.int64, dtypes.int32):
+        raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+                           f"Long, Int; but got {input.dtype} instead")
+    positions, valid = _bags(input, offsets, include_last_offset)
+    xp = array_module_of(weight._data)
+    flat = input._data.reshape(-1)
+    ids = flat[positions] * valid
+    if padding_idx is not None:
+        padding_idx = padding_idx + weight.shape[0] if padding_idx < 0 else padding_idx
+        valid = valid & (ids != padding_idx)
+    rows = embedding(Tensor._make(xp.asarray(ids)), weight, max_norm=max_norm, norm_type=norm_type,
+                     scale_grad_by_freq=scale_grad_by_freq)
+    mask = Tensor._make(xp.asarray(valid)[..., None])
+    if mode == "max":
+        best = reductions.amax(indexing.masked_fill(rows, ~mask, float("-inf")), 1)
+        return binary.where(reductions.any(mask, 1), best, 0.0)
+    if per_sample_weights is not None:
+        scales = indexing.gather(per_sample_weights.reshape(-1), 0, Tensor._make(xp.asarray(positions.reshape(-1))))
+        rows = binary.mul(rows, scales.reshape(*positions.shape, 1))
+    total = reductions.sum(indexing.masked_fill(rows, ~mask, 0.0), 1)
+    if mode == "sum":
+        return total
+    counts = xp.maximum(xp.asarray(valid).sum(axis=1, keepdims=True), 1).astype(weight._data.dtype)
+    return binary.div(total, Tensor._make(counts))
+
+
+def _bags(input: Tensor, offsets: Tensor | None, include_last_offset: bool) -> tuple:
+    """``(positions (B, longest), valid (B, longest))``: where each bag's entries sit in the flat input."""
+    if input.ndim == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
+                             "fixed length sequences. However, found offsets of type Tensor")
+        bags, length = input.shape
+        positions = np.arange(bags * length).reshape(bags, length)
+        return positions, np.ones((bags, length), dtype=bool)
+    if input.ndim != 1:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.ndim}")
+    if offsets is None:
+        raise ValueError("offsets has to be a 1D Tensor but got None")
+    if offsets.ndim != 1:
+        raise ValueError("offsets has to be a 1D Tensor")
+    starts = np.asarray(offsets.detach().cpu().numpy(), dtype=np.int64)
+    total = input.shape[0]
+    ends = starts[1:] if include_last_offset else np.append(starts[1:], total)
+    starts = starts[:-1] if include_last_offset else starts
+    lengths = np.maximum(ends - starts, 0)
+    longest = max(int(lengths.max()) if lengths.size else 0, 1)
+    positions = starts[:, None] + np.arange(longest)
+    valid = np.arange(longest) < lengths[:, None]
+    return np.where(valid, positions, 0), valid
+
+
+# --------------------------------------------------------------------------- instance norm, 3-d convolution
+def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var: Tensor | None = None,
+                  weight: Tensor | None = None, bias: Tensor | None = None, use_input_stats: bool = True,
+                  momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Normalises each channel of each sample over its spatial positions:
+    ``y = (x - E[x]) / sqrt(Var[x] + eps) * weight[c] + bias[c]`` for ``input (N, C, *)``.
+
+    Runs as ``batch_norm`` on the ``(1, N*C, *)`` view; running statistics (when given) are
+    updated with the average over the batch of each sample's statistics.
+    """
+    n, c = input.shape[:2]
+    repeated = [None if t is None else t.repeat(n) for t in (running_mean, running_var, weight, bias)]
+    mean, var, w, b = repeated
+    out = batch_norm(input.reshape(1, n * c, *input.shape[2:]), mean, var, w, b, use_input_stats, momentum, eps)
+    if use_input_stats:
+        for running, updated in ((running_mean, mean), (running_var, var)):
+            if running is not None:
+                running.copy_(updated.reshape(n, c).mean(0))
+    return out.reshape(input.shape)
+
+
+def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1, padding: Any = 0,
+           dilation: Any = 1, groups: int = 1) -> Tensor:
+    """3-d convolution of ``input (N, C_in, D, H, W)`` or ``(C_in, D, H, W)`` with
+    ``weight (C_out, C_in/groups, kD, kH, kW)``: the sum over the ``kD`` kernel depths ``k`` of
+    2-d convolutions of the depth slices ``d*sD + k*dD`` of the (padded) input with ``weight[:, :, k]``.
+    ``D_out = floor((D + 2*pD - dD*(kD-1) - 1) / sD) + 1``, and likewise ``H_out``, ``W_out``.
+    """
+    if input.ndim not in (4, 5):
+        raise RuntimeError(f"Expected 4D (unbatched) or 5D (batched) input to conv3d, but got input of size: "
+                           f"{list(input.shape)}")
+    if weight.ndim != 5:
+        raise RuntimeError(f"conv3d: expected weight to be 5-dimensional, but got weight of size "
+                           f"{list(weight.shape)}")
+    batched = input.ndim == 5
+    x = input if batched else input.unsqueeze(0)
+    strides = (stride,) * 3 if isinstance(stride, int) else tuple(stride)
+    dilations = (dilation,) * 3 if isinstance(dilation, int) else tuple(dilation)
+    kernel = tuple(weight.shape[2:])
+    if isinstance(padding, str):
+        if padding not in ("same", "valid"):
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+        if padding == "same" and any(s != 1 for s in strides):
+            raise RuntimeError("padding='same' is not supported for strided convolutions")
+        totals = [d * (k - 1) if padding == "same" else 0 for d, k in zip(dilations, kernel)]
+        pads = [(t // 2, t - t // 2) for t in totals]
+    else:
+        pads = [(p, p) for p in ((padding,) * 3 if isinstance(padding, int) else tuple(padding))]
+    x = pad(x, [amount for before_after in reversed(pads) for amount in before_after])
+    reach = tuple(d * (k - 1) + 1 for d, k in zip(dilations, kernel))
+    if any(n < r for n, r in zip(x.shape[2:], reach)):
+        raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, x.shape[2:]))}). "
+                           f"Kernel size: ({' x '.join(map(str, reach))}). Kernel size can't be greater than actual "
+                           "input size")
+    depth, (k_depth, s_depth, d_depth) = x.shape[2], (kernel[0], strides[0], dilations[0])
+    out_depth = (depth - reach[0]) // s_depth + 1
+    n, c = x.shape[:2]
+    out = None
+    for k in range(k_depth):
+        start = k * d_depth
+        slices = x[:, :, start:start + s_depth * (out_depth - 1) + 1:s_depth]
+        planes = shape_ops.transpose(slices, 1, 2).reshape(n * out_depth, c, *x.shape[3:])
+        term = conv2d(planes, weight[:, :, k], None, strides[1:], 0, dilations[1:], groups)
+        out = term if out is None else binary.add(out, term)
+    out = shape_ops.transpose(out.reshape(n, out_depth, *out.shape[1:]), 1, 2)
+    if bias is not None:
+        out = binary.add(out, bias.reshape(-1, 1, 1, 1))
+    return out if batched else out.squeeze(0)
