@@ -18,6 +18,7 @@ from ..ops import reduction as reductions
 from ..ops import shape as shape_ops
 from ..ops.bilinear import bilinear
 from ..ops.convolution import conv1d, conv2d, conv_transpose1d, conv_transpose2d
+from ..ops.ctc import ctc_loss
 from ..ops.embedding import embedding
 from ..ops.fold import fold, unfold
 from ..ops.linear import linear
@@ -48,7 +49,7 @@ __all__ += ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "max_poo
 __all__ += ["mish", "hardsigmoid", "hardswish", "glu", "normalize", "cosine_similarity", "pairwise_distance",
             "scaled_dot_product_attention", "interpolate", "upsample", "pixel_shuffle", "pixel_unshuffle", "unfold",
             "fold", "adaptive_max_pool1d", "adaptive_max_pool2d", "max_unpool1d", "max_unpool2d", "embedding_bag",
-            "instance_norm", "conv3d"]
+            "instance_norm", "conv3d", "ctc_loss"]
 
 
 # --------------------------------------------------------------------------- activations

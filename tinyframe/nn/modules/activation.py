@@ -7,7 +7,7 @@ from .. import functional as F
 from .module import Module
 
 __all__ = ["ReLU", "ReLU6", "LeakyReLU", "ELU", "GELU", "SiLU", "Sigmoid", "Tanh", "Softplus", "Hardtanh",
-           "LogSigmoid", "Softmax", "LogSoftmax"]
+           "LogSigmoid", "Softmax", "LogSoftmax", "Mish", "Hardswish", "Hardsigmoid", "GLU"]
 
 
 def _inplace_suffix(inplace: bool) -> str:
@@ -173,6 +173,48 @@ class LogSoftmax(Module):
 
     def forward(self, input: Any) -> Any:
         return F.log_softmax(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Mish(Module):
+    """``x * tanh(softplus(x))``."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Any) -> Any:
+        return F.mish(input, inplace=self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class Hardswish(Mish):
+    """``x * relu6(x + 3) / 6``."""
+
+    def forward(self, input: Any) -> Any:
+        return F.hardswish(input, inplace=self.inplace)
+
+
+class Hardsigmoid(Mish):
+    """``relu6(x + 3) / 6``."""
+
+    def forward(self, input: Any) -> Any:
+        return F.hardsigmoid(input, inplace=self.inplace)
+
+
+class GLU(Module):
+    """Gated linear unit ``a * sigmoid(b)``, ``a`` and ``b`` the halves of the input along ``dim``."""
+
+    def __init__(self, dim: int = -1) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Any) -> Any:
+        return F.glu(input, self.dim)
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
