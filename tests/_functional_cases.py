@@ -96,3 +96,56 @@ CASES = {
     "conv3d_same_groups_unbatched": (lambda lib, x, w: _F(lib).conv3d(x, w, padding="same", groups=2),
                                      [_x(2, 3, 3, 4), _x(4, 1, 3, 2, 3)], True),
 }
+
+_SIGNS = [1.0, -1.0, -1.0, 1.0]
+CASES.update({
+    "selu": (lambda lib, a: _F(lib).selu(a), [_x(3, 4)], True),
+    "celu": (lambda lib, a: _F(lib).celu(a, 0.7), [_x(3, 4)], True),
+    "softsign": (lambda lib, a: _F(lib).softsign(a), [_x(3, 4)], True),
+    "softmin": (lambda lib, a: _F(lib).softmin(a, 1), [_x(3, 4)], True),
+    "threshold": (lambda lib, a: _F(lib).threshold(a, 0.1, 20.0), [_x(3, 4)], True),
+    "hardshrink": (lambda lib, a: _F(lib).hardshrink(a, 0.4), [_x(3, 4)], True),
+    "softshrink": (lambda lib, a: _F(lib).softshrink(a, 0.4), [_x(3, 4)], True),
+    "tanhshrink": (lambda lib, a: _F(lib).tanhshrink(a), [_x(3, 4)], True),
+    "prelu_channels": (lambda lib, a, w: _F(lib).prelu(a, w), [_x(2, 3, 4), _x(3)], True),
+    "prelu_single": (lambda lib, a, w: _F(lib).prelu(a, w), [_x(2, 3), _x(1)], True),
+    "rrelu_eval": (lambda lib, a: _F(lib).rrelu(a), [_x(3, 4)], True),
+    "margin_ranking_loss": (lambda lib, a, b: _F(lib).margin_ranking_loss(a, b, lib.tensor(_SIGNS), margin=0.3),
+                            [_x(4), _x(4)], True),
+    "hinge_embedding_loss": (lambda lib, a: _F(lib).hinge_embedding_loss(a, lib.tensor(_SIGNS), reduction="none"),
+                             [_x(4)], True),
+    "soft_margin_loss": (lambda lib, a: _F(lib).soft_margin_loss(a, lib.tensor(_SIGNS), reduction="sum"),
+                         [_x(4)], True),
+    "multilabel_soft_margin_loss": (lambda lib, a, w: _F(lib).multilabel_soft_margin_loss(
+        a, lib.tensor([[1.0, 0.0, 1.0], [0.0, 0.0, 1.0]]), weight=w), [_x(2, 3), _x(3)], True),
+    "cosine_embedding_loss": (lambda lib, a, b: _F(lib).cosine_embedding_loss(
+        a, b, lib.tensor(_SIGNS), margin=0.2, reduction="none"), [_x(4, 3), _x(4, 3)], True),
+    "triplet_margin_loss": (lambda lib, a, p, n: _F(lib).triplet_margin_loss(a, p, n, margin=2.0, reduction="none"),
+                            [_x(4, 3), _x(4, 3), _x(4, 3)], True),
+    "triplet_margin_loss_swap_p1": (lambda lib, a, p, n: _F(lib).triplet_margin_loss(a, p, n, margin=2.0, p=1,
+                                                                                      swap=True),
+                                    [_x(4, 3), _x(4, 3), _x(4, 3)], True),
+    "triplet_margin_with_distance_loss": (lambda lib, a, p, n: _F(lib).triplet_margin_with_distance_loss(
+        a, p, n, distance_function=lambda x, y: 1.0 - _F(lib).cosine_similarity(x, y), margin=0.5),
+        [_x(4, 3), _x(4, 3), _x(4, 3)], True),
+    "poisson_nll_loss": (lambda lib, a: _F(lib).poisson_nll_loss(a, lib.tensor([[0.0, 1.0, 3.0], [2.0, 5.0, 0.5]]),
+                                                                 full=True), [_x(2, 3)], True),
+    "poisson_nll_loss_rates": (lambda lib, a: _F(lib).poisson_nll_loss(
+        a, lib.tensor([[0.0, 1.0, 3.0], [2.0, 5.0, 0.5]]), log_input=False, reduction="none"),
+        [np.abs(_x(2, 3)) + 0.5], True),
+    "gaussian_nll_loss": (lambda lib, a, t, v: _F(lib).gaussian_nll_loss(a, t, v, full=True),
+                          [_x(3, 2), _x(3, 2), np.abs(_x(3, 2)) + 0.1], True),
+    "gaussian_nll_loss_per_sample_var": (lambda lib, a, t, v: _F(lib).gaussian_nll_loss(a, t, v, reduction="none"),
+                                         [_x(3, 2), _x(3, 2), np.abs(_x(3)) + 0.1], True),
+    "multi_margin_loss": (lambda lib, a: _F(lib).multi_margin_loss(a, lib.tensor([2, 0, 1])), [_x(3, 4)], True),
+    "multi_margin_loss_p2_weight": (lambda lib, a, w: _F(lib).multi_margin_loss(
+        a, lib.tensor([2, 0, 1]), p=2, margin=0.5, weight=w, reduction="none"), [_x(3, 4), _x(4)], True),
+    "lp_pool1d": (lambda lib, a: _F(lib).lp_pool1d(a, 2, 3, stride=2), [np.abs(_x(2, 2, 7)) + 0.1], True),
+    "lp_pool2d": (lambda lib, a: _F(lib).lp_pool2d(a, 1.5, 2), [np.abs(_x(1, 2, 4, 4)) + 0.1], True),
+    "local_response_norm": (lambda lib, a: _F(lib).local_response_norm(a, 3, alpha=0.1), [_x(2, 5, 3, 2)], True),
+    "local_response_norm_3d": (lambda lib, a: _F(lib).local_response_norm(a, 2), [_x(2, 4, 3)], True),
+    "channel_shuffle": (lambda lib, a: _F(lib).channel_shuffle(a, 2), [_x(1, 6, 2, 1)], True),
+    "pdist": (lambda lib, a: _F(lib).pdist(a), [_x(4, 3)], True),
+    "pdist_p1": (lambda lib, a: _F(lib).pdist(a, p=1.0), [_x(4, 3)], True),
+    "upsample_bilinear": (lambda lib, a: _F(lib).upsample_bilinear(a, scale_factor=2), [_x(1, 1, 2, 3)], True),
+})

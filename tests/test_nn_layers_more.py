@@ -33,6 +33,31 @@ REPRS = [
      "EmbeddingBag(10, 3, mode='max', padding_idx=0)"),
     (nn.CTCLoss, "CTCLoss()"),
     (lambda: nn.Conv3d(2, 4, 3, stride=(1, 2, 1)), "Conv3d(2, 4, kernel_size=(3, 3, 3), stride=(1, 2, 1))"),
+    (lambda: nn.ZeroPad2d(1), "ZeroPad2d((1, 1, 1, 1))"), (lambda: nn.ZeroPad1d((1, 2)), "ZeroPad1d((1, 2))"),
+    (lambda: nn.ConstantPad1d(2, 3.5), "ConstantPad1d(padding=(2, 2), value=3.5)"),
+    (lambda: nn.ReflectionPad1d(1), "ReflectionPad1d((1, 1))"),
+    (lambda: nn.ReplicationPad2d((1, 1, 2, 0)), "ReplicationPad2d((1, 1, 2, 0))"),
+    (lambda: nn.CircularPad2d(1), "CircularPad2d((1, 1, 1, 1))"),
+    (lambda: nn.ReflectionPad3d(1), "ReflectionPad3d((1, 1, 1, 1, 1, 1))"),
+    (nn.Softsign, "Softsign()"), (lambda: nn.Softmin(1), "Softmin(dim=1)"),
+    (lambda: nn.Threshold(0.1, 20, True), "Threshold(threshold=0.1, value=20, inplace=True)"),
+    (nn.Hardshrink, "Hardshrink(0.5)"), (lambda: nn.Softshrink(0.3), "Softshrink(0.3)"),
+    (nn.Tanhshrink, "Tanhshrink()"),
+    (nn.SELU, "SELU()"), (lambda: nn.CELU(0.5, True), "CELU(alpha=0.5, inplace=True)"),
+    (nn.PReLU, "PReLU(num_parameters=1)"), (nn.RReLU, "RReLU(lower=0.125, upper=0.3333333333333333)"),
+    (nn.Softmax2d, "Softmax2d()"), (lambda: nn.ChannelShuffle(2), "ChannelShuffle(groups=2)"),
+    (lambda: nn.LocalResponseNorm(2), "LocalResponseNorm(2, alpha=0.0001, beta=0.75, k=1.0)"),
+    (lambda: nn.LPPool1d(2, 3), "LPPool1d(norm_type=2, kernel_size=3, stride=None, ceil_mode=False)"),
+    (lambda: nn.LPPool2d(1.5, 2, stride=1), "LPPool2d(norm_type=1.5, kernel_size=2, stride=1, ceil_mode=False)"),
+    (nn.Dropout1d, "Dropout1d(p=0.5, inplace=False)"), (lambda: nn.Dropout2d(0.3), "Dropout2d(p=0.3, inplace=False)"),
+    (nn.AlphaDropout, "AlphaDropout(p=0.5, inplace=False)"),
+    (lambda: nn.FeatureAlphaDropout(0.2), "FeatureAlphaDropout(p=0.2, inplace=False)"),
+    (nn.MarginRankingLoss, "MarginRankingLoss()"), (nn.HingeEmbeddingLoss, "HingeEmbeddingLoss()"),
+    (nn.SoftMarginLoss, "SoftMarginLoss()"), (nn.MultiLabelSoftMarginLoss, "MultiLabelSoftMarginLoss()"),
+    (nn.CosineEmbeddingLoss, "CosineEmbeddingLoss()"), (nn.TripletMarginLoss, "TripletMarginLoss()"),
+    (nn.TripletMarginWithDistanceLoss, "TripletMarginWithDistanceLoss(\n  (distance_function): PairwiseDistance()\n)"),
+    (nn.PoissonNLLLoss, "PoissonNLLLoss()"), (nn.GaussianNLLLoss, "GaussianNLLLoss()"),
+    (nn.MultiMarginLoss, "MultiMarginLoss()"),
 ]
 
 
@@ -134,3 +159,54 @@ def test_containers_exist_and_register() -> None:
     holder = nn.Module()
     holder.layers, holder.params, holder.named = layers, params, named
     assert list(holder.state_dict()) == ["layers.a.weight", "layers.a.bias", "params.0", "named.w"]
+
+
+def test_prelu_parameter_starts_at_init() -> None:
+    layer = nn.PReLU(3, init=0.1)
+    assert list(layer.state_dict()) == ["weight"]
+    np.testing.assert_allclose(layer.weight.detach().numpy(), [0.1, 0.1, 0.1], rtol=1e-6)
+    out = layer(tf.tensor([[[-1.0], [2.0], [-3.0]]]))
+    np.testing.assert_allclose(out.detach().numpy().ravel(), [-0.1, 2.0, -0.3], rtol=1e-6)
+
+
+def test_channel_dropout_drops_whole_channels() -> None:
+    x = tf.ones(4, 8, 3, 3)
+    out = nn.Dropout2d(0.5)(x).numpy()
+    per_channel = out.reshape(4, 8, -1)
+    assert set(np.unique(per_channel)) <= {0.0, 2.0}
+    assert (per_channel.min(axis=2) == per_channel.max(axis=2)).all()
+    assert nn.Dropout2d(0.5).eval()(x) is x
+
+
+def test_alpha_dropout_values_are_the_affine_map() -> None:
+    x = tf.randn(1000)
+    out = F.alpha_dropout(x, 0.2, training=True).numpy()
+    alpha = 1.6732632423543772 * 1.0507009873554805
+    a = 1.0 / np.sqrt((alpha * alpha * 0.2 + 1) * 0.8)
+    kept = np.isclose(out, x.numpy() * a + alpha * a * 0.2, rtol=1e-5)
+    dropped = np.isclose(out, -alpha * a + alpha * a * 0.2, rtol=1e-5)
+    assert (kept | dropped).all() and dropped.any() and kept.any()
+    assert F.alpha_dropout(x, 0.2) is x  # training defaults to False, as in PyTorch
+
+
+def test_padding_layers_call_pad() -> None:
+    x = tf.randn(1, 2, 3, 4)
+    np.testing.assert_array_equal(nn.ReflectionPad2d((1, 2, 0, 1))(x).numpy(),
+                                  F.pad(x, (1, 2, 0, 1), mode="reflect").numpy())
+    np.testing.assert_array_equal(nn.ConstantPad2d(1, -2.0)(x).numpy(), F.pad(x, (1, 1, 1, 1), value=-2.0).numpy())
+    assert nn.CircularPad1d(2)(tf.randn(1, 3, 4)).shape == (1, 3, 8)
+
+
+def test_rrelu_training_slopes_lie_between_bounds() -> None:
+    x = -tf.ones(1000)
+    slopes = -nn.RReLU(0.1, 0.3)(x).numpy()
+    assert (slopes >= 0.1).all() and (slopes <= 0.3).all() and slopes.std() > 0.01
+
+
+def test_gumbel_softmax_hard_is_one_hot_with_soft_gradient() -> None:
+    logits = tf.randn(5, 4, requires_grad=True)
+    sample = F.gumbel_softmax(logits, tau=0.5, hard=True)
+    np.testing.assert_array_equal(sample.detach().numpy().sum(axis=1), np.ones(5))
+    assert set(np.unique(sample.detach().numpy())) == {0.0, 1.0}
+    (sample * tf.arange(4.0)).sum().backward()
+    assert logits.grad is not None and np.abs(logits.grad.numpy()).sum() > 0

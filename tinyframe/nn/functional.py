@@ -29,6 +29,7 @@ from ..ops.loss import (
     huber_loss,
     kl_div,
     l1_loss,
+    legacy_reduction,
     mse_loss,
     nll_loss,
     smooth_l1_loss,
@@ -50,6 +51,14 @@ __all__ += ["mish", "hardsigmoid", "hardswish", "glu", "normalize", "cosine_simi
             "scaled_dot_product_attention", "interpolate", "upsample", "pixel_shuffle", "pixel_unshuffle", "unfold",
             "fold", "adaptive_max_pool1d", "adaptive_max_pool2d", "max_unpool1d", "max_unpool2d", "embedding_bag",
             "instance_norm", "conv3d", "ctc_loss"]
+__all__ += ["selu", "selu_", "celu", "celu_", "softsign", "softmin", "threshold", "threshold_", "hardshrink",
+            "softshrink", "tanhshrink", "prelu", "rrelu", "gumbel_softmax", "dropout1d", "dropout2d", "dropout3d",
+            "alpha_dropout", "feature_alpha_dropout", "margin_ranking_loss", "hinge_embedding_loss",
+            "soft_margin_loss", "multilabel_soft_margin_loss", "cosine_embedding_loss", "triplet_margin_loss",
+            "triplet_margin_with_distance_loss", "poisson_nll_loss", "gaussian_nll_loss", "multi_margin_loss",
+            "lp_pool1d", "lp_pool2d", "local_response_norm", "channel_shuffle", "pdist", "upsample_nearest",
+            "upsample_bilinear", "max_pool1d_with_indices", "max_pool2d_with_indices",
+            "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices"]
 
 
 # --------------------------------------------------------------------------- activations
@@ -685,3 +694,441 @@ def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
     if bias is not None:
         out = binary.add(out, bias.reshape(-1, 1, 1, 1))
     return out if batched else out.squeeze(0)
+
+
+# --------------------------------------------------------------------------- activations composed of others
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``scale * elu(input, alpha)`` with PyTorch's self-normalising constants."""
+    if inplace:
+        return inplace_ops.apply(input, selu)
+    return binary.mul(unary.elu(input, _SELU_ALPHA), _SELU_SCALE)
+
+
+def selu_(input: Tensor) -> Tensor:
+    return selu(input, True)
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError")
+    if inplace:
+        return inplace_ops.apply(input, celu, alpha)
+    return binary.mul(unary.elu(binary.div(input, alpha), 1.0), alpha)
+
+
+def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    return celu(input, alpha, True)
+
+
+def softsign(input: Tensor) -> Tensor:
+    """``input / (1 + |input|)``."""
+    return binary.div(input, binary.add(unary.abs(input), 1.0))
+
+
+def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
+    """``softmax(-input)`` along ``dim``."""
+    if dim is None:
+        dim = _implicit_softmax_dim("softmin", input.ndim, _stacklevel)
+    return reductions.softmax(unary.neg(input), dim, dtype=dtype)
+
+
+def _threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """``input`` where it is greater than ``threshold``, ``value`` elsewhere."""
+    if inplace:
+        return inplace_ops.apply(input, _threshold, threshold, value)
+    return binary.where(binary.gt(input, threshold), input, value)
+
+
+threshold = _threshold  # PyTorch's name; the function's own parameter is also called threshold
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
+    return _threshold(input, threshold, value, True)
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """``input`` where ``|input| > lambd``, 0 elsewhere."""
+    return binary.where(binary.gt(unary.abs(input), lambd), input, 0.0)
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """``input - lambd`` above ``lambd``, ``input + lambd`` below ``-lambd``, 0 between."""
+    if lambd < 0:
+        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    shrunk = binary.sub(input, binary.mul(unary.sign(input), lambd))
+    return binary.where(binary.gt(unary.abs(input), lambd), shrunk, 0.0)
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    """``input - tanh(input)``."""
+    return binary.sub(input, unary.tanh(input))
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """``input`` where non-negative, ``weight * input`` elsewhere; ``weight`` has one value or one per
+    channel (dimension 1)."""
+    if weight.numel() != 1:
+        channels = input.shape[1] if input.ndim >= 2 else input.shape[0]
+        if weight.numel() != channels:
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                               f"{weight.numel()} and channel size = {channels}.")
+        if input.ndim >= 2:
+            weight = weight.reshape(channels, *([1] * (input.ndim - 2)))
+    return binary.where(binary.ge(input, 0.0), input, binary.mul(weight, input))
+
+
+def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
+          inplace: bool = False) -> Tensor:
+    """Randomized leaky ReLU: negative inputs scaled by a slope drawn from ``U(lower, upper)`` per
+    element in training, by ``(lower + upper) / 2`` in evaluation."""
+    if inplace:
+        return inplace_ops.apply(input, rrelu, lower, upper, training)
+    if not training:
+        return unary.leaky_relu(input, (lower + upper) / 2)
+    data = input._data
+    state = generator_for(device_of(data)).state
+    draw = state.random(data.shape) if hasattr(state, "random") else state.random_sample(data.shape)
+    slopes = array_module_of(data).asarray(lower + (upper - lower) * draw, dtype=data.dtype)
+    return binary.where(binary.ge(input, 0.0), input, binary.mul(input, Tensor._make(slopes)))
+
+
+def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1) -> Tensor:
+    """``softmax((logits + g) / tau)`` with Gumbel noise ``g = -log(Exp(1))``; ``hard`` returns the
+    one-hot of the argmax with the soft sample's gradient (straight-through)."""
+    data = logits._data
+    state = generator_for(device_of(data)).state
+    uniform = state.random(data.shape) if hasattr(state, "random") else state.random_sample(data.shape)
+    xp = array_module_of(data)
+    gumbels = xp.asarray(-np.log(-np.log1p(-np.asarray(uniform))), dtype=data.dtype)
+    soft = reductions.softmax(binary.div(binary.add(logits, Tensor._make(gumbels)), tau), dim)
+    if not hard:
+        return soft
+    index = xp.expand_dims(xp.argmax(soft._data, axis=dim), dim)
+    one_hot_array = xp.zeros_like(soft._data)
+    xp.put_along_axis(one_hot_array, index, 1.0, axis=dim)
+    return binary.add(binary.sub(Tensor._make(one_hot_array), soft.detach()), soft)
+
+
+# --------------------------------------------------------------------------- channel dropouts
+def _feature_dropout(name: str, input: Tensor, p: float, training: bool, inplace: bool, feature_dims: int) -> Tensor:
+    """Zeroes whole channels (their last ``feature_dims`` dimensions at once)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0 or input.numel() == 0:
+        return input
+    batched = input.ndim == feature_dims + 2
+    if input.ndim not in (feature_dims + 1, feature_dims + 2):
+        raise RuntimeError(f"{name}: Expected {feature_dims + 1}D or {feature_dims + 2}D input, but received a "
+                           f"{input.ndim}D input. Note that {name} exists to provide channel-wise dropout on inputs "
+                           f"with {feature_dims} spatial dimensions, a channel dimension, and an optional batch "
+                           "dimension (i.e. " + f"{feature_dims + 1}D or {feature_dims + 2}D inputs).")
+    lead = tuple(input.shape[:2] if batched else input.shape[:1])
+    return _apply_dropout_mask(input, _bernoulli_keep(input, lead + (1,) * feature_dims, p), p, False, inplace)
+
+
+def _apply_dropout_mask(input: Tensor, keep: Any, p: float, alpha: bool, inplace: bool) -> Tensor:
+    """``input * keep / (1 - p)`` for ``keep`` of 0s and 1s; for alpha dropout PyTorch's affine map
+    ``input * keep * a + b``, ``b = (keep - 1) * alpha * a + alpha * a * p``, which keeps SELU's
+    zero mean and unit variance."""
+    if not alpha:
+        mask = Tensor._make(keep / (1.0 - p) if p < 1.0 else keep)
+        return inplace_ops.apply(input, binary.mul, mask) if inplace else binary.mul(input, mask)
+    if p == 1.0:
+        return binary.mul(input, 0.0)
+    saturation = _SELU_ALPHA * _SELU_SCALE
+    a = 1.0 / math.sqrt((saturation * saturation * p + 1) * (1 - p))
+    offset = Tensor._make((keep - 1.0) * (saturation * a) + saturation * a * p)
+    scale = Tensor._make(keep * a)
+    if inplace:
+        return inplace_ops.apply(input, _affine, scale, offset)
+    return _affine(input, scale, offset)
+
+
+def _affine(input: Tensor, scale: Tensor, offset: Tensor) -> Tensor:
+    return binary.add(binary.mul(input, scale), offset)
+
+
+def _bernoulli_keep(input: Tensor, shape: tuple, p: float) -> Any:
+    """0/1 in ``shape``, 1 with probability ``1 - p``, drawn like ``dropout``'s mask."""
+    probe = array_module_of(input._data).empty(shape, input._data.dtype)
+    return _dropout_mask(probe, p) * (1.0 - p) if p < 1.0 else probe * 0
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zeroes whole channels of ``(N, C, L)`` or ``(C, L)`` with probability ``p``, scaling the rest by
+    ``1 / (1 - p)``."""
+    return _feature_dropout("dropout1d", input, p, training, inplace, 1)
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zeroes whole channels of ``(N, C, H, W)`` or ``(C, H, W)`` with probability ``p``."""
+    return _feature_dropout("dropout2d", input, p, training, inplace, 2)
+
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zeroes whole channels of ``(N, C, D, H, W)`` or ``(C, D, H, W)`` with probability ``p``."""
+    return _feature_dropout("dropout3d", input, p, training, inplace, 3)
+
+
+def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """Dropout for SELU networks: dropped elements take SELU's negative saturation value and an
+    affine map restores the mean and variance."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0 or input.numel() == 0:
+        return input
+    return _apply_dropout_mask(input, _bernoulli_keep(input, tuple(input.shape), p), p, True, inplace)
+
+
+def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """``alpha_dropout`` of whole channels (dimension 1)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0 or input.numel() == 0:
+        return input
+    shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2)
+    return _apply_dropout_mask(input, _bernoulli_keep(input, shape, p), p, True, inplace)
+
+
+# --------------------------------------------------------------------------- more losses
+def _reduced(losses: Tensor, reduction: str, size_average: bool | None = None, reduce: bool | None = None) -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
+    if reduction == "mean":
+        return reductions.mean(losses)
+    if reduction == "sum":
+        return reductions.sum(losses)
+    if reduction == "none":
+        return losses
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0,
+                        size_average: bool | None = None, reduce: bool | None = None,
+                        reduction: str = "mean") -> Tensor:
+    """``max(0, -target * (input1 - input2) + margin)``, ``target`` in {1, -1}."""
+    if input1.ndim != input2.ndim or input1.ndim != target.ndim:
+        raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+                           f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} ")
+    gap = binary.add(binary.mul(unary.neg(target), binary.sub(input1, input2)), margin)
+    return _reduced(binary.clamp(gap, min=0.0), reduction, size_average, reduce)
+
+
+def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, size_average: bool | None = None,
+                         reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+    """``input`` where ``target == 1``, ``max(0, margin - input)`` where ``target == -1``."""
+    margin_part = binary.where(binary.ne(target, 1), binary.clamp(binary.sub(margin, input), min=0.0), 0.0)
+    self_part = binary.where(binary.ne(target, -1), input, 0.0)
+    return _reduced(binary.add(margin_part, self_part), reduction, size_average, reduce)
+
+
+def soft_margin_loss(input: Tensor, target: Tensor, size_average: bool | None = None, reduce: bool | None = None,
+                     reduction: str = "mean") -> Tensor:
+    """``log(1 + exp(-target * input))``."""
+    return _reduced(unary.softplus(binary.mul(unary.neg(target), input), 1.0, 20.0), reduction, size_average,
+                    reduce)
+
+
+def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                                size_average: bool | None = None, reduce: bool | None = None,
+                                reduction: str = "mean") -> Tensor:
+    """``-mean_c(y_c log sigmoid(x_c) + (1 - y_c) log sigmoid(-x_c))`` per sample (weighted per class)."""
+    losses = unary.neg(binary.add(binary.mul(target, unary.logsigmoid(input)),
+                                  binary.mul(binary.sub(1.0, target), unary.logsigmoid(unary.neg(input)))))
+    if weight is not None:
+        losses = binary.mul(losses, weight)
+    per_sample = binary.div(reductions.sum(losses, input.ndim - 1), input.shape[-1])
+    return _reduced(per_sample, reduction, size_average, reduce)
+
+
+def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0,
+                          size_average: bool | None = None, reduce: bool | None = None,
+                          reduction: str = "mean") -> Tensor:
+    """``1 - cos(x1, x2)`` where ``target == 1``, ``max(0, cos(x1, x2) - margin)`` where ``target == -1``."""
+    dim = input1.ndim - 1
+    eps = 1e-12
+    dot = reductions.sum(binary.mul(input1, input2), dim)
+    norms = binary.mul(binary.add(reductions.sum(binary.mul(input1, input1), dim), eps),
+                       binary.add(reductions.sum(binary.mul(input2, input2), dim), eps))
+    cos = binary.div(dot, unary.sqrt(norms))
+    positive = binary.where(binary.eq(target, 1), binary.sub(1.0, cos), 0.0)
+    negative = binary.where(binary.eq(target, -1), binary.clamp(binary.sub(cos, margin), min=0.0), 0.0)
+    return _reduced(binary.add(positive, negative), reduction, size_average, reduce)
+
+
+def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2,
+                        eps: float = 1e-6, swap: bool = False, size_average: bool | None = None,
+                        reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+    """``max(0, margin + d(a, p) - d(a, n))`` with ``d`` the ``p``-norm distance (``swap`` takes the
+    smaller of ``d(a, n)`` and ``d(p, n)``)."""
+    def distance(x: Tensor, y: Tensor) -> Tensor:
+        return pairwise_distance(x, y, p, eps)
+    return triplet_margin_with_distance_loss(anchor, positive, negative, distance_function=distance, margin=margin,
+                                             swap=swap, reduction=legacy_reduction(size_average, reduce)
+                                             if size_average is not None or reduce is not None else reduction)
+
+
+def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative: Tensor, *,
+                                      distance_function: Any = None, margin: float = 1.0, swap: bool = False,
+                                      reduction: str = "mean") -> Tensor:
+    """``max(0, margin + d(a, p) - d(a, n))`` for any distance ``d`` (default ``pairwise_distance``)."""
+    if margin <= 0:
+        raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, got {margin} instead")
+    distance = pairwise_distance if distance_function is None else distance_function
+    to_positive, to_negative = distance(anchor, positive), distance(anchor, negative)
+    if swap:
+        to_negative = binary.minimum(to_negative, distance(positive, negative))
+    losses = binary.clamp(binary.add(binary.sub(to_positive, to_negative), margin), min=0.0)
+    return _reduced(losses, reduction)
+
+
+def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False,
+                     size_average: bool | None = None, eps: float = 1e-8, reduce: bool | None = None,
+                     reduction: str = "mean") -> Tensor:
+    """``exp(input) - target * input`` (``log_input``) or ``input - target * log(input + eps)``; ``full``
+    adds Stirling's ``target * log(target) - target + 0.5 * log(2 * pi * target)`` where ``target > 1``."""
+    if log_input:
+        losses = binary.sub(unary.exp(input), binary.mul(target, input))
+    else:
+        losses = binary.sub(input, binary.mul(target, unary.log(binary.add(input, eps))))
+    if full:
+        counts = binary.clamp(target, min=1.0)  # the term is used where target > 1 only: no log(0) elsewhere
+        stirling = binary.add(binary.sub(binary.mul(counts, unary.log(counts)), counts),
+                              binary.mul(unary.log(binary.mul(counts, 2 * math.pi)), 0.5))
+        losses = binary.add(losses, binary.where(binary.gt(target, 1), stirling, 0.0))
+    return _reduced(losses, reduction, size_average, reduce)
+
+
+def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor | float, full: bool = False, eps: float = 1e-6,
+                      reduction: str = "mean") -> Tensor:
+    """``0.5 * (log(max(var, eps)) + (input - target)^2 / max(var, eps))`` (+ ``0.5 * log(2 pi)`` with
+    ``full``); ``var`` is per element, per sample (one dimension fewer) or a number."""
+    if not isinstance(var, Tensor):
+        var = Tensor._make(array_module_of(input._data).full((), float(var), input._data.dtype))
+    if tuple(var.shape) != tuple(input.shape):
+        if tuple(input.shape[:-1]) == tuple(var.shape):
+            var = var.unsqueeze(-1)
+        elif not (tuple(input.shape[:-1]) == tuple(var.shape[:-1]) and var.shape[-1] == 1) and var.ndim != 0:
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(reduction + " is not valid")
+    if bool((var._data < 0).any()):
+        raise ValueError("var has negative entry/entries")
+    # clamped outside autograd, as PyTorch does: the gradient reaches var as if unclamped
+    clamped = binary.add(var, Tensor._make(array_module_of(var._data).maximum(var._data, eps) - var._data))
+    losses = binary.mul(binary.add(unary.log(clamped), binary.div(unary.square(binary.sub(input, target)), clamped)),
+                        0.5)
+    if full:
+        losses = binary.add(losses, 0.5 * math.log(2 * math.pi))
+    return _reduced(losses, reduction)
+
+
+def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1.0, weight: Tensor | None = None,
+                      size_average: bool | None = None, reduce: bool | None = None,
+                      reduction: str = "mean") -> Tensor:
+    """``sum_{i != y} max(0, margin - x[y] + x[i])^p / C`` per sample (times ``weight[y]``)."""
+    if p not in (1, 2):
+        raise ValueError("only p == 1 and p == 2 supported")
+    x = input if input.ndim == 2 else input.reshape(1, -1)
+    index = target.reshape(-1, 1)
+    chosen = indexing.gather(x, 1, index)
+    gaps = binary.clamp(binary.add(binary.sub(x, chosen), margin), min=0.0)
+    if p == 2:
+        gaps = unary.square(gaps)
+    if weight is not None:
+        gaps = binary.mul(gaps, indexing.gather(weight, 0, target.reshape(-1)).reshape(-1, 1))
+    not_target = Tensor._make(array_module_of(x._data).arange(x.shape[1])[None, :] != index._data)
+    losses = binary.div(reductions.sum(binary.where(not_target, gaps, 0.0), 1), x.shape[1])
+    if input.ndim != 2:
+        losses = losses.reshape(()) if input.ndim <= 1 else losses
+    return _reduced(losses, reduction, size_average, reduce)
+
+
+# --------------------------------------------------------------------------- more pooling and normalisation
+def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int, stride: Any = None,
+              ceil_mode: bool = False) -> Tensor:
+    """``(sum over each window of x^p)^(1/p)``: ``avg_pool1d`` of ``x^p`` times the window size."""
+    pooled = avg_pool1d(binary.pow(input, norm_type), kernel_size, stride, 0, ceil_mode)
+    size = kernel_size if isinstance(kernel_size, int) else kernel_size[0]
+    return _lp_finish(pooled, size, norm_type)
+
+
+def lp_pool2d(input: Tensor, norm_type: float, kernel_size: Any, stride: Any = None,
+              ceil_mode: bool = False) -> Tensor:
+    """``(sum over each window of x^p)^(1/p)`` on ``(N, C, H, W)``."""
+    kh, kw = (kernel_size, kernel_size) if isinstance(kernel_size, int) else kernel_size
+    pooled = avg_pool2d(binary.pow(input, norm_type), kernel_size, stride, 0, ceil_mode)
+    return _lp_finish(pooled, kh * kw, norm_type)
+
+
+def _lp_finish(pooled: Tensor, window: int, norm_type: float) -> Tensor:
+    signed = binary.mul(unary.sign(pooled), unary.relu(unary.abs(pooled)))
+    return binary.pow(binary.mul(signed, window), 1.0 / norm_type)
+
+
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:
+    """``x / (k + alpha * mean over the ``size`` neighbouring channels of x^2)^beta``."""
+    if input.ndim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality input (got {input.ndim} dimensions)")
+    if input.numel() == 0:
+        return input
+    shape = tuple(input.shape)
+    squares = binary.mul(input, input).reshape(shape[0], 1, shape[1], -1)
+    squares = pad(squares, (0, 0, size // 2, (size - 1) // 2))
+    div = avg_pool2d(squares, (size, 1), stride=1).reshape(shape)
+    return binary.div(input, binary.pow(binary.add(binary.mul(div, alpha), k), beta))
+
+
+def channel_shuffle(input: Tensor, groups: int) -> Tensor:
+    """``(N, g*c, *) -> (N, c*g, *)``: channel ``i*c + j`` moves to ``j*g + i``."""
+    n, channels = input.shape[:2]
+    if channels % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {channels} channels and {groups} "
+                           "groups.")
+    rest = tuple(input.shape[2:])
+    grouped = input.reshape(n, groups, channels // groups, *rest)
+    return shape_ops.transpose(grouped, 1, 2).reshape(n, channels, *rest)
+
+
+def pdist(input: Tensor, p: float = 2) -> Tensor:
+    """The ``p``-norm distances between the rows of ``input (N, M)``, for ``i < j`` in row-major order."""
+    if input.ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
+    rows, cols = np.triu_indices(input.shape[0], 1)
+    xp = array_module_of(input._data)
+    first = indexing.index_select(input, 0, Tensor._make(xp.asarray(rows)))
+    second = indexing.index_select(input, 0, Tensor._make(xp.asarray(cols)))
+    return reductions.norm(binary.sub(first, second), p, 1)
+
+
+def upsample_nearest(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:
+    """``interpolate(mode='nearest')`` (deprecated in PyTorch)."""
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:
+    """``interpolate(mode='bilinear', align_corners=True)`` (deprecated in PyTorch)."""
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def max_pool1d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                            dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = True) -> tuple:
+    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                            dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = True) -> tuple:
+    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def adaptive_max_pool1d_with_indices(input: Tensor, output_size: Any, return_indices: bool = True) -> tuple:
+    return adaptive_max_pool1d(input, output_size, True)
+
+
+def adaptive_max_pool2d_with_indices(input: Tensor, output_size: Any, return_indices: bool = True) -> tuple:
+    return adaptive_max_pool2d(input, output_size, True)

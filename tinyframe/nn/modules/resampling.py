@@ -9,7 +9,7 @@ from .. import functional as F
 from .module import Module
 
 __all__ = ["Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle", "PixelUnshuffle", "Fold",
-           "Unfold"]
+           "Unfold", "ChannelShuffle"]
 
 
 class Upsample(Module):
@@ -109,3 +109,17 @@ class Unfold(Module):
     def extra_repr(self) -> str:
         return (f"kernel_size={self.kernel_size}, dilation={self.dilation}, padding={self.padding}, "
                 f"stride={self.stride}")
+
+
+class ChannelShuffle(Module):
+    """Interleaves the channels of ``groups`` groups: ``(N, g*c, *) -> (N, c*g, *)``."""
+
+    def __init__(self, groups: int) -> None:
+        super().__init__()
+        self.groups = groups
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.channel_shuffle(input, self.groups)
+
+    def extra_repr(self) -> str:
+        return f"groups={self.groups}"
