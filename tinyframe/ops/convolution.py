@@ -80,7 +80,7 @@ class _Geometry:
 
 # ------------------------------------------------------------------ the three maps on arrays (N, C, H, W)
 
-def _columns(xp: Any, x: Any, geo: _Geometry, oh: int, wq: int) -> Any:
+def columns_of(xp: Any, x: Any, geo: _Geometry, oh: int, wq: int) -> Any:
     """The windows of ``x (N, C, H, W)`` as columns ``(groups, C/groups*kH*kW, N*OH*WQ)`` (one copy).
 
     ``x`` goes channel-major into a zero canvas ``(C, N, Hp + 1, WQ*sW)`` whose windows are
@@ -98,7 +98,7 @@ def _columns(xp: Any, x: Any, geo: _Geometry, oh: int, wq: int) -> Any:
     return windows.reshape(groups, c // groups * kh * kw, n * oh * wq)
 
 
-def _wide_width(geo: _Geometry) -> int:
+def wide_width(geo: _Geometry) -> int:
     return -(-geo.padded[1] // geo.stride[1])
 
 
@@ -106,8 +106,8 @@ def _convolve(xp: Any, x: Any, w: Any, geo: _Geometry, b: Any = None) -> Any:
     """``y[n, o] = b[o] + sum_{c, i, j} xpad[n, c, oh*sH + i*dH, ow*sW + j*dW] * w[o, c, i, j]`` per group:
     one matmul of the weights with the columns, whose result is copied into NCHW with the bias."""
     n, o, groups, (oh, ow) = x.shape[0], w.shape[0], geo.groups, geo.out_size
-    wq = _wide_width(geo)
-    wide = xp.matmul(w.reshape(groups, o // groups, -1), _columns(xp, x, geo, oh, wq))
+    wq = wide_width(geo)
+    wide = xp.matmul(w.reshape(groups, o // groups, -1), columns_of(xp, x, geo, oh, wq))
     wide = wide.reshape(o, n, oh, wq)[..., :ow].transpose(1, 0, 2, 3)
     if b is None:
         return xp.ascontiguousarray(wide)
@@ -118,7 +118,7 @@ def _convolve(xp: Any, x: Any, w: Any, geo: _Geometry, b: Any = None) -> Any:
 def _widen(xp: Any, g: Any, geo: _Geometry) -> Any:
     """``g (N, O, OH, OW)`` channel-major on the wide grid ``(O, N, OH, WQ)``, zeros past ``OW``."""
     n, o, oh, ow = g.shape
-    wide = xp.zeros((o, n, oh, _wide_width(geo)), g.dtype)
+    wide = xp.zeros((o, n, oh, wide_width(geo)), g.dtype)
     wide[..., :ow] = g.transpose(1, 0, 2, 3)
     return wide
 
@@ -127,7 +127,7 @@ def _weight_grad(xp: Any, x: Any, wide: Any, geo: _Geometry) -> Any:
     """``gw[o, c, i, j] = sum_{n, oh, ow} g[n, o, oh, ow] * xpad[n, c, oh*sH + i*dH, ow*sW + j*dW]``."""
     o, _, oh, wq = wide.shape
     c, groups, (kh, kw) = x.shape[1], geo.groups, geo.kernel
-    columns = _columns(xp, x, geo, oh, wq)
+    columns = columns_of(xp, x, geo, oh, wq)
     gw = xp.matmul(wide.reshape(groups, o // groups, -1), columns.transpose(0, 2, 1))
     return gw.reshape(o, c // groups, kh, kw)
 
@@ -135,10 +135,17 @@ def _weight_grad(xp: Any, x: Any, wide: Any, geo: _Geometry) -> Any:
 def _input_grad(xp: Any, wide: Any, w: Any, geo: _Geometry) -> Any:
     """The adjoint of ``_convolve`` in ``x``: columns ``w^T g`` summed back onto the image (col2im)."""
     o, n, oh, wq = wide.shape
-    groups, (kh, kw), (top, left), (h, wd) = geo.groups, geo.kernel, geo.padding, geo.in_size
+    groups, (kh, kw) = geo.groups, geo.kernel
     c = w.shape[1] * groups
     columns = xp.matmul(w.reshape(groups, o // groups, -1).transpose(0, 2, 1), wide.reshape(groups, o // groups, -1))
-    columns = columns.reshape(c, kh, kw, n, oh, wq)
+    return col2im(xp, columns.reshape(c, kh, kw, n, oh, wq), geo)
+
+
+def col2im(xp: Any, columns: Any, geo: _Geometry) -> Any:
+    """Columns ``(C, kH, kW, N, OH, WQ)`` on the wide grid summed back onto the image ``(N, C, H, W)``:
+    the adjoint of ``columns_of``."""
+    c, kh, kw, n, oh, wq = columns.shape
+    (top, left), (h, wd) = geo.padding, geo.in_size
     (sh, sw), (dh, dw) = geo.stride, geo.dilation
     canvas = xp.zeros((c, n, geo.padded[0] + 1, wq * sw), columns.dtype)
     sc, sn, sr, se = canvas.strides

@@ -3,11 +3,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import creation
 from .. import functional as F
+from .. import init as nn_init
+from ..parameter import Parameter
 from .module import Module
 
 __all__ = ["ReLU", "ReLU6", "LeakyReLU", "ELU", "GELU", "SiLU", "Sigmoid", "Tanh", "Softplus", "Hardtanh",
-           "LogSigmoid", "Softmax", "LogSoftmax"]
+           "LogSigmoid", "Softmax", "LogSoftmax", "Mish", "Hardswish", "Hardsigmoid", "GLU",
+           "SELU", "CELU", "Softsign", "Tanhshrink", "Softmin", "Softmax2d", "Threshold", "Hardshrink", "Softshrink",
+           "PReLU", "RReLU"]
 
 
 def _inplace_suffix(inplace: bool) -> str:
@@ -176,3 +181,172 @@ class LogSoftmax(Module):
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
+
+
+class Mish(Module):
+    """``x * tanh(softplus(x))``."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Any) -> Any:
+        return F.mish(input, inplace=self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class Hardswish(Mish):
+    """``x * relu6(x + 3) / 6``."""
+
+    def forward(self, input: Any) -> Any:
+        return F.hardswish(input, inplace=self.inplace)
+
+
+class Hardsigmoid(Mish):
+    """``relu6(x + 3) / 6``."""
+
+    def forward(self, input: Any) -> Any:
+        return F.hardsigmoid(input, inplace=self.inplace)
+
+
+class GLU(Module):
+    """Gated linear unit ``a * sigmoid(b)``, ``a`` and ``b`` the halves of the input along ``dim``."""
+
+    def __init__(self, dim: int = -1) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Any) -> Any:
+        return F.glu(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class SELU(Mish):
+    """``scale * elu(x, alpha)`` with the self-normalising constants."""
+
+    def forward(self, input: Any) -> Any:
+        return F.selu(input, self.inplace)
+
+
+class CELU(Module):
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
+
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        self.alpha, self.inplace = alpha, inplace
+
+    def forward(self, input: Any) -> Any:
+        return F.celu(input, self.alpha, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"alpha={self.alpha}{_inplace_suffix(self.inplace)}"
+
+
+class Softsign(Module):
+    """``x / (1 + |x|)``."""
+
+    def forward(self, input: Any) -> Any:
+        return F.softsign(input)
+
+
+class Tanhshrink(Module):
+    """``x - tanh(x)``."""
+
+    def forward(self, input: Any) -> Any:
+        return F.tanhshrink(input)
+
+
+class Softmin(Module):
+    """``softmax(-x)`` along ``dim``."""
+
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Any) -> Any:
+        return F.softmin(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Softmax2d(Module):
+    """Softmax over the channels of ``(N, C, H, W)`` or ``(C, H, W)`` at each position."""
+
+    def forward(self, input: Any) -> Any:
+        if input.ndim not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.ndim}D instead")
+        return F.softmax(input, -3, _stacklevel=5)
+
+
+class Threshold(Module):
+    """``x`` where ``x > threshold``, ``value`` elsewhere."""
+
+    def __init__(self, threshold: float, value: float, inplace: bool = False) -> None:
+        super().__init__()
+        self.threshold, self.value, self.inplace = threshold, value, inplace
+
+    def forward(self, input: Any) -> Any:
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"threshold={self.threshold}, value={self.value}{_inplace_suffix(self.inplace)}"
+
+
+class Hardshrink(Module):
+    """``x`` where ``|x| > lambd``, 0 elsewhere."""
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input: Any) -> Any:
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self) -> str:
+        return f"{self.lambd}"
+
+
+class Softshrink(Hardshrink):
+    """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, 0 between."""
+
+    def forward(self, input: Any) -> Any:
+        return F.softshrink(input, self.lambd)
+
+
+class PReLU(Module):
+    """``x`` where non-negative, ``weight * x`` elsewhere, ``weight`` learnt (one value, or one per
+    channel with ``num_parameters = C``), starting at ``init``."""
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        self.num_parameters, self.init = num_parameters, init
+        self.weight = Parameter(creation.empty(num_parameters, device=device, dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        nn_init.constant_(self.weight, self.init)
+
+    def forward(self, input: Any) -> Any:
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"
+
+
+class RReLU(Module):
+    """Leaky ReLU with a random negative slope from ``U(lower, upper)`` in training, their mean in eval."""
+
+    def __init__(self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False) -> None:
+        super().__init__()
+        self.lower, self.upper, self.inplace = lower, upper, inplace
+
+    def forward(self, input: Any) -> Any:
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"lower={self.lower}, upper={self.upper}{_inplace_suffix(self.inplace)}"

@@ -12,7 +12,7 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
+__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "Conv3d"]
 
 _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
@@ -207,3 +207,13 @@ class ConvTranspose2d(_ConvTranspose):
 
     _dims = 2
     _function = staticmethod(F.conv_transpose2d)
+
+
+class Conv3d(_Conv):
+    """3-d convolution over ``(N, C_in, D, H, W)`` or ``(C_in, D, H, W)``:
+    ``out[n, o] = bias[o] + sum_c weight[o, c] * input[n, c]`` (``*`` the cross-correlation), with
+    ``weight (out_channels, in_channels / groups, kD, kH, kW)``.
+    """
+
+    _dims = 3
+    _function = staticmethod(F.conv3d)

@@ -6,7 +6,7 @@ from typing import Any
 from .. import functional as F
 from .module import Module
 
-__all__ = ["Dropout"]
+__all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"]
 
 
 class Dropout(Module):
@@ -24,3 +24,38 @@ class Dropout(Module):
 
     def extra_repr(self) -> str:
         return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout1d(Dropout):
+    """Zeroes whole channels of ``(N, C, L)`` or ``(C, L)`` in training (``F.dropout1d``)."""
+
+    def forward(self, input: Any) -> Any:
+        return F.dropout1d(input, self.p, self.training, self.inplace)
+
+
+class Dropout2d(Dropout):
+    """Zeroes whole channels of ``(N, C, H, W)`` or ``(C, H, W)`` in training (``F.dropout2d``)."""
+
+    def forward(self, input: Any) -> Any:
+        return F.dropout2d(input, self.p, self.training, self.inplace)
+
+
+class Dropout3d(Dropout):
+    """Zeroes whole channels of ``(N, C, D, H, W)`` or ``(C, D, H, W)`` in training (``F.dropout3d``)."""
+
+    def forward(self, input: Any) -> Any:
+        return F.dropout3d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(Dropout):
+    """Dropout that keeps SELU activations' mean and variance (``F.alpha_dropout``)."""
+
+    def forward(self, input: Any) -> Any:
+        return F.alpha_dropout(input, self.p, self.training, self.inplace)
+
+
+class FeatureAlphaDropout(Dropout):
+    """``AlphaDropout`` of whole channels (``F.feature_alpha_dropout``)."""
+
+    def forward(self, input: Any) -> Any:
+        return F.feature_alpha_dropout(input, self.p, self.training, self.inplace)

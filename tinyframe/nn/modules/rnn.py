@@ -6,13 +6,18 @@ import numbers
 import warnings
 from typing import Any
 
+import numpy as np
+
 from ... import creation
+from ...device import array_module_of
 from ...ops import rnn as rnn_ops
+from ...ops.indexing import index_select
 from ...ops.shape import cat, stack, transpose, unbind
 from ...tensor import Tensor
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
+from ..utils.rnn import PackedSequence, pad_packed_sequence
 from .module import Module
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
@@ -180,8 +185,25 @@ class RNNBase(Module):
         """``input (L, N, input_size)`` (``(N, L, ...)`` with ``batch_first``, or unbatched ``(L, ...)``)
         and optional initial states ``(num_layers * directions, N, hidden)``: returns ``(output, h_n)``,
         or ``(output, (h_n, c_n))`` for an LSTM, ``output`` holding the last layer's hidden state of
-        every step (both directions concatenated)."""
+        every step (both directions concatenated).
+
+        A ``PackedSequence`` input runs each sequence for its own length only and gives a
+        ``PackedSequence`` output; ``h_n`` then holds each sequence's state at its last step.
+        """
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         x, batched, h0, c0 = self._prepare(input, hx)
+        x, h_n, c_n = self._run_layers(x, h0, c0)
+        if not batched:
+            x = x.reshape(x.shape[0], x.shape[2])
+            h_n = h_n.reshape(h_n.shape[0], h_n.shape[2])
+            c_n = c_n.reshape(c_n.shape[0], c_n.shape[2]) if c_n is not None else None
+        elif self.batch_first:
+            x = transpose(x, 0, 1)
+        return x, ((h_n, c_n) if c_n is not None else h_n)
+
+    def _run_layers(self, x: Tensor, h0: Tensor, c0: Tensor | None) -> tuple:
+        """``(output, h_n, c_n)`` of the stack on a time-major batch ``x (L, N, F)``."""
         h0s = unbind(h0, 0)
         c0s = unbind(c0, 0) if c0 is not None else None
         directions = 2 if self.bidirectional else 1
@@ -200,13 +222,55 @@ class RNNBase(Module):
                 x = F.dropout(x, self.dropout, True)
         h_n = stack(h_last, 0)
         c_n = stack(c_last, 0) if c0 is not None else None
-        if not batched:
-            x = x.reshape(x.shape[0], x.shape[2])
-            h_n = h_n.reshape(h_n.shape[0], h_n.shape[2])
-            c_n = c_n.reshape(c_n.shape[0], c_n.shape[2]) if c_n is not None else None
-        elif self.batch_first:
-            x = transpose(x, 0, 1)
-        return x, ((h_n, c_n) if c_n is not None else h_n)
+        return x, h_n, c_n
+
+    def _forward_packed(self, input: PackedSequence, hx: Any) -> tuple:
+        """The stack run once per distinct sequence length on the sequences of that length (so no
+        sequence runs past its end, in either direction); results gathered back into packed order."""
+        padded, lengths = pad_packed_sequence(input)
+        lengths = lengths.numpy()
+        batch = padded.shape[1]
+        lstm = self.mode == "LSTM"
+        if hx is not None:
+            states = tuple(hx) if lstm else (hx,)
+            hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
+            self._check_state(states[0], self._state_shape(batch, hidden), "Expected hidden size {}, got {}")
+        outputs, finals, cells, order = [], [], [], []
+        for length in sorted(set(lengths.tolist()), reverse=True):
+            members = np.flatnonzero(lengths == length)
+            index = Tensor._make(array_module_of(padded._data).asarray(members))
+            x = index_select(padded[:length], 1, index)
+            group_hx = None if hx is None else tuple(index_select(s, 1, index) for s in states)
+            x = transpose(x, 0, 1) if self.batch_first else x  # _prepare takes the user's layout
+            x, _, h0, c0 = self._prepare(x, group_hx if lstm else (group_hx[0] if group_hx else None))
+            out, h_n, c_n = self._run_layers(x, h0, c0)
+            outputs.append(out.reshape(length * len(members), out.shape[2]))
+            finals.append(h_n)
+            cells.append(c_n)
+            order.append((length, members))
+        # the row of (step t, sequence b) in the concatenated group outputs, in packed order
+        where, offset = {}, 0
+        for length, members in order:
+            for k, b in enumerate(members):
+                where[b] = (offset, k, len(members))
+            offset += length * len(members)
+        sorted_batch = _host_order(input.sorted_indices, batch)
+        rows = [where[b][0] + t * where[b][2] + where[b][1]
+                for t, n in enumerate(input.batch_sizes.tolist()) for b in sorted_batch[:n]]
+        device = array_module_of(padded._data)
+        data = index_select(cat(outputs, 0), 0, Tensor._make(device.asarray(np.array(rows, dtype=np.int64))))
+        back = Tensor._make(device.asarray(np.argsort(np.concatenate([m for _, m in order]))))
+        h_n = index_select(cat(finals, 1), 1, back)
+        output = PackedSequence(data, input.batch_sizes, input.sorted_indices, input.unsorted_indices)
+        if lstm:
+            return output, (h_n, index_select(cat(cells, 1), 1, back))
+        return output, h_n
+
+
+def _host_order(sorted_indices: Tensor | None, batch: int) -> list:
+    if sorted_indices is None:
+        return list(range(batch))
+    return [int(i) for i in sorted_indices.detach().cpu().numpy()]
 
 
 class RNN(RNNBase):

@@ -1,0 +1,86 @@
+"""``nn.utils.parametrizations.weight_norm``, ``nn.utils.parametrize`` and the legacy
+``nn.utils.weight_norm``: PyTorch 2.13's names, shapes, outputs and gradients (recorded below)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tinyframe as tf
+import tinyframe.nn as nn
+from tinyframe.autograd import gradcheck
+from tinyframe.nn.utils import parametrizations, parametrize, remove_weight_norm, weight_norm
+
+_rng = np.random.default_rng(0)
+W, B, X = _rng.standard_normal((4, 3)), _rng.standard_normal(4), _rng.standard_normal((2, 3))
+Y = [[-2.08805827, 0.04239138, -2.54486545, 0.17060249], [-1.30186113, 0.45352663, -0.96983469, -1.91490334]]
+G_GRADS = {0: [1.89243612, 1.42573849, -0.58164841, -0.19824773], 1: [0.07352161, 0.1213505, 0.59274421],
+           None: [0.36508417]}
+G_SHAPES = {0: (4, 1), 1: (1, 3), None: ()}
+
+
+def _linear() -> nn.Linear:
+    layer = nn.Linear(3, 4, dtype=tf.float64)
+    layer.load_state_dict({"weight": tf.tensor(W), "bias": tf.tensor(B)})
+    return layer
+
+
+@pytest.mark.parametrize("dim", [0, 1, None])
+def test_weight_norm_parametrization_matches_pytorch(dim: int | None) -> None:
+    layer = parametrizations.weight_norm(_linear(), dim=dim)
+    assert type(layer).__name__ == "ParametrizedLinear" and isinstance(layer, nn.Linear)
+    state = layer.state_dict()
+    assert list(state) == ["bias", "parametrizations.weight.original0", "parametrizations.weight.original1"]
+    assert tuple(state["parametrizations.weight.original0"].shape) == G_SHAPES[dim]
+    out = layer(tf.tensor(X))
+    np.testing.assert_allclose(out.detach().numpy(), Y, atol=1e-8)  # the weight itself is unchanged
+    out.sum().backward()
+    np.testing.assert_allclose(layer.parametrizations.weight.original0.grad.numpy().ravel(), G_GRADS[dim], atol=1e-8)
+
+
+def test_weight_norm_repr_and_weight_property() -> None:
+    layer = parametrizations.weight_norm(_linear())
+    assert repr(layer) == ("ParametrizedLinear(\n  in_features=3, out_features=4, bias=True\n"
+                           "  (parametrizations): ModuleDict(\n    (weight): ParametrizationList(\n"
+                           "      (0): _WeightNorm()\n    )\n  )\n)")
+    np.testing.assert_allclose(layer.weight.detach().numpy(), W, rtol=1e-12)
+    assert parametrize.is_parametrized(layer, "weight") and not parametrize.is_parametrized(layer, "bias")
+
+
+def test_weight_norm_gradients_match_finite_differences() -> None:
+    layer = parametrizations.weight_norm(_linear())
+    g, v = layer.parametrizations.weight.original0, layer.parametrizations.weight.original1
+
+    def forward(g_: tf.Tensor, v_: tf.Tensor) -> tf.Tensor:
+        return layer.parametrizations.weight[0](g_, v_)
+    assert gradcheck(forward, [g.detach().requires_grad_(), v.detach().requires_grad_()])
+
+
+def test_remove_parametrizations_restores_the_class() -> None:
+    layer = parametrizations.weight_norm(_linear())
+    parametrize.remove_parametrizations(layer, "weight")
+    assert type(layer) is nn.Linear
+    assert list(layer.state_dict()) == ["bias", "weight"]
+    np.testing.assert_allclose(layer.weight.detach().numpy(), W, rtol=1e-12)
+
+
+def test_state_dict_loads_between_parametrized_layers() -> None:
+    source = parametrizations.weight_norm(_linear())
+    target = parametrizations.weight_norm(nn.Linear(3, 4, dtype=tf.float64))
+    target.load_state_dict(source.state_dict())
+    np.testing.assert_allclose(target(tf.tensor(X)).detach().numpy(), Y, atol=1e-8)
+
+
+def test_legacy_weight_norm_hook() -> None:
+    conv = nn.Conv1d(2, 3, 2, dtype=tf.float64)
+    with pytest.warns(FutureWarning, match="is deprecated in favor of"):
+        weight_norm(conv)
+    assert list(conv.state_dict()) == ["bias", "weight_g", "weight_v"]
+    assert conv.weight_g.shape == (3, 1, 1)
+    with tf.no_grad():
+        conv.weight_g.mul_(2.0)
+    x = tf.randn(1, 2, 4, dtype=tf.float64)
+    doubled = conv(x)  # the pre-hook recomputes the weight from g and v
+    np.testing.assert_allclose(conv.weight.detach().numpy(), 2 * conv.weight_v.detach().numpy(), rtol=1e-12)
+    remove_weight_norm(conv)
+    assert list(conv.state_dict()) == ["bias", "weight"]
+    np.testing.assert_allclose(conv(x).detach().numpy(), doubled.detach().numpy(), rtol=1e-12)

@@ -1,0 +1,136 @@
+"""``nn.utils.parametrize``: a tensor of a module computed from other parameters on each access.
+
+``register_parametrization(module, "weight", p)`` moves ``module.weight`` to
+``module.parametrizations.weight.original`` (or ``original0``, ``original1``, ... when
+``p.right_inverse`` returns several tensors) and makes ``module.weight`` a property returning
+``p(original)``. As in PyTorch, the module's class becomes ``Parametrized<Class>`` so the
+property lives on a class of its own; state_dict keys follow the same names.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ...grad_mode import no_grad
+from ...tensor import Tensor
+from ..modules.container import ModuleDict, ModuleList
+from ..modules.module import Module
+from ..parameter import Parameter
+
+__all__ = ["register_parametrization", "remove_parametrizations", "is_parametrized", "ParametrizationList"]
+
+
+class ParametrizationList(ModuleList):
+    """The parametrizations of one tensor, applied in order, and the original tensor(s) they map."""
+
+    def __init__(self, modules: Sequence[Module], original: Tensor, unsafe: bool = False) -> None:
+        super().__init__(modules)
+        self.unsafe = unsafe
+        new: Any = original
+        with no_grad():
+            for module in reversed(list(self)):
+                if hasattr(module, "right_inverse"):
+                    new = module.right_inverse(new)
+        self.is_tensor = isinstance(new, Tensor)
+        self.ntensors = 1 if self.is_tensor else len(new)
+        if self.is_tensor:
+            if new is not original:  # the same Parameter object stays registered, so optimizers keep it
+                original.data = new.detach()
+            if isinstance(original, Parameter):
+                self.original = original
+            else:
+                self.register_buffer("original", original)
+        else:
+            for i, tensor in enumerate(new):
+                setattr(self, f"original{i}", Parameter(tensor.detach().clone(), original.requires_grad))
+
+    def right_inverse(self, value: Tensor) -> None:
+        """Sets the original tensor(s) so that the parametrized tensor becomes ``value``."""
+        with no_grad():
+            for module in reversed(list(self)):
+                if hasattr(module, "right_inverse"):
+                    value = module.right_inverse(value)
+            if self.is_tensor:
+                self.original.copy_(value)
+            else:
+                for i, tensor in enumerate(value):
+                    getattr(self, f"original{i}").copy_(tensor)
+
+    def forward(self) -> Tensor:
+        modules = list(self)
+        if self.is_tensor:
+            x = modules[0](self.original)
+        else:
+            x = modules[0](*(getattr(self, f"original{i}") for i in range(self.ntensors)))
+        for module in modules[1:]:
+            x = module(x)
+        return x
+
+
+def _parametrized_class(module: Module) -> None:
+    """Gives ``module`` a class of its own, ``Parametrized<Class>``, to hold the properties."""
+    cls = module.__class__
+    module.__class__ = type(f"Parametrized{cls.__name__}", (cls,), {})
+
+
+def _inject_property(module: Module, tensor_name: str) -> None:
+    def get_parametrized(self: Module) -> Tensor:
+        return self.parametrizations[tensor_name]()
+
+    def set_parametrized(self: Module, value: Tensor) -> None:
+        self.parametrizations[tensor_name].right_inverse(value)
+
+    setattr(module.__class__, tensor_name, property(get_parametrized, set_parametrized))
+
+
+def register_parametrization(module: Module, tensor_name: str, parametrization: Module, *,
+                             unsafe: bool = False) -> Module:
+    """Makes ``module.<tensor_name>`` the output of ``parametrization`` applied to the original
+    tensor (kept as ``module.parametrizations.<tensor_name>.original``); a second registration on
+    the same name applies after the first."""
+    if is_parametrized(module, tensor_name):
+        module.parametrizations[tensor_name].append(parametrization)
+        return module
+    if tensor_name in module._buffers or tensor_name in module._parameters:
+        original = getattr(module, tensor_name)
+        delattr(module, tensor_name)
+        if not is_parametrized(module):
+            _parametrized_class(module)
+            module.parametrizations = ModuleDict()
+        module.parametrizations[tensor_name] = ParametrizationList([parametrization], original, unsafe=unsafe)
+        _inject_property(module, tensor_name)
+        return module
+    raise ValueError(f"Module '{module}' does not have a parameter, a buffer, or a parametrized element with name "
+                     f"'{tensor_name}'")
+
+
+def is_parametrized(module: Module, tensor_name: str | None = None) -> bool:
+    """Whether ``module`` has any parametrization (on ``tensor_name``, when given)."""
+    parametrizations = module._modules.get("parametrizations")
+    if not isinstance(parametrizations, ModuleDict):
+        return False
+    return tensor_name is None or tensor_name in parametrizations
+
+
+def remove_parametrizations(module: Module, tensor_name: str, leave_parametrized: bool = True) -> Module:
+    """Removes the parametrizations of ``tensor_name``: it becomes a plain Parameter again, holding
+    the parametrized value (``leave_parametrized``) or the original one."""
+    if not is_parametrized(module, tensor_name):
+        raise ValueError(f"Module {module} does not have a parametrization on {tensor_name}")
+    parametrizations = module.parametrizations[tensor_name]
+    if leave_parametrized:
+        with no_grad():
+            value = getattr(module, tensor_name)
+        replacement = Parameter(value.detach().clone(), requires_grad=True)
+    elif parametrizations.is_tensor:
+        replacement = parametrizations.original
+    else:
+        raise ValueError("Cannot leave unparametrized (`leave_parametrized=False`) a tensor that is parametrized in "
+                         "terms of a sequence of tensors.")
+    delattr(module.__class__, tensor_name)
+    del module.parametrizations._modules[tensor_name]
+    module.register_parameter(tensor_name, replacement)
+    if not module.parametrizations._modules:
+        delattr(module, "parametrizations")
+        module.__class__ = module.__class__.__bases__[0]
+    return module
