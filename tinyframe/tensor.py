@@ -793,6 +793,56 @@ class Tensor:
     def take_along_dim(self, indices: Tensor, dim: int | None = None) -> Tensor:
         return indexing.take_along_dim(self, indices, dim)
 
+    # ----------------------------------------------------------------- sorting and selection
+    def sort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Any:
+        return sorting_ops.sort(self, dim, descending, stable=stable)
+
+    def argsort(self, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
+        return sorting_ops.argsort(self, dim, descending, stable)
+
+    def msort(self) -> Tensor:
+        return sorting_ops.msort(self)
+
+    def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
+        return sorting_ops.topk(self, k, dim, largest, sorted)
+
+    def kthvalue(self, k: int, dim: int = -1, keepdim: bool = False) -> Any:
+        return sorting_ops.kthvalue(self, k, dim, keepdim)
+
+    def median(self, dim: Any = None, keepdim: bool = False) -> Any:
+        return sorting_ops.median(self, dim, keepdim)
+
+    def nanmedian(self, dim: Any = None, keepdim: bool = False) -> Any:
+        return sorting_ops.nanmedian(self, dim, keepdim)
+
+    def mode(self, dim: int = -1, keepdim: bool = False) -> Any:
+        return sorting_ops.mode(self, dim, keepdim)
+
+    def quantile(self, q: Any, dim: int | None = None, keepdim: bool = False, *,
+                 interpolation: str = "linear") -> Tensor:
+        return sorting_ops.quantile(self, q, dim, keepdim, interpolation=interpolation)
+
+    def nanquantile(self, q: Any, dim: int | None = None, keepdim: bool = False, *,
+                    interpolation: str = "linear") -> Tensor:
+        return sorting_ops.nanquantile(self, q, dim, keepdim, interpolation=interpolation)
+
+    def unique(self, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
+               dim: int | None = None) -> Any:
+        return sorting_ops.unique(self, sorted, return_inverse, return_counts, dim)
+
+    def unique_consecutive(self, return_inverse: bool = False, return_counts: bool = False,
+                           dim: int | None = None) -> Any:
+        return sorting_ops.unique_consecutive(self, return_inverse, return_counts, dim)
+
+    def cumprod(self, dim: int, *, dtype: Any = None) -> Tensor:
+        return sorting_ops.cumprod(self, dim, dtype=dtype)
+
+    def cummax(self, dim: int) -> Any:
+        return sorting_ops.cummax(self, dim)
+
+    def cummin(self, dim: int) -> Any:
+        return sorting_ops.cummin(self, dim)
+
     # ----------------------------------------------------------------- in-place
     def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
         return inplace.apply(self, binary.add, other, alpha=alpha)
@@ -950,3 +1000,4 @@ def parse_to_arguments(args: tuple, kwargs: dict) -> tuple:
 from .autograd import engine  # noqa: E402
 from .ops import binary, indexing, inplace, linalg, reduction, unary  # noqa: E402
 from .ops import shape as shape_ops  # noqa: E402
+from .ops import sorting as sorting_ops  # noqa: E402
