@@ -37,8 +37,8 @@ class OpCase:
 
 
 def all_cases() -> list[OpCase]:
-    from . import binary, indexing, linalg, nn_ops, reduction, shape, sorting, unary
+    from . import binary, construction, indexing, linalg, nn_ops, reduction, shape, sorting, unary
     cases = []
-    for family in (binary, unary, reduction, linalg, shape, indexing, nn_ops, sorting):
+    for family in (binary, unary, reduction, linalg, shape, indexing, nn_ops, sorting, construction):
         cases.extend(family.CASES)
     return cases
