@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-__all__ = ["sort", "topk", "kthvalue", "median", "nanmedian", "mode", "cummax", "cummin", "slogdet", "qr",
-           "svd", "eigh", "lstsq", "aminmax"]
+__all__ = ["sort", "topk", "kthvalue", "median", "nanmedian", "mode", "cummax", "cummin", "aminmax", "slogdet", "qr",
+           "svd", "linalg_slogdet", "linalg_qr", "linalg_svd", "linalg_eigh", "linalg_lstsq"]
 
 
 def _structseq(name: str, fields: list[str]) -> type:
@@ -33,6 +33,9 @@ cummin = _structseq("cummin", ["values", "indices"])
 aminmax = _structseq("aminmax", ["min", "max"])
 slogdet = _structseq("slogdet", ["sign", "logabsdet"])
 qr = _structseq("qr", ["Q", "R"])
-svd = _structseq("svd", ["U", "S", "Vh"])
-eigh = _structseq("eigh", ["eigenvalues", "eigenvectors"])
-lstsq = _structseq("lstsq", ["solution", "residuals", "rank", "singular_values"])
+svd = _structseq("svd", ["U", "S", "V"])
+linalg_slogdet = _structseq("linalg_slogdet", ["sign", "logabsdet"])
+linalg_qr = _structseq("linalg_qr", ["Q", "R"])
+linalg_svd = _structseq("linalg_svd", ["U", "S", "Vh"])
+linalg_eigh = _structseq("linalg_eigh", ["eigenvalues", "eigenvectors"])
+linalg_lstsq = _structseq("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])

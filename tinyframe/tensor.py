@@ -938,6 +938,35 @@ class Tensor:
     def addbmm(self, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
         return contraction_ops.addbmm(self, batch1, batch2, beta=beta, alpha=alpha)
 
+    # ----------------------------------------------------------------- matrix functions
+    def det(self) -> Tensor:
+        return decomposition_ops.det(self)
+
+    def logdet(self) -> Tensor:
+        return decomposition_ops.logdet(self)
+
+    def slogdet(self) -> Any:
+        return decomposition_ops.slogdet(self)
+
+    def inverse(self) -> Tensor:
+        return decomposition_ops.inverse(self)
+
+    def cholesky(self, upper: bool = False) -> Tensor:
+        return decomposition_ops.cholesky(self, upper)
+
+    def pinverse(self, rcond: float = 1e-15) -> Tensor:
+        return decomposition_ops.pinverse(self, rcond)
+
+    def svd(self, some: bool = True, compute_uv: bool = True) -> Any:
+        return decomposition_ops.svd(self, some, compute_uv)
+
+    def qr(self, some: bool = True) -> Any:
+        return decomposition_ops.qr(self, some)
+
+    def matrix_power(self, n: int) -> Tensor:
+        from .linalg import matrix_power
+        return matrix_power(self, n)
+
     # ----------------------------------------------------------------- in-place
     def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
         return inplace.apply(self, binary.add, other, alpha=alpha)
@@ -1096,6 +1125,7 @@ from .autograd import engine  # noqa: E402
 from .ops import binary, indexing, inplace, linalg, reduction, unary  # noqa: E402
 from .ops import construction as construction_ops  # noqa: E402
 from .ops import contraction as contraction_ops  # noqa: E402
+from .ops import decompositions as decomposition_ops  # noqa: E402
 from .ops import scattering as scatter_ops  # noqa: E402
 from .ops import shape as shape_ops  # noqa: E402
 from .ops import sorting as sorting_ops  # noqa: E402
