@@ -23,6 +23,7 @@ from ._dlpack import from_dlpack
 from .threads import get_num_threads, set_num_threads
 from .functional import *  # noqa: F401,F403  the op functions: tinyframe.exp, tinyframe.matmul, ...
 from .functional import __all__ as _functional_names
+from . import linalg, return_types  # noqa: E402  torch.linalg, torch.return_types
 
 float = float32
 double = float64
@@ -41,7 +42,7 @@ __all__ = [
     "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",
     "randint", "rand_like", "randn_like", "randint_like", "randperm", "normal", "bernoulli", "Generator",
     "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state", "set_printoptions", "nn", "optim",
-    "save", "load", "utils", "can_cast",
+    "save", "load", "utils", "can_cast", "linalg", "return_types",
     "from_dlpack", "set_num_threads", "get_num_threads",
     *_functional_names,
 ]

@@ -12,20 +12,40 @@ from typing import Any as _Any
 from . import creation as _creation
 from . import dtypes as _dtypes
 from . import grad_mode as _grad_mode
-from .ops import binary, convolution, indexing, linalg, reduction, shape, unary
+from .ops import (
+    binary,
+    construction,
+    contraction,
+    convolution,
+    decompositions,
+    indexing,
+    linalg,
+    reduction,
+    scattering,
+    shape,
+    sorting,
+    unary,
+)
 from .ops.binary import *  # noqa: F401,F403
+from .ops.construction import *  # noqa: F401,F403
+from .ops.contraction import *  # noqa: F401,F403
 from .ops.convolution import *  # noqa: F401,F403
+from .ops.decompositions import *  # noqa: F401,F403
 from .ops.indexing import *  # noqa: F401,F403
 from .ops.indexing import _TORCH_TYPE_NAMES as _TYPE_NAMES
 from .ops.linalg import *  # noqa: F401,F403
 from .ops.pooling import adaptive_avg_pool1d, avg_pool1d, max_pool1d, max_pool2d  # noqa: F401
 from .ops.reduction import *  # noqa: F401,F403
+from .ops.scattering import *  # noqa: F401,F403
 from .ops.shape import *  # noqa: F401,F403
+from .ops.sorting import *  # noqa: F401,F403
 from .ops.unary import *  # noqa: F401,F403
 from .tensor import Tensor as _Tensor
 
 __all__ = [*binary.__all__, *unary.__all__, *reduction.__all__, *linalg.__all__, *shape.__all__,
-           *indexing.__all__, *convolution.__all__, "max_pool1d", "max_pool2d", "avg_pool1d", "adaptive_avg_pool1d"]
+           *indexing.__all__, *convolution.__all__, "max_pool1d", "max_pool2d", "avg_pool1d", "adaptive_avg_pool1d",
+           *sorting.__all__, *construction.__all__, *scattering.__all__, *contraction.__all__,
+           *decompositions.__all__]
 
 
 # PyTorch's top-level functions that take ``out=``; those tinyframe has get it below.

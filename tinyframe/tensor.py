@@ -921,6 +921,180 @@ class Tensor:
     def take_along_dim(self, indices: Tensor, dim: int | None = None) -> Tensor:
         return indexing.take_along_dim(self, indices, dim)
 
+    # ----------------------------------------------------------------- sorting and selection
+    def sort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Any:
+        return sorting_ops.sort(self, dim, descending, stable=stable)
+
+    def argsort(self, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
+        return sorting_ops.argsort(self, dim, descending, stable)
+
+    def msort(self) -> Tensor:
+        return sorting_ops.msort(self)
+
+    def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
+        return sorting_ops.topk(self, k, dim, largest, sorted)
+
+    def kthvalue(self, k: int, dim: int = -1, keepdim: bool = False) -> Any:
+        return sorting_ops.kthvalue(self, k, dim, keepdim)
+
+    def median(self, dim: Any = None, keepdim: bool = False) -> Any:
+        return sorting_ops.median(self, dim, keepdim)
+
+    def nanmedian(self, dim: Any = None, keepdim: bool = False) -> Any:
+        return sorting_ops.nanmedian(self, dim, keepdim)
+
+    def mode(self, dim: int = -1, keepdim: bool = False) -> Any:
+        return sorting_ops.mode(self, dim, keepdim)
+
+    def quantile(self, q: Any, dim: int | None = None, keepdim: bool = False, *,
+                 interpolation: str = "linear") -> Tensor:
+        return sorting_ops.quantile(self, q, dim, keepdim, interpolation=interpolation)
+
+    def nanquantile(self, q: Any, dim: int | None = None, keepdim: bool = False, *,
+                    interpolation: str = "linear") -> Tensor:
+        return sorting_ops.nanquantile(self, q, dim, keepdim, interpolation=interpolation)
+
+    def unique(self, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
+               dim: int | None = None) -> Any:
+        return sorting_ops.unique(self, sorted, return_inverse, return_counts, dim)
+
+    def unique_consecutive(self, return_inverse: bool = False, return_counts: bool = False,
+                           dim: int | None = None) -> Any:
+        return sorting_ops.unique_consecutive(self, return_inverse, return_counts, dim)
+
+    def cumprod(self, dim: int, *, dtype: Any = None) -> Tensor:
+        return sorting_ops.cumprod(self, dim, dtype=dtype)
+
+    def cummax(self, dim: int) -> Any:
+        return sorting_ops.cummax(self, dim)
+
+    def cummin(self, dim: int) -> Any:
+        return sorting_ops.cummin(self, dim)
+
+    # ----------------------------------------------------------------- construction, scatter, products
+    def tril(self, diagonal: int = 0) -> Tensor:
+        return construction_ops.tril(self, diagonal)
+
+    def triu(self, diagonal: int = 0) -> Tensor:
+        return construction_ops.triu(self, diagonal)
+
+    def tril_(self, diagonal: int = 0) -> Tensor:
+        return inplace.apply(self, construction_ops.tril, diagonal)
+
+    def triu_(self, diagonal: int = 0) -> Tensor:
+        return inplace.apply(self, construction_ops.triu, diagonal)
+
+    def roll(self, shifts: Any, dims: Any = None) -> Tensor:
+        return construction_ops.roll(self, shifts, dims)
+
+    def diag(self, diagonal: int = 0) -> Tensor:
+        return construction_ops.diag(self, diagonal)
+
+    def diag_embed(self, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+        return construction_ops.diag_embed(self, offset, dim1, dim2)
+
+    def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+        return construction_ops.diagonal(self, offset, dim1, dim2)
+
+    def diagonal_scatter(self, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+        return construction_ops.diagonal_scatter(self, src, offset, dim1, dim2)
+
+    def trace(self) -> Tensor:
+        return construction_ops.trace(self)
+
+    def unfold(self, dimension: int, size: int, step: int) -> Tensor:
+        return construction_ops.unfold(self, dimension, size, step)
+
+    def repeat_interleave(self, repeats: Any = None, dim: int | None = None, *,
+                          output_size: int | None = None) -> Tensor:
+        return construction_ops.repeat_interleave(self, repeats, dim, output_size=output_size)
+
+    def scatter(self, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
+                reduce: str | None = None) -> Tensor:
+        return scatter_ops.scatter(self, dim, index, src, value=value, reduce=reduce)
+
+    def scatter_(self, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
+                 reduce: str | None = None) -> Tensor:
+        return inplace.apply(self, scatter_ops.scatter, dim, index, src, value=value, reduce=reduce)
+
+    def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
+        return inplace.apply(self, indexing.scatter_add, dim, index, src)
+
+    def scatter_reduce(self, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
+        return scatter_ops.scatter_reduce(self, dim, index, src, reduce, include_self=include_self)
+
+    def scatter_reduce_(self, dim: int, index: Tensor, src: Tensor, reduce: str, *,
+                        include_self: bool = True) -> Tensor:
+        return inplace.apply(self, scatter_ops.scatter_reduce, dim, index, src, reduce, include_self=include_self)
+
+    def index_add(self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
+        return scatter_ops.index_add(self, dim, index, source, alpha=alpha)
+
+    def index_add_(self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
+        return inplace.apply(self, scatter_ops.index_add, dim, index, source, alpha=alpha)
+
+    def index_copy(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
+        return scatter_ops.index_copy(self, dim, index, source)
+
+    def index_copy_(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
+        return inplace.apply(self, scatter_ops.index_copy, dim, index, source)
+
+    def index_fill(self, dim: int, index: Tensor, value: Any) -> Tensor:
+        return scatter_ops.index_fill(self, dim, index, value)
+
+    def index_fill_(self, dim: int, index: Tensor, value: Any) -> Tensor:
+        return inplace.apply(self, scatter_ops.index_fill, dim, index, value)
+
+    def cross(self, other: Tensor, dim: int | None = None) -> Tensor:
+        return contraction_ops.cross(self, other, dim)
+
+    def kron(self, other: Tensor) -> Tensor:
+        return contraction_ops.kron(self, other)
+
+    def addmm(self, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        return contraction_ops.addmm(self, mat1, mat2, beta=beta, alpha=alpha)
+
+    def addmv(self, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        return contraction_ops.addmv(self, mat, vec, beta=beta, alpha=alpha)
+
+    def addr(self, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        return contraction_ops.addr(self, vec1, vec2, beta=beta, alpha=alpha)
+
+    def baddbmm(self, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        return contraction_ops.baddbmm(self, batch1, batch2, beta=beta, alpha=alpha)
+
+    def addbmm(self, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        return contraction_ops.addbmm(self, batch1, batch2, beta=beta, alpha=alpha)
+
+    # ----------------------------------------------------------------- matrix functions
+    def det(self) -> Tensor:
+        return decomposition_ops.det(self)
+
+    def logdet(self) -> Tensor:
+        return decomposition_ops.logdet(self)
+
+    def slogdet(self) -> Any:
+        return decomposition_ops.slogdet(self)
+
+    def inverse(self) -> Tensor:
+        return decomposition_ops.inverse(self)
+
+    def cholesky(self, upper: bool = False) -> Tensor:
+        return decomposition_ops.cholesky(self, upper)
+
+    def pinverse(self, rcond: float = 1e-15) -> Tensor:
+        return decomposition_ops.pinverse(self, rcond)
+
+    def svd(self, some: bool = True, compute_uv: bool = True) -> Any:
+        return decomposition_ops.svd(self, some, compute_uv)
+
+    def qr(self, some: bool = True) -> Any:
+        return decomposition_ops.qr(self, some)
+
+    def matrix_power(self, n: int) -> Tensor:
+        from .linalg import matrix_power
+        return matrix_power(self, n)
+
     # ----------------------------------------------------------------- in-place
     def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
         return inplace.apply(self, binary.add, other, alpha=alpha)
@@ -1108,7 +1282,12 @@ def parse_to_arguments(args: tuple, kwargs: dict) -> tuple:
 # through these module names at call time.
 from .autograd import engine  # noqa: E402
 from .ops import binary, indexing, inplace, linalg, reduction, unary  # noqa: E402
+from .ops import construction as construction_ops  # noqa: E402
+from .ops import contraction as contraction_ops  # noqa: E402
+from .ops import decompositions as decomposition_ops  # noqa: E402
+from .ops import scattering as scatter_ops  # noqa: E402
 from .ops import shape as shape_ops  # noqa: E402
+from .ops import sorting as sorting_ops  # noqa: E402
 
 
 def _share_docstrings(cls: type) -> None:

@@ -37,8 +37,20 @@ class OpCase:
 
 
 def all_cases() -> list[OpCase]:
-    from . import binary, indexing, linalg, nn_ops, reduction, shape, unary
+    from . import (
+        binary,
+        construction,
+        indexing,
+        linalg,
+        linalg_decompositions,
+        nn_ops,
+        reduction,
+        shape,
+        sorting,
+        unary,
+    )
     cases = []
-    for family in (binary, unary, reduction, linalg, shape, indexing, nn_ops):
+    for family in (binary, unary, reduction, linalg, shape, indexing, nn_ops, sorting, construction,
+                   linalg_decompositions):
         cases.extend(family.CASES)
     return cases

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import dtypes
+from ..device import array_module_of
 from ..tensor import Tensor
 from . import binary, linalg, reduction, shape, unary
 
@@ -29,11 +30,13 @@ def where(condition: Any, x: Any, y: Any) -> Tensor:
 
 
 def zeros_like(x: Tensor) -> Tensor:
-    return Tensor._make(x._data * 0 if x._data.dtype.kind == "f" else x._data.astype("float32") * 0)
+    data = x._data  # an array also for 0-d tensors, where ``data * 0`` would be a NumPy scalar
+    dtype = data.dtype if data.dtype.kind == "f" else "float32"
+    return Tensor._make(array_module_of(data).zeros_like(data, dtype=dtype))
 
 
 def ones_like(x: Tensor) -> Tensor:
-    return Tensor._make(x._data * 0 + 1)
+    return Tensor._make(array_module_of(x._data).ones_like(x._data))  # arrays, also for 0-d tensors
 
 
 def sum_to(g: Tensor, target_shape: tuple) -> Tensor:

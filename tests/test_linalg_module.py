@@ -1,0 +1,137 @@
+"""tinyframe.linalg as ``torch.linalg``: results, named tuples, grad_fn names and errors recorded from
+PyTorch 2.13."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import tinyframe as tf
+
+A = [[4.0, 1.0, 2.0], [1.0, 3.0, 0.0], [2.0, 0.0, 5.0]]
+B = [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]
+
+
+def _name(t: tf.Tensor) -> str:
+    return type(t.grad_fn).__name__
+
+
+def test_linalg_is_reachable_as_torch_linalg() -> None:
+    import tinyframe as torch
+    assert torch.linalg.norm(torch.ones(2, 2)).item() == 2.0
+    assert issubclass(torch.linalg.LinAlgError, RuntimeError)
+
+
+def test_solve_inv_det_match_pytorch_and_name_their_nodes(device: str) -> None:
+    a = tf.tensor(A, device=device, requires_grad=True)
+    b = tf.tensor(B, device=device)
+    x = tf.linalg.solve(a, b)
+    np.testing.assert_allclose(x.detach().cpu().numpy(), [[-0.6977, -0.6047], [1.2326, 1.5349], [1.2791, 1.4419]],
+                               atol=1e-4)
+    assert _name(x) == "LinalgSolveExBackward0"
+    np.testing.assert_allclose(tf.linalg.solve(a, tf.ones(3, device=device)).detach().cpu().numpy(),
+                               [0.0930, 0.3023, 0.1628], atol=1e-4)
+    assert tf.linalg.solve(tf.stack([a, a]), tf.ones(2, 3, device=device)).shape == (2, 3)  # batches of vectors
+    np.testing.assert_allclose(tf.linalg.inv(a).detach().cpu().numpy()[0], [0.3488, -0.1163, -0.1395], atol=1e-4)
+    assert _name(tf.linalg.inv(a)) == "LinalgInvExBackward0" and _name(tf.inverse(a)) == "LinalgInvExBackward0"
+    assert _name(tf.linalg.det(a)) == "LinalgDetBackward0" and _name(tf.det(a)) == "LinalgDetBackward0"
+
+
+def test_slogdet_logdet_and_det_of_a_negative_determinant() -> None:
+    m = tf.tensor([[1.0, 2.0], [3.0, 4.0]])
+    assert tf.linalg.det(m).item() == pytest.approx(-2.0)
+    sign, logabsdet = tf.linalg.slogdet(m)
+    assert sign.item() == -1.0 and logabsdet.item() == pytest.approx(np.log(2.0))
+    assert type(tf.linalg.slogdet(m)).__name__ == "linalg_slogdet" and type(tf.slogdet(m)).__name__ == "slogdet"
+    assert np.isnan(tf.logdet(m).item())
+
+
+def test_decompositions_return_pytorch_named_tuples() -> None:
+    a = tf.tensor(A, requires_grad=True)
+    result = tf.linalg.svd(a)
+    assert type(result).__name__ == "linalg_svd" and _name(result.U) == "LinalgSvdBackward0"
+    assert tf.linalg.svd(tf.ones(2, 3)).Vh.shape == (3, 3)
+    assert tf.linalg.svd(tf.ones(2, 3), full_matrices=False).Vh.shape == (2, 3)
+    assert type(tf.svd(a)).__name__ == "svd" and tf.svd(tf.ones(2, 3)).V.shape == (3, 2)
+    values, vectors = tf.linalg.eigh(a)
+    np.testing.assert_allclose(values.detach().numpy(), [1.8549, 3.4760, 6.6691], atol=1e-4)
+    assert _name(values) == "LinalgEighBackward0" and type(tf.linalg.eigh(a)).__name__ == "linalg_eigh"
+    q, r = tf.linalg.qr(a)
+    np.testing.assert_allclose((q @ r).detach().numpy(), A, atol=1e-5)
+    assert _name(q) == "LinalgQrBackward0"
+    assert tf.linalg.qr(tf.ones(3, 2), mode="complete").Q.shape == (3, 3)
+    assert tf.linalg.qr(tf.ones(3, 2), mode="r").Q.shape == (0,)
+    with pytest.warns(UserWarning, match="torch.qr is deprecated in favor of torch.linalg.qr"):
+        assert type(tf.qr(a)).__name__ == "qr"
+    lower = tf.linalg.cholesky(a)
+    np.testing.assert_allclose(lower.detach().numpy()[2], [1.0, -0.3015, 1.9771], atol=1e-4)
+    assert _name(lower) == "LinalgCholeskyExBackward0"
+    np.testing.assert_allclose(tf.linalg.cholesky(a, upper=True).detach().numpy(), lower.detach().numpy().T)
+
+
+def test_pinv_lstsq_matrix_rank() -> None:
+    pinv = tf.linalg.pinv(tf.tensor([[1.0, 2, 3], [4, 5, 6]]))
+    np.testing.assert_allclose(pinv.numpy(), [[-0.9444, 0.4444], [-0.1111, 0.1111], [0.7222, -0.2222]], atol=1e-4)
+    result = tf.linalg.lstsq(tf.tensor([[1.0, 0], [0, 1], [1, 1]]), tf.tensor([[1.0], [2], [4]]))
+    assert type(result).__name__ == "linalg_lstsq" and result.rank.item() == 2
+    np.testing.assert_allclose(result.solution.numpy(), [[1.3333], [2.3333]], atol=1e-4)
+    assert result.residuals.shape == (0,) and result.singular_values.shape == (0,)
+    assert tf.linalg.matrix_rank(tf.tensor(A)).item() == 3 and tf.linalg.matrix_rank(tf.ones(3, 3)).item() == 1
+
+
+@pytest.mark.parametrize("args, expected", [
+    ((), 7.7460), ((2,), 6.6691), (("fro",), 7.7460), (("nuc",), 12.0), ((float("inf"),), 7.0), ((-1,), 4.0)])
+def test_norm_orders_match_pytorch(args: tuple, expected: float) -> None:
+    assert tf.linalg.norm(tf.tensor(A), *args).item() == pytest.approx(expected, abs=1e-4)
+
+
+def test_vector_and_matrix_norm_forms() -> None:
+    a = tf.tensor(A)
+    np.testing.assert_allclose(tf.linalg.norm(a, dim=1).numpy(), [4.5826, 3.1623, 5.3852], atol=1e-4)
+    assert tf.linalg.norm(a, 1, dim=0).tolist() == [7.0, 4.0, 7.0]
+    assert tf.linalg.vector_norm(a, 0.5).item() == pytest.approx(116.5654, abs=1e-3)
+    assert tf.linalg.matrix_norm(a, -2).item() == pytest.approx(1.8549, abs=1e-4)
+    m = tf.tensor([[1.0, -2], [3, 4]])
+    assert tf.linalg.matrix_norm(m, 1).item() == 6.0 and tf.linalg.matrix_norm(m, float("inf")).item() == 7.0
+    assert tf.linalg.matrix_norm(m, -1, keepdim=True).tolist() == [[4.0]]
+
+
+def test_multi_dot_matrix_power_vecdot_cross() -> None:
+    a = tf.tensor(A)
+    assert tf.linalg.multi_dot([tf.ones(3), a, tf.ones(3, 2)]).tolist() == [18.0, 18.0]
+    assert tf.linalg.matrix_power(a, 3).tolist()[0] == [127.0, 42.0, 132.0]
+    assert tf.linalg.matrix_power(a, 0).tolist() == np.eye(3).tolist()
+    np.testing.assert_allclose(tf.linalg.matrix_power(a, -1).numpy(), np.linalg.inv(np.array(A)), atol=1e-6)
+    assert tf.linalg.vecdot(a, a).tolist() == [21.0, 10.0, 29.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # linalg.cross has no deprecation warning: dim defaults to -1
+        assert tf.linalg.cross(tf.eye(3), tf.eye(3).roll(1, 0)).shape == (3, 3)
+
+
+def test_linalg_errors_match_pytorch() -> None:
+    with pytest.raises(tf.linalg.LinAlgError, match="linalg.inv: The diagonal element 2 is zero, the inversion could "
+                                                    "not be completed because the input matrix is singular."):
+        tf.linalg.inv(tf.ones(3, 3))
+    with pytest.raises(tf.linalg.LinAlgError, match=r"not positive-definite \(the leading minor of order 1 is not "
+                                                    r"positive-definite\)"):
+        tf.linalg.cholesky(-tf.eye(3))
+    with pytest.raises(RuntimeError, match="linalg.inv: A must be batches of square matrices, but they are 2 by 3"):
+        tf.linalg.inv(tf.ones(2, 3))
+    with pytest.raises(tf.linalg.LinAlgError, match="The solver failed because the input matrix is singular."):
+        tf.linalg.solve(tf.ones(3, 3), tf.ones(3))
+    with pytest.raises(RuntimeError, match="linalg.det: The input tensor A must have at least 2 dimensions."):
+        tf.linalg.det(tf.ones(3))
+    with pytest.raises(RuntimeError, match="linalg.matrix_norm: Order foo not supported."):
+        tf.linalg.norm(tf.ones(3, 3), "foo")
+    with pytest.raises(RuntimeError, match=r"Incompatible shapes of A and B for the equation AX = B \(3x3 and 2x1\)"):
+        tf.linalg.solve(tf.tensor(A), tf.ones(2))
+
+
+def test_tensor_methods_reach_the_matrix_functions() -> None:
+    a = tf.tensor(A)
+    assert a.det().item() == pytest.approx(43.0, abs=1e-4)
+    np.testing.assert_allclose((a.inverse() @ a).numpy(), np.eye(3), atol=1e-5)
+    np.testing.assert_allclose(a.cholesky().numpy(), tf.linalg.cholesky(a).numpy())
+    assert a.logdet().item() == pytest.approx(np.log(43.0), abs=1e-5)
+    assert a.matrix_power(2).tolist()[0] == [21.0, 7.0, 18.0]

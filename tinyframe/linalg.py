@@ -1,0 +1,147 @@
+"""``tinyframe.linalg``: PyTorch's ``torch.linalg`` (norms, decompositions, solvers), on batches of
+matrices in the last two dimensions, with gradients.
+
+The decompositions and their gradients live in ``ops/decompositions.py``; the norms are composed
+from reductions and singular values, so their gradients follow from those ops.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .device import array_module_of
+from .ops import contraction, reduction, shape, unary
+from .ops import linalg as products
+from .ops.construction import diagonal
+from .ops.decompositions import LinAlgError, eigvalsh, lstsq, matrix_rank, svdvals
+from .ops.decompositions import linalg_cholesky as cholesky
+from .ops.decompositions import linalg_det as det
+from .ops.decompositions import linalg_eigh as eigh
+from .ops.decompositions import linalg_inv as inv
+from .ops.decompositions import linalg_pinv as pinv
+from .ops.decompositions import linalg_qr as qr
+from .ops.decompositions import linalg_slogdet as slogdet
+from .ops.decompositions import linalg_solve as solve
+from .ops.decompositions import linalg_svd as svd
+from .tensor import Tensor, _wrap_dim
+
+__all__ = ["norm", "vector_norm", "matrix_norm", "det", "slogdet", "inv", "solve", "cholesky", "qr", "svd",
+           "svdvals", "eigh", "eigvalsh", "pinv", "lstsq", "matrix_rank", "cross", "multi_dot", "matmul", "vecdot",
+           "matrix_power", "diagonal", "LinAlgError"]
+
+_INF = float("inf")
+matmul = products.matmul
+
+
+def vector_norm(x: Tensor, ord: float = 2, dim: int | Sequence[int] | None = None, keepdim: bool = False, *,
+                dtype: Any = None) -> Tensor:
+    """``(sum |x|^ord)^(1/ord)`` over ``dim`` (every element when None); ``ord`` may be ``inf`` /
+    ``-inf`` (max / min of ``|x|``) or 0 (the number of nonzero elements)."""
+    if isinstance(ord, str):
+        raise RuntimeError(f"linalg.vector_norm: Expected ord to be a number, but got {ord}")
+    return reduction.norm(x, ord, dim, keepdim, dtype)
+
+
+def matrix_norm(A: Tensor, ord: Any = "fro", dim: tuple = (-2, -1), keepdim: bool = False, *,
+                dtype: Any = None) -> Tensor:
+    """The matrix norm over the two dimensions ``dim``: 'fro' (Frobenius), 'nuc' (sum of the singular
+    values), 2 / -2 (largest / smallest singular value), 1 / -1 (max / min column sum of ``|A|``),
+    inf / -inf (max / min row sum of ``|A|``)."""
+    if A.ndim < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    if ord not in ("fro", "nuc", 2, -2, 1, -1, _INF, -_INF):
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    if dtype is not None:
+        A = A.to(dtype)
+    rows, cols = (_wrap_dim(d, A.ndim) for d in dim)
+    if rows == cols:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, {dim[1]})")
+    if ord == "fro":
+        return reduction.norm(A, 2, (rows, cols), keepdim)
+    if ord in ("nuc", 2, -2):
+        values = svdvals(shape.movedim(A, (rows, cols), (-2, -1)))
+        extreme = reduction.amax if ord == 2 else reduction.amin
+        out = reduction.sum(values, -1) if ord == "nuc" else extreme(values, -1)
+    else:
+        summed, over = (rows, cols) if ord in (1, -1) else (cols, rows)  # column sums for 1, row sums for inf
+        sums = reduction.sum(unary.abs(A), summed)
+        out = (reduction.amax if ord in (1, _INF) else reduction.amin)(sums, over - (over > summed))
+    if keepdim:
+        for d in sorted((rows, cols)):
+            out = shape.unsqueeze(out, d)
+    return out
+
+
+def norm(A: Tensor, ord: Any = None, dim: int | Sequence[int] | None = None, keepdim: bool = False, *,
+         dtype: Any = None) -> Tensor:
+    """A vector norm (``dim`` an int, or a 1-D input) or a matrix norm (``dim`` a pair, or a 2-D
+    input with ``ord`` given); with neither ``ord`` nor ``dim``, the 2-norm of every element."""
+    if dim is None:
+        if ord is None:
+            return vector_norm(A, 2, None, keepdim, dtype=dtype)
+        if A.ndim == 2:
+            return matrix_norm(A, ord, (-2, -1), keepdim, dtype=dtype)
+        if A.ndim != 1:
+            raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. "
+                               f"Got {A.ndim}D.")
+        return vector_norm(A, ord, None, keepdim, dtype=dtype)
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    if len(dims) == 2:
+        return matrix_norm(A, "fro" if ord is None else ord, dims, keepdim, dtype=dtype)
+    if len(dims) != 1:
+        raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. Got {list(dims)}")
+    return vector_norm(A, 2 if ord is None else ord, dims, keepdim, dtype=dtype)
+
+
+def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
+    """The cross product of the 3-vectors along ``dim`` (inputs broadcast)."""
+    return contraction._cross(input, other, dim, "linalg.cross")
+
+
+def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
+    """The dot product of vectors along ``dim`` (inputs broadcast)."""
+    return reduction.sum(x * y, dim)
+
+
+def multi_dot(tensors: Sequence[Tensor]) -> Tensor:
+    """The product of a chain of matrices; the first may be a row vector and the last a column
+    vector (1-D), whose dimensions the result then drops."""
+    tensors = list(tensors)
+    if len(tensors) < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
+    first_vector, last_vector = tensors[0].ndim == 1, tensors[-1].ndim == 1
+    if first_vector:
+        tensors[0] = shape.unsqueeze(tensors[0], 0)
+    if last_vector:
+        tensors[-1] = shape.unsqueeze(tensors[-1], -1)
+    for k, t in enumerate(tensors):
+        if t.ndim != 2:
+            raise RuntimeError(f"multi_dot(): tensor {k} must be 2D but got {t.ndim}D")
+    out = tensors[0]
+    for t in tensors[1:]:
+        out = products.mm(out, t)
+    if first_vector:
+        out = shape.squeeze(out, 0)
+    if last_vector:
+        out = shape.squeeze(out, -1)
+    return out
+
+
+def matrix_power(A: Tensor, n: int) -> Tensor:
+    """``A`` multiplied by itself ``n`` times (the identity for 0, powers of the inverse for n < 0)."""
+    if A.ndim < 2 or A.shape[-1] != A.shape[-2]:
+        raise RuntimeError("linalg.matrix_power: A must be batches of square matrices")
+    if n < 0:
+        return matrix_power(inv(A), -n)
+    if n == 0:
+        xp = array_module_of(A._data)
+        return Tensor._make(xp.broadcast_to(xp.eye(A.shape[-1], dtype=A._data.dtype), A.shape).copy())
+    result, base = None, A
+    while n:  # square-and-multiply
+        if n & 1:
+            result = base if result is None else products.matmul(result, base)
+        n >>= 1
+        if n:
+            base = products.matmul(base, base)
+    return result
+

@@ -1,0 +1,40 @@
+"""Two ways for a backward formula to reuse ops, so that one formula serves first and higher orders.
+
+``again(ctx, op, *inputs)`` runs another op: recorded while the backward pass is recorded, else its
+forward on arrays. ``on_tensors(ctx, formula, g)`` runs a formula written with tinyframe's public
+functions on Tensors: recorded while the backward is recorded, else under ``no_grad`` on the arrays
+wrapped as Tensors. The second suits formulas (linear algebra) that NumPy's names cannot express.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .. import grad_mode
+from ..autograd.node import Op
+from ..tensor import Tensor
+
+
+def again(ctx: Op, op: type, *inputs: Any, **options: Any) -> Any:
+    """``op`` applied to ``inputs`` (arrays, or Tensors while the backward is recorded)."""
+    if ctx.recording:
+        return op.apply(*inputs, **options)
+    inner = object.__new__(op)
+    inner.xp = ctx.xp
+    return op.forward(inner, *inputs, **options)
+
+
+def on_tensors(ctx: Op, formula: Callable[..., Any], g: Any) -> Any:
+    """``formula(g, *saved)`` on Tensors; returns its gradient(s) as the engine expects them."""
+    saved = ctx.saved_tensors
+    if ctx.recording:
+        return formula(g, *(_tensor(s) for s in saved))
+    with grad_mode.no_grad():
+        grads = formula(Tensor._make(g), *(_tensor(s) for s in saved))
+    if isinstance(grads, tuple):
+        return tuple(None if gi is None else gi._data for gi in grads)
+    return grads._data
+
+
+def _tensor(value: Any) -> Any:
+    return value if value is None or isinstance(value, (Tensor, int, float)) else Tensor._make(value)

@@ -1,0 +1,365 @@
+"""Ops that build a tensor from parts of another: tril, triu, roll, diagonals (diag, diag_embed,
+diagonal, trace), repeat_interleave, meshgrid and the sliding windows of ``Tensor.unfold``.
+
+``diagonal`` and ``unfold`` are views sharing the input's storage, as in PyTorch. Each backward is
+again one of these ops (the adjoint of ``diagonal`` writes onto a diagonal, that of ``unfold`` adds
+the windows back), so higher-order gradients follow.
+"""
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..autograd.node import Op
+from ..device import add_at, array_module_of
+from ..tensor import Tensor, _wrap_dim
+from . import indexing, shape
+from ._composite import again
+
+__all__ = ["tril", "triu", "roll", "diag", "diag_embed", "diagonal", "diagonal_scatter", "trace",
+           "repeat_interleave", "meshgrid"]
+
+
+# ------------------------------------------------------------------------------------------ the ops
+class Tril(Op):
+    """The lower triangle: elements with ``column - row <= diagonal`` (the others are zero)."""
+
+    @staticmethod
+    def forward(ctx: Tril, a: Any, *, diagonal: int) -> Any:
+        ctx.diagonal = diagonal
+        return ctx.xp.tril(a, diagonal)
+
+    @staticmethod
+    def backward(ctx: Tril, g: Any) -> Any:
+        return again(ctx, Tril, g, diagonal=ctx.diagonal)
+
+
+class Triu(Op):
+    """The upper triangle: elements with ``column - row >= diagonal``."""
+
+    @staticmethod
+    def forward(ctx: Triu, a: Any, *, diagonal: int) -> Any:
+        ctx.diagonal = diagonal
+        return ctx.xp.triu(a, diagonal)
+
+    @staticmethod
+    def backward(ctx: Triu, g: Any) -> Any:
+        return again(ctx, Triu, g, diagonal=ctx.diagonal)
+
+
+class Roll(Op):
+    @staticmethod
+    def forward(ctx: Roll, a: Any, *, shifts: tuple, dims: tuple | None) -> Any:
+        ctx.shifts, ctx.dims = shifts, dims
+        if dims is None:
+            return ctx.xp.roll(a.reshape(-1), shifts[0]).reshape(a.shape)
+        return ctx.xp.roll(a, shifts, dims)
+
+    @staticmethod
+    def backward(ctx: Roll, g: Any) -> Any:
+        return again(ctx, Roll, g, shifts=tuple(-s for s in ctx.shifts), dims=ctx.dims)
+
+
+def _diagonal_view(xp: Any, a: Any, offset: int, dim1: int, dim2: int) -> Any:
+    """The diagonal of ``a`` over ``dim1, dim2`` as a writable view, moved to the last dimension."""
+    if xp is not np:
+        return xp.diagonal(a, offset, dim1, dim2)
+    n1, n2 = a.shape[dim1], a.shape[dim2]
+    length = max(0, min(n1, n2 - offset) if offset >= 0 else min(n1 + offset, n2))
+    start = [0] * a.ndim
+    if length:
+        start[dim2 if offset >= 0 else dim1] = abs(offset)
+    base = a[tuple(slice(s, None) for s in start)] if length else a
+    others = [k for k in range(a.ndim) if k not in (dim1, dim2)]
+    new_shape = tuple(a.shape[k] for k in others) + (length,)
+    strides = tuple(a.strides[k] for k in others) + (a.strides[dim1] + a.strides[dim2],)
+    return np.lib.stride_tricks.as_strided(base, new_shape, strides)
+
+
+class Diagonal(Op):
+    """The diagonal ``offset`` over ``dim1, dim2``, as a new last dimension (a view)."""
+
+    is_view = True
+
+    @staticmethod
+    def forward(ctx: Diagonal, a: Any, *, offset: int, dim1: int, dim2: int) -> Any:
+        ctx.shape, ctx.offset, ctx.dim1, ctx.dim2 = a.shape, offset, dim1, dim2
+        return _diagonal_view(ctx.xp, a, offset, dim1, dim2)
+
+    @staticmethod
+    def backward(ctx: Diagonal, g: Any) -> Any:
+        return again(ctx, DiagonalBackward, g, shape=ctx.shape, offset=ctx.offset, dim1=ctx.dim1, dim2=ctx.dim2)
+
+
+class DiagonalCopy(Diagonal, node_name="DiagonalBackward0_copy"):
+    """``diag`` of a matrix: the diagonal copied out."""
+
+    is_view = False
+
+    @staticmethod
+    def forward(ctx: DiagonalCopy, a: Any, *, offset: int, dim1: int, dim2: int) -> Any:
+        return Diagonal.forward(ctx, a, offset=offset, dim1=dim1, dim2=dim2).copy()
+
+
+class DiagonalBackward(Op, node_name="DiagonalBackwardBackward0"):
+    """Zeros of ``shape`` with ``g`` written on the diagonal ``offset`` over ``dim1, dim2``."""
+
+    @staticmethod
+    def forward(ctx: DiagonalBackward, g: Any, *, shape: tuple, offset: int, dim1: int, dim2: int) -> Any:
+        ctx.offset, ctx.dim1, ctx.dim2 = offset, dim1, dim2
+        out = ctx.xp.zeros(shape, dtype=g.dtype)
+        _diagonal_view(array_module_of(out), out, offset, dim1, dim2)[...] = g
+        return out
+
+    @staticmethod
+    def backward(ctx: DiagonalBackward, g: Any) -> Any:
+        return again(ctx, Diagonal, g, offset=ctx.offset, dim1=ctx.dim1, dim2=ctx.dim2)
+
+
+class DiagEmbed(DiagonalBackward, node_name="DiagEmbedBackward0"):
+    pass
+
+
+class DiagonalScatter(Op):
+    """``input`` with ``src`` written on a diagonal: ``src`` gets that diagonal of the gradient and
+    ``input`` the rest."""
+
+    @staticmethod
+    def forward(ctx: DiagonalScatter, a: Any, src: Any, *, offset: int, dim1: int, dim2: int) -> Any:
+        ctx.offset, ctx.dim1, ctx.dim2 = offset, dim1, dim2
+        out = a.copy()
+        _diagonal_view(ctx.xp, out, offset, dim1, dim2)[...] = src
+        return out
+
+    @staticmethod
+    def backward(ctx: DiagonalScatter, g: Any) -> tuple:
+        needs_a, needs_src = ctx.needs_input_grad
+        options = {"offset": ctx.offset, "dim1": ctx.dim1, "dim2": ctx.dim2}
+        diagonal_of_g = again(ctx, Diagonal, g, **options)
+        ga = again(ctx, DiagonalScatter, g, diagonal_of_g * 0.0, **options) if needs_a else None
+        return ga, diagonal_of_g if needs_src else None
+
+
+class Trace(Op):
+    """The sum of the main diagonal of a matrix; the gradient is ``g`` on that diagonal."""
+
+    @staticmethod
+    def forward(ctx: Trace, a: Any) -> Any:
+        ctx.shape = a.shape
+        return a.trace(dtype=np.int64 if a.dtype.kind in "biu" else None)
+
+    @staticmethod
+    def backward(ctx: Trace, g: Any) -> Any:
+        n = min(ctx.shape)
+        return again(ctx, DiagonalBackward, ctx.xp.broadcast_to(g, (n,)), shape=ctx.shape, offset=0, dim1=0, dim2=1)
+
+
+class Unfold(Op):
+    """The windows of ``size`` elements every ``step`` along ``dim``: that dimension becomes the
+    window count and the window is a new last dimension (a view)."""
+
+    is_view = True
+
+    @staticmethod
+    def forward(ctx: Unfold, a: Any, *, dim: int, size: int, step: int) -> Any:
+        ctx.shape, ctx.dim, ctx.size, ctx.step = a.shape, dim, size, step
+        if a.ndim == 0:
+            return a.reshape(1)
+        count = (a.shape[dim] - size) // step + 1
+        new_shape = a.shape[:dim] + (count,) + a.shape[dim + 1:] + (size,)
+        strides = a.strides[:dim] + (a.strides[dim] * step,) + a.strides[dim + 1:] + (a.strides[dim],)
+        if ctx.xp is np:
+            return np.lib.stride_tricks.as_strided(a, new_shape, strides)
+        return ctx.xp.lib.stride_tricks.as_strided(a, new_shape, strides)
+
+    @staticmethod
+    def backward(ctx: Unfold, g: Any) -> Any:
+        return again(ctx, UnfoldBackward, g, shape=ctx.shape, dim=ctx.dim, size=ctx.size, step=ctx.step)
+
+
+class UnfoldBackward(Op, node_name="UnfoldBackwardBackward0"):
+    """The windows added back into zeros of the unfolded tensor's ``shape``."""
+
+    @staticmethod
+    def forward(ctx: UnfoldBackward, g: Any, *, shape: tuple, dim: int, size: int, step: int) -> Any:
+        ctx.dim, ctx.size, ctx.step = dim, size, step
+        xp = array_module_of(g)
+        if not shape:
+            return g.reshape(())
+        out = xp.zeros(shape, dtype=g.dtype)
+        count = g.shape[dim]
+        positions = xp.arange(count).reshape(-1, 1) * step + xp.arange(size).reshape(1, -1)
+        add_at(out, (slice(None),) * dim + (positions,), xp.moveaxis(g, -1, dim + 1))
+        return out
+
+    @staticmethod
+    def backward(ctx: UnfoldBackward, g: Any) -> Any:
+        return again(ctx, Unfold, g, dim=ctx.dim, size=ctx.size, step=ctx.step)
+
+
+# ------------------------------------------------------------------------------ public functions
+def _triangle(name: str, op: type, input: Tensor, diagonal: int) -> Tensor:
+    if input.ndim < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+    return op.apply(input, diagonal=int(diagonal))
+
+
+def tril(input: Tensor, diagonal: int = 0) -> Tensor:
+    """The lower triangle of the matrices (the last two dimensions) of ``input``: the elements with
+    ``j - i <= diagonal``, the others zero."""
+    return _triangle("tril", Tril, input, diagonal)
+
+
+def triu(input: Tensor, diagonal: int = 0) -> Tensor:
+    """The upper triangle of the matrices of ``input``: the elements with ``j - i >= diagonal``."""
+    return _triangle("triu", Triu, input, diagonal)
+
+
+def roll(input: Tensor, shifts: int | Sequence[int], dims: int | Sequence[int] | None = None) -> Tensor:
+    """The elements shifted ``shifts`` places along ``dims`` (those leaving at one end come back at
+    the other); without ``dims`` the flattened tensor is shifted and the shape restored."""
+    shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+    if dims is None:
+        if len(shifts) != 1:
+            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")
+        return Roll.apply(input, shifts=shifts, dims=None)
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    if len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    return Roll.apply(input, shifts=shifts, dims=tuple(_wrap_dim(d, input.ndim) for d in dims))
+
+
+def _diagonal_dims(input: Tensor, dim1: int, dim2: int, ndim: int | None = None) -> tuple:
+    ndim = input.ndim if ndim is None else ndim
+    d1, d2 = _wrap_dim(dim1, ndim), _wrap_dim(dim2, ndim)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return d1, d2
+
+
+def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """A view of the diagonal ``offset`` (above the main one when positive) of the matrices over
+    dimensions ``dim1, dim2``; the diagonal becomes the last dimension."""
+    d1, d2 = _diagonal_dims(input, dim1, dim2)
+    return Diagonal.apply(input, offset=offset, dim1=d1, dim2=d2)
+
+
+def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    """Matrices (over the new dimensions ``dim1, dim2``) whose diagonal ``offset`` holds the last
+    dimension of ``input``, zeros elsewhere."""
+    ndim = input.ndim + 1
+    d1, d2 = _diagonal_dims(input, dim1, dim2, ndim)
+    n = input.shape[-1] + abs(offset) if input.ndim else 1 + abs(offset)
+    batch = list(input.shape[:-1])
+    out_shape = []
+    for k in range(ndim):
+        out_shape.append(n if k in (d1, d2) else batch.pop(0))
+    return DiagEmbed.apply(input, shape=tuple(out_shape), offset=offset, dim1=d1, dim2=d2)
+
+
+def diagonal_scatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """A copy of ``input`` with ``src`` written on the diagonal ``offset`` over ``dim1, dim2``."""
+    d1, d2 = _diagonal_dims(input, dim1, dim2)
+    expected = _diagonal_view(array_module_of(input._data), input._data, offset, d1, d2).shape
+    if tuple(src.shape) != expected:
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = {list(src.shape)}, "
+                           f"slice size = {list(expected)}")
+    return DiagonalScatter.apply(input, src, offset=offset, dim1=d1, dim2=d2)
+
+
+def diag(input: Tensor, diagonal: int = 0) -> Tensor:
+    """For a vector, the square matrix with it on the diagonal ``diagonal``; for a matrix, the
+    vector of its diagonal ``diagonal`` (a copy)."""
+    if input.ndim == 1:
+        return diag_embed(input, diagonal, 0, 1)
+    if input.ndim != 2:
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.ndim}D")
+    return DiagonalCopy.apply(input, offset=diagonal, dim1=0, dim2=1)
+
+
+def trace(input: Tensor) -> Tensor:
+    """The sum of the main diagonal of a matrix (integers give int64)."""
+    if input.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
+    return Trace.apply(input)
+
+
+def unfold(input: Tensor, dimension: int, size: int, step: int) -> Tensor:
+    """A view of every window of ``size`` elements, ``step`` apart, along ``dimension`` (PyTorch's
+    ``Tensor.unfold``): ``dimension`` then counts the windows and a last dimension holds them."""
+    d = _wrap_dim(dimension, input.ndim)
+    length = input.shape[d] if input.ndim else 1
+    if size > length:
+        raise RuntimeError(f"maximum size for tensor at dimension {d} is {length} but size is {size}")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
+    return Unfold.apply(input, dim=d, size=size, step=step)
+
+
+def repeat_interleave(input: Tensor, repeats: int | Tensor | None = None, dim: int | None = None, *,
+                      output_size: int | None = None) -> Tensor:
+    """Each element (or slice along ``dim``) repeated ``repeats`` times in place: ``[1, 2] -> [1, 1, 2, 2]``.
+    ``repeats`` is an int or a tensor of one count per slice; without ``dim`` the flattened tensor is
+    repeated. ``repeat_interleave(counts)`` alone gives ``i`` repeated ``counts[i]`` times."""
+    if repeats is None:
+        counts = input._data
+        xp = array_module_of(counts)
+        return Tensor._make(xp.repeat(xp.arange(counts.shape[0], dtype=np.int64), counts))
+    if dim is None:
+        input, d = shape.reshape(input, (-1,)), 0
+    else:
+        d = _wrap_dim(dim, input.ndim)
+    n = input.shape[d] if input.ndim else 1
+    if isinstance(repeats, Tensor) and repeats.numel() != 1:
+        if repeats.ndim != 1:
+            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        if repeats.shape[0] != n:
+            raise RuntimeError(f"repeats must have the same size as input along dim, but got repeats.size(0) = "
+                               f"{repeats.shape[0]} and input.size({d}) = {n}")
+        xp = array_module_of(input._data)
+        index = xp.repeat(xp.arange(n), xp.asarray(repeats._data))
+        return indexing.index_select(input, d, Tensor._make(index.astype(np.int64)))
+    count = int(repeats.item() if isinstance(repeats, Tensor) else repeats)
+    if count < 0:
+        raise RuntimeError("repeats can not be negative")
+    # PyTorch's own way: a size-count dimension after d, expanded (a view) and merged with d.
+    widened = shape.unsqueeze(input, d + 1)
+    sizes = list(widened.shape)
+    sizes[d + 1] = count
+    merged = list(input.shape)
+    merged[d] *= count
+    return shape.reshape(shape.contiguous(shape.expand(widened, sizes)), merged)
+
+
+def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple:
+    """Coordinate grids from 1-D tensors: with ``indexing='ij'`` the i-th output varies along
+    dimension i; with ``'xy'`` the first two dimensions are swapped (Cartesian). The outputs are
+    expanded views."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
+                      "argument.", UserWarning, stacklevel=2)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
+    for t in tensors:
+        if t.ndim > 1:
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t}")
+    swap = indexing == "xy" and len(tensors) >= 2
+    order = list(tensors)
+    if swap:
+        order[0], order[1] = order[1], order[0]
+    sizes = [t.numel() for t in order]
+    grids = []
+    for i, t in enumerate(order):
+        view = shape.reshape(t, [-1 if k == i else 1 for k in range(len(order))])
+        grids.append(shape.expand(view, sizes))
+    if swap:
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)

@@ -1,0 +1,561 @@
+"""Matrix functions and decompositions: det, slogdet, inv, solve, cholesky, qr, svd, eigh, pinv, with
+their gradients (the public functions are gathered in ``tinyframe.linalg``).
+
+Each is one ``Factorization`` op per result (``svd`` gives three nodes named LinalgSvdBackward0, one
+for U, S and Vh): the gradient of a decomposition is linear in its results' gradients, so each node
+contributes the part of its own result and the engine adds them up. The formulas are written with
+tinyframe's ops on Tensors; while the backward pass is recorded they use results recomputed from the
+input through the public function, so that second derivatives flow through them too.
+Every function works on batches of matrices (the last two dimensions).
+"""
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from .. import return_types
+from ..autograd.node import Op
+from ..device import array_module_of
+from ..tensor import Tensor
+from . import binary, construction, reduction, shape
+from ._composite import on_tensors
+
+__all__ = ["det", "logdet", "slogdet", "inverse", "cholesky", "pinverse", "svd", "qr"]
+
+
+class LinAlgError(RuntimeError):
+    """A matrix function failed on its input (singular, not positive-definite, ...): PyTorch's
+    ``torch.linalg.LinAlgError``, a RuntimeError."""
+
+
+class Factorization(Op):
+    """One result (``which``) of a matrix function computed with all of them (``results``).
+
+    Subclasses define ``recompute(a, **options)`` (the results as a differentiable function of
+    ``a``) and ``gradient(a, results, grads, **options)`` (the input's gradient, given one Tensor or
+    None per result).
+    """
+
+    @staticmethod
+    def forward(ctx: Factorization, a: Any, *, results: tuple, which: int, options: dict) -> Any:
+        ctx.results, ctx.which, ctx.options = results, which, options
+        ctx.save_for_backward(a)
+        return results[which]
+
+    @staticmethod
+    def backward(ctx: Factorization, g: Any) -> Any:
+        return on_tensors(ctx, lambda g, a: _factor_gradient(ctx, g, a), g)
+
+
+def _factor_gradient(ctx: Factorization, g: Tensor, a: Tensor) -> Tensor:
+    kind = type(ctx)
+    if ctx.recording:
+        results = kind.recompute(a, **ctx.options)
+    else:
+        results = tuple(Tensor._make(r) for r in ctx.results)
+    grads = [None] * len(results)
+    grads[ctx.which] = g
+    return kind.gradient(a, results, grads, **ctx.options)
+
+
+def _outputs(kind: type, a: Tensor, results: tuple, differentiable: tuple, **options: Any) -> tuple:
+    """One Tensor per result: a node of ``kind`` for the differentiable ones, plain Tensors else."""
+    return tuple(kind.apply(a, results=results, which=i, options=options) if i in differentiable
+                 else Tensor._make(r) for i, r in enumerate(results))
+
+
+# ------------------------------------------------------------------------------------ helpers
+def _t(x: Tensor) -> Tensor:
+    return shape.transpose(x, -2, -1)
+
+
+def _eye_like(x: Tensor, n: int) -> Tensor:
+    return Tensor._make(array_module_of(x._data).eye(n, dtype=x._data.dtype))
+
+
+def _square(name: str, a: Tensor) -> None:
+    if not isinstance(a, Tensor):
+        raise TypeError(f"{name}(): argument 'A' must be Tensor, not {type(a).__name__}")
+    if a.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    if a.shape[-1] != a.shape[-2]:
+        raise RuntimeError(f"{name}: A must be batches of square matrices, but they are {a.shape[-2]} by "
+                           f"{a.shape[-1]} matrices")
+    _floating(name, a)
+
+
+def _matrix(name: str, a: Tensor) -> None:
+    if a.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    _floating(name, a)
+
+
+def _floating(name: str, a: Tensor) -> None:
+    if a.dtype.name not in ("float32", "float64"):
+        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
+                           f"{reduction._scalar_type(a._data)}")
+
+
+def _host(a: Tensor) -> Any:
+    """The array NumPy's linalg works on (CuPy arrays too: cupy.linalg has the same names)."""
+    return a._data
+
+
+def _linalg(a: Tensor) -> Any:
+    return array_module_of(a._data).linalg
+
+
+def _first_zero_pivot(matrix: np.ndarray) -> int:
+    """The 1-based position of the first zero pivot of LU with partial pivoting (PyTorch's message)."""
+    u = np.array(matrix, dtype=np.float64)
+    n = u.shape[0]
+    for k in range(n):
+        p = k + int(np.argmax(np.abs(u[k:, k])))
+        if u[p, k] == 0:
+            return k + 1
+        u[[k, p]] = u[[p, k]]
+        u[k + 1:] -= np.outer(u[k + 1:, k] / u[k, k], u[k])
+    return n
+
+
+def _singular_error(name: str, a: Any) -> LinAlgError:
+    stack = np.asarray(a.get() if hasattr(a, "get") else a).reshape((-1,) + a.shape[-2:])
+    for i, matrix in enumerate(stack):
+        if np.linalg.matrix_rank(matrix) < matrix.shape[0]:
+            where = f"(Batch element {i}): " if len(stack) > 1 else ""
+            return LinAlgError(f"{name}: {where}The diagonal element {_first_zero_pivot(matrix)} is zero, the "
+                               "inversion could not be completed because the input matrix is singular.")
+    return LinAlgError(f"{name}: The input matrix is singular.")
+
+
+# --------------------------------------------------------------------------------- det, slogdet
+class LinalgDet(Factorization):
+    """``det(A)``; the gradient ``g det(A) A^{-T}`` assumes an invertible ``A``."""
+
+    @staticmethod
+    def recompute(a: Tensor) -> tuple:
+        return (linalg_det(a),)
+
+    @staticmethod
+    def gradient(a: Tensor, results: tuple, grads: list) -> Tensor:
+        scale = shape.unsqueeze(shape.unsqueeze(grads[0] * results[0], -1), -1)
+        return scale * _t(linalg_inv(a))
+
+
+class LinalgSlogdet(Factorization):
+    """``(sign, log|det A|)``; only ``logabsdet`` is differentiable: its gradient is ``g A^{-T}``."""
+
+    @staticmethod
+    def recompute(a: Tensor) -> tuple:
+        return tuple(linalg_slogdet(a))
+
+    @staticmethod
+    def gradient(a: Tensor, results: tuple, grads: list) -> Tensor:
+        if grads[1] is None:  # the sign is piecewise constant
+            return a * 0.0
+        return shape.unsqueeze(shape.unsqueeze(grads[1], -1), -1) * _t(linalg_inv(a))
+
+
+def linalg_det(A: Tensor) -> Tensor:
+    """The determinant of each square matrix of ``A`` (``(*, n, n) -> (*)``)."""
+    _square("linalg.det", A)
+    det_ = _linalg(A).det(_host(A))
+    return LinalgDet.apply(A, results=(array_module_of(A._data).asarray(det_),), which=0, options={})
+
+
+def linalg_slogdet(A: Tensor) -> Any:
+    """The named tuple ``(sign, logabsdet)`` with ``det(A) = sign * exp(logabsdet)`` (sign 0 and
+    logabsdet -inf for a singular matrix)."""
+    _square("linalg.slogdet", A)
+    sign, logabsdet = _linalg(A).slogdet(_host(A))
+    xp = array_module_of(A._data)
+    results = (xp.asarray(sign, dtype=A._data.dtype), xp.asarray(logabsdet, dtype=A._data.dtype))
+    return return_types.linalg_slogdet(*_outputs(LinalgSlogdet, A, results, (0, 1)))
+
+
+def slogdet(input: Tensor) -> Any:
+    """``torch.slogdet``: ``linalg.slogdet`` under its older name and result type."""
+    return return_types.slogdet(*linalg_slogdet(input))
+
+
+def logdet(input: Tensor) -> Tensor:
+    """``log(det(input))``: NaN for a negative determinant, -inf for a singular matrix."""
+    sign, logabsdet = linalg_slogdet(input)
+    return binary.where(sign < 0, float("nan"), logabsdet)
+
+
+def det(input: Tensor) -> Tensor:
+    """``torch.det``: the same as ``linalg.det``."""
+    return linalg_det(input)
+
+
+# ------------------------------------------------------------------------------------ inv, solve
+class LinalgInvEx(Factorization):
+    """``A^{-1}``; the gradient is ``-A^{-T} g A^{-T}``."""
+
+    @staticmethod
+    def recompute(a: Tensor) -> tuple:
+        return (linalg_inv(a),)
+
+    @staticmethod
+    def gradient(a: Tensor, results: tuple, grads: list) -> Tensor:
+        inverse_t = _t(results[0])
+        return -(inverse_t @ grads[0] @ inverse_t)
+
+
+def linalg_inv(A: Tensor) -> Tensor:
+    """The inverse of each square matrix of ``A``; a singular matrix raises ``LinAlgError``."""
+    _square("linalg.inv", A)
+    try:
+        inverse = _linalg(A).inv(_host(A))
+    except Exception as exc:  # numpy.linalg.LinAlgError, cupy's
+        if "ingular" not in str(exc):
+            raise
+        raise _singular_error("linalg.inv", A._data) from None
+    if not array_module_of(inverse).isfinite(inverse).all():  # CuPy returns inf / nan instead of raising
+        raise _singular_error("linalg.inv", A._data)
+    return LinalgInvEx.apply(A, results=(inverse,), which=0, options={})
+
+
+def inverse(input: Tensor) -> Tensor:
+    """``torch.inverse``: the same as ``linalg.inv``."""
+    return linalg_inv(input)
+
+
+def _is_vector_rhs(A: Tensor, B: Tensor) -> bool:
+    """PyTorch reads ``B`` as (a batch of) vectors when it is 1-D or has the batch shape of ``A``
+    without its last dimension."""
+    return B.ndim == 1 or (B.ndim == A.ndim - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+
+
+def linalg_solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
+    """The solution ``X`` of ``A X = B`` (``X A = B`` with ``left=False``) for square ``A``; ``B`` is a
+    matrix or a vector (batches broadcast). The gradients are ``gB = A^{-T} g`` and ``gA = -gB X^T``,
+    from the inverse's: ``X = A^{-1} B``."""
+    _square("linalg.solve", A)
+    if not left:
+        return _t(linalg_solve(_t(A), _t(B)))
+    vector = _is_vector_rhs(A, B)
+    rhs = shape.unsqueeze(B, -1) if vector else B
+    if rhs.shape[-2] != A.shape[-1]:
+        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation AX = B "
+                           f"({A.shape[-2]}x{A.shape[-1]} and {rhs.shape[-2]}x{rhs.shape[-1]})")
+    batch = shape.broadcast_shapes(tuple(A.shape[:-2]), tuple(rhs.shape[:-2]))
+    A = A if tuple(A.shape[:-2]) == tuple(batch) else shape.expand(A, (*batch, *A.shape[-2:]))
+    rhs = rhs if tuple(rhs.shape[:-2]) == tuple(batch) else shape.expand(rhs, (*batch, *rhs.shape[-2:]))
+    try:
+        solution = _linalg(A).solve(_host(A), _host(rhs))
+    except Exception as exc:
+        if "ingular" not in str(exc):
+            raise
+        raise LinAlgError("torch.linalg.solve: The solver failed because the input matrix is singular.") from None
+    out = LinalgSolveEx.apply(A, rhs, solution=solution)
+    return shape.squeeze(out, -1) if vector else out
+
+
+class LinalgSolveEx(Op):
+    """``X = A^{-1} B``: ``gB = A^{-T} g`` (a solve with ``A^T``) and ``gA = -gB X^T``."""
+
+    @staticmethod
+    def forward(ctx: LinalgSolveEx, a: Any, b: Any, *, solution: Any) -> Any:
+        ctx.save_for_backward(a, solution)
+        return solution
+
+    @staticmethod
+    def backward(ctx: LinalgSolveEx, g: Any) -> tuple:
+        needs_a = ctx.needs_input_grad[0]
+
+        def formula(g: Tensor, a: Tensor, x: Tensor) -> tuple:
+            gb = linalg_solve(_t(a), g)
+            return (-(gb @ _t(x)) if needs_a else None), gb
+        return on_tensors(ctx, formula, g)
+
+
+# --------------------------------------------------------------------------------------- cholesky
+class LinalgCholeskyEx(Factorization):
+    """``L`` with ``A = L L^T``. With ``Phi(X)`` the lower triangle of ``X`` with half its diagonal,
+    ``gA = sym(L^{-T} Phi(L^T gL) L^{-1})`` (``sym(X) = (X + X^T) / 2``)."""
+
+    @staticmethod
+    def recompute(a: Tensor) -> tuple:
+        return (linalg_cholesky(a),)
+
+    @staticmethod
+    def gradient(a: Tensor, results: tuple, grads: list) -> Tensor:
+        (lower,) = results
+        phi = construction.tril(_t(lower) @ construction.tril(grads[0]))
+        phi = phi - construction.diag_embed(construction.diagonal(phi, 0, -2, -1) * 0.5)
+        inverse = linalg_inv(lower)
+        ga = _t(inverse) @ phi @ inverse
+        return (ga + _t(ga)) * 0.5
+
+
+def linalg_cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
+    """The lower-triangular ``L`` with ``A = L L^T`` for symmetric positive-definite ``A`` (only
+    its lower triangle is read); ``upper=True`` gives ``L^T``."""
+    _square("linalg.cholesky", A)
+    try:
+        lower = _linalg(A).cholesky(_host(A))
+    except Exception:
+        lower = None
+    if lower is None or not array_module_of(lower).isfinite(lower).all():
+        raise _not_positive_definite(A._data) from None
+    out = LinalgCholeskyEx.apply(A, results=(lower,), which=0, options={})
+    return _t(out) if upper else out
+
+
+def _not_positive_definite(a: Any) -> LinAlgError:
+    """PyTorch's message, naming the order of the first leading minor that is not positive-definite."""
+    stack = np.asarray(a.get() if hasattr(a, "get") else a).reshape((-1,) + a.shape[-2:])
+    for i, matrix in enumerate(stack):
+        for order in range(1, matrix.shape[0] + 1):
+            try:
+                np.linalg.cholesky(matrix[:order, :order])
+            except np.linalg.LinAlgError:
+                where = f"(Batch element {i}): " if len(stack) > 1 else ""
+                return LinAlgError(f"linalg.cholesky: {where}The factorization could not be completed because the "
+                                   f"input is not positive-definite (the leading minor of order {order} is not "
+                                   "positive-definite).")
+    return LinAlgError("linalg.cholesky: The factorization could not be completed because the input is not "
+                       "positive-definite.")
+
+
+def cholesky(input: Tensor, upper: bool = False) -> Tensor:
+    """``torch.cholesky`` (deprecated in PyTorch for ``linalg.cholesky``)."""
+    return linalg_cholesky(input, upper=upper)
+
+
+# ---------------------------------------------------------------------------------------------- qr
+class LinalgQr(Factorization):
+    """``(Q, R)`` with ``A = Q R``. For ``m >= n`` (reduced): ``M = R gR^T - gQ^T Q`` and
+    ``gA = (gQ + Q copyltu(M)) R^{-T}``, ``copyltu(M)`` the symmetric matrix of ``M``'s lower triangle."""
+
+    @staticmethod
+    def recompute(a: Tensor, mode: str) -> tuple:
+        return tuple(linalg_qr(a, mode))
+
+    @staticmethod
+    def gradient(a: Tensor, results: tuple, grads: list, mode: str) -> Tensor:
+        q, r = results
+        m, n = a.shape[-2], a.shape[-1]
+        if m < n or (mode == "complete" and m > n):
+            raise RuntimeError("The derivative of linalg.qr is implemented only for mode='reduced' with "
+                               "nrows >= ncols (and mode='complete' with square inputs)")
+        gq = grads[0] if grads[0] is not None else q * 0.0
+        gr = grads[1] if grads[1] is not None else r * 0.0
+        product = r @ _t(gr) - _t(gq) @ q
+        lower = construction.tril(product, -1)
+        copyltu = lower + _t(lower) + construction.diag_embed(construction.diagonal(product, 0, -2, -1))
+        return _t(linalg_solve(r, _t(gq + q @ copyltu)))
+
+
+def linalg_qr(A: Tensor, mode: str = "reduced") -> Any:
+    """The named tuple ``(Q, R)``: ``Q`` with orthonormal columns and upper-triangular ``R``,
+    ``A = Q R``. ``mode`` is 'reduced' (``Q`` is m x k), 'complete' (``Q`` is m x m) or 'r' (``Q``
+    empty)."""
+    _matrix("linalg.qr", A)
+    if mode not in ("reduced", "complete", "r"):
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', "
+                           f"or 'complete'")
+    q, r = _linalg(A).qr(_host(A), mode="complete" if mode == "complete" else "reduced")
+    if mode == "r":
+        empty = array_module_of(r).zeros((0,), dtype=r.dtype)
+        return return_types.linalg_qr(Tensor._make(empty), LinalgQr.apply(A, results=(q, r), which=1,
+                                                                             options={"mode": mode}))
+    return return_types.linalg_qr(*_outputs(LinalgQr, A, (q, r), (0, 1), mode=mode))
+
+
+def qr(input: Tensor, some: bool = True) -> Any:
+    """``torch.qr`` (deprecated in PyTorch): ``linalg.qr`` with ``some`` for the 'reduced' mode."""
+    warnings.warn("torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch "
+                  "release.\nThe boolean parameter 'some' has been replaced with a string parameter 'mode'.\n"
+                  "Q, R = torch.qr(A, some)\nshould be replaced with\n"
+                  "Q, R = torch.linalg.qr(A, 'reduced' if some else 'complete')", UserWarning, stacklevel=2)
+    return return_types.qr(*linalg_qr(input, "reduced" if some else "complete"))
+
+
+# --------------------------------------------------------------------------------------------- svd
+class LinalgSvd(Factorization):
+    """``(U, S, Vh)`` with ``A = U diag(S) Vh``. With ``F_ij = 1 / (s_j^2 - s_i^2)`` (0 on the diagonal)
+    and ``J = F * (U^T gU)``, ``K = F * (V^T gV)``:
+    ``gA = U [(J + J^T) S + diag(gS) + S (K + K^T)] Vh + (I - U U^T) gU S^{-1} Vh + U S^{-1} gVh (I - V V^T)``.
+    The singular vectors are defined up to a joint sign: only functions invariant to it have a gradient
+    that means something, and distinct singular values are assumed."""
+
+    @staticmethod
+    def recompute(a: Tensor, full_matrices: bool) -> tuple:
+        return tuple(linalg_svd(a, full_matrices))
+
+    @staticmethod
+    def gradient(a: Tensor, results: tuple, grads: list, full_matrices: bool) -> Tensor:
+        u, s, vh = results
+        gu, gs, gvh = grads
+        m, n = a.shape[-2], a.shape[-1]
+        k = min(m, n)
+        if full_matrices:  # only the first k singular vectors take part in A
+            u, vh = u[..., :, :k], vh[..., :k, :]
+            gu = None if gu is None else gu[..., :, :k]
+            gvh = None if gvh is None else gvh[..., :k, :]
+        inner = construction.diag_embed(gs) if gs is not None else None
+        if gu is None and gvh is None:
+            return u @ inner @ vh
+        s_row, s_col = shape.unsqueeze(s, -2), shape.unsqueeze(s, -1)
+        gap = s_row * s_row - s_col * s_col  # s_j^2 - s_i^2
+        eye = _eye_like(s, k)
+        f = binary.where(eye > 0, 0.0, 1.0 / (gap + eye))
+        terms = [] if inner is None else [inner]
+        if gu is not None:
+            j = f * (_t(u) @ gu)
+            terms.append((j + _t(j)) * s_row)
+        if gvh is not None:
+            kk = f * (vh @ _t(gvh))
+            terms.append(s_col * (kk + _t(kk)))
+        core = terms[0]
+        for term in terms[1:]:
+            core = core + term
+        ga = u @ core @ vh
+        if gu is not None and m > k:
+            ga = ga + (gu - u @ (_t(u) @ gu)) / s_row @ vh
+        if gvh is not None and n > k:
+            ga = ga + u @ ((gvh - (gvh @ _t(vh)) @ vh) / s_col)
+        return ga
+
+
+def linalg_svd(A: Tensor, full_matrices: bool = True, *, driver: str | None = None) -> Any:
+    """The named tuple ``(U, S, Vh)`` with ``A = U diag(S) Vh`` and ``S`` descending; with
+    ``full_matrices=False`` the reduced form (``U`` m x k, ``Vh`` k x n, ``k = min(m, n)``)."""
+    _matrix("linalg.svd", A)
+    u, s, vh = _linalg(A).svd(_host(A), full_matrices=full_matrices)
+    return return_types.linalg_svd(*_outputs(LinalgSvd, A, (u, s, vh), (0, 1, 2), full_matrices=full_matrices))
+
+
+def svdvals(A: Tensor, *, driver: str | None = None) -> Tensor:
+    """The singular values of ``A``, descending (their gradient is ``U diag(g) Vh``)."""
+    _matrix("linalg.svdvals", A)
+    u, s, vh = _linalg(A).svd(_host(A), full_matrices=False)
+    return LinalgSvd.apply(A, results=(u, s, vh), which=1, options={"full_matrices": False})
+
+
+def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> Any:
+    """``torch.svd`` (deprecated in PyTorch): the named tuple ``(U, S, V)`` with ``V = Vh^T``, reduced
+    when ``some``."""
+    u, s, vh = linalg_svd(input, full_matrices=not some)
+    if not compute_uv:
+        return return_types.svd(u * 0.0, s, _t(vh) * 0.0)
+    return return_types.svd(u, s, _t(vh))
+
+
+# -------------------------------------------------------------------------------------------- eigh
+class LinalgEigh(Factorization):
+    """``(L, V)`` with ``A = V diag(L) V^T`` for symmetric ``A``:
+    ``gA = V (diag(gL) + skew(V^T gV) / E) V^T`` with ``E_ij = L_j - L_i`` and ``skew(X) = (X - X^T) / 2``
+    (distinct eigenvalues assumed; eigenvectors are defined up to sign)."""
+
+    @staticmethod
+    def recompute(a: Tensor, UPLO: str) -> tuple:
+        return tuple(linalg_eigh(a, UPLO))
+
+    @staticmethod
+    def gradient(a: Tensor, results: tuple, grads: list, UPLO: str) -> Tensor:
+        values, vectors = results
+        g_values, g_vectors = grads
+        n = a.shape[-1]
+        core = construction.diag_embed(g_values) if g_values is not None else None
+        if g_vectors is not None:
+            eye = _eye_like(values, n)
+            gap = shape.unsqueeze(values, -2) - shape.unsqueeze(values, -1)
+            projected = _t(vectors) @ g_vectors
+            off = (projected - _t(projected)) * 0.5 / (gap + eye)
+            off = binary.where(eye > 0, 0.0, off)
+            core = off if core is None else core + off
+        return vectors @ core @ _t(vectors)
+
+
+def linalg_eigh(A: Tensor, UPLO: str = "L") -> Any:
+    """The named tuple ``(eigenvalues, eigenvectors)`` of a symmetric ``A`` (only the triangle
+    ``UPLO`` is read): eigenvalues ascending, eigenvectors as columns."""
+    _square("linalg.eigh", A)
+    if UPLO not in ("L", "U"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    values, vectors = _linalg(A).eigh(_host(A), UPLO=UPLO)
+    return return_types.linalg_eigh(*_outputs(LinalgEigh, A, (values, vectors), (0, 1), UPLO=UPLO))
+
+
+def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:
+    """The eigenvalues of a symmetric ``A``, ascending."""
+    return linalg_eigh(A, UPLO).eigenvalues
+
+
+# -------------------------------------------------------------------------------------------- pinv
+class LinalgPinv(Factorization):
+    """``X = A^+``: ``gA = -X^T g X^T + (I - A X) g^T X X^T + X^T X g^T (I - X A)`` (for ``A`` of
+    locally constant rank)."""
+
+    @staticmethod
+    def recompute(a: Tensor, **options: Any) -> tuple:
+        return (linalg_pinv(a, **options),)
+
+    @staticmethod
+    def gradient(a: Tensor, results: tuple, grads: list, **options: Any) -> Tensor:
+        (x,) = results
+        g = grads[0]
+        m, n = a.shape[-2], a.shape[-1]
+        left = _eye_like(a, m) - a @ x
+        right = _eye_like(a, n) - x @ a
+        return -(_t(x) @ g @ _t(x)) + left @ _t(g) @ (x @ _t(x)) + (_t(x) @ x) @ _t(g) @ right
+
+
+def linalg_pinv(A: Tensor, *, atol: float | None = None, rtol: float | None = None,
+                hermitian: bool = False) -> Tensor:
+    """The Moore-Penrose pseudo-inverse, from the SVD: singular values below
+    ``max(atol, rtol * s_max)`` count as zero (``rtol`` defaults to ``eps * max(m, n)``)."""
+    _matrix("linalg.pinv", A)
+    data = _host(A)
+    xp = array_module_of(data)
+    s = xp.linalg.svd(data, compute_uv=False)
+    tolerance = _tolerance(A, s, atol, rtol)
+    u, s, vh = xp.linalg.svd(data, full_matrices=False)
+    inverse_s = xp.where(s > tolerance, 1.0 / xp.where(s > tolerance, s, 1.0), 0.0).astype(data.dtype)
+    x = xp.swapaxes(vh, -1, -2) @ (inverse_s[..., :, None] * xp.swapaxes(u, -1, -2))
+    return LinalgPinv.apply(A, results=(x,), which=0,
+                            options={"atol": atol, "rtol": rtol, "hermitian": hermitian})
+
+
+def _tolerance(A: Tensor, s: Any, atol: float | None, rtol: float | None) -> Any:
+    """PyTorch's cut-off for singular values that count as zero, one per matrix (kept as ``(..., 1)``)."""
+    xp = array_module_of(s)
+    largest = s[..., :1] if s.shape[-1] else xp.zeros(s.shape[:-1] + (1,), s.dtype)
+    if rtol is None:
+        rtol = 0.0 if atol is not None and atol > 0 else np.finfo(s.dtype).eps * max(A.shape[-2:])
+    return xp.maximum(atol or 0.0, rtol * largest)
+
+
+def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
+    """``torch.pinverse``: ``linalg.pinv`` with the relative cut-off ``rcond``."""
+    return linalg_pinv(input, rtol=rcond)
+
+
+def matrix_rank(A: Tensor, *, atol: float | None = None, rtol: float | None = None, hermitian: bool = False,
+                tol: float | None = None) -> Tensor:
+    """The number of singular values above ``max(atol, rtol * s_max)`` (int64)."""
+    _matrix("linalg.matrix_rank", A)
+    s = _linalg(A).svd(_host(A), compute_uv=False)
+    tolerance = _tolerance(A, s, tol if tol is not None else atol, rtol)
+    return Tensor._make(array_module_of(s).asarray((s > tolerance).sum(-1), dtype=np.int64))
+
+
+def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | None = None) -> Any:
+    """The least-squares solution ``X`` minimising ``||A X - B||``, as the named tuple ``(solution,
+    residuals, rank, singular_values)``. As PyTorch's default CPU driver ('gelsy'), the residuals and
+    singular values are empty and the rank is computed."""
+    _matrix("linalg.lstsq", A)
+    vector = B.ndim == A.ndim - 1
+    rhs = shape.unsqueeze(B, -1) if vector else B
+    if rhs.shape[-2] != A.shape[-2]:
+        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+    solution = linalg_pinv(A, rtol=rcond) @ rhs
+    empty = Tensor._make(array_module_of(A._data).zeros((0,), A._data.dtype))
+    rank = matrix_rank(A, rtol=rcond)
+    return return_types.linalg_lstsq(shape.squeeze(solution, -1) if vector else solution, empty, rank, empty)

@@ -1,0 +1,311 @@
+"""Writing into a copy at indices: scatter, scatter_reduce, index_add, index_copy, index_fill.
+
+Each names its positions with an advanced index built once (``indexing._along`` for scatter's
+per-element index, a slice-and-vector index for the ``index_*`` ops). The gradients read the
+gradient back at those positions, or zero them where the written values replaced the input, with
+indexing's own ops, so higher derivatives follow.
+"""
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ..autograd.node import Op
+from ..device import add_at, array_module_of, device_of, move_array
+from ..tensor import Tensor, _wrap_dim
+from . import indexing, reduction
+from ._composite import on_tensors
+
+__all__ = ["scatter", "scatter_reduce", "index_add", "index_copy", "index_fill"]
+
+_REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
+_UFUNCS = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum,
+           "add": np.add, "multiply": np.multiply}
+_IDENTITIES = {"sum": 0.0, "mean": 0.0, "prod": 1.0, "amax": -np.inf, "amin": np.inf}
+
+
+# ------------------------------------------------------------------------------------------ the ops
+def _written(xp: Any, shape: tuple, index: tuple) -> Any:
+    """A boolean array of ``shape``: True at the positions ``index`` writes."""
+    mask = xp.zeros(shape, dtype=bool)
+    mask[index] = True
+    return mask
+
+
+class Scatter(Op):
+    """``out = x`` with ``src`` written at ``index``; ``x`` gets the gradient where nothing was
+    written, ``src`` the gradient at the positions it was written to."""
+
+    @staticmethod
+    def forward(ctx: Scatter, x: Any, src: Any, *, index: tuple) -> Any:
+        ctx.index = index
+        ctx.mask = _written(ctx.xp, x.shape, index)
+        out = x.copy()
+        out[index] = src
+        return out
+
+    @staticmethod
+    def backward(ctx: Scatter, g: Any) -> tuple:
+        needs_x, needs_src = ctx.needs_input_grad
+        gx = ctx.xp.where(ctx.mask, 0.0, g) if needs_x else None
+        return gx, indexing._take(ctx, g, ctx.index, None) if needs_src else None
+
+
+class ScatterValue(Op, node_name="ScatterBackward1"):
+    """``out = x`` with the number ``value`` written at ``index``."""
+
+    @staticmethod
+    def forward(ctx: ScatterValue, x: Any, *, index: tuple, value: Any) -> Any:
+        ctx.mask = _written(ctx.xp, x.shape, index)
+        out = x.copy()
+        out[index] = value
+        return out
+
+    @staticmethod
+    def backward(ctx: ScatterValue, g: Any) -> Any:
+        return ctx.xp.where(ctx.mask, 0.0, g)
+
+
+class ScatterWithReduce(Op, node_name="NotImplemented"):
+    """``scatter(..., reduce='add' | 'multiply')``, which PyTorch does not differentiate."""
+
+    @staticmethod
+    def forward(ctx: ScatterWithReduce, x: Any, src: Any, *, index: tuple, reduce: str) -> Any:
+        return _reduce_into(x, src, index, reduce, include_self=True)
+
+    @staticmethod
+    def backward(ctx: ScatterWithReduce, g: Any) -> Any:
+        raise RuntimeError("the derivative for 'scatter' with a reduce argument is not implemented; use "
+                           "scatter_add or scatter_reduce, which have gradients")
+
+
+def _reduce_into(x: Any, src: Any, index: tuple, reduce: str, include_self: bool) -> Any:
+    """``x`` with ``src`` reduced in at ``index`` by ``reduce`` (on the host for CuPy arrays)."""
+    host = np.array(move_array(x, device_of(np.empty(0))))
+    values = np.asarray(move_array(src, device_of(np.empty(0))), dtype=host.dtype)
+    where = tuple(np.asarray(move_array(i, device_of(np.empty(0)))) for i in index)
+    if not include_self:
+        host[where] = _IDENTITIES[reduce]
+    _UFUNCS[reduce].at(host, where, values)
+    if reduce == "mean":
+        counts = np.zeros(host.shape, dtype=np.int64)
+        np.add.at(counts, where, 1)
+        counts += include_self
+        divided = host / np.maximum(counts, 1)
+        host = divided.astype(host.dtype) if host.dtype.kind == "f" else np.floor(divided).astype(host.dtype)
+    return move_array(host, device_of(x))
+
+
+class ScatterReduce(Op):
+    """``out = x`` with ``src`` reduced in at ``index`` by sum, prod, mean, amax or amin (the
+    positions' old values take part when ``include_self``)."""
+
+    @staticmethod
+    def forward(ctx: ScatterReduce, x: Any, src: Any, *, index: tuple, reduce: str, include_self: bool) -> Any:
+        ctx.index, ctx.reduce, ctx.include_self = index, reduce, include_self
+        ctx.mask = _written(ctx.xp, x.shape, index)
+        out = _reduce_into(x, src, index, reduce, include_self)
+        if reduce == "mean":
+            counts = array_module_of(x).zeros(x.shape, dtype=x.dtype)
+            add_at(counts, index, 1)
+            ctx.counts = ctx.xp.maximum(counts + include_self, 1)
+        ctx.save_for_backward(x, src, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: ScatterReduce, g: Any) -> tuple:
+        return on_tensors(ctx, lambda g, x, src, out: _scatter_reduce_grads(ctx, g, x, src, out), g)
+
+
+def _scatter_reduce_grads(ctx: ScatterReduce, g: Tensor, x: Tensor, src: Tensor, out: Tensor) -> tuple:
+    from . import binary
+    index, reduce = ctx.index, ctx.reduce
+    written = Tensor._make(ctx.mask)
+    kept = binary.where(written, 0.0, g)  # the gradient of positions nothing was reduced into
+    at = lambda t: indexing.Index.apply(t, index=index)  # noqa: E731  a tensor at the scattered positions
+    if reduce == "sum":
+        return (g if ctx.include_self else kept), at(g)
+    if reduce == "mean":
+        share = g / Tensor._make(ctx.counts)
+        return (binary.where(written, share, g) if ctx.include_self else kept), at(share)
+    if reduce == "prod":
+        gx = binary.where(written, g * out / x, g) if ctx.include_self else kept
+        return gx, at(g * out) / src
+    # amax / amin: the gradient is shared evenly by the values equal to the result
+    hits_x = (x == out) & written if ctx.include_self else x != x
+    hits_src = src == at(out)
+    count = indexing.IndexPutImpl.apply(hits_src.to(g.dtype), shape=tuple(g.shape), index=index, pre=None)
+    count = count + hits_x.to(g.dtype)
+    share = g / binary.where(count == 0, 1.0, count)
+    gx = binary.where(written, share * hits_x.to(g.dtype), g)
+    return gx, at(share) * hits_src.to(g.dtype)
+
+
+class IndexAdd(Op):
+    @staticmethod
+    def forward(ctx: IndexAdd, x: Any, source: Any, *, index: tuple, alpha: Any) -> Any:
+        ctx.index, ctx.alpha = index, alpha
+        out = x.copy()
+        add_at(out, index, source if alpha == 1 else source * alpha)
+        return out
+
+    @staticmethod
+    def backward(ctx: IndexAdd, g: Any) -> tuple:
+        needs_x, needs_source = ctx.needs_input_grad
+        gs = indexing._take(ctx, g, ctx.index, None) if needs_source else None
+        return g if needs_x else None, gs if gs is None or ctx.alpha == 1 else gs * ctx.alpha
+
+
+class IndexCopy(Scatter):
+    pass
+
+
+class IndexFill(ScatterValue, node_name="IndexFillBackward0"):
+    pass
+
+
+class IndexFillTensor(Op, node_name="IndexFillBackward1"):
+    """index_fill with a 0-dim tensor value, which receives the sum of the filled gradient."""
+
+    @staticmethod
+    def forward(ctx: IndexFillTensor, x: Any, value: Any, *, index: tuple) -> Any:
+        ctx.mask = _written(ctx.xp, x.shape, index)
+        out = x.copy()
+        out[index] = value
+        return out
+
+    @staticmethod
+    def backward(ctx: IndexFillTensor, g: Any) -> tuple:
+        needs_x, needs_value = ctx.needs_input_grad
+        xp = ctx.xp
+        return (xp.where(ctx.mask, 0.0, g) if needs_x else None,
+                xp.sum(xp.where(ctx.mask, g, 0.0)) if needs_value else None)
+
+
+# ------------------------------------------------------------------------------ public functions
+def _scatter_index(name: str, input: Tensor, dim: int, index: Tensor, src: Any) -> tuple:
+    """``(dim, advanced index)`` of a scatter, with PyTorch's checks of shapes and bounds."""
+    indexing._check_dtype(index, ("int64",), f"{name}(): Expected dtype int64 for index")
+    d = _wrap_dim(dim, input.ndim)
+    if index.ndim != input.ndim and index.numel() > 0:
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    src_shape = src.shape if isinstance(src, Tensor) else index.shape
+    if isinstance(src, Tensor) and src.ndim != input.ndim:
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    if any(n > s or (k != d and n > i) for k, (n, s, i) in enumerate(zip(index.shape, src_shape, input.shape))):
+        raise RuntimeError(f"Expected index {list(index.shape)} to be no larger than self {list(input.shape)} apart "
+                           f"from dimension {d} and to be no larger size than src {list(src_shape)}")
+    idx = indexing._on_device_of(index._data, input._data)
+    indexing._check_range(idx, -input.shape[d], input.shape[d], d, RuntimeError)
+    idx = idx % input.shape[d] if idx.size else idx
+    return d, indexing._along(idx, d, input.shape, idx.shape)
+
+
+def _leading_block(src: Tensor, index: Tensor) -> Tensor:
+    """The leading ``index``-shaped block of ``src`` (the part a scatter reads)."""
+    if tuple(src.shape) == tuple(index.shape):
+        return src
+    return indexing.getitem(src, indexing._leading(tuple(index.shape)))
+
+
+def _check_src(name: str, input: Tensor, src: Tensor) -> None:
+    if src.dtype != input.dtype:
+        raise RuntimeError(f"{name}(): Expected self.dtype to be equal to src.dtype")
+
+
+def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
+            reduce: str | None = None) -> Tensor:
+    """A copy of ``input`` with ``src`` (a tensor, or a number ``value``) written along ``dim`` at
+    ``index``: for ``dim=0``, ``out[index[i][j]][j] = src[i][j]``. With ``reduce='add'`` or
+    ``'multiply'`` the values are combined with the old ones instead (without a gradient)."""
+    if src is None:
+        src = value
+    d, where = _scatter_index("scatter", input, dim, index, src)
+    if reduce is not None:
+        if reduce not in ("add", "multiply"):
+            raise RuntimeError("reduce argument must be either add or multiply.")
+        if isinstance(src, Tensor):
+            warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and will be removed "
+                          "in a future PyTorch release. Use torch.scatter_reduce instead for more reduction "
+                          "options.", UserWarning, stacklevel=2)
+            _check_src("scatter", input, src)
+            return ScatterWithReduce.apply(input, _leading_block(src, index), index=where, reduce=reduce)
+        values = Tensor._make(array_module_of(input._data).full(index.shape, src, dtype=input._data.dtype))
+        return ScatterWithReduce.apply(input, values, index=where, reduce=reduce)
+    if isinstance(src, Tensor):
+        _check_src("scatter", input, src)
+        return Scatter.apply(input, _leading_block(src, index), index=where)
+    return ScatterValue.apply(input, index=where, value=src)
+
+
+def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *,
+                   include_self: bool = True) -> Tensor:
+    """A copy of ``input`` with ``src`` reduced in along ``dim`` at ``index`` by ``reduce`` ('sum',
+    'prod', 'mean', 'amax' or 'amin'); with ``include_self=False`` the old values of the positions
+    written to take no part. Gradients: sum and mean spread, amax/amin share evenly among ties, prod
+    divides the product (its gradient assumes no zero factors)."""
+    if reduce not in _REDUCTIONS:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    _check_src("scatter_reduce", input, src)
+    _, where = _scatter_index("scatter_reduce", input, dim, index, src)
+    return ScatterReduce.apply(input, _leading_block(src, index), index=where, reduce=reduce,
+                               include_self=include_self)
+
+
+def _index_positions(name: str, input: Tensor, dim: int, index: Tensor) -> tuple:
+    indexing._check_dtype(index, ("int32", "int64"), f"{name}(): Expected dtype int32/int64 for index")
+    if index.ndim > 1:
+        raise IndexError(f"{name}(): Index is supposed to be a vector")
+    d = _wrap_dim(dim, input.ndim)
+    idx = indexing._on_device_of(index._data, input._data).reshape(-1)
+    size = input.shape[d] if input.ndim else 1
+    error = IndexError if name == "index_copy_" else RuntimeError
+    prefix = f"{name}(): " if name == "index_copy_" else ""
+    indexing._check_range(idx, -size, size, d, error,
+                          None if not idx.size else _range_message(prefix, idx, size, d))
+    return d, ((slice(None),) * d + (idx % size,)) if input.ndim else (Ellipsis,)
+
+
+def _range_message(prefix: str, idx: Any, size: int, dim: int) -> str:
+    bad = idx[(idx < -size) | (idx >= size)]
+    first = int(bad.reshape(-1)[0]) if bad.size else 0
+    return f"{prefix}index {first} is out of bounds for dimension {dim} with size {size}"
+
+
+def _check_source(input: Tensor, source: Tensor, d: int, count: int) -> None:
+    expected = tuple(count if k == d else n for k, n in enumerate(input.shape))
+    if input.ndim and tuple(source.shape) != expected:
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the specified "
+                           f"dimension. Got self.shape = {list(input.shape)} source.shape = {list(source.shape)}")
+
+
+def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
+    """A copy of ``input`` with ``alpha * source`` added along ``dim``: ``out[index[i]] += alpha *
+    source[i]`` for ``dim=0`` (repeated indices accumulate)."""
+    d, where = _index_positions("index_add", input, dim, index)
+    _check_source(input, source, d, index.numel())
+    return IndexAdd.apply(input, source, index=where, alpha=alpha)
+
+
+def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    """A copy of ``input`` with the slices of ``source`` written along ``dim`` at ``index``."""
+    d, where = _index_positions("index_copy_", input, dim, index)
+    _check_source(input, source, d, index.numel())
+    if source.dtype != input.dtype:
+        raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but got (self) "
+                           f"{reduction._scalar_type(input._data)} and (source) {reduction._scalar_type(source._data)}")
+    return IndexCopy.apply(input, source, index=where)
+
+
+def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    """A copy of ``input`` with the slices along ``dim`` at ``index`` set to ``value`` (a number or
+    a 0-dim tensor, which receives the sum of their gradient)."""
+    _, where = _index_positions("index_fill", input, dim, index)
+    if isinstance(value, Tensor):
+        if value.ndim != 0:
+            raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value.ndim} dimension(s).")
+        return IndexFillTensor.apply(input, value.to(input.dtype), index=where)
+    return IndexFill.apply(input, index=where, value=value)

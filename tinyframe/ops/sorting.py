@@ -1,0 +1,544 @@
+"""Sorting and selection: sort, argsort, topk, kthvalue, median, mode, quantile, unique, searchsorted,
+and the cumulative ops cumprod, cummax, cummin.
+
+The values these ops select are one op, ``Index`` (advanced indexing at positions found by a stable
+sort), under the ``grad_fn`` name PyTorch gives each: the gradient flows to the selected positions
+and higher derivatives follow from indexing's own. Ties are broken by a stable sort, so among equal
+elements the first (for sort, kthvalue, median) or last (for mode, cummax, cummin) position is
+chosen; PyTorch's kernels choose among ties by their own algorithm.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import return_types
+from ..autograd.node import Op
+from ..device import array_module_of, device_of, move_array
+from ..tensor import Tensor, _wrap_dim
+from . import binary, indexing, reduction, shape
+
+__all__ = [
+    "sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "mode", "quantile", "nanquantile",
+    "unique", "unique_consecutive", "searchsorted", "bucketize", "cumprod", "cummax", "cummin",
+]
+
+
+# ------------------------------------------------------------------------------------------ the ops
+class Sort(indexing.Index):
+    """The values of ``sort``: ``x`` at the sorted positions; the gradient goes back to them."""
+
+
+class Topk(indexing.Index):
+    pass
+
+
+class Kthvalue(indexing.Index):
+    pass
+
+
+class Median(indexing.Index):
+    """``median()`` of every element (a 0-dim result)."""
+
+
+class MedianDim(indexing.Index, node_name="MedianBackward1"):
+    pass
+
+
+class Nanmedian(indexing.Index):
+    pass
+
+
+class NanmedianDim(indexing.Index, node_name="NanmedianBackward1"):
+    pass
+
+
+class Mode(indexing.Index):
+    pass
+
+
+class Cummax(indexing.Index):
+    pass
+
+
+class Cummin(indexing.Index):
+    pass
+
+
+class Cumprod(Op):
+    """``out_i = x_1 * ... * x_i`` along ``dim``.
+
+    The gradient ``dx_k = sum_{i >= k} g_i * out_i / x_k`` is the reversed cumulative sum of
+    ``g * out`` divided by ``x``; where ``x`` has a zero that division is undefined and the products
+    without ``x_k`` are formed explicitly (quadratic in the length of ``dim``).
+    """
+
+    @staticmethod
+    def forward(ctx: Cumprod, x: Any, *, dim: int | None, dtype: Any) -> Any:
+        ctx.dim = dim
+        if dtype is None and x.dtype.kind in "biu":
+            dtype = np.dtype(np.int64)
+        out = ctx.xp.cumprod(x, axis=dim, dtype=dtype)
+        if dim is None:
+            out = out.reshape(x.shape)  # a 0-d input stays 0-d
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Cumprod, g: Any) -> Any:
+        x, out = ctx.saved_tensors
+        xp, dim = ctx.xp, ctx.dim
+        if dim is None:
+            return g
+        has_zero = (x == 0).any()
+        if not bool(has_zero._data if isinstance(has_zero, Tensor) else has_zero):
+            return _reverse_cumsum(xp, g * out, dim) / x
+        return _cumprod_grad_with_zeros(ctx, x, g, dim)
+
+
+def _reverse_cumsum(xp: Any, a: Any, dim: int) -> Any:
+    return xp.flip(xp.cumsum(xp.flip(a, dim), dim), dim)
+
+
+def _cumprod_grad_with_zeros(ctx: Cumprod, x: Any, g: Any, dim: int) -> Any:
+    """``dx_k = sum_{i >= k} g_i prod_{j <= i, j != k} x_j``: for each k, the cumulative product of
+    ``x`` with ``x_k`` replaced by 1, kept where ``i >= k``; k runs along a new leading axis."""
+    xp = ctx.xp
+    n = x.shape[dim]
+    arrays = array_module_of(x._data if isinstance(x, Tensor) else x)
+    k = arrays.arange(n).reshape((n,) + (1,) * x.ndim)
+    i = arrays.arange(n).reshape((1,) * (dim + 1) + (n,) + (1,) * (x.ndim - dim - 1))
+    without_k = xp.where(k == i, 1.0, xp.expand_dims(x, 0))  # shape (n, *x.shape)
+    products = _cumprod(ctx, without_k, dim + 1)
+    grad = xp.sum(xp.where(i >= k, products * xp.expand_dims(g, 0), 0.0), axis=dim + 1)  # k leads
+    return xp.transpose(grad, list(range(1, dim + 1)) + [0] + list(range(dim + 1, x.ndim)))
+
+
+def _cumprod(ctx: Op, a: Any, dim: int) -> Any:
+    """The cumulative product as a recorded op while the backward is recorded."""
+    if ctx.recording:
+        return cumprod(a, dim)
+    return ctx.xp.cumprod(a, axis=dim)
+
+
+# --------------------------------------------------------------------------- array-level helpers
+def _stable_argsort(xp: Any, a: Any, axis: int, descending: bool) -> Any:
+    """Positions that sort ``a`` along ``axis``; NaN counts as the largest value, and equal elements
+    keep their order (a descending sort is the reversed ascending sort of the reversed input)."""
+    if not descending:
+        return xp.argsort(a, axis=axis, kind="stable")
+    n = a.shape[axis]
+    reversed_order = xp.argsort(xp.flip(a, axis), axis=axis, kind="stable")
+    return n - 1 - xp.flip(reversed_order, axis)
+
+
+def _select(input: Tensor, op: type, indices: Any, dim: int, keepdim: bool = True) -> Tensor:
+    """``input`` at ``indices`` along ``dim`` (indices have ``input``'s rank, size k along ``dim``;
+    without ``keepdim`` that dimension has size 1 and is dropped)."""
+    if input.ndim == 0:
+        return op.apply(input, index=(Ellipsis,))
+    if not keepdim:
+        indices = indices.reshape(indices.shape[:dim] + indices.shape[dim + 1:])
+        return op.apply(input, index=_index_without(indices, dim, input.shape))
+    return op.apply(input, index=indexing._along(indices, dim, input.shape, indices.shape))
+
+
+def _index_without(indices: Any, dim: int, input_shape: tuple) -> tuple:
+    """The advanced index reading ``input[..., indices[...], ...]`` whose result drops ``dim``."""
+    xp = array_module_of(indices)
+    ndim = indices.ndim
+    parts = []
+    for k, n in enumerate(input_shape):
+        if k == dim:
+            parts.append(indices)
+        else:
+            axis = k if k < dim else k - 1
+            parts.append(xp.arange(n).reshape((1,) * axis + (n,) + (1,) * (ndim - axis - 1)))
+    return tuple(parts)
+
+
+def _long(array: Any) -> Tensor:
+    return Tensor._make(array.astype(np.int64, copy=False))
+
+
+def _dim_of(input: Tensor, dim: int) -> int:
+    return _wrap_dim(dim, input.ndim) if input.ndim else 0
+
+
+def _check_tensor(name: str, input: Any) -> None:
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+
+
+# ------------------------------------------------------------------------------ sort, topk, ...
+def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Any:
+    """The elements of ``input`` sorted along ``dim``: the named tuple ``(values, indices)`` with
+    ``values = input.gather(dim, indices)``. NaN sorts as the largest value; the sort is stable
+    (equal elements keep their order) whatever ``stable`` says."""
+    _check_tensor("sort", input)
+    d = _dim_of(input, dim)
+    x = input._data
+    if x.ndim == 0:
+        return return_types.sort(Sort.apply(input, index=(Ellipsis,)), _long(array_module_of(x).zeros((), int)))
+    order = _stable_argsort(array_module_of(x), x, d, descending)
+    return return_types.sort(_select(input, Sort, order, d), _long(order))
+
+
+def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
+    """The int64 positions that sort ``input`` along ``dim`` (``sort(...).indices``)."""
+    _check_tensor("argsort", input)
+    x = input._data
+    if x.ndim == 0:
+        return _long(array_module_of(x).zeros((), int))
+    return _long(_stable_argsort(array_module_of(x), x, _dim_of(input, dim), descending))
+
+
+def msort(input: Tensor) -> Tensor:
+    """``input`` sorted along its first dimension (``sort(input, dim=0).values``)."""
+    return sort(input, 0).values
+
+
+def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
+    """The ``k`` largest (or with ``largest=False`` smallest) elements along ``dim``, as the named
+    tuple ``(values, indices)``, in sorted order."""
+    _check_tensor("topk", input)
+    d = _dim_of(input, dim)
+    x = input._data
+    size = x.shape[d] if x.ndim else 1
+    if not 0 <= k <= size:
+        raise RuntimeError("selected index k out of range")
+    if x.ndim == 0:
+        return return_types.topk(Topk.apply(input, index=(Ellipsis,)), _long(array_module_of(x).zeros((), int)))
+    order = _stable_argsort(array_module_of(x), x, d, largest)
+    order = order[(slice(None),) * d + (slice(0, k),)]
+    return return_types.topk(_select(input, Topk, order, d), _long(order))
+
+
+def _kth_positions(input: Tensor, name: str, dim: int, rank: Any) -> tuple:
+    """``(dim, positions)``: the positions (with ``dim`` kept as size 1) of the elements of sorted
+    rank ``rank`` (an int or an array broadcasting against the kept shape) along ``dim``."""
+    x = input._data
+    xp = array_module_of(x)
+    d = _dim_of(input, dim)
+    if x.ndim == 0:
+        return d, xp.zeros((), np.int64)
+    if x.shape[d] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    order = _stable_argsort(xp, x, d, False)
+    if isinstance(rank, int):
+        return d, order[(slice(None),) * d + (slice(rank, rank + 1),)]
+    return d, xp.take_along_axis(order, rank, axis=d)
+
+
+def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
+    """The ``k``-th smallest element (``k`` counts from 1) along ``dim`` and its position."""
+    _check_tensor("kthvalue", input)
+    size = input.shape[_dim_of(input, dim)] if input.ndim else 1
+    if not 1 <= k <= size:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {_dim_of(input, dim)}")
+    d, positions = _kth_positions(input, "kthvalue", dim, k - 1)
+    return _reduced_result(return_types.kthvalue, Kthvalue, input, positions, d, keepdim)
+
+
+def _reduced_result(result: type, op: type, input: Tensor, positions: Any, d: int, keepdim: bool) -> Any:
+    values = _select(input, op, positions, d, keepdim)
+    if input.ndim and not keepdim:
+        positions = positions.reshape(values.shape)
+    return result(values, _long(positions))
+
+
+def _median_rank(x: Any, d: int, ignore_nan: bool) -> Any:
+    """The sorted rank of the lower median along ``d``, kept as size 1.
+
+    NaN sorts last; ``median`` returns the first NaN of a slice that has one, ``nanmedian`` the
+    lower median of the other elements (NaN when all are NaN).
+    """
+    xp = array_module_of(x)
+    n = x.shape[d]
+    if x.dtype.kind != "f":
+        return xp.full(_kept_shape(x.shape, d), (n - 1) // 2, dtype=np.int64)
+    valid = xp.sum(~xp.isnan(x), axis=d, keepdims=True)
+    if ignore_nan:
+        return xp.maximum(valid - 1, 0) // 2
+    return xp.where(valid < n, valid, (n - 1) // 2)
+
+
+def _kept_shape(shape: tuple, d: int) -> tuple:
+    return tuple(1 if k == d else s for k, s in enumerate(shape))
+
+
+def _median(name: str, ops: tuple, result: type, input: Tensor, dim: Any, keepdim: bool) -> Any:
+    _check_tensor(name, input)
+    x = input._data
+    ignore_nan = name == "nanmedian"
+    if dim is None:
+        if x.size == 0:
+            return ops[0].apply(shape.reshape(input, (-1,)), index=(Ellipsis,)) * float("nan")
+        flat = shape.reshape(input, (-1,)) if x.ndim != 1 else input
+        rank = _median_rank(x.reshape(-1), 0, ignore_nan)
+        _, position = _kth_positions(flat, name, 0, rank)
+        index = array_module_of(x).unravel_index(position.reshape(()), x.shape)
+        return ops[0].apply(input, index=tuple(index))
+    d = _dim_of(input, dim)
+    if x.ndim == 0:
+        return result(ops[1].apply(input, index=(Ellipsis,)), _long(array_module_of(x).zeros((), int)))
+    _, positions = _kth_positions(input, name, d, _median_rank(x, d, ignore_nan))
+    return _reduced_result(result, ops[1], input, positions, d, keepdim)
+
+
+def median(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+    """The lower median (the element of sorted rank ``(n - 1) // 2``) of every element, or with
+    ``dim`` the named tuple ``(values, indices)`` of the lower medians along ``dim``. A NaN makes the
+    median NaN."""
+    return _median("median", (Median, MedianDim), return_types.median, input, dim, keepdim)
+
+
+def nanmedian(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+    """``median`` ignoring NaN values (NaN only where every element is NaN)."""
+    return _median("nanmedian", (Nanmedian, NanmedianDim), return_types.nanmedian, input, dim, keepdim)
+
+
+def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
+    """The most frequent value along ``dim`` (the smallest of equally frequent ones) and the position
+    of its last occurrence, as the named tuple ``(values, indices)``."""
+    _check_tensor("mode", input)
+    x = input._data
+    d = _dim_of(input, dim)
+    if x.ndim == 0:
+        return return_types.mode(Mode.apply(input, index=(Ellipsis,)), _long(array_module_of(x).zeros((), int)))
+    if x.shape[d] == 0:
+        raise IndexError(f"mode(): Expected reduction dim {d} to have non-zero size.")
+    host = np.moveaxis(np.asarray(move_array(x, device_of(np.empty(0)))), d, -1)
+    order = np.argsort(host, axis=-1, kind="stable")
+    values = np.take_along_axis(host, order, -1)
+    n = host.shape[-1]
+    positions = np.broadcast_to(np.arange(n), host.shape)
+    starts = np.concatenate([np.ones(host.shape[:-1] + (1,), bool), values[..., 1:] != values[..., :-1]], -1)
+    ends = np.concatenate([starts[..., 1:], np.ones(host.shape[:-1] + (1,), bool)], -1)
+    run_start = np.maximum.accumulate(np.where(starts, positions, 0), axis=-1)
+    run_end = np.flip(np.minimum.accumulate(np.flip(np.where(ends, positions, n - 1), -1), axis=-1), -1)
+    best = np.argmax(run_end - run_start, axis=-1)[..., None]  # first longest run: the smallest value
+    last = np.take_along_axis(order, np.take_along_axis(run_end, best, -1), -1)  # stable: the last occurrence
+    positions = move_array(np.moveaxis(last, -1, d), device_of(x))
+    return _reduced_result(return_types.mode, Mode, input, positions, d, keepdim)
+
+
+# ------------------------------------------------------------------------------------- quantile
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile(name: str, input: Tensor, q: Any, dim: int | None, keepdim: bool, interpolation: str) -> Tensor:
+    _check_tensor(name, input)
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError(f"{name}() interpolation must be one of linear, lower, higher, midpoint or nearest, "
+                           f"but got {interpolation}")
+    if input.dtype.name not in ("float32", "float64"):
+        raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
+    q_tensor = q if isinstance(q, Tensor) else None
+    q_values = np.asarray(q._host_array() if q_tensor is not None else q, dtype=np.float64)
+    if q_values.ndim > 1:
+        raise RuntimeError(f"{name}() q must be a scalar or 1D tensor")
+    if q_tensor is not None and q_tensor.dtype != input.dtype:
+        raise RuntimeError(f"{name}() q tensor must be same dtype as the input tensor")
+    if ((q_values < 0) | (q_values > 1)).any():
+        if q_tensor is None:
+            raise RuntimeError(f"{name}() q must be in the range [0, 1] but got {q}")
+        raise RuntimeError(f"{name}() q values must be in the range [0, 1]")
+    source = shape.reshape(input, (-1,)) if dim is None else input
+    d = 0 if dim is None else _dim_of(input, dim)
+    if source.ndim == 0:
+        source = shape.reshape(source, (1,))
+    x = source._data
+    xp = array_module_of(x)
+    if x.shape[d] == 0:
+        raise IndexError(f"{name}() input tensor must be non-empty")
+    sorted_values = sort(source, d).values
+    nan = xp.isnan(x)
+    valid = (x.shape[d] - xp.sum(nan, axis=d, keepdims=True)) if name == "nanquantile" else None
+    # q as a new last axis of the kept shape: every quantile of every slice in one gather
+    qs = xp.asarray(q_values.reshape(-1), dtype=x.dtype)
+    count = valid if valid is not None else xp.full(_kept_shape(x.shape, d), x.shape[d])
+    # in the input's dtype, as PyTorch computes it (0.6 * 5 is 3 in float32, not 3.0000001)
+    rank = xp.expand_dims((count - 1).clip(0).astype(x.dtype), -1) * qs  # (..., 1 at d, ..., nq)
+    lower = xp.floor(rank).astype(np.int64)
+    upper = xp.ceil(rank).astype(np.int64)
+    if interpolation == "nearest":  # round half to even, as PyTorch's
+        lower = upper = xp.round(rank).astype(np.int64)
+    elif interpolation == "lower":
+        upper = lower
+    elif interpolation == "higher":
+        lower = upper
+    moved = shape.movedim(shape.unsqueeze(sorted_values, -1), d, -1)  # (..., 1, n) with the q axis before
+    gather_shape = lambda idx: xp.moveaxis(idx, d, -1)  # noqa: E731  (..., nq, 1): positions along n
+    low_values = indexing.take_along_dim(moved, _long(gather_shape(lower)), -1)
+    high_values = indexing.take_along_dim(moved, _long(gather_shape(upper)), -1)
+    if interpolation == "linear":
+        weight = Tensor._make(gather_shape(rank - lower).astype(x.dtype))
+        out = low_values + (high_values - low_values) * weight
+    elif interpolation == "midpoint":
+        out = (low_values + high_values) * 0.5
+    else:
+        out = low_values
+    out = shape.squeeze(out, -1)  # (..., nq) with dim d removed
+    if name == "quantile":
+        has_nan = Tensor._make(xp.moveaxis(xp.any(nan, axis=d, keepdims=True), d, -1))
+        out = binary.where(has_nan, float("nan"), out) if bool(has_nan._data.any()) else out
+    elif bool((count == 0).any()):
+        empty = Tensor._make(xp.moveaxis(count == 0, d, -1))
+        out = binary.where(empty, float("nan"), out)
+    out = shape.movedim(out, -1, 0)  # the q axis first, as PyTorch puts it
+    if keepdim:
+        kept = (out.shape[0],) + (1,) * input.ndim
+        out = shape.unsqueeze(out, d + 1) if dim is not None else shape.reshape(out, kept)
+    if q_values.ndim == 0:
+        out = shape.squeeze(out, 0)
+    return out
+
+
+def quantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = False, *,
+             interpolation: str = "linear") -> Tensor:
+    """The ``q``-quantiles (``q`` a number or 1-D tensor in [0, 1]) of ``input`` along ``dim`` (of the
+    flattened input when None). Between the sorted elements of ranks ``floor(r)`` and ``ceil(r)``,
+    ``r = q (n - 1)``, ``interpolation`` picks linear, lower, higher, midpoint or nearest. With a 1-D
+    ``q`` the quantiles are the first dimension of the result. A NaN makes its quantiles NaN."""
+    return _quantile("quantile", input, q, dim, keepdim, interpolation)
+
+
+def nanquantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = False, *,
+                interpolation: str = "linear") -> Tensor:
+    """``quantile`` ignoring NaN values (NaN only where every element is NaN)."""
+    return _quantile("nanquantile", input, q, dim, keepdim, interpolation)
+
+
+# ------------------------------------------------------------------------------- unique, search
+def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
+           dim: int | None = None) -> Any:
+    """The distinct elements of ``input`` in ascending order (the flattened input, or with ``dim``
+    the distinct slices along ``dim``). With ``return_inverse``, also the position of each input
+    element (slice) in the result; with ``return_counts``, how often each occurs."""
+    _check_tensor("unique", input)
+    x = input._data
+    host = np.asarray(move_array(x, device_of(np.empty(0))))
+    if dim is None:
+        values, inverse, counts = np.unique(host, return_inverse=True, return_counts=True)
+        inverse = inverse.reshape(host.shape)
+    else:
+        d = _dim_of(input, dim)
+        values, inverse, counts = np.unique(host, return_inverse=True, return_counts=True, axis=d)
+        inverse = inverse.reshape(-1)
+    return _unique_result(values, inverse, counts, x, return_inverse, return_counts)
+
+
+def _unique_result(values: Any, inverse: Any, counts: Any, like: Any, return_inverse: bool,
+                   return_counts: bool) -> Any:
+    dev = device_of(like)
+    out = Tensor._make(move_array(np.ascontiguousarray(values), dev))
+    extra = []
+    if return_inverse:
+        extra.append(_long(move_array(np.asarray(inverse), dev)))
+    if return_counts:
+        extra.append(_long(move_array(np.asarray(counts), dev)))
+    return (out, *extra) if extra else out
+
+
+def unique_consecutive(input: Tensor, return_inverse: bool = False, return_counts: bool = False,
+                       dim: int | None = None) -> Any:
+    """The elements (or slices along ``dim``) of ``input`` with each run of equal consecutive ones
+    collapsed to one; ``return_inverse`` and ``return_counts`` as in ``unique``."""
+    _check_tensor("unique_consecutive", input)
+    x = input._data
+    host = np.asarray(move_array(x, device_of(np.empty(0))))
+    d = 0 if dim is None else _dim_of(input, dim)
+    moved = host.reshape(-1) if dim is None else np.moveaxis(host, d, 0)
+    rows = moved.reshape(moved.shape[0], -1)
+    starts = np.ones(rows.shape[0], bool)
+    starts[1:] = (rows[1:] != rows[:-1]).any(axis=1)
+    run = np.cumsum(starts) - 1
+    values = moved[starts]
+    counts = np.diff(np.append(np.flatnonzero(starts), rows.shape[0]))
+    if dim is not None:
+        values = np.moveaxis(values, 0, d)
+    inverse = run.reshape(host.shape) if dim is None else run
+    return _unique_result(values, inverse, counts, x, return_inverse, return_counts)
+
+
+def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False, right: bool = False,
+                 side: str | None = None, sorter: Tensor | None = None) -> Tensor:
+    """For each value of ``input``, the position in ``sorted_sequence`` (sorted along its last
+    dimension) where it would be inserted to keep the order: the first such position, or the last
+    with ``right=True`` / ``side='right'``. An N-D ``sorted_sequence`` searches each of its rows
+    with the matching row of ``input``."""
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}")
+        if right and side == "left":
+            raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, got side of "
+                               "left while right was True")
+        right = side == "right"
+    seq = sorted_sequence._data
+    scalar = not isinstance(input, Tensor)
+    values = array_module_of(seq).asarray(input) if scalar else input._data
+    if sorter is not None:
+        seq = array_module_of(seq).take_along_axis(seq, sorter._data, axis=-1)
+    if seq.ndim > 1 and seq.shape[:-1] != values.shape[:-1]:
+        raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
+                           f"dimensions of boundaries tensor and input value tensor must match, but we got "
+                           f"boundaries tensor {list(seq.shape)} and input value tensor {list(values.shape)}")
+    xp = array_module_of(seq)
+    how = "right" if right else "left"
+    if seq.ndim <= 1:
+        out = xp.searchsorted(seq, values, side=how)
+    else:
+        rows, row_values = seq.reshape(-1, seq.shape[-1]), values.reshape(-1, values.shape[-1])
+        out = xp.stack([xp.searchsorted(r, v, side=how) for r, v in zip(rows, row_values)]).reshape(values.shape)
+    return Tensor._make(xp.asarray(out).astype(np.int32 if out_int32 else np.int64))
+
+
+def bucketize(input: Any, boundaries: Tensor, *, out_int32: bool = False, right: bool = False) -> Tensor:
+    """The bucket of each value of ``input`` among the 1-D increasing ``boundaries``: ``i`` with
+    ``boundaries[i-1] < x <= boundaries[i]`` (``boundaries[i-1] <= x < boundaries[i]`` with
+    ``right=True``)."""
+    if boundaries.ndim != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.ndim})")
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
+
+
+# --------------------------------------------------------------------------- cumulative ops
+def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
+    """Cumulative products along ``dim``: ``out_i = x_1 * ... * x_i``; integers give int64."""
+    _check_tensor("cumprod", input)
+    d = reduction._dim(dim, input.ndim, "cumprod")
+    return Cumprod.apply(input, dim=d, dtype=reduction._np_dtype(dtype))
+
+
+def _cumulative_extreme(name: str, op: type, result: type, input: Tensor, dim: int) -> Any:
+    _check_tensor(name, input)
+    x = input._data
+    d = _dim_of(input, dim)
+    if x.ndim == 0 or x.size == 0:
+        return result(op.apply(input, index=(Ellipsis,)), _long(array_module_of(x).zeros(x.shape, int)))
+    # The running position of the extreme: a position is a new extreme when it is >= (<=) every
+    # earlier element, so ties move it to the last occurrence; once a NaN is seen, only NaNs are.
+    host = np.moveaxis(np.asarray(move_array(x, device_of(np.empty(0)))), d, -1)
+    running = (np.fmax if name == "cummax" else np.fmin).accumulate(host, axis=-1) if host.dtype.kind == "f" \
+        else (np.maximum if name == "cummax" else np.minimum).accumulate(host, axis=-1)
+    positions = np.arange(host.shape[-1])
+    is_nan = np.isnan(host) if host.dtype.kind == "f" else np.zeros(host.shape, bool)
+    first_nan = np.where(is_nan, positions, host.shape[-1]).min(axis=-1, keepdims=True)
+    hit = ((host == running) & (positions < first_nan)) | is_nan
+    last = np.maximum.accumulate(np.where(hit, positions, 0), axis=-1)
+    indices = move_array(np.ascontiguousarray(np.moveaxis(last, -1, d)), device_of(x))
+    return result(_select(input, op, indices, d), _long(indices))
+
+
+def cummax(input: Tensor, dim: int) -> Any:
+    """The running maximum along ``dim`` and the (last) position where it was reached, as the named
+    tuple ``(values, indices)``; a NaN, once reached, stays the maximum."""
+    return _cumulative_extreme("cummax", Cummax, return_types.cummax, input, dim)
+
+
+def cummin(input: Tensor, dim: int) -> Any:
+    """The running minimum along ``dim`` and the (last) position where it was reached."""
+    return _cumulative_extreme("cummin", Cummin, return_types.cummin, input, dim)
+
