@@ -38,9 +38,9 @@ __all__ = [
     "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",
     "randint", "rand_like", "randn_like", "randint_like", "randperm", "normal", "bernoulli", "Generator",
     "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state", "set_printoptions", "nn", "optim",
-    "save", "load", "utils",
+    "save", "load", "utils", "distributed",
     *_functional_names,
 ]
 
 # The layers above the core, exported as PyTorch exports torch.nn and torch.optim.
-from . import nn, optim, utils  # noqa: E402
+from . import distributed, nn, optim, utils  # noqa: E402

@@ -2,10 +2,11 @@
 from .collate import default_collate, default_convert
 from .dataloader import DataLoader, get_worker_info
 from .dataset import ConcatDataset, Dataset, IterableDataset, Subset, TensorDataset, random_split
+from .distributed import DistributedSampler
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler
 
 __all__ = [
     "Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDataset", "random_split", "Sampler",
     "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "BatchSampler", "DataLoader",
-    "default_collate", "default_convert", "get_worker_info",
+    "default_collate", "default_convert", "get_worker_info", "DistributedSampler",
 ]
