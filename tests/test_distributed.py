@@ -127,3 +127,18 @@ def test_a_rank_that_raises_ends_the_job_with_its_error() -> None:
 @needs_gpu
 def test_nccl_collectives_match_numpy() -> None:
     assert_succeeded(run_ranks("worker_collectives.py", "nccl", ranks=min(GPUS, 2)))
+
+
+@needs_mpi
+def test_ddp_on_two_ranks_trains_as_one_process_on_the_whole_batch() -> None:
+    """SGD with momentum and Adam, with and without no_sync accumulation and with small buckets; unused
+    parameters, models that differ across ranks, and SyncBatchNorm (see worker_ddp.py)."""
+    result = run_ranks("worker_ddp.py", "mpi")
+    assert_succeeded(result)
+    assert "rank 0: DistributedDataParallel checks passed" in result.stdout
+
+
+@needs_mpi
+@needs_gpu
+def test_nccl_ddp_trains_as_one_process() -> None:
+    assert_succeeded(run_ranks("worker_ddp.py", "nccl", ranks=min(GPUS, 2)))

@@ -160,6 +160,6 @@ class SyncBatchNorm(_BatchNorm):
             for name in ("running_mean", "running_var", "num_batches_tracked"):
                 converted.register_buffer(name, getattr(module, name))
             converted.train(module.training)
-        for name, child in module.named_children():
-            setattr(converted, name, cls.convert_sync_batchnorm(child, process_group))
+        for name, child in list(module.named_children()):
+            converted.add_module(name, cls.convert_sync_batchnorm(child, process_group))
         return converted
