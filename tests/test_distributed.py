@@ -7,6 +7,7 @@ need CuPy and a GPU per rank.
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -17,8 +18,11 @@ import pytest
 
 import tinyframe
 import tinyframe.distributed as dist
+import tinyframe.examples.mnist.models
 from tinyframe.distributed.nccl_backend import gpu_count
 from tinyframe.utils.data.distributed import DistributedSampler, pytorch_randperm
+
+from .conftest import MNIST_DIR
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKERS = ROOT / "tests" / "distributed"
@@ -30,11 +34,13 @@ needs_gpu = pytest.mark.skipif(GPUS == 0, reason="the nccl backend needs CuPy an
 
 
 def run_ranks(worker: str, *args: str, ranks: int = 2) -> subprocess.CompletedProcess:
-    """``mpiexec -n ranks python worker args``, one BLAS thread per rank; fails the test when it fails."""
+    """``mpiexec -n ranks python worker args`` (a worker of tests/distributed, or ``-m module``), one BLAS
+    thread per rank."""
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1",
                PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
                OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    return subprocess.run([MPIEXEC, "-n", str(ranks), sys.executable, str(WORKERS / worker), *args],
+    script = worker if worker == "-m" else str(WORKERS / worker)
+    return subprocess.run([MPIEXEC, "-n", str(ranks), sys.executable, script, *args],
                           capture_output=True, text=True, timeout=300, env=env, cwd=ROOT)
 
 
@@ -142,3 +148,16 @@ def test_ddp_on_two_ranks_trains_as_one_process_on_the_whole_batch() -> None:
 @needs_gpu
 def test_nccl_ddp_trains_as_one_process() -> None:
     assert_succeeded(run_ranks("worker_ddp.py", "nccl", ranks=min(GPUS, 2)))
+
+
+@needs_mpi
+@pytest.mark.skipif(not (MNIST_DIR / "train-images-idx3-ubyte.gz").is_file(), reason=f"no MNIST in {MNIST_DIR}")
+def test_mnist_example_trains_on_two_ranks_and_only_rank_0_reports(tmp_path: Path) -> None:
+    metrics, checkpoint = tmp_path / "metrics.json", tmp_path / "model.tf"
+    result = run_ranks("-m", "tinyframe.examples.mnist", "--distributed", "--data-dir", str(MNIST_DIR), "--limit",
+                       "2000", "--epochs", "1", "--no-progress", "--metrics", str(metrics), "--save", str(checkpoint))
+    assert_succeeded(result)
+    assert result.stdout.count("epoch 1/1") == 1 and result.stdout.count("final test accuracy") == 1
+    history = json.loads(metrics.read_text())
+    assert len(history) == 1 and history[0]["test_acc"] > 0.8
+    assert set(tinyframe.load(checkpoint)["model"]) == set(tinyframe.examples.mnist.models.mlp().state_dict())
