@@ -42,10 +42,10 @@ __all__ = [
     "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",
     "randint", "rand_like", "randn_like", "randint_like", "randperm", "normal", "bernoulli", "Generator",
     "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state", "set_printoptions", "nn", "optim",
-    "save", "load", "utils", "can_cast", "linalg", "return_types",
+    "save", "load", "utils", "can_cast", "linalg", "return_types", "distributed",
     "from_dlpack", "set_num_threads", "get_num_threads",
     *_functional_names,
 ]
 
 # The layers above the core, exported as PyTorch exports torch.nn and torch.optim.
-from . import nn, optim, utils  # noqa: E402
+from . import distributed, nn, optim, utils  # noqa: E402

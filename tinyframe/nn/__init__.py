@@ -1,7 +1,7 @@
 """``tinyframe.nn``: modules, parameters, layers, losses, ``functional`` and ``init``."""
-from . import functional, init, utils
+from . import functional, init, parallel, utils
 from .modules import *  # noqa: F401,F403
 from .modules import __all__ as _module_names
 from .parameter import Buffer, Parameter
 
-__all__ = ["functional", "init", "utils", "Parameter", "Buffer", *_module_names]
+__all__ = ["functional", "init", "parallel", "utils", "Parameter", "Buffer", *_module_names]

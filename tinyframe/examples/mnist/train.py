@@ -15,8 +15,10 @@ import numpy as np
 from tqdm import tqdm
 
 import tinyframe
+import tinyframe.distributed as dist
 from tinyframe import nn
-from tinyframe.utils.data import DataLoader, TensorDataset
+from tinyframe.nn.parallel import DistributedDataParallel
+from tinyframe.utils.data import DataLoader, DistributedSampler, TensorDataset
 
 from .data import MNISTError, default_data_dir, load_mnist
 from .models import MODELS
@@ -81,6 +83,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                         help="CPU threads for NumPy's BLAS (tinyframe.set_num_threads); more than the idle cores "
                              f"slows training down on a busy machine (default: {THREADS})")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
+    parser.add_argument("--distributed", action="store_true",
+                        help="data-parallel training on the ranks started by mpiexec (mpiexec -n 2 python -m "
+                             "tinyframe.examples.mnist --distributed): each rank trains on its share of every "
+                             "batch of --batch-size; rank 0 prints, writes metrics and checkpoints")
+    parser.add_argument("--sync-bn", action="store_true",
+                        help="with --distributed, batch norm statistics over the whole batch (SyncBatchNorm) "
+                             "instead of each rank's share")
     args = parser.parse_args(argv)
     for key, value in DEFAULTS[args.model].items():
         if getattr(args, key, None) is None:
@@ -173,32 +182,65 @@ def write_json_atomically(path: Path, payload: Any) -> None:
     os.replace(handle.name, path)
 
 
+class Ranks:
+    """This process's place in the job: rank 0 of 1 unless ``--distributed`` (ranks from mpiexec)."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.rank, self.size = 0, 1
+        if args.distributed:
+            dist.init_process_group("nccl" if args.device.startswith("cuda") else "mpi")
+            self.rank, self.size = dist.get_rank(), dist.get_world_size()
+            if args.device.startswith("cuda"):
+                args.device = f"cuda:{tinyframe.cuda.current_device()}"  # the rank's GPU, chosen by the backend
+            if args.batch_size % self.size:
+                raise DistributedError(f"--batch-size {args.batch_size} is not a multiple of the {self.size} ranks")
+
+    def mean(self, values: list[float], count: int) -> list[float]:
+        """The means over every rank's samples, of per-rank means over ``count`` samples each."""
+        if self.size == 1:
+            return values
+        sums = tinyframe.tensor([v * count for v in values] + [count], dtype=tinyframe.float64)
+        dist.all_reduce(sums)
+        return [v / sums[-1].item() for v in sums[:-1].tolist()]
+
+
+class DistributedError(RuntimeError):
+    """The options do not fit the ranks of the job."""
+
+
 def run(args: argparse.Namespace) -> float:
     """Trains and evaluates; returns the final test accuracy."""
     tinyframe.set_num_threads(args.threads)
+    ranks = Ranks(args)
     tinyframe.manual_seed(args.seed)
     (x_train, y_train), (x_test, y_test) = load_mnist(args.data_dir)
-    train_set, test_set = as_dataset(x_train, y_train, args.limit), as_dataset(x_test, y_test)
+    train_set = as_dataset(x_train, y_train, args.limit)
+    test_set = as_dataset(x_test[ranks.rank::ranks.size], y_test[ranks.rank::ranks.size])  # each rank a share
     test_loader = DataLoader(test_set, batch_size=1000)
     model = MODELS[args.model]().to(args.device)
+    if args.distributed and args.sync_bn:
+        model = nn.SyncBatchNorm.convert_sync_batchnorm(model)
     criterion = nn.CrossEntropyLoss()
     optimizer = make_optimizer(args, model)
     scheduler = tinyframe.optim.lr_scheduler.ExponentialLR(optimizer, gamma=args.lr_decay)
     first_epoch, history = 1, []
     if args.resume is not None:
         first_epoch, history = resume(args, model, optimizer, scheduler)
-    show = not args.no_progress
+    trained = DistributedDataParallel(model) if args.distributed else model  # rank 0's weights on every rank
+    show = not args.no_progress and ranks.rank == 0
     test_acc = history[-1]["test_acc"] if history else 0.0
     for epoch in range(first_epoch, args.epochs + 1):
-        # One generator per epoch, seeded from (seed, epoch): a resumed run shuffles as an uninterrupted one.
-        order = tinyframe.Generator().manual_seed(args.seed * 10_000 + epoch)
-        train_loader = DataLoader(train_set, batch_size=args.batch_size, shuffle=True, generator=order)
+        train_loader = epoch_loader(args, train_set, epoch, ranks)
         started = time.perf_counter()
         with tqdm(total=len(train_loader), desc=f"epoch {epoch}/{args.epochs}", leave=False, disable=not show) as bar:
-            train_loss, train_acc = train_epoch(model, train_loader, criterion, optimizer, args.device, bar)
+            train_loss, train_acc = train_epoch(trained, train_loader, criterion, optimizer, args.device, bar)
+        train_loss, train_acc = ranks.mean([train_loss, train_acc], len(train_loader.sampler))
         scheduler.step()
-        test_loss, test_acc = evaluate(model, test_loader, criterion, args.device, show)
+        test_loss, test_acc = ranks.mean(list(evaluate(model, test_loader, criterion, args.device, show)),
+                                         len(test_set))
         seconds = time.perf_counter() - started
+        if ranks.rank != 0:
+            continue
         history.append({"epoch": epoch, "train_loss": train_loss, "train_acc": train_acc, "test_loss": test_loss,
                         "test_acc": test_acc, "seconds": seconds, "samples_per_s": len(train_set) / seconds})
         print(f"epoch {epoch}/{args.epochs}  train loss {train_loss:.4f}  test loss {test_loss:.4f}  "
@@ -209,15 +251,34 @@ def run(args: argparse.Namespace) -> float:
                             "history": history}, args.save)
         if args.metrics is not None:
             write_json_atomically(args.metrics, history)
-    print(f"final test accuracy: {test_acc:.2%}")
+    if ranks.rank == 0:
+        print(f"final test accuracy: {test_acc:.2%}")
+    if args.distributed:
+        dist.destroy_process_group()
     return test_acc
+
+
+def epoch_loader(args: argparse.Namespace, train_set: TensorDataset, epoch: int, ranks: Ranks) -> DataLoader:
+    """The training batches of ``epoch``; with ``--distributed``, this rank's share of each batch.
+
+    The order depends only on (seed, epoch), so a resumed run shuffles as an uninterrupted one. Each
+    rank draws its share with ``DistributedSampler`` (PyTorch's partition) and its dropout masks from
+    its own seed.
+    """
+    if not args.distributed:
+        order = tinyframe.Generator().manual_seed(args.seed * 10_000 + epoch)
+        return DataLoader(train_set, batch_size=args.batch_size, shuffle=True, generator=order)
+    sampler = DistributedSampler(train_set, seed=args.seed)
+    sampler.set_epoch(epoch)
+    tinyframe.manual_seed((args.seed * 10_000 + epoch) * 1_000 + ranks.rank)
+    return DataLoader(train_set, batch_size=args.batch_size // ranks.size, sampler=sampler)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         run(args)
-    except (MNISTError, ResumeError) as error:
+    except (MNISTError, ResumeError, DistributedError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -30,7 +30,7 @@ from .activation import (
     Threshold,
 )
 from .attention import MultiheadAttention
-from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
+from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d, SyncBatchNorm
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d
 from .distance import CosineSimilarity, PairwiseDistance
@@ -119,7 +119,7 @@ __all__ += ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "MaxPool1d
             "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d",
             "LayerNorm", "GroupNorm", "RMSNorm", "Embedding", "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase",
             "RNNCell", "LSTMCell", "GRUCell", "Bilinear", "NonDynamicallyQuantizableLinear",
-            "MultiheadAttention"]
+            "MultiheadAttention", "SyncBatchNorm"]
 __all__ += ["ReLU", "ReLU6", "LeakyReLU", "ELU", "GELU", "SiLU", "Sigmoid", "Tanh", "Softplus", "Hardtanh",
             "LogSigmoid", "Softmax", "LogSoftmax", "Dropout", "Flatten", "Unflatten", "MSELoss", "L1Loss",
             "SmoothL1Loss", "HuberLoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss"]

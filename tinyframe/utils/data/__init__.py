@@ -2,6 +2,7 @@
 from .collate import default_collate, default_convert
 from .dataloader import DataLoader, get_worker_info
 from .dataset import ConcatDataset, Dataset, IterableDataset, Subset, TensorDataset, random_split
+from .distributed import DistributedSampler
 from .sampler import (
     BatchSampler,
     RandomSampler,
@@ -14,5 +15,5 @@ from .sampler import (
 __all__ = [
     "Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDataset", "random_split", "Sampler",
     "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler", "BatchSampler", "DataLoader",
-    "default_collate", "default_convert", "get_worker_info",
+    "default_collate", "default_convert", "get_worker_info", "DistributedSampler",
 ]

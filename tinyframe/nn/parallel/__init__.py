@@ -1,0 +1,4 @@
+"""``tinyframe.nn.parallel``: data-parallel training across processes."""
+from .distributed import DistributedDataParallel
+
+__all__ = ["DistributedDataParallel"]
