@@ -1003,6 +1003,8 @@ class Tensor:
         return construction_ops.trace(self)
 
     def unfold(self, dimension: int, size: int, step: int) -> Tensor:
+        """A view of every window of ``size`` elements, ``step`` apart, along ``dimension``: that
+        dimension then counts the windows and a new last dimension holds them."""
         return construction_ops.unfold(self, dimension, size, step)
 
     def repeat_interleave(self, repeats: Any = None, dim: int | None = None, *,
@@ -1092,6 +1094,7 @@ class Tensor:
         return decomposition_ops.qr(self, some)
 
     def matrix_power(self, n: int) -> Tensor:
+        """``tinyframe.linalg.matrix_power(self, n)``: this (batch of) square matrix to the power ``n``."""
         from .linalg import matrix_power
         return matrix_power(self, n)
 
