@@ -10,20 +10,15 @@ from typing import Any
 
 import numpy as np
 
-from . import dtypes
+from . import _graph, creation, dtypes
+from ._dims import Size, wrap_dim
+from ._tensor_str import tensor_repr
+from .autograd import engine, hooks
 from .device import as_device, device, device_of
+from .ops import binary, conversion, indexing, inplace, linalg, reduction, unary
+from .ops import shape as shape_ops
 
 __all__ = ["Tensor", "Size"]
-
-
-class Size(tuple):
-    """A tensor's shape; a tuple that prints as ``tinyframe.Size([2, 3])``."""
-
-    def __repr__(self) -> str:
-        return f"tinyframe.Size({list(self)})"
-
-    def numel(self) -> int:
-        return int(np.prod(self, dtype=np.int64))
 
 
 class Tensor:
@@ -47,25 +42,13 @@ class Tensor:
     _retains_grad = False
 
     def __init__(self, data: Any = (), *, device: Any = None) -> None:
-        from .creation import tensor
-        made = tensor(data, dtype=dtypes.get_default_dtype(), device=device)
+        made = creation.tensor(data, dtype=dtypes.get_default_dtype(), device=device)
         self._data = made._data
         self.grad_fn = None
         self._requires_grad = False
         self._grad = None
 
-    @staticmethod
-    def _make(data: Any, grad_fn: Any = None, requires_grad: bool | None = None,
-              version_counter: list | None = None) -> Tensor:
-        """Wraps an array without copying (the hot path of every op)."""
-        t = _new_tensor(Tensor)
-        t._data = data
-        t.grad_fn = grad_fn
-        t._requires_grad = grad_fn is not None if requires_grad is None else requires_grad
-        t._grad = None
-        if version_counter is not None:
-            t._vc = version_counter
-        return t
+    _make = staticmethod(_graph.wrap)  # wraps an array without copying (the hot path of every op)
 
     # ----------------------------------------------------------------- data and metadata
     @property
@@ -88,7 +71,7 @@ class Tensor:
         """The shape, or the length of dimension ``dim``."""
         if dim is None:
             return Size(self._data.shape)
-        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+        return self._data.shape[wrap_dim(dim, self._data.ndim)]
 
     @property
     def ndim(self) -> int:
@@ -124,7 +107,7 @@ class Tensor:
 
     def stride(self, dim: int | None = None) -> tuple | int:
         strides = tuple(s // self._data.itemsize for s in self._data.strides)
-        return strides if dim is None else strides[_wrap_dim(dim, self.ndim)]
+        return strides if dim is None else strides[wrap_dim(dim, self.ndim)]
 
     def is_contiguous(self) -> bool:
         return bool(self._data.flags.c_contiguous)
@@ -196,19 +179,16 @@ class Tensor:
 
     def retain_grad(self) -> None:
         """Keeps ``.grad`` for this non-leaf tensor after backward."""
-        from .autograd.hooks import retain_grad
-        retain_grad(self)
+        hooks.retain_grad(self)
 
     def register_hook(self, hook: Any) -> Any:
         """Registers ``hook(grad) -> Tensor or None``, run on the gradient with respect to this tensor."""
-        from .autograd.hooks import register_hook
-        return register_hook(self, hook)
+        return hooks.register_hook(self, hook)
 
     def register_post_accumulate_grad_hook(self, hook: Any) -> Any:
         """Registers ``hook(tensor) -> None``, run on this leaf after backward accumulates into its ``.grad``
         (an optimizer step per parameter, for example)."""
-        from .autograd.hooks import register_post_accumulate_grad_hook
-        return register_post_accumulate_grad_hook(self, hook)
+        return hooks.register_post_accumulate_grad_hook(self, hook)
 
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
                  create_graph: bool = False, inputs: Sequence[Tensor] | None = None) -> None:
@@ -264,11 +244,9 @@ class Tensor:
         target_device, target_dtype, copy = parse_to_arguments(args, kwargs)
         out = self
         if target_dtype is not None and target_dtype.numpy != self._data.dtype:
-            from .ops.conversion import to_dtype
-            out = to_dtype(out, target_dtype)
+            out = conversion.to_dtype(out, target_dtype)
         if target_device is not None and target_device != out.device:
-            from .ops.conversion import to_device
-            out = to_device(out, target_device)
+            out = conversion.to_device(out, target_device)
         if copy and out is self:
             out = self.clone()
         return out
@@ -305,21 +283,17 @@ class Tensor:
 
     def new_tensor(self, data: Any, dtype: Any = None, device: Any = None,
                    requires_grad: bool = False) -> Tensor:
-        from .creation import tensor
-        return tensor(data, dtype=dtype or self.dtype, device=device or self.device,
+        return creation.tensor(data, dtype=dtype or self.dtype, device=device or self.device,
                       requires_grad=requires_grad)
 
     def new_zeros(self, *size: Any, dtype: Any = None, device: Any = None) -> Tensor:
-        from .creation import zeros
-        return zeros(*size, dtype=dtype or self.dtype, device=device or self.device)
+        return creation.zeros(*size, dtype=dtype or self.dtype, device=device or self.device)
 
     def new_ones(self, *size: Any, dtype: Any = None, device: Any = None) -> Tensor:
-        from .creation import ones
-        return ones(*size, dtype=dtype or self.dtype, device=device or self.device)
+        return creation.ones(*size, dtype=dtype or self.dtype, device=device or self.device)
 
     def new_full(self, size: Any, fill_value: Any, dtype: Any = None, device: Any = None) -> Tensor:
-        from .creation import full
-        return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device)
+        return creation.full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device)
 
     def new_empty(self, *size: Any, dtype: Any = None, device: Any = None) -> Tensor:
         return self.new_zeros(*size, dtype=dtype, device=device)
@@ -437,7 +411,7 @@ class Tensor:
         return indexing.getitem(self, index)
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        indexing.setitem(self, index, value)
+        inplace.setitem(self, index, value)
 
     # ----------------------------------------------------------------- elementwise methods
     def add(self, other: Any, *, alpha: Any = 1) -> Tensor:
@@ -861,7 +835,6 @@ class Tensor:
 
     # ----------------------------------------------------------------- Python protocol
     def __repr__(self) -> str:
-        from ._tensor_str import tensor_repr
         return tensor_repr(self)
 
     def __len__(self) -> int:
@@ -896,8 +869,7 @@ class Tensor:
         return format(repr(self), spec)
 
     def __reduce_ex__(self, protocol: Any) -> Any:
-        from .creation import tensor
-        return (tensor, (self._host_array().copy(),), None)
+        return (creation.tensor, (self._host_array().copy(),), None)
 
     def __deepcopy__(self, memo: dict) -> Tensor:
         if self.grad_fn is not None:
@@ -908,18 +880,6 @@ class Tensor:
             out._grad = Tensor._make(self._grad._data.copy())
         memo[id(self)] = out
         return out
-
-
-_new_tensor = object.__new__
-
-
-def _wrap_dim(dim: int, ndim: int) -> int:
-    """A possibly negative dimension index as a non-negative one, with PyTorch's error message."""
-    low, high = -max(ndim, 1), max(ndim, 1) - 1
-    if not low <= dim <= high:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{low}, {high}], "
-                         f"but got {dim})")
-    return dim % max(ndim, 1)
 
 
 def parse_to_arguments(args: tuple, kwargs: dict) -> tuple:
@@ -945,8 +905,5 @@ def parse_to_arguments(args: tuple, kwargs: dict) -> tuple:
             None if target_dtype is None else dtypes.as_dtype(target_dtype), copy)
 
 
-# The ops build on the Tensor class, so they are imported after it; the methods above reach them
-# through these module names at call time.
-from .autograd import engine  # noqa: E402
-from .ops import binary, indexing, inplace, linalg, reduction, unary  # noqa: E402
-from .ops import shape as shape_ops  # noqa: E402
+# Ops, the engine and the factory functions make their results with this class (see _graph).
+_graph.register_tensor_class(Tensor)

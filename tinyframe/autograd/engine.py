@@ -6,17 +6,19 @@ gradient to its input's shape and dtype (un-broadcasting) happens here, once, fo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import grad_mode
+from .. import _graph, creation, grad_mode
+from .._graph import AccumulateGrad, Node, edge_of
 from ..device import array_module_of
 from ..ops import tensor_math
-from ..tensor import Tensor
 from . import anomaly_mode
 from .hooks import store_retained
-from .node import AccumulateGrad, Node, edge_of
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 def backward(tensors: Sequence[Tensor] | Tensor, grad_tensors: Any = None, retain_graph: bool | None = None,
@@ -54,18 +56,18 @@ def grad(outputs: Sequence[Tensor] | Tensor, inputs: Sequence[Tensor] | Tensor, 
                                    "desired behavior.")
             results.append(tensor_math.zeros_like(t) if materialize_grads else None)
         else:
-            results.append(g if create_graph else Tensor._make(g))
+            results.append(g if create_graph else _graph.wrap(g))
     return tuple(results)
 
 
 def _as_tuple(value: Any) -> tuple:
-    if isinstance(value, Tensor):
+    if isinstance(value, _graph.Tensor):
         return (value,)
     return tuple(value)
 
 
 def _roots_and_grads(tensors: tuple, grad_tensors: Any, create_graph: bool) -> tuple:
-    if grad_tensors is None or isinstance(grad_tensors, Tensor):
+    if grad_tensors is None or isinstance(grad_tensors, _graph.Tensor):
         grad_tensors = [grad_tensors] * len(tensors) if grad_tensors is None else [grad_tensors]
     grad_tensors = list(grad_tensors)
     if len(grad_tensors) != len(tensors):
@@ -84,10 +86,9 @@ def _root_grad(t: Tensor, g: Any, i: int, create_graph: bool) -> Any:
         if t._data.size != 1:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
         ones = _ones_like(t._data)
-        return Tensor._make(ones) if create_graph else ones
-    if not isinstance(g, Tensor):
-        from ..creation import tensor
-        g = tensor(g, dtype=t.dtype, device=t.device)
+        return _graph.wrap(ones) if create_graph else ones
+    if not isinstance(g, _graph.Tensor):
+        g = creation.tensor(g, dtype=t.dtype, device=t.device)
     if g.shape != t.shape:
         raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
                            f"output[{i}] has a shape of {t.shape}.")
@@ -186,7 +187,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
                     if capture or leaf is None:
                         pass
                     elif leaf._grad is None and not leaf._hooks and not create_graph:
-                        leaf._grad = Tensor._make(owned.claim(g))  # the common first accumulation
+                        leaf._grad = _graph.wrap(owned.claim(g))  # the common first accumulation
                     else:
                         _accumulate(leaf, g, create_graph, owned)
                     if leaf is not None and leaf._post_accumulate_hooks and not capture:
@@ -208,7 +209,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
                 gi = input_grads[i] if i < len(input_grads) else None
                 if gi is not None:
                     dtype = child._dtype
-                    if (gi.__class__ is Tensor or gi.shape != child._shape
+                    if (gi.__class__ is _graph.Tensor or gi.shape != child._shape
                             or (gi.dtype is not dtype and gi.dtype != dtype)):
                         gi = _reduce_to_input(gi, child._shape, dtype)
                     pending[child] = pending[child] + gi if child in pending else gi
@@ -225,15 +226,26 @@ def _call_recorded_backward(node: Node, g: Any) -> tuple:
     """Runs ``node.backward`` on Tensors, with ``ctx.xp`` the Tensor namespace, so it builds a graph."""
     array_xp, node.xp, node.recording = node.xp, tensor_math, True
     try:
-        result = node.backward(node, g)
+        result = _backward_of_composition(node, g) if node.compose is not None else node.backward(node, g)
     finally:
         node.xp, node.recording = array_xp, False
     return result if type(result) is tuple else (result,)
 
 
+def _backward_of_composition(node: Node, g: Any) -> tuple:
+    """The vector-Jacobian product of the op's composition of recordable ops (see ``Op.compose``)."""
+    inputs, out = node.compose(node)
+    wanted = [i for i, need in enumerate(node.needs_input_grad) if need]
+    grads = grad(out, [inputs[i] for i in wanted], g, create_graph=True, allow_unused=True)
+    result: list = [None] * len(inputs)
+    for i, gi in zip(wanted, grads):
+        result[i] = gi
+    return tuple(result)
+
+
 def _reduce_to_input(g: Any, shape: tuple, dtype: Any) -> Any:
     """Sums a broadcast gradient back to the input's shape and casts it to the input's dtype."""
-    if isinstance(g, Tensor):
+    if isinstance(g, _graph.Tensor):
         if g._data.shape != shape:
             g = tensor_math.sum_to(g, shape)
         return g if g._data.dtype == dtype else tensor_math.astype(g, dtype)
@@ -254,7 +266,7 @@ def sum_to_array(g: Any, shape: tuple) -> Any:
 
 
 def _run_hooks(hooks: list, g: Any, create_graph: bool) -> Any:
-    wrapped = g if create_graph else Tensor._make(g)
+    wrapped = g if create_graph else _graph.wrap(g)
     for hook in hooks:
         result = hook(wrapped)
         if result is not None:
@@ -285,9 +297,9 @@ def _accumulate(leaf: Tensor, g: Any, create_graph: bool, owned: _Ownership) -> 
     if create_graph:
         leaf._grad = g if leaf._grad is None else leaf._grad + g
     elif leaf._grad is None:
-        leaf._grad = Tensor._make(owned.claim(g))
+        leaf._grad = _graph.wrap(owned.claim(g))
     elif leaf._grad._requires_grad:
-        leaf._grad = Tensor._make(leaf._grad._data + g)
+        leaf._grad = _graph.wrap(leaf._grad._data + g)
     else:
         data = leaf._grad._data
         data += g

@@ -18,11 +18,13 @@ Example::
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import grad_mode
-from ..tensor import Tensor
-from .node import _FREED_MESSAGE, _INPUT, _OUTPUT, Node, _inplace_message, _new_counter, edges_of
+from .. import _graph, grad_mode
+from .._graph import _FREED_MESSAGE, _INPUT, _OUTPUT, Node, _inplace_message, _new_counter, edges_of
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction"]
 
@@ -38,7 +40,7 @@ class FunctionCtx:
     def save_for_backward(self, *tensors: Any) -> None:
         """Saves tensors (inputs, outputs or others) for backward; read them with ``saved_tensors``."""
         for t in tensors:
-            if t is not None and not isinstance(t, Tensor):
+            if t is not None and not isinstance(t, _graph.Tensor):
                 raise TypeError(f"save_for_backward can only save tensors, but argument was of type "
                                 f"{type(t).__name__}")
         self._saved = list(tensors)
@@ -65,7 +67,7 @@ class FunctionCtx:
             raise RuntimeError(_inplace_message(self, value if kind != _INPUT else value._data,
                                                 kind, counter[0], version))
         if kind == _OUTPUT:
-            return Tensor._make(value, self if grad_mode.STATE.enabled else None,
+            return _graph.wrap(value, self if grad_mode.STATE.enabled else None,
                                 version_counter=counter)
         return value
 
@@ -78,7 +80,7 @@ class BackwardCFunction(FunctionCtx, Node):
     @staticmethod
     def backward(node: BackwardCFunction, g: Any) -> tuple:
         recording = grad_mode.STATE.enabled
-        wrapped = g if recording else Tensor._make(g)
+        wrapped = g if recording else _graph.wrap(g)
         with grad_mode.set_grad_enabled(recording):
             grads = node.function.backward(node, wrapped)
         grads = grads if isinstance(grads, tuple) else (grads,)
@@ -92,7 +94,7 @@ class BackwardCFunction(FunctionCtx, Node):
 def _checked_grad(node: BackwardCFunction, i: int, gi: Any, recording: bool) -> Any:
     if gi is None or node.next_functions[i][0] is None:
         return None
-    if not isinstance(gi, Tensor):
+    if not isinstance(gi, _graph.Tensor):
         raise TypeError(f"function {node.name()} returned a gradient of type {type(gi).__name__} for "
                         f"input {i}; expected a Tensor or None")
     shape = node.next_functions[i][0]._shape
@@ -131,23 +133,23 @@ class Function(metaclass=_FunctionMeta):
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Runs ``forward`` outside the graph and connects its result to the graph."""
         ctx = cls._backward_cls()
-        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
+        ctx.needs_input_grad = tuple(isinstance(a, _graph.Tensor) and a._requires_grad for a in args)
         with grad_mode.no_grad():
             output = cls.forward(ctx, *args, **kwargs)
         if isinstance(output, tuple):
             raise NotImplementedError(f"{cls.__name__}.forward returned a tuple: custom Functions with "
                                       "several outputs are not supported yet; return one Tensor")
-        if not isinstance(output, Tensor):
+        if not isinstance(output, _graph.Tensor):
             raise TypeError(f"{cls.__name__}.forward must return a Tensor, got {type(output).__name__}")
         records = grad_mode.STATE.enabled and any(ctx.needs_input_grad)
         non_differentiable = id(output) in getattr(ctx, "_non_differentiable", ())
         if not records or non_differentiable or not output.is_floating_point():
-            return Tensor._make(output._data, None, False)
-        result = Tensor._make(output._data, ctx)
+            return _graph.wrap(output._data, None, False)
+        result = _graph.wrap(output._data, ctx)
         ctx.next_functions = edges_of(args)
         ctx._shape, ctx._dtype = result._data.shape, result._data.dtype
         if ctx._saved is not None:
-            arrays = [a._data if isinstance(a, Tensor) else a for a in args]
+            arrays = [a._data if isinstance(a, _graph.Tensor) else a for a in args]
             ctx._saved = [_describe_saved_tensor(t, output, args, arrays, result) for t in ctx._saved]
         return result
 
@@ -155,7 +157,7 @@ class Function(metaclass=_FunctionMeta):
 def _describe_saved_tensor(t: Any, output: Tensor, args: tuple, arrays: list, result: Tensor) -> tuple:
     if t is output:
         return (_OUTPUT, result._data, _new_counter(result), 0)
-    if isinstance(t, Tensor) and any(t is a for a in args):
+    if isinstance(t, _graph.Tensor) and any(t is a for a in args):
         counter = t._version_counter()
         return (_INPUT, t, counter, counter[0])
     return (_INPUT, t, None, None) if t is not None else (_INPUT, None, None, None)

@@ -1,4 +1,4 @@
 """The graph's node types, as ``torch.autograd.graph`` names them."""
-from .node import AccumulateGrad, Node
+from .._graph import AccumulateGrad, Node
 
 __all__ = ["Node", "AccumulateGrad"]

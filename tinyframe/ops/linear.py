@@ -1,10 +1,12 @@
 """The affine map of ``nn.Linear``, fused into one op: ``y = x W^T + b``."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..autograd.node import Op
-from ..tensor import Tensor
+from .._graph import Op
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__: list[str] = []
 

@@ -7,33 +7,35 @@ formulas use live here; each maps onto a tinyframe op.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import dtypes
-from ..tensor import Tensor
+from .. import _graph, dtypes
 from . import binary, linalg, reduction, shape, unary
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 def as_tensor(value: Any) -> Any:
     """Numbers stay numbers; arrays (constants such as masks) become Tensors outside the graph."""
-    if isinstance(value, (Tensor, int, float)):
+    if isinstance(value, (_graph.Tensor, int, float)):
         return value
-    return Tensor._make(value)
+    return _graph.wrap(value)
 
 
 def where(condition: Any, x: Any, y: Any) -> Tensor:
     condition = as_tensor(condition)
-    if not isinstance(condition, Tensor):
+    if not isinstance(condition, _graph.Tensor):
         return x if condition else y
     return binary.where(condition, as_tensor(x), as_tensor(y))
 
 
 def zeros_like(x: Tensor) -> Tensor:
-    return Tensor._make(x._data * 0 if x._data.dtype.kind == "f" else x._data.astype("float32") * 0)
+    return _graph.wrap(x._data * 0 if x._data.dtype.kind == "f" else x._data.astype("float32") * 0)
 
 
 def ones_like(x: Tensor) -> Tensor:
-    return Tensor._make(x._data * 0 + 1)
+    return _graph.wrap(x._data * 0 + 1)
 
 
 def sum_to(g: Tensor, target_shape: tuple) -> Tensor:
