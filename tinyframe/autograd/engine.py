@@ -151,75 +151,117 @@ def _needed(roots: list, dependencies: dict, targets: list) -> set:
 
 def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
          targets: list | None, capture: bool) -> dict:
-    """Runs every node once, in topological order; returns the gradients captured at ``targets``."""
+    """Runs every node once, in topological order; returns the gradients captured at ``targets``.
+
+    The steps: order the graph (``_order``), then for each ready node take the gradient that
+    arrived (``_Pass.arrive``: hooks, ``retain_grad``, capture), run it (``_Pass.call``, or
+    ``_Pass.accumulate`` for a leaf), and pass each input its gradient, reduced to the input's
+    shape and dtype (``_send``).
+    """
     dependencies, ready = _order(roots)
-    needed = None if targets is None else _needed(roots, dependencies, targets)
-    target_set = set(targets) if targets is not None else ()
+    run = _Pass(roots, root_grads, dependencies, retain_graph, create_graph, targets, capture)
     pending: dict = {}
     for node, g in zip(roots, root_grads):
         pending[node] = pending[node] + g if node in pending else g
-    captured: dict = {}
-    owned = _Ownership(root_grads)
-    check_nan = anomaly_mode.STATE.enabled and anomaly_mode.STATE.check_nan
     state = grad_mode.STATE
     previous_mode, state.enabled = state.enabled, create_graph
     try:
         while ready:
             node = ready.pop()
             g = pending.pop(node, None)
-            if isinstance(g, np.generic):  # NumPy returns scalars from 0-d arithmetic; tensors hold arrays
-                g = np.asarray(g)
-            input_grads = ()
-            if g is not None:
-                if node._pre_hooks:
-                    g = _run_hooks(node._pre_hooks, g, create_graph)
-                if node.retained is not None:
-                    store_retained(node, g)
-                if node in target_set:
-                    captured[node] = g
-                    if capture:
-                        g = None
-                if needed is not None and node not in needed:
-                    g = None
-            if g is not None:
-                if type(node) is AccumulateGrad:
-                    leaf = node._variable()
-                    if capture or leaf is None:
-                        pass
-                    elif leaf._grad is None and not leaf._hooks and not create_graph:
-                        leaf._grad = _graph.wrap(owned.claim(g))  # the common first accumulation
-                    else:
-                        _accumulate(leaf, g, create_graph, owned)
-                    if leaf is not None and leaf._post_accumulate_hooks and not capture:
-                        for hook in tuple(leaf._post_accumulate_hooks):
-                            hook(leaf)
-                elif create_graph:
-                    input_grads = _call_recorded_backward(node, g)
-                else:
-                    input_grads = node.backward(node, g)
-                    if type(input_grads) is not tuple:
-                        input_grads = (input_grads,)
-                if check_nan and input_grads:
-                    anomaly_mode.check_gradients(node, input_grads)
-                if not retain_graph and node._saved is not None:
-                    node._saved, node._freed = None, True
-            for i, (child, _) in enumerate(node.next_functions):
-                if child is None:
-                    continue
-                gi = input_grads[i] if i < len(input_grads) else None
-                if gi is not None:
-                    dtype = child._dtype
-                    if (gi.__class__ is _graph.Tensor or gi.shape != child._shape
-                            or (gi.dtype is not dtype and gi.dtype != dtype)):
-                        gi = _reduce_to_input(gi, child._shape, dtype)
-                    pending[child] = pending[child] + gi if child in pending else gi
-                count = dependencies[child] - 1
-                dependencies[child] = count
-                if count == 0:
-                    ready.append(child)
+            input_grads = run.step(node, g) if g is not None else ()
+            _send(node, input_grads, pending, dependencies, ready)
     finally:
         state.enabled = previous_mode
-    return captured
+    return run.captured
+
+
+class _Pass:
+    """The settings of one backward pass, and what it captured at ``targets``."""
+
+    def __init__(self, roots: list, root_grads: list, dependencies: dict, retain_graph: bool,
+                 create_graph: bool, targets: list | None, capture: bool) -> None:
+        self.retain_graph, self.create_graph, self.capture = retain_graph, create_graph, capture
+        self.targets = set(targets) if targets is not None else ()
+        # Only nodes from which a target can be reached run for ``inputs=`` and ``grad``.
+        self.needed = None if targets is None else _needed(roots, dependencies, targets)
+        self.check_nan = anomaly_mode.STATE.enabled and anomaly_mode.STATE.check_nan
+        self.owned = _Ownership(root_grads)
+        self.captured: dict = {}
+
+    def step(self, node: Node, g: Any) -> tuple:
+        """Runs ``node`` on the gradient ``g`` that arrived at it; returns its inputs' gradients."""
+        if isinstance(g, np.generic):  # NumPy returns scalars from 0-d arithmetic; tensors hold arrays
+            g = np.asarray(g)
+        if node._pre_hooks or node.retained is not None or self.needed is not None or node in self.targets:
+            g = self.arrive(node, g)
+            if g is None:
+                return ()
+        if type(node) is AccumulateGrad:
+            self.accumulate(node, g)
+            input_grads = ()
+        else:
+            input_grads = self.call(node, g)
+            if self.check_nan:
+                anomaly_mode.check_gradients(node, input_grads)
+        if not self.retain_graph and node._saved is not None:
+            node._saved, node._freed = None, True  # saved values are freed once they are used
+        return input_grads
+
+    def arrive(self, node: Node, g: Any) -> Any:
+        """Runs the node's hooks on ``g``, keeps it for ``retain_grad`` and ``grad``; returns the
+        gradient to run the node on, or None when the node need not run."""
+        if node._pre_hooks:
+            g = _run_hooks(node._pre_hooks, g, self.create_graph)
+        if node.retained is not None:
+            store_retained(node, g)
+        if node in self.targets:
+            self.captured[node] = g
+            if self.capture:
+                return None
+        if self.needed is not None and node not in self.needed:
+            return None
+        return g
+
+    def call(self, node: Node, g: Any) -> tuple:
+        """The node's backward: on arrays, or recorded on Tensors when ``create_graph``."""
+        if self.create_graph:
+            return _call_recorded_backward(node, g)
+        input_grads = node.backward(node, g)
+        return input_grads if type(input_grads) is tuple else (input_grads,)
+
+    def accumulate(self, node: AccumulateGrad, g: Any) -> None:
+        """Adds ``g`` to the leaf's ``.grad`` (unless ``grad`` captures it), then runs its
+        post-accumulate hooks."""
+        leaf = node._variable()
+        if self.capture or leaf is None:
+            return
+        if leaf._grad is None and not leaf._hooks and not self.create_graph:
+            leaf._grad = _graph.wrap(self.owned.claim(g))  # the common first accumulation
+        else:
+            _accumulate(leaf, g, self.create_graph, self.owned)
+        if leaf._post_accumulate_hooks:
+            for hook in tuple(leaf._post_accumulate_hooks):
+                hook(leaf)
+
+
+def _send(node: Node, input_grads: tuple, pending: dict, dependencies: dict, ready: list) -> None:
+    """Adds each input's gradient, reduced to its shape and dtype, to what is pending for it, and
+    marks inputs whose every gradient has arrived as ready."""
+    for i, (child, _) in enumerate(node.next_functions):
+        if child is None:
+            continue
+        gi = input_grads[i] if i < len(input_grads) else None
+        if gi is not None:
+            dtype = child._dtype
+            if (gi.__class__ is _graph.Tensor or gi.shape != child._shape
+                    or (gi.dtype is not dtype and gi.dtype != dtype)):
+                gi = _reduce_to_input(gi, child._shape, dtype)
+            pending[child] = pending[child] + gi if child in pending else gi
+        count = dependencies[child] - 1
+        dependencies[child] = count
+        if count == 0:
+            ready.append(child)
 
 
 def _call_recorded_backward(node: Node, g: Any) -> tuple:

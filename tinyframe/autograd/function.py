@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .. import _graph, grad_mode
 from .._graph import _FREED_MESSAGE, _INPUT, _OUTPUT, Node, _inplace_message, _new_counter, edges_of
 
@@ -100,7 +102,7 @@ def _checked_grad(node: BackwardCFunction, i: int, gi: Any, recording: bool) -> 
     shape = node.next_functions[i][0]._shape
     if gi._data.shape != shape and gi._data.size != 0:
         try:
-            __import__("numpy").broadcast_shapes(shape, gi._data.shape)
+            np.broadcast_shapes(shape, gi._data.shape)
         except ValueError:
             raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {i} - got "
                                f"{list(gi._data.shape)} but expected shape compatible with {list(shape)}") from None
