@@ -397,6 +397,21 @@ def test_custom_function_wrong_number_of_gradients_raises() -> None:
         Bad.apply(leaf([1.0]), leaf([2.0])).sum().backward()
 
 
+def test_custom_function_gradient_of_a_wrong_shape_raises() -> None:
+    class Bad(Function):
+        @staticmethod
+        def forward(ctx, x):  # noqa: ANN001, ANN205
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):  # noqa: ANN001, ANN205
+            return tf.ones(3)
+
+    with pytest.raises(RuntimeError, match=r"^Function BadBackward returned an invalid gradient at index 0 - got "
+                                           r"\[3\] but expected shape compatible with \[2\]$"):
+        Bad.apply(leaf([1.0, 2.0])).sum().backward()
+
+
 def test_custom_function_saved_input_modified_in_place_raises() -> None:
     class Square(Function):
         @staticmethod

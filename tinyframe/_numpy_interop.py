@@ -9,11 +9,14 @@ returns Tensors, as PyTorch's tensors do.
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .tensor import Tensor, _operand
+from . import _graph, creation
+
+if TYPE_CHECKING:
+    pass
 
 # The ufuncs behind Python's operators, each run through the Tensor operator it stands for.
 _OPERATORS = {
@@ -29,7 +32,7 @@ _OPERATORS = {
 def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> Any:
     """The result of ``getattr(ufunc, method)(*inputs, **kwargs)`` when an input is a Tensor."""
     if method == "__call__" and not kwargs and ufunc in _OPERATORS:
-        return _OPERATORS[ufunc](*(_operand(value) for value in inputs))
+        return _OPERATORS[ufunc](*(operand(value) for value in inputs))
     out = kwargs.get("out")
     if out is not None:
         kwargs["out"] = tuple(_host(value) for value in out)
@@ -39,13 +42,22 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
     return tuple(_wrap(value) for value in result) if isinstance(result, tuple) else _wrap(result)
 
 
+def operand(value: Any) -> Any:
+    """A NumPy operand as PyTorch takes it: an array becomes a tensor, a scalar a Python number."""
+    if isinstance(value, np.ndarray):
+        return creation.as_tensor(value)
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
 def _host(value: Any) -> Any:
-    return value.numpy() if isinstance(value, Tensor) else value
+    return value.numpy() if isinstance(value, _graph.Tensor) else value
 
 
 def _wrap(value: Any) -> Any:
     if isinstance(value, np.ndarray):
-        return Tensor._make(value)
+        return _graph.wrap(value)
     if isinstance(value, np.generic):
-        return Tensor._make(np.asarray(value))
+        return _graph.wrap(np.asarray(value))
     return value

@@ -3,14 +3,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import dtypes
+from . import _graph, dtypes
 from .device import array_module, as_device, device_of, move_array
 from .random import Generator, generator_for
-from .tensor import Tensor
+
+if TYPE_CHECKING:
+    from .tensor import Tensor
 
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange", "linspace",
@@ -26,7 +28,7 @@ def _finish(array: Any, dtype: Any, device: Any, requires_grad: bool) -> Tensor:
         if array.dtype != target:
             array = array.astype(target)
     array = move_array(array, as_device(device))
-    out = Tensor._make(array)
+    out = _graph.wrap(array)
     if requires_grad:
         out.requires_grad_(True)
     return out
@@ -93,8 +95,8 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     keep their dtype. Without ``device``, a Tensor or CUDA array stays on its device and other data goes
     to the default device.
     """
-    if isinstance(data, Tensor) or _is_device_array(data):
-        array = data._data if isinstance(data, Tensor) else data
+    if isinstance(data, _graph.Tensor) or _is_device_array(data):
+        array = data._data if isinstance(data, _graph.Tensor) else data
         array, device = array.copy(), device or device_of(array)
     else:
         array = np.array(_infer_array(data, dtype), copy=True)
@@ -103,7 +105,7 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
 
 def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
     """Like ``tensor`` but shares the memory of a Tensor or NumPy array when it can."""
-    if isinstance(data, Tensor):
+    if isinstance(data, _graph.Tensor):
         return data.to(device=device, dtype=dtype) if (dtype or device) else data
     if _is_device_array(data):
         return _finish(data, dtype, device or device_of(data), False)
@@ -115,7 +117,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     dtypes.from_numpy_dtype(array.dtype)
-    return Tensor._make(array)
+    return _graph.wrap(array)
 
 
 def _is_device_array(data: Any) -> bool:
@@ -317,4 +319,4 @@ def bernoulli(input: Tensor, *, generator: Generator | None = None) -> Tensor:
     dev = device_of(input._data)
     state = generator_for(dev, generator).state
     draws = _uniform(state, input._data.shape) < input._data
-    return Tensor._make(draws.astype(input._data.dtype))
+    return _graph.wrap(draws.astype(input._data.dtype))

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import functools
 
-from .device import cupy_module
+from . import random
+from .device import cupy_module, device
 
 __all__ = ["is_available", "device_count", "current_device", "set_device", "synchronize",
            "manual_seed", "manual_seed_all"]
@@ -53,14 +54,10 @@ def synchronize(device: int | None = None) -> None:
 
 def manual_seed(seed: int) -> None:
     """Seeds the current GPU's generator."""
-    from . import random
-    from .device import device
     random.generator_for(device("cuda", current_device())).manual_seed(seed)
 
 
 def manual_seed_all(seed: int) -> None:
     """Seeds every GPU's generator."""
-    from . import random
-    from .device import device
     for index in range(device_count()):
         random.generator_for(device("cuda", index)).manual_seed(seed)

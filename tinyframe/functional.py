@@ -5,6 +5,7 @@ gives those that take ``out=`` in PyTorch that argument, in one place (:func:`wi
 """
 import builtins as _builtins
 import functools as _functools
+import inspect as _inspect
 import warnings as _warnings
 from collections.abc import Callable as _Callable
 from typing import Any as _Any
@@ -146,3 +147,21 @@ for _name in _OUT_FACTORIES:
     if hasattr(_creation, _name):
         globals()[_name] = with_out(getattr(_creation, _name), factory=True)
         __all__.append(_name)
+
+
+def _share_docstrings(cls: type) -> None:
+    """Gives each public method without a docstring the text of what it is the method form of, so each
+    text is written once: ``Tensor.exp`` takes ``tinyframe.exp``'s, ``Tensor.add_`` says it is the
+    in-place ``Tensor.add``."""
+    methods = {name: value for name, value in vars(cls).items() if not name.startswith("_") and callable(value)}
+    for name, method in methods.items():
+        function = globals().get(name)
+        if not method.__doc__ and function is not None and function.__doc__:
+            shared = _inspect.cleandoc(function.__doc__)
+            method.__doc__ = f"``tinyframe.{name}`` with this tensor as ``input``:\n\n{shared}"
+    for name, method in methods.items():
+        if not method.__doc__ and name.endswith("_") and name[:-1] in methods:
+            method.__doc__ = f"In-place ``Tensor.{name[:-1]}``: writes the result into this tensor and returns it."
+
+
+_share_docstrings(_Tensor)

@@ -7,8 +7,10 @@ from reductions and singular values, so their gradients follow from those ops.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from . import _graph
+from ._dims import wrap_dim
 from .device import array_module_of
 from .ops import contraction, reduction, shape, unary
 from .ops import linalg as products
@@ -23,7 +25,9 @@ from .ops.decompositions import linalg_qr as qr
 from .ops.decompositions import linalg_slogdet as slogdet
 from .ops.decompositions import linalg_solve as solve
 from .ops.decompositions import linalg_svd as svd
-from .tensor import Tensor, _wrap_dim
+
+if TYPE_CHECKING:
+    from .tensor import Tensor
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "det", "slogdet", "inv", "solve", "cholesky", "qr", "svd",
            "svdvals", "eigh", "eigvalsh", "pinv", "lstsq", "matrix_rank", "cross", "multi_dot", "matmul", "vecdot",
@@ -53,7 +57,7 @@ def matrix_norm(A: Tensor, ord: Any = "fro", dim: tuple = (-2, -1), keepdim: boo
         raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
     if dtype is not None:
         A = A.to(dtype)
-    rows, cols = (_wrap_dim(d, A.ndim) for d in dim)
+    rows, cols = (wrap_dim(d, A.ndim) for d in dim)
     if rows == cols:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, {dim[1]})")
     if ord == "fro":
@@ -135,7 +139,7 @@ def matrix_power(A: Tensor, n: int) -> Tensor:
         return matrix_power(inv(A), -n)
     if n == 0:
         xp = array_module_of(A._data)
-        return Tensor._make(xp.broadcast_to(xp.eye(A.shape[-1], dtype=A._data.dtype), A.shape).copy())
+        return _graph.wrap(xp.broadcast_to(xp.eye(A.shape[-1], dtype=A._data.dtype), A.shape).copy())
     result, base = None, A
     while n:  # square-and-multiply
         if n & 1:

@@ -5,7 +5,7 @@ from typing import Any
 
 import numpy as np
 
-from .device import CPU, cupy_module, device
+from .device import CPU, as_device, cupy_module, device
 
 __all__ = ["Generator", "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state",
            "default_generator", "generator_for"]
@@ -56,7 +56,6 @@ class Generator:
 
 
 def _device(spec: Any) -> device:
-    from .device import as_device
     return as_device(spec)
 
 

@@ -5,27 +5,28 @@ defined once in ``tinyframe.ops``; the methods and operators here only reach tho
 """
 from __future__ import annotations
 
-import inspect
 import warnings
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
-from . import dtypes
+from . import _graph, creation, dtypes
+from . import linalg as linalg_functions
+from ._dims import Size, wrap_dim
+from ._numpy_interop import array_ufunc, operand
+from ._tensor_str import tensor_repr
+from .autograd import engine, hooks
 from .device import as_device, device, device_of
+from .ops import binary, conversion, indexing, inplace, linalg, reduction, unary
+from .ops import construction as construction_ops
+from .ops import contraction as contraction_ops
+from .ops import decompositions as decomposition_ops
+from .ops import scattering as scatter_ops
+from .ops import shape as shape_ops
+from .ops import sorting as sorting_ops
 
 __all__ = ["Tensor", "Size"]
-
-
-class Size(tuple):
-    """A tensor's shape; a tuple that prints as ``tinyframe.Size([2, 3])``."""
-
-    def __repr__(self) -> str:
-        return f"tinyframe.Size({list(self)})"
-
-    def numel(self) -> int:
-        return int(np.prod(self, dtype=np.int64))
 
 
 def _operator(method: Any) -> Any:
@@ -38,7 +39,7 @@ def _operator(method: Any) -> Any:
         if isinstance(other, Tensor):
             return method(self, other)
         if isinstance(other, (np.ndarray, np.generic)):  # before float: np.float64 is a float
-            return method(self, _operand(other))
+            return method(self, operand(other))
         if isinstance(other, (int, float)):
             return method(self, other)
         return NotImplemented
@@ -68,25 +69,13 @@ class Tensor:
     _output_nr = 0                     # which output of its grad_fn this tensor is (custom Functions)
 
     def __init__(self, data: Any = (), *, device: Any = None) -> None:
-        from .creation import tensor
-        made = tensor(data, dtype=dtypes.get_default_dtype(), device=device)
+        made = creation.tensor(data, dtype=dtypes.get_default_dtype(), device=device)
         self._data = made._data
         self.grad_fn = None
         self._requires_grad = False
         self._grad = None
 
-    @staticmethod
-    def _make(data: Any, grad_fn: Any = None, requires_grad: bool | None = None,
-              version_counter: list | None = None) -> Tensor:
-        """Wraps an array without copying (the hot path of every op)."""
-        t = _new_tensor(Tensor)
-        t._data = data
-        t.grad_fn = grad_fn
-        t._requires_grad = grad_fn is not None if requires_grad is None else requires_grad
-        t._grad = None
-        if version_counter is not None:
-            t._vc = version_counter
-        return t
+    _make = staticmethod(_graph.wrap)  # wraps an array without copying (the hot path of every op)
 
     # ----------------------------------------------------------------- data and metadata
     @property
@@ -110,7 +99,7 @@ class Tensor:
         """The shape, or the length of dimension ``dim``."""
         if dim is None:
             return Size(self._data.shape)
-        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+        return self._data.shape[wrap_dim(dim, self._data.ndim)]
 
     @property
     def ndim(self) -> int:
@@ -155,7 +144,7 @@ class Tensor:
     def stride(self, dim: int | None = None) -> tuple | int:
         """The step in elements between neighbours along each dimension, or along ``dim``."""
         strides = tuple(s // self._data.itemsize for s in self._data.strides)
-        return strides if dim is None else strides[_wrap_dim(dim, self.ndim)]
+        return strides if dim is None else strides[wrap_dim(dim, self.ndim)]
 
     def is_contiguous(self) -> bool:
         """Whether the elements lie in memory in row-major (C) order without gaps."""
@@ -239,19 +228,16 @@ class Tensor:
 
     def retain_grad(self) -> None:
         """Keeps ``.grad`` for this non-leaf tensor after backward."""
-        from .autograd.hooks import retain_grad
-        retain_grad(self)
+        hooks.retain_grad(self)
 
     def register_hook(self, hook: Any) -> Any:
         """Registers ``hook(grad) -> Tensor or None``, run on the gradient with respect to this tensor."""
-        from .autograd.hooks import register_hook
-        return register_hook(self, hook)
+        return hooks.register_hook(self, hook)
 
     def register_post_accumulate_grad_hook(self, hook: Any) -> Any:
         """Registers ``hook(tensor) -> None``, run on this leaf after backward accumulates into its ``.grad``
         (an optimizer step per parameter, for example)."""
-        from .autograd.hooks import register_post_accumulate_grad_hook
-        return register_post_accumulate_grad_hook(self, hook)
+        return hooks.register_post_accumulate_grad_hook(self, hook)
 
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
                  create_graph: bool = False, inputs: Sequence[Tensor] | None = None) -> None:
@@ -312,7 +298,6 @@ class Tensor:
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
         """NumPy ufuncs on tensors: operators (``ndarray + tensor``) run as tinyframe ops and keep the
         graph; other ufuncs (``np.exp(tensor)``) compute in NumPy and return Tensors, as PyTorch's do."""
-        from ._numpy_interop import array_ufunc
         return array_ufunc(ufunc, method, inputs, kwargs)
 
     def __array_wrap__(self, array: Any, context: Any = None, return_scalar: bool = False) -> Any:
@@ -339,11 +324,9 @@ class Tensor:
         target_device, target_dtype, copy = parse_to_arguments(args, kwargs)
         out = self
         if target_dtype is not None and target_dtype.numpy != self._data.dtype:
-            from .ops.conversion import to_dtype
-            out = to_dtype(out, target_dtype)
+            out = conversion.to_dtype(out, target_dtype)
         if target_device is not None and target_device != out.device:
-            from .ops.conversion import to_device
-            out = to_device(out, target_device)
+            out = conversion.to_device(out, target_device)
         if copy and out is self:
             out = self.clone()
         return out
@@ -391,24 +374,20 @@ class Tensor:
     def new_tensor(self, data: Any, dtype: Any = None, device: Any = None,
                    requires_grad: bool = False) -> Tensor:
         """A new tensor of ``data``, with this tensor's dtype and device unless given."""
-        from .creation import tensor
-        return tensor(data, dtype=dtype or self.dtype, device=device or self.device,
-                      requires_grad=requires_grad)
+        return creation.tensor(data, dtype=dtype or self.dtype, device=device or self.device,
+                               requires_grad=requires_grad)
 
     def new_zeros(self, *size: Any, dtype: Any = None, device: Any = None) -> Tensor:
         """A tensor of zeros of ``size``, with this tensor's dtype and device unless given."""
-        from .creation import zeros
-        return zeros(*size, dtype=dtype or self.dtype, device=device or self.device)
+        return creation.zeros(*size, dtype=dtype or self.dtype, device=device or self.device)
 
     def new_ones(self, *size: Any, dtype: Any = None, device: Any = None) -> Tensor:
         """A tensor of ones of ``size``, with this tensor's dtype and device unless given."""
-        from .creation import ones
-        return ones(*size, dtype=dtype or self.dtype, device=device or self.device)
+        return creation.ones(*size, dtype=dtype or self.dtype, device=device or self.device)
 
     def new_full(self, size: Any, fill_value: Any, dtype: Any = None, device: Any = None) -> Tensor:
         """A tensor of ``size`` filled with ``fill_value``, with this tensor's dtype and device unless given."""
-        from .creation import full
-        return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device)
+        return creation.full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device)
 
     def new_empty(self, *size: Any, dtype: Any = None, device: Any = None) -> Tensor:
         """An uninitialised tensor of ``size``, with this tensor's dtype and device unless given."""
@@ -555,7 +534,7 @@ class Tensor:
         return indexing.getitem(self, index)
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        indexing.setitem(self, index, value)
+        inplace.setitem(self, index, value)
 
     # ----------------------------------------------------------------- elementwise methods
     def add(self, other: Any, *, alpha: Any = 1) -> Tensor:
@@ -1095,8 +1074,7 @@ class Tensor:
 
     def matrix_power(self, n: int) -> Tensor:
         """``tinyframe.linalg.matrix_power(self, n)``: this (batch of) square matrix to the power ``n``."""
-        from .linalg import matrix_power
-        return matrix_power(self, n)
+        return linalg_functions.matrix_power(self, n)
 
     # ----------------------------------------------------------------- in-place
     def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
@@ -1172,7 +1150,6 @@ class Tensor:
 
     # ----------------------------------------------------------------- Python protocol
     def __repr__(self) -> str:
-        from ._tensor_str import tensor_repr
         return tensor_repr(self)
 
     def __len__(self) -> int:
@@ -1217,8 +1194,7 @@ class Tensor:
         return format(repr(self), spec)
 
     def __reduce_ex__(self, protocol: Any) -> Any:
-        from .creation import tensor
-        return (tensor, (self._host_array().copy(),), None)
+        return (creation.tensor, (self._host_array().copy(),), None)
 
     def __deepcopy__(self, memo: dict) -> Tensor:
         if self.grad_fn is not None:
@@ -1231,31 +1207,11 @@ class Tensor:
         return out
 
 
-_new_tensor = object.__new__
 _NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
     "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf "
     "Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure "
     "you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information.")
-
-
-def _operand(value: Any) -> Any:
-    """A NumPy operand as PyTorch takes it: an array becomes a tensor, a scalar a Python number."""
-    if isinstance(value, np.ndarray):
-        from .creation import as_tensor
-        return as_tensor(value)
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
-
-
-def _wrap_dim(dim: int, ndim: int) -> int:
-    """A possibly negative dimension index as a non-negative one, with PyTorch's error message."""
-    low, high = -max(ndim, 1), max(ndim, 1) - 1
-    if not low <= dim <= high:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{low}, {high}], "
-                         f"but got {dim})")
-    return dim % max(ndim, 1)
 
 
 def parse_to_arguments(args: tuple, kwargs: dict) -> tuple:
@@ -1281,32 +1237,5 @@ def parse_to_arguments(args: tuple, kwargs: dict) -> tuple:
             None if target_dtype is None else dtypes.as_dtype(target_dtype), copy)
 
 
-# The ops build on the Tensor class, so they are imported after it; the methods above reach them
-# through these module names at call time.
-from .autograd import engine  # noqa: E402
-from .ops import binary, indexing, inplace, linalg, reduction, unary  # noqa: E402
-from .ops import construction as construction_ops  # noqa: E402
-from .ops import contraction as contraction_ops  # noqa: E402
-from .ops import decompositions as decomposition_ops  # noqa: E402
-from .ops import scattering as scatter_ops  # noqa: E402
-from .ops import shape as shape_ops  # noqa: E402
-from .ops import sorting as sorting_ops  # noqa: E402
-
-
-def _share_docstrings(cls: type) -> None:
-    """Gives each public method without a docstring the text of what it is the method form of, so each
-    text is written once: ``Tensor.exp`` takes ``tinyframe.exp``'s, ``Tensor.add_`` says it is the
-    in-place ``Tensor.add``."""
-    from . import functional
-    methods = {name: value for name, value in vars(cls).items() if not name.startswith("_") and callable(value)}
-    for name, method in methods.items():
-        function = getattr(functional, name, None)
-        if not method.__doc__ and function is not None and function.__doc__:
-            shared = inspect.cleandoc(function.__doc__)
-            method.__doc__ = f"``tinyframe.{name}`` with this tensor as ``input``:\n\n{shared}"
-    for name, method in methods.items():
-        if not method.__doc__ and name.endswith("_") and name[:-1] in methods:
-            method.__doc__ = f"In-place ``Tensor.{name[:-1]}``: writes the result into this tensor and returns it."
-
-
-_share_docstrings(Tensor)
+# Ops, the engine and the factory functions make their results with this class (see _graph).
+_graph.register_tensor_class(Tensor)

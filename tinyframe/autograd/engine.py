@@ -6,17 +6,19 @@ gradient to its input's shape and dtype (un-broadcasting) happens here, once, fo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import grad_mode
+from .. import _graph, creation, grad_mode
+from .._graph import AccumulateGrad, Node, edge_of
 from ..device import array_module_of
 from ..ops import tensor_math
-from ..tensor import Tensor
 from . import anomaly_mode
 from .hooks import store_retained
-from .node import AccumulateGrad, Node, edge_of
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 def backward(tensors: Sequence[Tensor] | Tensor, grad_tensors: Any = None, retain_graph: bool | None = None,
@@ -54,18 +56,18 @@ def grad(outputs: Sequence[Tensor] | Tensor, inputs: Sequence[Tensor] | Tensor, 
                                    "desired behavior.")
             results.append(tensor_math.zeros_like(t) if materialize_grads else None)
         else:
-            results.append(g if create_graph else Tensor._make(g))
+            results.append(g if create_graph else _graph.wrap(g))
     return tuple(results)
 
 
 def _as_tuple(value: Any) -> tuple:
-    if isinstance(value, Tensor):
+    if isinstance(value, _graph.Tensor):
         return (value,)
     return tuple(value)
 
 
 def _roots_and_grads(tensors: tuple, grad_tensors: Any, create_graph: bool) -> tuple:
-    if grad_tensors is None or isinstance(grad_tensors, Tensor):
+    if grad_tensors is None or isinstance(grad_tensors, _graph.Tensor):
         grad_tensors = [grad_tensors] * len(tensors) if grad_tensors is None else [grad_tensors]
     grad_tensors = list(grad_tensors)
     if len(grad_tensors) != len(tensors):
@@ -86,10 +88,9 @@ def _root_grad(t: Tensor, g: Any, i: int, create_graph: bool) -> Any:
         if t._data.size != 1:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
         ones = _ones_like(t._data)
-        return Tensor._make(ones) if create_graph else ones
-    if not isinstance(g, Tensor):
-        from ..creation import tensor
-        g = tensor(g, dtype=t.dtype, device=t.device)
+        return _graph.wrap(ones) if create_graph else ones
+    if not isinstance(g, _graph.Tensor):
+        g = creation.tensor(g, dtype=t.dtype, device=t.device)
     if g.shape != t.shape:
         raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
                            f"output[{i}] has a shape of {t.shape}.")
@@ -152,92 +153,145 @@ def _needed(roots: list, dependencies: dict, targets: list) -> set:
 
 def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
          targets: list | None, capture: bool) -> dict:
-    """Runs every node once, in topological order; returns the gradients captured at ``targets``."""
+    """Runs every node once, in topological order; returns the gradients captured at ``targets``.
+
+    The steps: order the graph (``_order``), then for each ready node take the gradient that
+    arrived (``_Pass.arrive``: hooks, ``retain_grad``, capture), run it (``_Pass.call``, or
+    ``_Pass.accumulate`` for a leaf), and pass each input its gradient, reduced to the input's
+    shape and dtype (``_send``).
+    """
     dependencies, ready = _order(roots)
-    needed = None if targets is None else _needed(roots, dependencies, targets)
-    target_set = set(targets) if targets is not None else ()
+    run = _Pass(roots, root_grads, dependencies, retain_graph, create_graph, targets, capture)
     pending: dict = {}
     for node, g in zip(roots, root_grads):
         pending[node] = pending[node] + g if node in pending else g
-    captured: dict = {}
-    owned = _Ownership(root_grads)
-    check_nan = anomaly_mode.STATE.enabled and anomaly_mode.STATE.check_nan
     state = grad_mode.STATE
     previous_mode, state.enabled = state.enabled, create_graph
     try:
         while ready:
             node = ready.pop()
             g = pending.pop(node, None)
-            if isinstance(g, np.generic):  # NumPy returns scalars from 0-d arithmetic; tensors hold arrays
-                g = np.asarray(g)
-            input_grads = ()
-            if g is not None:
-                if node._pre_hooks:
-                    g = _run_hooks(node._pre_hooks, g, create_graph)
-                if node.retained is not None:
-                    store_retained(node, g)
-                if node in target_set:
-                    captured[node] = g
-                    if capture:
-                        g = None
-                if needed is not None and node not in needed:
-                    g = None
-            if g is not None:
-                if type(node) is AccumulateGrad:
-                    leaf = node._variable()
-                    if capture or leaf is None:
-                        pass
-                    elif leaf._grad is None and not leaf._hooks and not create_graph:
-                        leaf._grad = Tensor._make(owned.claim(g))  # the common first accumulation
-                    else:
-                        _accumulate(leaf, g, create_graph, owned)
-                    if leaf is not None and leaf._post_accumulate_hooks and not capture:
-                        for hook in tuple(leaf._post_accumulate_hooks):
-                            hook(leaf)
-                elif create_graph:
-                    input_grads = _call_recorded_backward(node, g)
-                else:
-                    input_grads = node.backward(node, g)
-                    if type(input_grads) is not tuple:
-                        input_grads = (input_grads,)
-                if check_nan and input_grads:
-                    anomaly_mode.check_gradients(node, input_grads)
-                if not retain_graph and node._saved is not None:
-                    node._saved, node._freed = None, True
-            for i, (child, output_nr) in enumerate(node.next_functions):
-                if child is None:
-                    continue
-                gi = input_grads[i] if i < len(input_grads) else None
-                if gi is not None:
-                    dtype = child._dtype
-                    if child._output_shapes is not None:
-                        gi = OutputGrads.one(child, output_nr, gi)
-                    elif (gi.__class__ is Tensor or gi.shape != child._shape
-                            or (gi.dtype is not dtype and gi.dtype != dtype)):
-                        gi = _reduce_to_input(gi, child._shape, dtype)
-                    pending[child] = pending[child] + gi if child in pending else gi
-                count = dependencies[child] - 1
-                dependencies[child] = count
-                if count == 0:
-                    ready.append(child)
+            input_grads = run.step(node, g) if g is not None else ()
+            _send(node, input_grads, pending, dependencies, ready)
     finally:
         state.enabled = previous_mode
-    return captured
+    return run.captured
+
+
+class _Pass:
+    """The settings of one backward pass, and what it captured at ``targets``."""
+
+    def __init__(self, roots: list, root_grads: list, dependencies: dict, retain_graph: bool,
+                 create_graph: bool, targets: list | None, capture: bool) -> None:
+        self.retain_graph, self.create_graph, self.capture = retain_graph, create_graph, capture
+        self.targets = set(targets) if targets is not None else ()
+        # Only nodes from which a target can be reached run for ``inputs=`` and ``grad``.
+        self.needed = None if targets is None else _needed(roots, dependencies, targets)
+        self.check_nan = anomaly_mode.STATE.enabled and anomaly_mode.STATE.check_nan
+        self.owned = _Ownership(root_grads)
+        self.captured: dict = {}
+
+    def step(self, node: Node, g: Any) -> tuple:
+        """Runs ``node`` on the gradient ``g`` that arrived at it; returns its inputs' gradients."""
+        if isinstance(g, np.generic):  # NumPy returns scalars from 0-d arithmetic; tensors hold arrays
+            g = np.asarray(g)
+        if node._pre_hooks or node.retained is not None or self.needed is not None or node in self.targets:
+            g = self.arrive(node, g)
+            if g is None:
+                return ()
+        if type(node) is AccumulateGrad:
+            self.accumulate(node, g)
+            input_grads = ()
+        else:
+            input_grads = self.call(node, g)
+            if self.check_nan:
+                anomaly_mode.check_gradients(node, input_grads)
+        if not self.retain_graph and node._saved is not None:
+            node._saved, node._freed = None, True  # saved values are freed once they are used
+        return input_grads
+
+    def arrive(self, node: Node, g: Any) -> Any:
+        """Runs the node's hooks on ``g``, keeps it for ``retain_grad`` and ``grad``; returns the
+        gradient to run the node on, or None when the node need not run."""
+        if node._pre_hooks:
+            g = _run_hooks(node._pre_hooks, g, self.create_graph)
+        if node.retained is not None:
+            store_retained(node, g)
+        if node in self.targets:
+            self.captured[node] = g
+            if self.capture:
+                return None
+        if self.needed is not None and node not in self.needed:
+            return None
+        return g
+
+    def call(self, node: Node, g: Any) -> tuple:
+        """The node's backward: on arrays, or recorded on Tensors when ``create_graph``."""
+        if self.create_graph:
+            return _call_recorded_backward(node, g)
+        input_grads = node.backward(node, g)
+        return input_grads if type(input_grads) is tuple else (input_grads,)
+
+    def accumulate(self, node: AccumulateGrad, g: Any) -> None:
+        """Adds ``g`` to the leaf's ``.grad`` (unless ``grad`` captures it), then runs its
+        post-accumulate hooks."""
+        leaf = node._variable()
+        if self.capture or leaf is None:
+            return
+        if leaf._grad is None and not leaf._hooks and not self.create_graph:
+            leaf._grad = _graph.wrap(self.owned.claim(g))  # the common first accumulation
+        else:
+            _accumulate(leaf, g, self.create_graph, self.owned)
+        if leaf._post_accumulate_hooks:
+            for hook in tuple(leaf._post_accumulate_hooks):
+                hook(leaf)
+
+
+def _send(node: Node, input_grads: tuple, pending: dict, dependencies: dict, ready: list) -> None:
+    """Adds each input's gradient, reduced to its shape and dtype, to what is pending for it, and
+    marks inputs whose every gradient has arrived as ready."""
+    for i, (child, output_nr) in enumerate(node.next_functions):
+        if child is None:
+            continue
+        gi = input_grads[i] if i < len(input_grads) else None
+        if gi is not None:
+            dtype = child._dtype
+            if child._output_shapes is not None:
+                gi = OutputGrads.one(child, output_nr, gi)
+            elif (gi.__class__ is _graph.Tensor or gi.shape != child._shape
+                    or (gi.dtype is not dtype and gi.dtype != dtype)):
+                gi = _reduce_to_input(gi, child._shape, dtype)
+            pending[child] = pending[child] + gi if child in pending else gi
+        count = dependencies[child] - 1
+        dependencies[child] = count
+        if count == 0:
+            ready.append(child)
 
 
 def _call_recorded_backward(node: Node, g: Any) -> tuple:
     """Runs ``node.backward`` on Tensors, with ``ctx.xp`` the Tensor namespace, so it builds a graph."""
     array_xp, node.xp, node.recording = node.xp, tensor_math, True
     try:
-        result = node.backward(node, g)
+        result = _backward_of_composition(node, g) if node.compose is not None else node.backward(node, g)
     finally:
         node.xp, node.recording = array_xp, False
     return result if type(result) is tuple else (result,)
 
 
+def _backward_of_composition(node: Node, g: Any) -> tuple:
+    """The vector-Jacobian product of the op's composition of recordable ops (see ``Op.compose``)."""
+    inputs, out = node.compose(node)
+    wanted = [i for i, need in enumerate(node.needs_input_grad) if need]
+    grads = grad(out, [inputs[i] for i in wanted], g, create_graph=True, allow_unused=True)
+    result: list = [None] * len(inputs)
+    for i, gi in zip(wanted, grads):
+        result[i] = gi
+    return tuple(result)
+
+
 def _reduce_to_input(g: Any, shape: tuple, dtype: Any) -> Any:
     """Sums a broadcast gradient back to the input's shape and casts it to the input's dtype."""
-    if isinstance(g, Tensor):
+    if isinstance(g, _graph.Tensor):
         if g._data.shape != shape:
             g = tensor_math.sum_to(g, shape)
         return g if g._data.dtype == dtype else tensor_math.astype(g, dtype)
@@ -258,7 +312,7 @@ def sum_to_array(g: Any, shape: tuple) -> Any:
 
 
 def _run_hooks(hooks: list, g: Any, create_graph: bool) -> Any:
-    wrapped = g if create_graph else Tensor._make(g)
+    wrapped = g if create_graph else _graph.wrap(g)
     for hook in hooks:
         result = hook(wrapped)
         if result is not None:
@@ -289,9 +343,9 @@ def _accumulate(leaf: Tensor, g: Any, create_graph: bool, owned: _Ownership) -> 
     if create_graph:
         leaf._grad = g if leaf._grad is None else leaf._grad + g
     elif leaf._grad is None:
-        leaf._grad = Tensor._make(owned.claim(g))
+        leaf._grad = _graph.wrap(owned.claim(g))
     elif leaf._grad._requires_grad:
-        leaf._grad = Tensor._make(leaf._grad._data + g)
+        leaf._grad = _graph.wrap(leaf._grad._data + g)
     else:
         data = leaf._grad._data
         data += g
@@ -314,7 +368,7 @@ class OutputGrads:
     def one(cls, node: Node, output_nr: int, grad: Any) -> OutputGrads:
         """The slots with ``grad`` for output ``output_nr``, reduced to that output's shape and dtype."""
         shape, dtype = node._output_shapes[output_nr], node._output_dtypes[output_nr]
-        if grad.__class__ is Tensor or grad.shape != shape or grad.dtype != dtype:
+        if grad.__class__ is _graph.Tensor or grad.shape != shape or grad.dtype != dtype:
             grad = _reduce_to_input(grad, shape, dtype)
         slots = [None] * len(node._output_shapes)
         slots[output_nr] = grad

@@ -24,12 +24,16 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import grad_mode
+import numpy as np
+
+from .. import _graph, grad_mode
+from .._graph import _FREED_MESSAGE, _INPUT, _OUTPUT, Node, _inplace_message, _new_counter, edges_of
 from ..device import array_module_of
-from ..tensor import Tensor
-from .node import _FREED_MESSAGE, _INPUT, _OUTPUT, Node, _inplace_message, _new_counter, edges_of
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
 
@@ -45,7 +49,7 @@ class FunctionCtx:
     def save_for_backward(self, *tensors: Any) -> None:
         """Saves tensors (inputs, outputs or others) for backward; read them with ``saved_tensors``."""
         for t in tensors:
-            if t is not None and not isinstance(t, Tensor):
+            if t is not None and not isinstance(t, _graph.Tensor):
                 raise TypeError(f"save_for_backward can only save tensors, but argument was of type "
                                 f"{type(t).__name__}")
         self._saved = list(tensors)
@@ -73,7 +77,7 @@ class FunctionCtx:
                                                 kind, counter[0], version))
         if kind == _OUTPUT:
             recording = grad_mode.STATE.enabled
-            t = Tensor._make(value, self if recording else None, version_counter=counter)
+            t = _graph.wrap(value, self if recording else None, version_counter=counter)
             if recording and output_nr:
                 t._output_nr = output_nr
             return t
@@ -93,7 +97,7 @@ class BackwardCFunction(FunctionCtx, Node):
     def backward(node: BackwardCFunction, g: Any) -> tuple:
         recording = grad_mode.STATE.enabled
         if node._output_shapes is None:
-            grad_outputs = (g if recording else Tensor._make(g),)
+            grad_outputs = (g if recording else _graph.wrap(g),)
         else:
             grad_outputs = node._grad_outputs(g.slots, recording)
         with grad_mode.set_grad_enabled(recording):
@@ -113,10 +117,10 @@ class BackwardCFunction(FunctionCtx, Node):
     def _connect_inputs(self, args: tuple) -> None:
         """Edges to the Tensor arguments only, as PyTorch's ``next_functions``; backward still
         returns one gradient per argument."""
-        tensors = [a for a in args if isinstance(a, Tensor)]
+        tensors = [a for a in args if isinstance(a, _graph.Tensor)]
         self.next_functions = edges_of(tensors)
         self._num_inputs = len(args)
-        self._tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
+        self._tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, _graph.Tensor))
         self._input_shapes = tuple(t._data.shape for t in tensors)
 
     def _grad_outputs(self, slots: list, recording: bool) -> tuple:
@@ -126,8 +130,8 @@ class BackwardCFunction(FunctionCtx, Node):
         for g, shape, dtype in zip(slots, self._output_shapes, self._output_dtypes):
             if g is None and shape is not None and self._materialize_grads:
                 g = self._xp.zeros(shape, dtype)
-                g = Tensor._make(g) if recording else g
-            grads.append(g if g is None or recording else Tensor._make(g))
+                g = _graph.wrap(g) if recording else g
+            grads.append(g if g is None or recording else _graph.wrap(g))
         return tuple(grads)
 
 
@@ -135,13 +139,13 @@ def _checked_grad(node: BackwardCFunction, i: int, gi: Any, recording: bool) -> 
     """The gradient for the i-th Tensor input, checked against its shape."""
     if gi is None or node.next_functions[i][0] is None:
         return None
-    if not isinstance(gi, Tensor):
+    if not isinstance(gi, _graph.Tensor):
         raise TypeError(f"function {node.name()} returned a gradient of type {type(gi).__name__} for "
                         f"input {i}; expected a Tensor or None")
     shape = node._input_shapes[i]
     if gi._data.shape != shape and gi._data.size != 0:
         try:
-            __import__("numpy").broadcast_shapes(shape, gi._data.shape)
+            np.broadcast_shapes(shape, gi._data.shape)
         except ValueError:
             raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {i} - got "
                                f"{list(gi._data.shape)} but expected shape compatible with {list(shape)}") from None
@@ -174,18 +178,18 @@ class Function(metaclass=_FunctionMeta):
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Runs ``forward`` outside the graph and connects its result to the graph."""
         ctx = cls._backward_cls()
-        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
+        ctx.needs_input_grad = tuple(isinstance(a, _graph.Tensor) and a._requires_grad for a in args)
         with grad_mode.no_grad():
             output = cls.forward(ctx, *args, **kwargs)
         if isinstance(output, tuple):
             return _connect_outputs(ctx, args, output)
-        if not isinstance(output, Tensor):
+        if not isinstance(output, _graph.Tensor):
             raise TypeError(f"{cls.__name__}.forward must return a Tensor, got {type(output).__name__}")
         records = grad_mode.STATE.enabled and any(ctx.needs_input_grad)
         non_differentiable = id(output) in getattr(ctx, "_non_differentiable", ())
         if not records or non_differentiable or not output.is_floating_point():
-            return Tensor._make(output._data, None, False)
-        result = Tensor._make(output._data, ctx)
+            return _graph.wrap(output._data, None, False)
+        result = _graph.wrap(output._data, ctx)
         ctx._connect_inputs(args)
         ctx._shape, ctx._dtype = result._data.shape, result._data.dtype
         if ctx._saved is not None:
@@ -200,20 +204,20 @@ def _connect_outputs(ctx: BackwardCFunction, args: tuple, outputs: tuple) -> tup
     non_differentiable = getattr(ctx, "_non_differentiable", ())
     results: list = []
     for k, out in enumerate(outputs):
-        if not isinstance(out, Tensor):
+        if not isinstance(out, _graph.Tensor):
             results.append(out)
             continue
         differentiable = records and id(out) not in non_differentiable and out.is_floating_point()
-        result = Tensor._make(out._data, ctx if differentiable else None, differentiable)
+        result = _graph.wrap(out._data, ctx if differentiable else None, differentiable)
         if differentiable and k:
             result._output_nr = k
         results.append(result)
-    if not any(isinstance(r, Tensor) and r.grad_fn is ctx for r in results):
+    if not any(isinstance(r, _graph.Tensor) and r.grad_fn is ctx for r in results):
         return tuple(results)
     ctx._connect_inputs(args)
-    ctx._output_shapes = tuple(r._data.shape if isinstance(r, Tensor) else None for r in results)
-    ctx._output_dtypes = tuple(r._data.dtype if isinstance(r, Tensor) else None for r in results)
-    ctx._xp = array_module_of(next(r._data for r in results if isinstance(r, Tensor)))
+    ctx._output_shapes = tuple(r._data.shape if isinstance(r, _graph.Tensor) else None for r in results)
+    ctx._output_dtypes = tuple(r._data.dtype if isinstance(r, _graph.Tensor) else None for r in results)
+    ctx._xp = array_module_of(next(r._data for r in results if isinstance(r, _graph.Tensor)))
     if ctx._saved is not None:
         pairs = list(zip(outputs, results))
         ctx._saved = [_describe_saved_tensor(t, pairs, args) for t in ctx._saved]
@@ -227,7 +231,7 @@ def _describe_saved_tensor(t: Any, outputs: list, args: tuple) -> tuple:
             if result.grad_fn is None:  # a non-differentiable output comes back without a node
                 return (_INPUT, result, None, None, k)
             return (_OUTPUT, result._data, _new_counter(result), 0, k)
-    if isinstance(t, Tensor) and any(t is a for a in args):
+    if isinstance(t, _graph.Tensor) and any(t is a for a in args):
         counter = t._version_counter()
         return (_INPUT, t, counter, counter[0], 0)
     return (_INPUT, t, None, None, 0)
@@ -243,12 +247,12 @@ def once_differentiable(fn: Callable) -> Callable:
             grads = fn(ctx, *grad_outputs)
         if not grad_mode.is_grad_enabled():
             return grads
-        anchor = next((g for g in grad_outputs if isinstance(g, Tensor) and g.requires_grad), None)
+        anchor = next((g for g in grad_outputs if isinstance(g, _graph.Tensor) and g.requires_grad), None)
         if anchor is None:
             return grads
         if isinstance(grads, tuple):
-            return tuple(_DelayedError.apply(g, anchor) if isinstance(g, Tensor) else g for g in grads)
-        return _DelayedError.apply(grads, anchor) if isinstance(grads, Tensor) else grads
+            return tuple(_DelayedError.apply(g, anchor) if isinstance(g, _graph.Tensor) else g for g in grads)
+        return _DelayedError.apply(grads, anchor) if isinstance(grads, _graph.Tensor) else grads
 
     return wrapper
 
@@ -260,7 +264,7 @@ class _DelayedError(Function):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, anchor: Tensor) -> Tensor:
-        return Tensor._make(x._data)
+        return _graph.wrap(x._data)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Tensor:

@@ -7,20 +7,22 @@ structure: a Tensor for a Tensor, tuples for tuples. Results are detached unless
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import grad_mode
+from .. import _graph, grad_mode
 from ..ops.shape import stack
-from ..tensor import Tensor
 from .engine import grad
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "vhp", "hvp"]
 
 
 def _as_tuple(value: Any, arg_name: str, fn_name: str) -> tuple[tuple, bool]:
-    if isinstance(value, Tensor):
+    if isinstance(value, _graph.Tensor):
         return (value,), False
-    if not isinstance(value, (tuple, list)) or not all(isinstance(v, Tensor) for v in value):
+    if not isinstance(value, (tuple, list)) or not all(isinstance(v, _graph.Tensor) for v in value):
         raise TypeError(f"The {arg_name} given to {fn_name} must be either a Tensor or a tuple of Tensors but "
                         f"the given {arg_name} has type {type(value).__name__}.")
     return tuple(value), True
@@ -133,7 +135,7 @@ def hessian(func: Callable, inputs: Any, create_graph: bool = False, strict: boo
 
     def gradient(*args: Tensor) -> tuple:
         out = func(*args)
-        if not isinstance(out, Tensor) or out.numel() != 1:
+        if not isinstance(out, _graph.Tensor) or out.numel() != 1:
             raise RuntimeError("The function given to hessian should return a single Tensor with a single element")
         return jacobian(lambda *a: func(*a).reshape(()), args, create_graph=True, strict=strict)
 
@@ -149,7 +151,7 @@ def vhp(func: Callable, inputs: Any, v: Any = None, create_graph: bool = False,
     with grad_mode.enable_grad():
         inputs = _prepare_inputs(inputs, create_graph)
         output = func(*inputs)
-        if not isinstance(output, Tensor) or output.numel() != 1:
+        if not isinstance(output, _graph.Tensor) or output.numel() != 1:
             raise RuntimeError("The function given to vhp should return a single Tensor with a single element")
         grads = grad(output, inputs, create_graph=True, allow_unused=True)
         used = [(g, vi, x) for g, vi, x in zip(grads, v, inputs) if g is not None]

@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import grad_mode
-from ..tensor import Tensor
+from .. import _graph, grad_mode
 from .engine import grad
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
@@ -27,7 +29,7 @@ def _host(t: Tensor) -> np.ndarray:
 
 
 def _differentiable(inputs: tuple) -> list:
-    return [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t.requires_grad]
+    return [i for i, t in enumerate(inputs) if isinstance(t, _graph.Tensor) and t.requires_grad]
 
 
 def _numerical_jacobian(fn: Callable, inputs: tuple, wrt: int, out_index: int, eps: float) -> np.ndarray:
@@ -54,7 +56,7 @@ def _analytical_jacobian(fn: Callable, inputs: tuple, wrt: int, out_index: int) 
     for j in range(output.numel()):
         basis = output._data.reshape(-1) * 0
         basis[j] = 1
-        (g,) = grad(output, x, Tensor._make(basis.reshape(output._data.shape)), retain_graph=True,
+        (g,) = grad(output, x, _graph.wrap(basis.reshape(output._data.shape)), retain_graph=True,
                     allow_unused=True)
         rows.append(np.zeros(x._data.size) if g is None else _host(g).reshape(-1))
     return np.stack(rows) if rows else np.zeros((0, x._data.size))
@@ -64,10 +66,10 @@ def gradcheck(func: Callable, inputs: Sequence[Any] | Tensor, *, eps: float = 1e
               rtol: float = 1e-3, raise_exception: bool = True, **_: Any) -> bool:
     """True when ``func``'s autograd Jacobian matches central finite differences for every
     differentiable input (those with ``requires_grad=True``) and every floating output."""
-    inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
+    inputs = (inputs,) if isinstance(inputs, _graph.Tensor) else tuple(inputs)
     outputs = _outputs(func, inputs)
     for out_index, out in enumerate(outputs):
-        if not isinstance(out, Tensor) or not out.is_floating_point() or not out.requires_grad:
+        if not isinstance(out, _graph.Tensor) or not out.is_floating_point() or not out.requires_grad:
             continue
         for wrt in _differentiable(inputs):
             numerical = _numerical_jacobian(func, inputs, wrt, out_index, eps)
@@ -84,11 +86,11 @@ def gradgradcheck(func: Callable, inputs: Sequence[Any] | Tensor, grad_outputs: 
                   *, eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3,
                   raise_exception: bool = True, seed: int = 0, **_: Any) -> bool:
     """Checks second derivatives: gradcheck of ``(inputs, v) -> vJp`` built with ``create_graph=True``."""
-    inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
-    outputs = [o for o in _outputs(func, inputs) if isinstance(o, Tensor) and o.requires_grad]
+    inputs = (inputs,) if isinstance(inputs, _graph.Tensor) else tuple(inputs)
+    outputs = [o for o in _outputs(func, inputs) if isinstance(o, _graph.Tensor) and o.requires_grad]
     if grad_outputs is None:
         rng = np.random.default_rng(seed)
-        grad_outputs = [Tensor._make(rng.standard_normal(o._data.shape).astype(o._data.dtype))
+        grad_outputs = [_graph.wrap(rng.standard_normal(o._data.shape).astype(o._data.dtype))
                         .requires_grad_(True) for o in outputs]
     n = len(inputs)
     wrt = _differentiable(inputs)
@@ -96,7 +98,7 @@ def gradgradcheck(func: Callable, inputs: Sequence[Any] | Tensor, grad_outputs: 
     def vjp(*args: Any) -> tuple:
         xs, vs = args[:n], args[n:]
         with grad_mode.enable_grad():  # the numerical pass calls this under no_grad
-            outs = [o for o in _outputs(func, xs) if isinstance(o, Tensor) and o.requires_grad]
+            outs = [o for o in _outputs(func, xs) if isinstance(o, _graph.Tensor) and o.requires_grad]
             grads = grad(outs, [xs[i] for i in wrt], list(vs), create_graph=True, allow_unused=True)
         return tuple(g for g in grads if g is not None)
 

@@ -10,10 +10,13 @@ optional ``graphviz`` package; rendering to SVG/PNG also needs Graphviz's ``dot`
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..tensor import Tensor
-from .node import AccumulateGrad, Node
+from .. import _graph
+from .._graph import AccumulateGrad, Node
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = ["Node", "AccumulateGrad", "to_dot", "make_dot", "saved_bytes"]
 
@@ -26,7 +29,7 @@ def saved_bytes(node: Node) -> int:
     indices), each array counted once."""
     sizes = {}
     for value in _kept_values(node):
-        data = value._data if isinstance(value, Tensor) else value
+        data = value._data if isinstance(value, _graph.Tensor) else value
         if hasattr(data, "nbytes") and hasattr(data, "shape"):
             sizes[id(data)] = int(data.nbytes)
     return sum(sizes.values())
@@ -38,7 +41,7 @@ def to_dot(output: Tensor | Sequence[Tensor], params: Mapping[str, Tensor] | Non
     ``params`` names leaves: pass ``dict(model.named_parameters())`` to label each parameter with its
     name. The graph is walked without recursion, so deep graphs work.
     """
-    outputs = [output] if isinstance(output, Tensor) else list(output)
+    outputs = [output] if isinstance(output, _graph.Tensor) else list(output)
     names = {id(tensor): name for name, tensor in (params or {}).items()}
     lines = ["digraph {", '\tgraph [size="12,12"]', f"\t{_NODE_STYLE}"]
     seen: set[int] = set()

@@ -5,6 +5,8 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from .. import _graph
+
 
 class RemovableHandle:
     """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
@@ -70,6 +72,5 @@ def store_retained(node: Any, g: Any) -> None:
     tensor = node.retained()
     if tensor is None:
         return
-    from ..tensor import Tensor
-    wrapped = g if isinstance(g, Tensor) else Tensor._make(g.copy())
+    wrapped = g if isinstance(g, _graph.Tensor) else _graph.wrap(g.copy())
     tensor._grad = wrapped if tensor._grad is None else tensor._grad + wrapped

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..creation import empty
 from ..tensor import Tensor
 
 __all__ = ["Parameter", "Buffer"]
@@ -16,7 +17,6 @@ class Parameter(Tensor):
 
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
         if data is None:
-            from ..creation import empty
             data = empty(0)
         if not isinstance(data, Tensor):
             raise TypeError(f"Parameter expects a Tensor, got {type(data).__name__}")

@@ -8,11 +8,13 @@ wrapped as Tensors. The second suits formulas (linear algebra) that NumPy's name
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import grad_mode
-from ..autograd.node import Op
-from ..tensor import Tensor
+from .. import _graph, grad_mode
+from .._graph import Op
+
+if TYPE_CHECKING:
+    pass
 
 
 def again(ctx: Op, op: type, *inputs: Any, **options: Any) -> Any:
@@ -30,11 +32,11 @@ def on_tensors(ctx: Op, formula: Callable[..., Any], g: Any) -> Any:
     if ctx.recording:
         return formula(g, *(_tensor(s) for s in saved))
     with grad_mode.no_grad():
-        grads = formula(Tensor._make(g), *(_tensor(s) for s in saved))
+        grads = formula(_graph.wrap(g), *(_tensor(s) for s in saved))
     if isinstance(grads, tuple):
         return tuple(None if gi is None else gi._data for gi in grads)
     return grads._data
 
 
 def _tensor(value: Any) -> Any:
-    return value if value is None or isinstance(value, (Tensor, int, float)) else Tensor._make(value)
+    return value if value is None or isinstance(value, (_graph.Tensor, int, float)) else _graph.wrap(value)

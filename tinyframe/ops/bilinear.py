@@ -1,9 +1,13 @@
 """The bilinear map of ``nn.Bilinear``: ``y[o] = x1^T W[o] x2 + b[o]``, composed of core ops."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..dtypes import cpp_type_name
-from ..tensor import Tensor
 from . import linalg, reduction, shape
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = ["bilinear"]
 

@@ -7,13 +7,18 @@ gradients to each input's shape.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..autograd.node import Op, shape_error
-from ..tensor import Tensor
+from .. import _graph
+from .._graph import Op, shape_error
+from ..device import array_module_of
+from . import indexing
 from .promotion import is_number, promote, promote_to_float
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = [
     "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "maximum", "minimum",
@@ -206,7 +211,7 @@ class ClampMax(Clamp, node_name="ClampMaxBackward0"):
 
 
 def _check_operand(name: str, other: Any) -> None:
-    if not isinstance(other, (Tensor, int, float)):
+    if not isinstance(other, (_graph.Tensor, int, float)):
         raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
 
 
@@ -251,9 +256,9 @@ def _trunc_divide(a: Any, b: Any) -> Any:
 
 def pow(input: Any, exponent: Any) -> Tensor:
     """``input ** exponent``: PowBackward0 for a number exponent, PowBackward1 for a tensor one."""
-    if isinstance(exponent, Tensor):
+    if isinstance(exponent, _graph.Tensor):
         return PowTensor.apply(input, exponent)
-    if not isinstance(input, Tensor):
+    if not isinstance(input, _graph.Tensor):
         raise TypeError("pow expects a Tensor base or exponent")
     return Pow.apply(input, exponent=exponent)
 
@@ -272,8 +277,7 @@ def where(condition: Tensor, input: Any = None, other: Any = None) -> Any:
     """``input`` where ``condition`` is True, else ``other``; with only ``condition``, its nonzero
     indices as a tuple of tensors."""
     if input is None and other is None:
-        from .indexing import nonzero
-        return nonzero(condition, as_tuple=True)
+        return indexing.nonzero(condition, as_tuple=True)
     if condition._data.dtype.kind != "b":
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with "
                            f"dtype {condition.dtype}")
@@ -284,7 +288,7 @@ def clamp(input: Tensor, min: Any = None, max: Any = None) -> Tensor:
     """Clamps every element into ``[min, max]``; the gradient passes where the input is inside."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    if isinstance(min, Tensor) or isinstance(max, Tensor):
+    if isinstance(min, _graph.Tensor) or isinstance(max, _graph.Tensor):
         out = input if min is None else maximum(input, min)
         return out if max is None else minimum(out, max)
     op = Clamp if min is not None and max is not None else (ClampMin if min is not None else ClampMax)
@@ -293,16 +297,15 @@ def clamp(input: Tensor, min: Any = None, max: Any = None) -> Tensor:
 
 def _compare(x: Any, y: Any, compute: Any) -> Tensor:
     """A result outside autograd (comparisons, rounding division, logical ops)."""
-    xa = x._data if isinstance(x, Tensor) else x
-    ya = y._data if isinstance(y, Tensor) else y
+    xa = x._data if isinstance(x, _graph.Tensor) else x
+    ya = y._data if isinstance(y, _graph.Tensor) else y
     xa, ya = promote(xa, ya)
     try:
         out = compute(xa, ya)
     except ValueError as exc:
         raise shape_error("comparison", (x, y), exc) from exc
-    from ..device import array_module_of
     first = xa if not isinstance(xa, (int, float)) else ya
-    return Tensor._make(array_module_of(first).asarray(out))
+    return _graph.wrap(array_module_of(first).asarray(out))
 
 
 def _rounding_division(compute: Any) -> Any:
@@ -382,12 +385,12 @@ def logical_xor(input: Any, other: Any) -> Tensor:
 
 def logical_not(input: Tensor) -> Tensor:
     """Whether ``input`` is zero, elementwise: a bool tensor."""
-    return Tensor._make(input._data == 0)
+    return _graph.wrap(input._data == 0)
 
 
 def _require_integral(name: str, *values: Any) -> None:
     for v in values:
-        if isinstance(v, Tensor) and v._data.dtype.kind == "f":
+        if isinstance(v, _graph.Tensor) and v._data.dtype.kind == "f":
             raise RuntimeError(f"\"{name}\" is not implemented for floating-point tensors ({v.dtype})")
 
 
@@ -408,13 +411,12 @@ def bitwise_xor(input: Any, other: Any) -> Tensor:
 
 def bitwise_not(input: Tensor) -> Tensor:
     _require_integral("bitwise_not", input)
-    return Tensor._make(~input._data)
+    return _graph.wrap(~input._data)
 
 
 def isclose(input: Tensor, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8,
             equal_nan: bool = False) -> Tensor:
     """Elementwise ``|input - other| <= atol + rtol * |other|``."""
-    from ..device import array_module_of
     xp = array_module_of(input._data)
     return _compare(input, other, lambda a, b: xp.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
 

@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..autograd.node import Op
+from .. import _graph
+from .._dims import wrap_dim
+from .._graph import Op
 from ..device import add_at, array_module_of
-from ..tensor import Tensor, _wrap_dim
 from . import indexing, shape
 from ._composite import again
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = ["tril", "triu", "roll", "diag", "diag_embed", "diagonal", "diagonal_scatter", "trace",
            "repeat_interleave", "meshgrid"]
@@ -229,12 +233,12 @@ def roll(input: Tensor, shifts: int | Sequence[int], dims: int | Sequence[int] |
     dims = (dims,) if isinstance(dims, int) else tuple(dims)
     if len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
-    return Roll.apply(input, shifts=shifts, dims=tuple(_wrap_dim(d, input.ndim) for d in dims))
+    return Roll.apply(input, shifts=shifts, dims=tuple(wrap_dim(d, input.ndim) for d in dims))
 
 
 def _diagonal_dims(input: Tensor, dim1: int, dim2: int, ndim: int | None = None) -> tuple:
     ndim = input.ndim if ndim is None else ndim
-    d1, d2 = _wrap_dim(dim1, ndim), _wrap_dim(dim2, ndim)
+    d1, d2 = wrap_dim(dim1, ndim), wrap_dim(dim2, ndim)
     if d1 == d2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
     return d1, d2
@@ -290,7 +294,7 @@ def trace(input: Tensor) -> Tensor:
 def unfold(input: Tensor, dimension: int, size: int, step: int) -> Tensor:
     """A view of every window of ``size`` elements, ``step`` apart, along ``dimension`` (PyTorch's
     ``Tensor.unfold``): ``dimension`` then counts the windows and a last dimension holds them."""
-    d = _wrap_dim(dimension, input.ndim)
+    d = wrap_dim(dimension, input.ndim)
     length = input.shape[d] if input.ndim else 1
     if size > length:
         raise RuntimeError(f"maximum size for tensor at dimension {d} is {length} but size is {size}")
@@ -309,13 +313,13 @@ def repeat_interleave(input: Tensor, repeats: int | Tensor | None = None, dim: i
     if repeats is None:
         counts = input._data
         xp = array_module_of(counts)
-        return Tensor._make(xp.repeat(xp.arange(counts.shape[0], dtype=np.int64), counts))
+        return _graph.wrap(xp.repeat(xp.arange(counts.shape[0], dtype=np.int64), counts))
     if dim is None:
         input, d = shape.reshape(input, (-1,)), 0
     else:
-        d = _wrap_dim(dim, input.ndim)
+        d = wrap_dim(dim, input.ndim)
     n = input.shape[d] if input.ndim else 1
-    if isinstance(repeats, Tensor) and repeats.numel() != 1:
+    if isinstance(repeats, _graph.Tensor) and repeats.numel() != 1:
         if repeats.ndim != 1:
             raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
         if repeats.shape[0] != n:
@@ -323,8 +327,8 @@ def repeat_interleave(input: Tensor, repeats: int | Tensor | None = None, dim: i
                                f"{repeats.shape[0]} and input.size({d}) = {n}")
         xp = array_module_of(input._data)
         index = xp.repeat(xp.arange(n), xp.asarray(repeats._data))
-        return indexing.index_select(input, d, Tensor._make(index.astype(np.int64)))
-    count = int(repeats.item() if isinstance(repeats, Tensor) else repeats)
+        return indexing.index_select(input, d, _graph.wrap(index.astype(np.int64)))
+    count = int(repeats.item() if isinstance(repeats, _graph.Tensor) else repeats)
     if count < 0:
         raise RuntimeError("repeats can not be negative")
     # PyTorch's own way: a size-count dimension after d, expanded (a view) and merged with d.

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import string
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..autograd.node import Op
+from .. import _graph
+from .._dims import wrap_dim
+from .._graph import Op
 from ..device import array_module_of
-from ..tensor import Tensor, _wrap_dim
 from . import binary, indexing, linalg, reduction, shape
 from ._composite import again, on_tensors
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = ["einsum", "tensordot", "cross", "kron", "cdist", "addmm", "addmv", "addr", "baddbmm", "addbmm"]
 
@@ -129,7 +133,7 @@ def einsum(equation: str, *operands: Any) -> Tensor:
 def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
     """Contracts ``dims`` dimensions of ``a`` with as many of ``b``: the last ``dims`` of ``a`` with the
     first ``dims`` of ``b`` for an int, or the listed pairs ``([a dims], [b dims])``."""
-    if isinstance(dims, Tensor):
+    if isinstance(dims, _graph.Tensor):
         dims = dims.tolist()
     if isinstance(dims, int):
         if dims < 0:
@@ -141,8 +145,8 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
         dims_a, dims_b = ([d] if isinstance(d, int) else list(d) for d in dims)
     if len(dims_a) != len(dims_b):
         raise RuntimeError("both dimension lists should have same length")
-    dims_a = [_wrap_dim(d, a.ndim) for d in dims_a]
-    dims_b = [_wrap_dim(d, b.ndim) for d in dims_b]
+    dims_a = [wrap_dim(d, a.ndim) for d in dims_a]
+    dims_b = [wrap_dim(d, b.ndim) for d in dims_b]
     for da, db in zip(dims_a, dims_b):
         if a.shape[da] != b.shape[db]:
             raise RuntimeError(f"contracted dimensions need to match, but first has size {a.shape[da]} in dim "
@@ -192,7 +196,7 @@ class LinalgCross(Op):
 def _cross(input: Tensor, other: Tensor, dim: int, name: str) -> Tensor:
     if input.ndim != other.ndim:
         raise RuntimeError(f"{name}: inputs must have the same number of dimensions.")
-    d = _wrap_dim(dim, input.ndim)
+    d = wrap_dim(dim, input.ndim)
     if input.shape[d] != 3 or other.shape[d] != 3:
         raise RuntimeError(f"{name}: inputs dimension {dim} must have length 3. Got {input.shape[d]} and "
                            f"{other.shape[d]}")

@@ -1,12 +1,14 @@
 """Copies to another dtype or device; the gradient flows back to the source's dtype and device."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import dtypes
-from ..autograd.node import Op
+from .. import _graph, dtypes
+from .._graph import Op
 from ..device import device, device_of, move_array
-from ..tensor import Tensor
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 class ToDtype(Op, node_name="ToCopyBackward0"):
@@ -27,7 +29,7 @@ class ToDevice(Op, node_name="ToCopyBackward0"):
 
     @staticmethod
     def backward(ctx: ToDevice, g: Any) -> Any:
-        if isinstance(g, Tensor):
+        if isinstance(g, _graph.Tensor):
             return g.to(ctx.source)
         return move_array(g, ctx.source)
 

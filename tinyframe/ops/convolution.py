@@ -22,11 +22,14 @@ batch of 1) inside the ops, so every result's ``grad_fn`` is PyTorch's ``Convolu
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..autograd.node import Op
+from .. import _graph
+from .._graph import Op
 from ..dtypes import cpp_type_name, scalar_type_name
-from ..tensor import Tensor
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d"]
 
@@ -263,7 +266,7 @@ def _tuple(value: Any, name: str, nd: int) -> tuple:
 
 
 def _check_tensors(op: str, input: Any, weight: Any, bias: Any, nd: int, transposed: bool) -> None:
-    if not isinstance(input, Tensor) or not isinstance(weight, Tensor):
+    if not isinstance(input, _graph.Tensor) or not isinstance(weight, _graph.Tensor):
         raise TypeError(f"{op}(): argument 'input' and 'weight' must be Tensors, got "
                         f"{type(input).__name__} and {type(weight).__name__}")
     if input.ndim not in (nd + 1, nd + 2):

@@ -19,15 +19,18 @@ produces ``log_probs``, so gradients reaching the logits are the exact ones), an
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..autograd.node import Op
+from .. import _graph
+from .._graph import Op
 from ..device import array_module_of
-from ..tensor import Tensor
 from . import binary
 from . import reduction as reductions
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = ["ctc_loss"]
 
@@ -123,12 +126,12 @@ class CtcLoss(Op):
 
     @staticmethod
     def backward(ctx: CtcLoss, g: Any) -> Any:
-        grad = Tensor._make(ctx.grad) if ctx.recording else ctx.grad
+        grad = _graph.wrap(ctx.grad) if ctx.recording else ctx.grad
         return grad * g.reshape((1, -1, 1))
 
 
 def _lengths(value: Any, name: str, n: int) -> np.ndarray:
-    lengths = np.asarray(value.detach().cpu().numpy() if isinstance(value, Tensor) else value, dtype=np.int64)
+    lengths = np.asarray(value.detach().cpu().numpy() if isinstance(value, _graph.Tensor) else value, dtype=np.int64)
     lengths = lengths.reshape(-1)
     if lengths.shape[0] != n:
         raise RuntimeError(f"Expected tensor to have size at least {n} at dimension 1, but got size "
@@ -176,4 +179,4 @@ def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_leng
     if reduction == "sum":
         return reductions.sum(losses)
     divisors = array_module_of(lp._data).asarray(np.maximum(lengths, 1).astype(lp._data.dtype))
-    return reductions.mean(binary.div(losses, Tensor._make(divisors)))
+    return reductions.mean(binary.div(losses, _graph.wrap(divisors)))

@@ -11,16 +11,18 @@ Every function works on batches of matrices (the last two dimensions).
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import return_types
-from ..autograd.node import Op
+from .. import _graph, return_types
+from .._graph import Op
 from ..device import array_module_of
-from ..tensor import Tensor
 from . import binary, construction, reduction, shape
 from ._composite import on_tensors
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = ["det", "logdet", "slogdet", "inverse", "cholesky", "pinverse", "svd", "qr"]
 
@@ -54,7 +56,7 @@ def _factor_gradient(ctx: Factorization, g: Tensor, a: Tensor) -> Tensor:
     if ctx.recording:
         results = kind.recompute(a, **ctx.options)
     else:
-        results = tuple(Tensor._make(r) for r in ctx.results)
+        results = tuple(_graph.wrap(r) for r in ctx.results)
     grads = [None] * len(results)
     grads[ctx.which] = g
     return kind.gradient(a, results, grads, **ctx.options)
@@ -63,7 +65,7 @@ def _factor_gradient(ctx: Factorization, g: Tensor, a: Tensor) -> Tensor:
 def _outputs(kind: type, a: Tensor, results: tuple, differentiable: tuple, **options: Any) -> tuple:
     """One Tensor per result: a node of ``kind`` for the differentiable ones, plain Tensors else."""
     return tuple(kind.apply(a, results=results, which=i, options=options) if i in differentiable
-                 else Tensor._make(r) for i, r in enumerate(results))
+                 else _graph.wrap(r) for i, r in enumerate(results))
 
 
 # ------------------------------------------------------------------------------------ helpers
@@ -72,11 +74,11 @@ def _t(x: Tensor) -> Tensor:
 
 
 def _eye_like(x: Tensor, n: int) -> Tensor:
-    return Tensor._make(array_module_of(x._data).eye(n, dtype=x._data.dtype))
+    return _graph.wrap(array_module_of(x._data).eye(n, dtype=x._data.dtype))
 
 
 def _square(name: str, a: Tensor) -> None:
-    if not isinstance(a, Tensor):
+    if not isinstance(a, _graph.Tensor):
         raise TypeError(f"{name}(): argument 'A' must be Tensor, not {type(a).__name__}")
     if a.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
@@ -362,7 +364,7 @@ def linalg_qr(A: Tensor, mode: str = "reduced") -> Any:
     q, r = _linalg(A).qr(_host(A), mode="complete" if mode == "complete" else "reduced")
     if mode == "r":
         empty = array_module_of(r).zeros((0,), dtype=r.dtype)
-        return return_types.linalg_qr(Tensor._make(empty), LinalgQr.apply(A, results=(q, r), which=1,
+        return return_types.linalg_qr(_graph.wrap(empty), LinalgQr.apply(A, results=(q, r), which=1,
                                                                              options={"mode": mode}))
     return return_types.linalg_qr(*_outputs(LinalgQr, A, (q, r), (0, 1), mode=mode))
 
@@ -543,7 +545,7 @@ def matrix_rank(A: Tensor, *, atol: float | None = None, rtol: float | None = No
     _matrix("linalg.matrix_rank", A)
     s = _linalg(A).svd(_host(A), compute_uv=False)
     tolerance = _tolerance(A, s, tol if tol is not None else atol, rtol)
-    return Tensor._make(array_module_of(s).asarray((s > tolerance).sum(-1), dtype=np.int64))
+    return _graph.wrap(array_module_of(s).asarray((s > tolerance).sum(-1), dtype=np.int64))
 
 
 def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | None = None) -> Any:
@@ -556,6 +558,6 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | Non
     if rhs.shape[-2] != A.shape[-2]:
         raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
     solution = linalg_pinv(A, rtol=rcond) @ rhs
-    empty = Tensor._make(array_module_of(A._data).zeros((0,), A._data.dtype))
+    empty = _graph.wrap(array_module_of(A._data).zeros((0,), A._data.dtype))
     rank = matrix_rank(A, rtol=rcond)
     return return_types.linalg_lstsq(shape.squeeze(solution, -1) if vector else solution, empty, rank, empty)

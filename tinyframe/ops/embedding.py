@@ -6,11 +6,14 @@ an op whose backward is the other, so higher-order gradients close over them.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..autograd.node import Op
-from ..device import add_at
-from ..tensor import Tensor
+from .. import _graph
+from .._graph import Op
+from ..device import add_at, array_module_of
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = ["embedding"]
 
@@ -97,7 +100,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
     is divided by how often its index occurs in ``input``. ``max_norm`` and ``sparse`` gradients
     are not supported.
     """
-    if not isinstance(input, Tensor) or not isinstance(weight, Tensor):
+    if not isinstance(input, _graph.Tensor) or not isinstance(weight, _graph.Tensor):
         raise TypeError(f"embedding(): argument 'input' and 'weight' must be Tensors, got {type(input).__name__} "
                         f"and {type(weight).__name__}")
     if max_norm is not None:
@@ -129,6 +132,5 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
 
 
 def _counts(input: Tensor, num_weights: int) -> Any:
-    from ..device import array_module_of
     xp = array_module_of(input._data)
     return xp.bincount(input._data.reshape(-1), minlength=num_weights)

@@ -6,11 +6,13 @@ other and higher-order gradients close over the pair. Both run the convolution's
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..autograd.node import Op
-from ..tensor import Tensor
+from .._graph import Op
 from .convolution import _Geometry, col2im, columns_of, wide_width
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = ["unfold", "fold"]
 

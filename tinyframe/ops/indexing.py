@@ -9,15 +9,17 @@ index_select, take_along_dim and masked_select are advanced indexing with a buil
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import grad_mode
-from ..autograd.node import Op
+from .. import _graph
+from .._dims import wrap_dim
+from .._graph import Op
 from ..device import add_at, array_module_of, device_of, move_array
-from ..tensor import Tensor, _wrap_dim
-from . import inplace
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = ["gather", "index_select", "masked_fill", "scatter_add", "nonzero", "masked_select", "take_along_dim"]
 
@@ -274,7 +276,8 @@ def _parse(data: Any, index: Any, check_arrays: bool = False) -> tuple:
     if kind is slice and shape:  # fast path: x[a:b:c]
         _check_step(index)
         return (Alias if _is_full(index) else Slice), (index,), None
-    if kind is Tensor and shape and type(data) is np.ndarray and not check_arrays:  # x[indices]: NumPy checks bounds
+    # x[indices]: NumPy checks bounds
+    if kind is _graph.Tensor and shape and type(data) is np.ndarray and not check_arrays:
         array = index._data
         if type(array) is np.ndarray and array.ndim and array.dtype.kind == "i" and array.dtype.itemsize >= 4:
             return Index, (array,), None
@@ -359,12 +362,13 @@ def _parse(data: Any, index: Any, check_arrays: bool = False) -> tuple:
 def _sequence_as_tuple(index: list) -> bool:
     """PyTorch reads a list holding tensors, sequences, slices, None or ``...`` as a tuple."""
     return len(index) < 32 and any(
-        isinstance(i, (Tensor, list, tuple, range, np.ndarray, slice)) or i is None or i is Ellipsis for i in index)
+        isinstance(i, (_graph.Tensor, list, tuple, range, np.ndarray, slice)) or i is None or i is Ellipsis
+        for i in index)
 
 
 def _index_value(item: Any, data: Any) -> Any:
     """An int, or an integer/boolean index array on ``data``'s device."""
-    if isinstance(item, Tensor):
+    if isinstance(item, _graph.Tensor):
         array = item._data
     elif isinstance(item, (bool, np.bool_)):
         array = np.asarray(item)
@@ -444,7 +448,7 @@ def _indexing_error(exc: IndexError, data: Any, index: Any) -> IndexError:
     return IndexError(str(exc))
 
 
-# --------------------------------------------------------------------------- tensor[index] (= value)
+# --------------------------------------------------------------------------- tensor[index]
 def getitem(input: Tensor, index: Any) -> Tensor:
     """``input[index]`` with PyTorch's (NumPy's) indexing rules.
 
@@ -464,51 +468,6 @@ def getitem(input: Tensor, index: Any) -> Tensor:
     return out
 
 
-def setitem(input: Tensor, index: Any, value: Any) -> None:
-    """``input[index] = value``: ``value`` (a number or a tensor broadcast to ``input[index]``'s shape)
-    is cast to ``input``'s dtype and written in place, bumping ``input``'s version.
-
-    While autograd records, the write is the op CopySlices (IndexPutBackward0 for an advanced index):
-    ``value`` receives ``g[index]`` and the overwritten elements of the old ``input`` receive zero.
-    """
-    data = input._data
-    op, key, pre = _parse(data, index)
-    if isinstance(value, Tensor):
-        if value.device != input.device:
-            if value.ndim != 0:
-                raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two devices, "
-                                   f"{input.device} and {value.device}! Move the value with .to(device) first.")
-            value = value.to(input.device)
-        records = value._requires_grad
-    elif isinstance(value, (int, float)):
-        records = False
-    else:
-        from ..creation import tensor
-        value = tensor(value, dtype=input.dtype, device=input.device)
-        records = False
-    if grad_mode.STATE.enabled and (records or input._requires_grad):
-        if input.grad_fn is None and input._requires_grad:
-            what = "a leaf Variable" if op is Index or op is Alias else "a view of a leaf Variable"
-            raise RuntimeError(f"{what} that requires grad is being used in an in-place operation.")
-        direct = op is Index and pre is None and all(
-            i is Ellipsis or _is_array(i) or (type(i) is slice and _is_full(i)) for i in key)
-        try:
-            inplace.apply(input, _put, value, kind=IndexPut if direct else CopySlices, index=key, pre=pre)
-        except IndexError as exc:
-            raise _indexing_error(exc, data, index) from None
-        return
-    try:
-        _assign(data if pre is None else data[pre], key, value._data if isinstance(value, Tensor) else value,
-                basic=op is not Index)
-    except IndexError as exc:
-        raise _indexing_error(exc, data, index) from None
-    input._bump_version()
-
-
-def _put(old: Tensor, value: Any, *, kind: type, index: tuple, pre: tuple | None) -> Tensor:
-    return kind.apply(old, value, index=index, pre=pre)
-
-
 # ------------------------------------------------------------------------------ public functions
 def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
     """Values along ``dim`` at ``index``: for ``dim=0``, ``out[i][j][k] = input[index[i][j][k]][j][k]``.
@@ -517,7 +476,7 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
     ``out`` has ``index``'s shape. The gradient scatter-adds into ``input``'s shape.
     """
     _check_dtype(index, ("int32", "int64"), "gather(): Expected dtype int32/int64 for index")
-    d = _wrap_dim(dim, input.ndim)
+    d = wrap_dim(dim, input.ndim)
     if index.ndim != input.ndim:
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     for k in range(index.ndim):
@@ -532,7 +491,7 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
 def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
     """Values at ``indices`` along ``dim`` (NumPy's ``take_along_axis``); ``input`` and ``indices``
     broadcast in the other dimensions. With ``dim=None`` both are read flattened (a 1-D result)."""
-    if not isinstance(indices, Tensor):
+    if not isinstance(indices, _graph.Tensor):
         raise TypeError(f"take_along_dim(): argument 'indices' must be Tensor, not {type(indices).__name__}")
     if dim is not None and input.ndim != indices.ndim:
         raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same number of dimensions, "
@@ -544,7 +503,7 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
     if dim is None:
         _check_range(idx, 0, data.size, 0, RuntimeError)
         return Gather.apply(input, index=array_module_of(data).unravel_index(idx.reshape(-1), data.shape))
-    d = _wrap_dim(dim, input.ndim)
+    d = wrap_dim(dim, input.ndim)
     out_shape = tuple(idx.shape[k] if k == d else _broadcast_size(data.shape[k], idx.shape[k], k)
                       for k in range(idx.ndim))
     _check_range(idx, -data.shape[d], data.shape[d], d, RuntimeError)
@@ -556,7 +515,7 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     _check_dtype(index, ("int32", "int64"), "index_select(): Expected dtype int32 or int64 for index")
     if index.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
-    d = _wrap_dim(dim, input.ndim)
+    d = wrap_dim(dim, input.ndim)
     idx = _on_device_of(index._data, input._data).reshape(-1)
     _check_range(idx, 0, input.shape[d], d, IndexError, "index out of range in self")
     return IndexSelect.apply(input, index=(slice(None),) * d + (idx,))
@@ -573,7 +532,7 @@ def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
                            f"{_C_TYPE_NAMES.get(mask.dtype.name, mask.dtype.name)}")
     _broadcast_shape(mask.shape, input.shape)
-    if isinstance(value, Tensor):
+    if isinstance(value, _graph.Tensor):
         if value.ndim != 0:
             raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                                f"{value.ndim} dimension(s).")
@@ -599,11 +558,11 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     ``out[index[i][j]][j] += src[i][j]``. ``index`` is no larger than ``src``, nor than ``input``
     outside ``dim``; only the leading ``index``-shaped block of ``src`` is used."""
     _check_dtype(index, ("int64",), "scatter_add(): Expected dtype int64 for index")
-    if not isinstance(src, Tensor):
+    if not isinstance(src, _graph.Tensor):
         raise TypeError(f"scatter_add(): argument 'src' must be Tensor, not {type(src).__name__}")
     if src.dtype != input.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
-    d = _wrap_dim(dim, input.ndim)
+    d = wrap_dim(dim, input.ndim)
     if not index.ndim == input.ndim == src.ndim:
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
     if any(n > s or (k != d and n > i) for k, (n, s, i) in enumerate(zip(index.shape, src.shape, input.shape))):
@@ -620,8 +579,8 @@ def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
     data = input._data
     xp = array_module_of(data)
     if as_tuple:
-        return tuple(Tensor._make(a.astype(xp.int64, copy=False)) for a in xp.nonzero(xp.atleast_1d(data)))
-    return Tensor._make(xp.argwhere(data).astype(xp.int64, copy=False))
+        return tuple(_graph.wrap(a.astype(xp.int64, copy=False)) for a in xp.nonzero(xp.atleast_1d(data)))
+    return _graph.wrap(xp.argwhere(data).astype(xp.int64, copy=False))
 
 
 # ------------------------------------------------------------------------------- argument helpers
@@ -641,14 +600,14 @@ def _along(index: Any, dim: int, input_shape: tuple, out_shape: tuple) -> tuple:
 
 
 def _check_dtype(index: Any, allowed: tuple, message: str) -> None:
-    if not isinstance(index, Tensor):
+    if not isinstance(index, _graph.Tensor):
         raise TypeError(f"expected index to be a Tensor, got {type(index).__name__}")
     if index.dtype.name not in allowed:
         raise RuntimeError(message)
 
 
 def _mask_data(input: Tensor, mask: Any) -> Any:
-    if not isinstance(mask, Tensor):
+    if not isinstance(mask, _graph.Tensor):
         raise TypeError(f"expected mask to be a Tensor, got {type(mask).__name__}")
     return _on_device_of(mask._data, input._data)
 

@@ -8,18 +8,22 @@ old value and the tensor takes the op's ``grad_fn``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import grad_mode
+from .. import _graph, creation, grad_mode
 from ..device import array_module_of, device_of, move_array
 from ..random import generator_for
-from ..tensor import Tensor
+from .binary import where
+from .indexing import Alias, CopySlices, Index, IndexPut, _assign, _indexing_error, _is_array, _is_full, _parse, getitem
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 def _records(target: Tensor, args: tuple) -> bool:
     if not grad_mode.STATE.enabled:
         return False
-    return target._requires_grad or any(isinstance(a, Tensor) and a._requires_grad for a in args)
+    return target._requires_grad or any(isinstance(a, _graph.Tensor) and a._requires_grad for a in args)
 
 
 def _check_not_leaf(target: Tensor) -> None:
@@ -65,7 +69,7 @@ def apply(target: Tensor, op: Callable[..., Tensor], *args: Any, **kwargs: Any) 
         raise RuntimeError("an in-place operation on a view (made by reshape, transpose, expand, ...) is "
                            "recorded by autograd only for views made by indexing; call .clone() on the "
                            "view first")
-    snapshot = Tensor._make(target._data.copy(), target.grad_fn, target._requires_grad)
+    snapshot = _graph.wrap(target._data.copy(), target.grad_fn, target._requires_grad)
     result = op(snapshot, *args, **kwargs)
     _write(target, result._data)
     target.grad_fn, target._requires_grad = result.grad_fn, result._requires_grad
@@ -75,28 +79,72 @@ def apply(target: Tensor, op: Callable[..., Tensor], *args: Any, **kwargs: Any) 
 def _apply_to_index_view(view: Tensor, op: Callable[..., Tensor], args: tuple, kwargs: dict) -> Tensor:
     """An in-place op on ``base[index]``: writes through ``base[index] = ...`` so that the base's
     graph records it (PyTorch's CopySlices), then refreshes the view's ``grad_fn``."""
-    from .indexing import getitem, setitem
     base, index = view._base, view._view_index
-    snapshot = Tensor._make(view._data.copy(), view.grad_fn, view._requires_grad)
+    snapshot = _graph.wrap(view._data.copy(), view.grad_fn, view._requires_grad)
     setitem(base, index, op(snapshot, *args, **kwargs))
     view.grad_fn, view._requires_grad = getitem(base, index).grad_fn, True
     return view
 
 
+# --------------------------------------------------------------------------- tensor[index] = value
+def setitem(input: Tensor, index: Any, value: Any) -> None:
+    """``input[index] = value``: ``value`` (a number or a tensor broadcast to ``input[index]``'s shape)
+    is cast to ``input``'s dtype and written in place, bumping ``input``'s version.
+
+    While autograd records, the write is the op CopySlices (IndexPutBackward0 for an advanced index):
+    ``value`` receives ``g[index]`` and the overwritten elements of the old ``input`` receive zero.
+    """
+    data = input._data
+    op, key, pre = _parse(data, index)
+    if isinstance(value, _graph.Tensor):
+        if value.device != input.device:
+            if value.ndim != 0:
+                raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two devices, "
+                                   f"{input.device} and {value.device}! Move the value with .to(device) first.")
+            value = value.to(input.device)
+        records = value._requires_grad
+    elif isinstance(value, (int, float)):
+        records = False
+    else:
+        value = creation.tensor(value, dtype=input.dtype, device=input.device)
+        records = False
+    if grad_mode.STATE.enabled and (records or input._requires_grad):
+        if input.grad_fn is None and input._requires_grad:
+            what = "a leaf Variable" if op is Index or op is Alias else "a view of a leaf Variable"
+            raise RuntimeError(f"{what} that requires grad is being used in an in-place operation.")
+        direct = op is Index and pre is None and all(
+            i is Ellipsis or _is_array(i) or (type(i) is slice and _is_full(i)) for i in key)
+        try:
+            apply(input, _put, value, kind=IndexPut if direct else CopySlices, index=key, pre=pre)
+        except IndexError as exc:
+            raise _indexing_error(exc, data, index) from None
+        return
+    try:
+        _assign(data if pre is None else data[pre], key, value._data if isinstance(value, _graph.Tensor) else value,
+                basic=op is not Index)
+    except IndexError as exc:
+        raise _indexing_error(exc, data, index) from None
+    input._bump_version()
+
+
+def _put(old: Tensor, value: Any, *, kind: type, index: tuple, pre: tuple | None) -> Tensor:
+    return kind.apply(old, value, index=index, pre=pre)
+
+
 def fill(target: Tensor, value: Any) -> Tensor:
     """``target.fill_(value)``: every element set to ``value`` (a number or a 0-dim tensor)."""
-    if isinstance(value, Tensor) and value.ndim != 0:
+    if isinstance(value, _graph.Tensor) and value.ndim != 0:
         raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                            f"{value.ndim} dimensions.")
     if not _records(target, (value,)):
-        _store(target, value._data if isinstance(value, Tensor) else value)
+        _store(target, value._data if isinstance(value, _graph.Tensor) else value)
         return target
     return apply(target, _replaced_by, value)
 
 
 def copy(target: Tensor, src: Tensor) -> Tensor:
     """``target.copy_(src)``: copies ``src`` (broadcast, cast, from any device) into ``target``."""
-    if not isinstance(src, Tensor):
+    if not isinstance(src, _graph.Tensor):
         raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
     if not _records(target, (src,)):
         _store(target, move_array(src._data, device_of(target._data)))
@@ -106,8 +154,7 @@ def copy(target: Tensor, src: Tensor) -> Tensor:
 
 def _replaced_by(old: Tensor, new: Any) -> Tensor:
     """``new`` broadcast to ``old``'s shape, with a zero gradient for ``old`` (FillBackward)."""
-    from .binary import where
-    everywhere = Tensor._make(array_module_of(old._data).ones(old._data.shape, dtype=bool))
+    everywhere = _graph.wrap(array_module_of(old._data).ones(old._data.shape, dtype=bool))
     return where(everywhere, new, old)
 
 

@@ -6,13 +6,16 @@ broadcast batch dimensions. The subclasses only carry the ``grad_fn`` name PyTor
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..autograd.node import Op
+from .. import _graph
+from .._graph import Op
 from ..dtypes import cpp_type_name, scalar_type_name
-from ..tensor import Tensor
-from . import binary  # a module reference: binary is still initializing when this module loads
+from . import binary
 from .shape import broadcast_pair, movedim, reshape
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "outer", "ger", "inner"]
 
@@ -90,9 +93,9 @@ class Dot(Op):
 
 
 def _arrays(name: str, input: Any, other: Any) -> tuple:
-    if isinstance(input, Tensor) and isinstance(other, Tensor):
+    if isinstance(input, _graph.Tensor) and isinstance(other, _graph.Tensor):
         return input._data, other._data
-    value, arg, position = (other, "other", 2) if isinstance(input, Tensor) else (input, "input", 1)
+    value, arg, position = (other, "other", 2) if isinstance(input, _graph.Tensor) else (input, "input", 1)
     raise TypeError(f"{name}(): argument '{arg}' (position {position}) must be Tensor, not {type(value).__name__}")
 
 
@@ -254,7 +257,7 @@ def inner(input: Tensor, other: Tensor) -> Tensor:
 def outer(input: Tensor, vec2: Tensor) -> Tensor:
     """The outer product ``out[i, j] = input[i] * vec2[j]`` of two 1-D tensors (dtypes promote)."""
     for name, value in (("self", input), ("vec2", vec2)):
-        if not isinstance(value, Tensor):
+        if not isinstance(value, _graph.Tensor):
             raise TypeError(f"outer(): argument '{name}' must be Tensor, not {type(value).__name__}")
         if value.ndim != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {value.ndim}-D")

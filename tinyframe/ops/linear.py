@@ -1,11 +1,13 @@
 """The affine map of ``nn.Linear``, fused into one op: ``y = x W^T + b``."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..autograd.node import Op
+from .._graph import Op
 from ..dtypes import cpp_type_name, scalar_type_name
-from ..tensor import Tensor
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__: list[str] = []
 

@@ -14,16 +14,19 @@ from __future__ import annotations
 import contextlib
 import math
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..autograd.node import Op
+from .. import _graph
+from .._graph import Op
 from ..device import array_module_of, device_of
-from ..tensor import Tensor
 from . import binary, indexing, shape, unary
 from . import reduction as reductions  # 'reduction' is the losses' argument name
 from .promotion import promote
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__: list[str] = []  # reached through tinyframe.nn.functional, not the top level
 
@@ -70,7 +73,7 @@ def _spread(ctx: Op, g: Any) -> Any:
 
 def _constant(ctx: Op, array: Any) -> Any:
     """A constant array for a backward formula: a Tensor outside the graph while the graph is recorded."""
-    return Tensor._make(array) if ctx.recording else array
+    return _graph.wrap(array) if ctx.recording else array
 
 
 def _quiet(xp: Any) -> Any:
@@ -86,7 +89,7 @@ def _data_on_device_of(value: Tensor | None, reference: Tensor, name: str) -> An
     """The array of ``value`` (None stays None), which must be on ``reference``'s device."""
     if value is None:
         return None
-    if not isinstance(value, Tensor):
+    if not isinstance(value, _graph.Tensor):
         raise TypeError(f"{name} must be a Tensor, not {type(value).__name__}")
     if type(value._data) is not type(reference._data) or value.device != reference.device:
         raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two devices, "
@@ -167,7 +170,7 @@ class CrossEntropy(Op, node_name="NllLossBackward0"):
             one_hot.reshape(-1)[ctx.flat] = 1
             if ctx.reduction == "none":
                 g = g.reshape((ctx.count, 1))
-            return (reductions.softmax(x, 1) - Tensor._make(one_hot)) * g
+            return (reductions.softmax(x, 1) - _graph.wrap(one_hot)) * g
         grad = e * (g / sums)[:, None]  # softmax times g, row by row, in one pass over (N, C)
         grad.reshape(-1)[ctx.flat] -= g  # minus g at the targets: no (N, C) one-hot array
         return grad
@@ -233,7 +236,7 @@ class NllLoss(Op):
             dense[ctx.index] = coefficient
             if ctx.reduction == "none" and len(ctx.shape) > 1:
                 g = g.reshape((g.shape[0], 1, *g.shape[1:]))
-            return g * Tensor._make(dense)
+            return g * _graph.wrap(dense)
         selected = g * coefficient
         grad = ctx.xp.zeros(ctx.shape, dtype=selected.dtype)
         grad[ctx.index] = selected  # each target position appears once: an assignment, not an add
@@ -257,7 +260,7 @@ def _class_index(xp: Any, target: Any, ndim: int) -> tuple:
 def _nll_loss_nd(input: Tensor, target: Tensor, weight: Tensor | None, reduction: str, ignore_index: int) -> Tensor:
     """PyTorch's ``nll_loss_nd``: checks the shapes, then NllLoss for 1-D / 2-D inputs and NllLoss2d
     for more dimensions (3-D and 5-D and up reshaped to 4-D, as PyTorch does)."""
-    if not isinstance(target, Tensor):
+    if not isinstance(target, _graph.Tensor):
         raise TypeError(f"nll_loss(): argument 'target' must be Tensor, not {type(target).__name__}")
     ndim = input.ndim
     if ndim < 1:
@@ -339,12 +342,12 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
     """
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
-    if weight is None and label_smoothing <= 0.0 and isinstance(target, Tensor):
+    if weight is None and label_smoothing <= 0.0 and isinstance(target, _graph.Tensor):
         fused = _fused_cross_entropy(input, target, ignore_index, reduction)
         if fused is not None:
             return fused
     _check_reduction(reduction)
-    if not isinstance(target, Tensor):
+    if not isinstance(target, _graph.Tensor):
         raise TypeError(f"cross_entropy(): argument 'target' must be Tensor, not {type(target).__name__}")
     if label_smoothing > 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
@@ -383,10 +386,10 @@ def _smoothed(log_probabilities: Tensor, nll: Tensor, target: Tensor, weight: Te
     smooth = unary.neg(reductions.sum(weighted, class_dim))
     t = target._data
     ignored = array_module_of(t).asarray(t == ignore_index)
-    smooth = indexing.masked_fill(smooth, Tensor._make(ignored), 0.0)
+    smooth = indexing.masked_fill(smooth, _graph.wrap(ignored), 0.0)
     if reduction == "mean":
         if weight is not None:
-            total = Tensor._make(array_module_of(t).asarray(weight._data[t[~ignored]].sum()))
+            total = _graph.wrap(array_module_of(t).asarray(weight._data[t[~ignored]].sum()))
         else:
             total = int((~ignored).sum())
         with _quiet(array_module_of(t)):
@@ -500,7 +503,7 @@ def _weighted(losses: Tensor, weight: Tensor, input: Tensor, reduction: str, mea
 
 def _regression_inputs(input: Tensor, target: Tensor, kernel: str | None) -> tuple:
     """Checks the operands of an elementwise loss and warns, as PyTorch does, when they broadcast."""
-    if not isinstance(input, Tensor) or not isinstance(target, Tensor):
+    if not isinstance(input, _graph.Tensor) or not isinstance(target, _graph.Tensor):
         raise TypeError(f"{kernel or 'l1'}_loss(): expected Tensor arguments, got {type(input).__name__} and "
                         f"{type(target).__name__}")
     _warn_if_broadcast(input, target)
@@ -751,5 +754,5 @@ def _xlogx(target: Tensor) -> Tensor:
     zero = xp.asarray(t == 0)
     if not target.requires_grad:
         with _quiet(xp):
-            return Tensor._make(xp.where(zero, 0, t * xp.log(t)))
-    return binary.mul(target, unary.log(binary.where(Tensor._make(zero), 1.0, target)))
+            return _graph.wrap(xp.where(zero, 0, t * xp.log(t)))
+    return binary.mul(target, unary.log(binary.where(_graph.wrap(zero), 1.0, target)))

@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import dtypes
-from ..autograd.node import Op
-from ..tensor import Tensor
+from .. import _graph, dtypes
+from .._graph import Op
+from . import reduction, unary
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = ["batch_norm", "layer_norm", "group_norm", "rms_norm"]
 
@@ -115,7 +118,7 @@ def _batch_norm_backward_recorded(ctx: NativeBatchNorm, g: Tensor, x: Tensor, we
     if ctx.training:
         centered, invstd = _statistics(xp, x, axes, ctx.eps)
     else:  # the running statistics are constants
-        centered, invstd = x - Tensor._make(mean), Tensor._make(invstd.reshape(channels))
+        centered, invstd = x - _graph.wrap(mean), _graph.wrap(invstd.reshape(channels))
     xhat = centered * invstd
     needs_x, needs_weight, needs_bias = ctx.needs_input_grad
     gx = None
@@ -228,7 +231,7 @@ _TYPE_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char"
 
 
 def _require_float(kernel: str, input: Tensor) -> None:
-    if not isinstance(input, Tensor):
+    if not isinstance(input, _graph.Tensor):
         raise TypeError(f"{kernel}(): argument 'input' must be Tensor, not {type(input).__name__}")
     if not input.is_floating_point():
         name = input.dtype.name
@@ -350,7 +353,6 @@ def rms_norm(input: Tensor, normalized_shape: Sequence[int] | int, weight: Tenso
     """Root-mean-square normalisation over the last ``len(normalized_shape)`` dimensions:
     ``y = x / sqrt(mean(x^2) + eps) * weight``; ``eps`` defaults to the machine epsilon of the
     input's dtype (float32's for half precision)."""
-    from . import reduction, unary
     normalized = _normalized_shape(normalized_shape)
     shape = tuple(input.shape)
     k = len(normalized)

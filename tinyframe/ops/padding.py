@@ -8,12 +8,15 @@ gradient back with a scatter-add. Each of the two is an op whose backward is the
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..autograd.node import Op
+from .. import _graph
+from .._graph import Op
 from ..device import add_at, array_module_of
-from ..tensor import Tensor
 from .shape import constant_pad_nd
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = ["pad"]
 
@@ -106,7 +109,7 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float 
     ``x[1], x[0], x[1]...``), ``'replicate'`` (repeat the edge) or ``'circular'`` (wrap around). The
     non-constant modes pad the last 1, 2 or 3 dimensions of an input with one or two more dimensions.
     """
-    if not isinstance(input, Tensor):
+    if not isinstance(input, _graph.Tensor):
         raise TypeError(f"pad(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     pad = tuple(int(p) for p in pad)
     if mode == "constant":

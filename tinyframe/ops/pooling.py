@@ -16,14 +16,17 @@ transposed stages), and the adjoint's backward is the pool again.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..autograd.node import Op
+from .. import _graph
+from .._graph import Op
 from ..device import array_module_of
-from ..tensor import Tensor
 from .convolution import drop_from_2d, lift_to_2d
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = ["max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
            "adaptive_avg_pool2d"]
@@ -318,7 +321,7 @@ def _pair(op: str, value: Any, name: str, nd: int, default: Any = None) -> tuple
 
 def _lift_shape(op: str, input: Tensor, nd: int) -> tuple:
     """The input's shape as ``(N, C, H, W)``, and whether it was batched."""
-    if not isinstance(input, Tensor):
+    if not isinstance(input, _graph.Tensor):
         raise TypeError(f"{op}(): argument 'input' must be a Tensor, not {type(input).__name__}")
     shape = tuple(input.shape)
     if len(shape) not in (nd + 1, nd + 2) or 0 in shape[-nd - 1:]:
@@ -390,7 +393,7 @@ def _max_pool(op: str, nd: int, input: Tensor, kernel_size: Any, stride: Any, pa
         return MaxPool2DWithIndices.apply(input, geometry=geometry)
     winners: list = []
     out = MaxPool2DWithIndices.apply(input, geometry=geometry, winners=winners)
-    return out, Tensor._make(geometry.drop(_flat_indices(input, winners, geometry)))
+    return out, _graph.wrap(geometry.drop(_flat_indices(input, winners, geometry)))
 
 
 def _flat_indices(input: Tensor, winners: list, geo: _Geometry) -> Any:
@@ -482,7 +485,7 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
 
 
 def _adaptive_avg_pool(op: str, nd: int, input: Tensor, output_size: Any) -> Tensor:
-    if not isinstance(input, Tensor):
+    if not isinstance(input, _graph.Tensor):
         raise TypeError(f"{op}(): argument 'input' must be a Tensor, not {type(input).__name__}")
     _require_float(op, input)
     shape = tuple(input.shape)

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import math
 from collections import namedtuple
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import dtypes
-from ..autograd.node import Op
+from .. import _graph, dtypes
+from .._dims import wrap_dim
+from .._graph import Op
 from ..device import array_module_of
-from ..tensor import Tensor, _wrap_dim
 from . import binary
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = [
     "sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std", "var_mean",
@@ -49,7 +52,7 @@ def _axes(dim: Any, ndim: int) -> tuple | None:
     for d in dims:
         if not isinstance(d, int):
             raise TypeError(f"argument 'dim' must be int or tuple of ints, not {type(d).__name__}")
-        d = _wrap_dim(d, ndim)
+        d = wrap_dim(d, ndim)
         if d in axes:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
         axes.append(d)
@@ -60,7 +63,7 @@ def _dim(dim: Any, ndim: int, name: str) -> int | None:
     """One dimension, wrapped; None for a 0-d tensor (whose only "dimension" is the element)."""
     if not isinstance(dim, int):
         raise TypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
-    dim = _wrap_dim(dim, ndim)
+    dim = wrap_dim(dim, ndim)
     return dim if ndim else None
 
 
@@ -120,7 +123,7 @@ def _np_dtype(dtype: Any) -> Any:
 def _wrap(out: Any) -> Tensor:
     """A result outside autograd (indices, booleans) as a Tensor; NumPy returns scalars from full
     reductions."""
-    return Tensor._make(np.asarray(out) if isinstance(out, np.generic) else out)
+    return _graph.wrap(np.asarray(out) if isinstance(out, np.generic) else out)
 
 
 # --------------------------------------------------------------------------- sum, mean, prod
@@ -316,7 +319,7 @@ def _extreme(name: str, full: type, by_dim: type, result: type, input: Tensor, d
 def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     """The largest element (a 0-d tensor); with ``dim``, the named tuple ``(values, indices)`` of the
     largest elements along ``dim`` and their first positions; with a Tensor, ``maximum``."""
-    if isinstance(dim, Tensor):
+    if isinstance(dim, _graph.Tensor):
         return binary.maximum(input, dim)
     return _extreme("max", Max, MaxDim, MaxResult, input, dim, keepdim)
 
@@ -324,7 +327,7 @@ def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
 def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     """The smallest element (a 0-d tensor); with ``dim``, the named tuple ``(values, indices)`` of the
     smallest elements along ``dim`` and their first positions; with a Tensor, ``minimum``."""
-    if isinstance(dim, Tensor):
+    if isinstance(dim, _graph.Tensor):
         return binary.minimum(input, dim)
     return _extreme("min", Min, MinDim, MinResult, input, dim, keepdim)
 

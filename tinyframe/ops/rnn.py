@@ -19,13 +19,15 @@ with the composed cells and differentiates that, so higher-order gradients follo
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..autograd.node import Op
-from ..tensor import Tensor
+from .._graph import Op
 from . import shape, unary
 from .linear import linear
 from .unary import _sigmoid_array
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = ["rnn_tanh_cell", "rnn_relu_cell", "lstm_cell", "gru_cell"]
 
@@ -107,8 +109,6 @@ class _RecurrentLayer(Op):
     @staticmethod
     def backward(ctx: _RecurrentLayer, g: Any) -> tuple:
         x, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr, out, *activations = ctx.saved_tensors
-        if ctx.recording:
-            return _recorded_backward(ctx, g, (x, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr))
         xp = ctx.xp
         needs = ctx.needs_input_grad
         d_gi, d_gh, dh0, dc0, dw_hr = type(ctx).unscan(xp, g, h0, c0, w_hh, w_hr, out, activations, ctx.reverse,
@@ -122,6 +122,16 @@ class _RecurrentLayer(Op):
         db_ih = d_gi.sum(axis=(0, 1)) if needs[5] else None
         db_hh = d_gh.sum(axis=(0, 1)) if needs[6] else None
         return dx, dh0, dc0, dw_ih, dw_hh, db_ih, db_hh, dw_hr
+
+
+    @staticmethod
+    def compose(ctx: _RecurrentLayer) -> tuple:
+        """The inputs and the output recomputed with the cells, for a recorded backward pass (the
+        engine differentiates this composition; ``unscan`` works on arrays only)."""
+        inputs = ctx.saved_tensors[:8]
+        mode = "LSTM" if isinstance(ctx, _LSTMLayer) else "GRU" if isinstance(ctx, _GRULayer) else (
+            "RNN_RELU" if ctx.relu else "RNN_TANH")
+        return inputs, _composed_layer(mode, *inputs, ctx.reverse)
 
 
 class _RNNLayer(_RecurrentLayer, node_name="StackBackward0"):
@@ -319,20 +329,6 @@ def _composed_layer(mode: str, x: Tensor, h0: Tensor, c0: Tensor | None, w_ih: T
             cell = rnn_relu_cell if mode == "RNN_RELU" else rnn_tanh_cell
             h = outs[t] = cell(steps[t], h, w_ih, w_hh, b_ih, b_hh)
     return shape.stack(outs, 0)
-
-
-def _recorded_backward(ctx: _RecurrentLayer, g: Tensor, inputs: tuple) -> tuple:
-    """The backward while it is recorded: the vector-Jacobian product of the composed layer."""
-    from ..autograd.engine import grad
-    mode = "LSTM" if isinstance(ctx, _LSTMLayer) else "GRU" if isinstance(ctx, _GRULayer) else (
-        "RNN_RELU" if ctx.relu else "RNN_TANH")
-    out = _composed_layer(mode, *inputs, ctx.reverse)
-    wanted = [i for i, need in enumerate(ctx.needs_input_grad) if need]
-    grads = grad(out, [inputs[i] for i in wanted], g, create_graph=True, allow_unused=True)
-    result: list = [None] * len(inputs)
-    for i, gi in zip(wanted, grads):
-        result[i] = gi
-    return tuple(result)
 
 
 def recurrent_layer(mode: str, input: Tensor, h0: Tensor, c0: Tensor | None, w_ih: Tensor, w_hh: Tensor,

@@ -8,15 +8,19 @@ indexing's own ops, so higher derivatives follow.
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..autograd.node import Op
+from .. import _graph
+from .._dims import wrap_dim
+from .._graph import Op
 from ..device import add_at, array_module_of, device_of, move_array
-from ..tensor import Tensor, _wrap_dim
 from . import indexing, reduction
 from ._composite import on_tensors
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = ["scatter", "scatter_reduce", "index_add", "index_copy", "index_fill"]
 
@@ -122,13 +126,13 @@ class ScatterReduce(Op):
 def _scatter_reduce_grads(ctx: ScatterReduce, g: Tensor, x: Tensor, src: Tensor, out: Tensor) -> tuple:
     from . import binary
     index, reduce = ctx.index, ctx.reduce
-    written = Tensor._make(ctx.mask)
+    written = _graph.wrap(ctx.mask)
     kept = binary.where(written, 0.0, g)  # the gradient of positions nothing was reduced into
     at = lambda t: indexing.Index.apply(t, index=index)  # noqa: E731  a tensor at the scattered positions
     if reduce == "sum":
         return (g if ctx.include_self else kept), at(g)
     if reduce == "mean":
-        share = g / Tensor._make(ctx.counts)
+        share = g / _graph.wrap(ctx.counts)
         return (binary.where(written, share, g) if ctx.include_self else kept), at(share)
     if reduce == "prod":
         gx = binary.where(written, g * out / x, g) if ctx.include_self else kept
@@ -188,11 +192,11 @@ class IndexFillTensor(Op, node_name="IndexFillBackward1"):
 def _scatter_index(name: str, input: Tensor, dim: int, index: Tensor, src: Any) -> tuple:
     """``(dim, advanced index)`` of a scatter, with PyTorch's checks of shapes and bounds."""
     indexing._check_dtype(index, ("int64",), f"{name}(): Expected dtype int64 for index")
-    d = _wrap_dim(dim, input.ndim)
+    d = wrap_dim(dim, input.ndim)
     if index.ndim != input.ndim and index.numel() > 0:
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
-    src_shape = src.shape if isinstance(src, Tensor) else index.shape
-    if isinstance(src, Tensor) and src.ndim != input.ndim:
+    src_shape = src.shape if isinstance(src, _graph.Tensor) else index.shape
+    if isinstance(src, _graph.Tensor) and src.ndim != input.ndim:
         raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
     if any(n > s or (k != d and n > i) for k, (n, s, i) in enumerate(zip(index.shape, src_shape, input.shape))):
         raise RuntimeError(f"Expected index {list(index.shape)} to be no larger than self {list(input.shape)} apart "
@@ -226,15 +230,15 @@ def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *, value: A
     if reduce is not None:
         if reduce not in ("add", "multiply"):
             raise RuntimeError("reduce argument must be either add or multiply.")
-        if isinstance(src, Tensor):
+        if isinstance(src, _graph.Tensor):
             warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and will be removed "
                           "in a future PyTorch release. Use torch.scatter_reduce instead for more reduction "
                           "options.", UserWarning, stacklevel=2)
             _check_src("scatter", input, src)
             return ScatterWithReduce.apply(input, _leading_block(src, index), index=where, reduce=reduce)
-        values = Tensor._make(array_module_of(input._data).full(index.shape, src, dtype=input._data.dtype))
+        values = _graph.wrap(array_module_of(input._data).full(index.shape, src, dtype=input._data.dtype))
         return ScatterWithReduce.apply(input, values, index=where, reduce=reduce)
-    if isinstance(src, Tensor):
+    if isinstance(src, _graph.Tensor):
         _check_src("scatter", input, src)
         return Scatter.apply(input, _leading_block(src, index), index=where)
     return ScatterValue.apply(input, index=where, value=src)
@@ -258,7 +262,7 @@ def _index_positions(name: str, input: Tensor, dim: int, index: Tensor) -> tuple
     indexing._check_dtype(index, ("int32", "int64"), f"{name}(): Expected dtype int32/int64 for index")
     if index.ndim > 1:
         raise IndexError(f"{name}(): Index is supposed to be a vector")
-    d = _wrap_dim(dim, input.ndim)
+    d = wrap_dim(dim, input.ndim)
     idx = indexing._on_device_of(index._data, input._data).reshape(-1)
     size = input.shape[d] if input.ndim else 1
     error = IndexError if name == "index_copy_" else RuntimeError
@@ -303,7 +307,7 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     """A copy of ``input`` with the slices along ``dim`` at ``index`` set to ``value`` (a number or
     a 0-dim tensor, which receives the sum of their gradient)."""
     _, where = _index_positions("index_fill", input, dim, index)
-    if isinstance(value, Tensor):
+    if isinstance(value, _graph.Tensor):
         if value.ndim != 0:
             raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                                f"{value.ndim} dimension(s).")

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import dtypes
-from ..autograd.node import Op
-from ..tensor import Size, Tensor, _wrap_dim
+from .. import _graph, dtypes
+from .._dims import Size, wrap_dim
+from .._graph import Op
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = [
     "reshape", "flatten", "unflatten", "transpose", "swapaxes", "swapdims", "t", "permute", "movedim",
@@ -344,7 +347,7 @@ def _wrap_dims(dims: Sequence[int], ndim: int) -> tuple:
     wrapped = []
     for d in dims:
         if not -ndim <= d < ndim:
-            d = _wrap_dim(d, ndim)  # raises, except for the dims PyTorch allows on 0-dim tensors
+            d = wrap_dim(d, ndim)  # raises, except for the dims PyTorch allows on 0-dim tensors
         elif d < 0:
             d += ndim
         wrapped.append(d)
@@ -391,7 +394,7 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     ndim = len(shape)
     if ndim == 0:
         return _reshape(input, (1,))
-    start, end = _wrap_dim(start_dim, ndim), _wrap_dim(end_dim, ndim)
+    start, end = wrap_dim(start_dim, ndim), wrap_dim(end_dim, ndim)
     if start > end:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if start == end:
@@ -406,7 +409,7 @@ def unflatten(input: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
     """Splits dimension ``dim`` into ``sizes`` (one may be -1): ``(2, 12).unflatten(1, (3, 4)) -> (2, 3, 4)``.
     Always a view."""
     shape = input._data.shape
-    d = _wrap_dim(dim, len(shape))
+    d = wrap_dim(dim, len(shape))
     sizes = _int_tuple("unflatten", (sizes,))
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
@@ -423,7 +426,7 @@ def unflatten(input: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
 def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
     """A view with dimensions ``dim0`` and ``dim1`` swapped."""
     ndim = input._data.ndim
-    return Transpose.apply(input, dim0=_wrap_dim(dim0, ndim), dim1=_wrap_dim(dim1, ndim))
+    return Transpose.apply(input, dim0=wrap_dim(dim0, ndim), dim1=wrap_dim(dim1, ndim))
 
 
 swapaxes = swapdims = transpose
@@ -482,7 +485,7 @@ def squeeze(input: Tensor, dim: int | Sequence[int] | None = None) -> Tensor:
     if dim is None:
         return Squeeze.apply(input, axes=tuple(i for i, n in enumerate(shape) if n == 1))
     if isinstance(dim, int):
-        d = _wrap_dim(dim, ndim)
+        d = wrap_dim(dim, ndim)
         return SqueezeDim.apply(input, axes=(d,) if ndim and shape[d] == 1 else ())
     dims = sorted(set(_wrap_dims(dim, ndim)))
     return SqueezeDims.apply(input, axes=tuple(d for d in dims if ndim and shape[d] == 1))
@@ -490,7 +493,7 @@ def squeeze(input: Tensor, dim: int | Sequence[int] | None = None) -> Tensor:
 
 def unsqueeze(input: Tensor, dim: int) -> Tensor:
     """A view with a size-1 dimension inserted at ``dim`` (in ``[-input.dim() - 1, input.dim()]``)."""
-    return Unsqueeze.apply(input, dim=_wrap_dim(dim, input._data.ndim + 1))
+    return Unsqueeze.apply(input, dim=wrap_dim(dim, input._data.ndim + 1))
 
 
 # --------------------------------------------------------------------------- broadcasting
@@ -604,7 +607,7 @@ def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     shape = input._data.shape
     if not shape:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
-    d = _wrap_dim(dim, len(shape))
+    d = wrap_dim(dim, len(shape))
     size = shape[d]
     if not -size <= start <= size:
         raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
@@ -620,7 +623,7 @@ def split(tensor: Tensor, split_size_or_sections: int | Sequence[int], dim: int 
     shape = tensor._data.shape
     if not shape:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
-    d = _wrap_dim(dim, len(shape))
+    d = wrap_dim(dim, len(shape))
     size = shape[d]
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
@@ -652,7 +655,7 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
     shape = input._data.shape
     if not shape:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-    size = shape[_wrap_dim(dim, len(shape))]
+    size = shape[wrap_dim(dim, len(shape))]
     if size == 0:
         return split(input, [0] * chunks, dim)
     return split(input, -(-size // chunks), dim)
@@ -664,7 +667,7 @@ def unbind(input: Tensor, dim: int = 0) -> tuple:
     shape = input._data.shape
     if not shape:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    d = _wrap_dim(dim, len(shape))
+    d = wrap_dim(dim, len(shape))
     return tuple(Unbind.apply(input, dim=d, index=i) for i in range(shape[d]))
 
 
@@ -708,11 +711,11 @@ def pad_widths(input: Tensor, widths: Sequence[tuple], value: Any = 0) -> Tensor
 
 # --------------------------------------------------------------------------- joining
 def _tensor_list(name: str, tensors: Any) -> list:
-    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+    if isinstance(tensors, _graph.Tensor) or not isinstance(tensors, (list, tuple)):
         raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
                         f"{type(tensors).__name__}")
     for i, tensor in enumerate(tensors):
-        if not isinstance(tensor, Tensor):
+        if not isinstance(tensor, _graph.Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(tensor).__name__}")
     return list(tensors)
 
@@ -738,7 +741,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     if len(kept) < len(tensors):
         tensors = kept
     first = tensors[0]._data.shape
-    d = _wrap_dim(dim, len(first))
+    d = wrap_dim(dim, len(first))
     for i, tensor in enumerate(tensors[1:], 1):
         shape = tensor._data.shape
         if len(shape) != len(first):
@@ -769,7 +772,7 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
         if tensor._data.shape != first:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(first)} at entry 0 and "
                                f"{list(tensor._data.shape)} at entry {i}")
-    d = _wrap_dim(dim, len(first) + 1)
+    d = wrap_dim(dim, len(first) + 1)
     return Stack.apply(*tensors, dim=d, dtype=_common_dtype(tensors))
 
 

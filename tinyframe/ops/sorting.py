@@ -9,15 +9,18 @@ chosen; PyTorch's kernels choose among ties by their own algorithm.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import return_types
-from ..autograd.node import Op
+from .. import _graph, return_types
+from .._dims import wrap_dim
+from .._graph import Op
 from ..device import array_module_of, device_of, move_array
-from ..tensor import Tensor, _wrap_dim
 from . import binary, indexing, reduction, shape
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = [
     "sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "mode", "quantile", "nanquantile",
@@ -92,7 +95,7 @@ class Cumprod(Op):
         if dim is None:
             return g
         has_zero = (x == 0).any()
-        if not bool(has_zero._data if isinstance(has_zero, Tensor) else has_zero):
+        if not bool(has_zero._data if isinstance(has_zero, _graph.Tensor) else has_zero):
             return _reverse_cumsum(xp, g * out, dim) / x
         return _cumprod_grad_with_zeros(ctx, x, g, dim)
 
@@ -106,7 +109,7 @@ def _cumprod_grad_with_zeros(ctx: Cumprod, x: Any, g: Any, dim: int) -> Any:
     ``x`` with ``x_k`` replaced by 1, kept where ``i >= k``; k runs along a new leading axis."""
     xp = ctx.xp
     n = x.shape[dim]
-    arrays = array_module_of(x._data if isinstance(x, Tensor) else x)
+    arrays = array_module_of(x._data if isinstance(x, _graph.Tensor) else x)
     k = arrays.arange(n).reshape((n,) + (1,) * x.ndim)
     i = arrays.arange(n).reshape((1,) * (dim + 1) + (n,) + (1,) * (x.ndim - dim - 1))
     without_k = xp.where(k == i, 1.0, xp.expand_dims(x, 0))  # shape (n, *x.shape)
@@ -159,15 +162,15 @@ def _index_without(indices: Any, dim: int, input_shape: tuple) -> tuple:
 
 
 def _long(array: Any) -> Tensor:
-    return Tensor._make(array.astype(np.int64, copy=False))
+    return _graph.wrap(array.astype(np.int64, copy=False))
 
 
 def _dim_of(input: Tensor, dim: int) -> int:
-    return _wrap_dim(dim, input.ndim) if input.ndim else 0
+    return wrap_dim(dim, input.ndim) if input.ndim else 0
 
 
 def _check_tensor(name: str, input: Any) -> None:
-    if not isinstance(input, Tensor):
+    if not isinstance(input, _graph.Tensor):
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
 
 
@@ -335,7 +338,7 @@ def _quantile(name: str, input: Tensor, q: Any, dim: int | None, keepdim: bool, 
                            f"but got {interpolation}")
     if input.dtype.name not in ("float32", "float64"):
         raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
-    q_tensor = q if isinstance(q, Tensor) else None
+    q_tensor = q if isinstance(q, _graph.Tensor) else None
     q_values = np.asarray(q._host_array() if q_tensor is not None else q, dtype=np.float64)
     if q_values.ndim > 1:
         raise RuntimeError(f"{name}() q must be a scalar or 1D tensor")
@@ -374,7 +377,7 @@ def _quantile(name: str, input: Tensor, q: Any, dim: int | None, keepdim: bool, 
     low_values = indexing.take_along_dim(moved, _long(gather_shape(lower)), -1)
     high_values = indexing.take_along_dim(moved, _long(gather_shape(upper)), -1)
     if interpolation == "linear":
-        weight = Tensor._make(gather_shape(rank - lower).astype(x.dtype))
+        weight = _graph.wrap(gather_shape(rank - lower).astype(x.dtype))
         out = low_values + (high_values - low_values) * weight
     elif interpolation == "midpoint":
         out = (low_values + high_values) * 0.5
@@ -382,10 +385,10 @@ def _quantile(name: str, input: Tensor, q: Any, dim: int | None, keepdim: bool, 
         out = low_values
     out = shape.squeeze(out, -1)  # (..., nq) with dim d removed
     if name == "quantile":
-        has_nan = Tensor._make(xp.moveaxis(xp.any(nan, axis=d, keepdims=True), d, -1))
+        has_nan = _graph.wrap(xp.moveaxis(xp.any(nan, axis=d, keepdims=True), d, -1))
         out = binary.where(has_nan, float("nan"), out) if bool(has_nan._data.any()) else out
     elif bool((count == 0).any()):
-        empty = Tensor._make(xp.moveaxis(count == 0, d, -1))
+        empty = _graph.wrap(xp.moveaxis(count == 0, d, -1))
         out = binary.where(empty, float("nan"), out)
     out = shape.movedim(out, -1, 0)  # the q axis first, as PyTorch puts it
     if keepdim:
@@ -433,7 +436,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
 def _unique_result(values: Any, inverse: Any, counts: Any, like: Any, return_inverse: bool,
                    return_counts: bool) -> Any:
     dev = device_of(like)
-    out = Tensor._make(move_array(np.ascontiguousarray(values), dev))
+    out = _graph.wrap(move_array(np.ascontiguousarray(values), dev))
     extra = []
     if return_inverse:
         extra.append(_long(move_array(np.asarray(inverse), dev)))
@@ -477,7 +480,7 @@ def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False
                                "left while right was True")
         right = side == "right"
     seq = sorted_sequence._data
-    scalar = not isinstance(input, Tensor)
+    scalar = not isinstance(input, _graph.Tensor)
     values = array_module_of(seq).asarray(input) if scalar else input._data
     if sorter is not None:
         seq = array_module_of(seq).take_along_axis(seq, sorter._data, axis=-1)
@@ -492,7 +495,7 @@ def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False
     else:
         rows, row_values = seq.reshape(-1, seq.shape[-1]), values.reshape(-1, values.shape[-1])
         out = xp.stack([xp.searchsorted(r, v, side=how) for r, v in zip(rows, row_values)]).reshape(values.shape)
-    return Tensor._make(xp.asarray(out).astype(np.int32 if out_int32 else np.int64))
+    return _graph.wrap(xp.asarray(out).astype(np.int32 if out_int32 else np.int64))
 
 
 def bucketize(input: Any, boundaries: Tensor, *, out_int32: bool = False, right: bool = False) -> Tensor:

@@ -7,24 +7,26 @@ formulas use live here; each maps onto a tinyframe op.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import dtypes
+from .. import _graph, dtypes
 from ..device import array_module_of
-from ..tensor import Tensor
 from . import binary, linalg, reduction, shape, unary
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 def as_tensor(value: Any) -> Any:
     """Numbers stay numbers; arrays (constants such as masks) become Tensors outside the graph."""
-    if isinstance(value, (Tensor, int, float)):
+    if isinstance(value, (_graph.Tensor, int, float)):
         return value
-    return Tensor._make(value)
+    return _graph.wrap(value)
 
 
 def where(condition: Any, x: Any, y: Any) -> Tensor:
     condition = as_tensor(condition)
-    if not isinstance(condition, Tensor):
+    if not isinstance(condition, _graph.Tensor):
         return x if condition else y
     return binary.where(condition, as_tensor(x), as_tensor(y))
 
@@ -32,11 +34,11 @@ def where(condition: Any, x: Any, y: Any) -> Tensor:
 def zeros_like(x: Tensor) -> Tensor:
     data = x._data  # an array also for 0-d tensors, where ``data * 0`` would be a NumPy scalar
     dtype = data.dtype if data.dtype.kind == "f" else "float32"
-    return Tensor._make(array_module_of(data).zeros_like(data, dtype=dtype))
+    return _graph.wrap(array_module_of(data).zeros_like(data, dtype=dtype))
 
 
 def ones_like(x: Tensor) -> Tensor:
-    return Tensor._make(array_module_of(x._data).ones_like(x._data))  # arrays, also for 0-d tensors
+    return _graph.wrap(array_module_of(x._data).ones_like(x._data))  # arrays, also for 0-d tensors
 
 
 def sum_to(g: Tensor, target_shape: tuple) -> Tensor:

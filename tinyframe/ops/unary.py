@@ -11,15 +11,17 @@ live here too (``tinyframe.nn.functional`` reaches them) but are not top-level f
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import dtypes
-from ..autograd.node import Op
+from .. import _graph, dtypes
+from .._graph import Op
 from ..device import array_module_of
-from ..tensor import Tensor
-from . import binary  # a module reference: binary may still be initialising when unary is imported
+from . import binary
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = [
     "neg", "negative", "abs", "absolute", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt",
@@ -807,11 +809,11 @@ def isfinite(input: Tensor) -> Tensor:
 
 
 def _elementwise_test(input: Tensor, name: str) -> Tensor:
-    if not isinstance(input, Tensor):
+    if not isinstance(input, _graph.Tensor):
         raise TypeError(f"{name}(): argument 'input' must be Tensor, not {type(input).__name__}")
     data = input._data
     xp = array_module_of(data)
-    return Tensor._make(xp.asarray(getattr(xp, name)(data)))
+    return _graph.wrap(xp.asarray(getattr(xp, name)(data)))
 
 
 def silu(input: Tensor) -> Tensor:

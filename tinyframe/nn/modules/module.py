@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 from ... import dtypes
 from ...autograd.hooks import RemovableHandle
 from ...device import as_device, move_array
-from ...tensor import Tensor
+from ...tensor import Tensor, parse_to_arguments
 from ..parameter import Buffer, Parameter
 
 __all__ = ["Module"]
@@ -265,7 +265,6 @@ class Module:
         """Moves and/or casts parameters and buffers in place: ``to(device)``, ``to(dtype)``,
         ``to(device, dtype)``. Parameters stay the same objects, so optimizers keep working; only
         floating parameters and buffers change dtype."""
-        from ...tensor import parse_to_arguments
         target_device, target_dtype, _ = parse_to_arguments(args, kwargs)
         return self._convert(target_device, target_dtype)
 

@@ -16,8 +16,8 @@ from ...ops.shape import cat, stack, transpose, unbind
 from ...tensor import Tensor
 from .. import functional as F
 from .. import init
+from ..packed_sequence import PackedSequence, pad_packed_sequence
 from ..parameter import Parameter
-from ..utils.rnn import PackedSequence, pad_packed_sequence
 from .module import Module
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]

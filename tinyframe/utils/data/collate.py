@@ -12,6 +12,7 @@ from ..._dlpack import from_dlpack
 from ...creation import tensor
 from ...device import array_module_of
 from ...dtypes import float64, from_numpy_dtype
+from ...ops import shape as shape_ops
 from ...tensor import Tensor
 
 __all__ = ["default_collate", "default_convert"]
@@ -84,7 +85,6 @@ def _stack_tensors(batch: Sequence) -> Tensor:
     arrays = [sample._data for sample in batch]
     if (any(sample._requires_grad for sample in batch) or any(a.dtype != first.dtype for a in arrays)
             or any(type(a) is not type(first) for a in arrays)):
-        from ...ops import shape as shape_ops
         return shape_ops.stack(batch, 0)
     if isinstance(first, np.ndarray):
         return Tensor._make(np.stack(arrays))

@@ -1,0 +1,25 @@
+"""Shapes and dimension indices: ``Size`` and the wrapping of negative dimensions (no tinyframe imports)."""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["Size", "wrap_dim"]
+
+
+class Size(tuple):
+    """A tensor's shape; a tuple that prints as ``tinyframe.Size([2, 3])``."""
+
+    def __repr__(self) -> str:
+        return f"tinyframe.Size({list(self)})"
+
+    def numel(self) -> int:
+        return int(np.prod(self, dtype=np.int64))
+
+
+def wrap_dim(dim: int, ndim: int) -> int:
+    """A possibly negative dimension index as a non-negative one, with PyTorch's error message."""
+    low, high = -max(ndim, 1), max(ndim, 1) - 1
+    if not low <= dim <= high:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{low}, {high}], "
+                         f"but got {dim})")
+    return dim % max(ndim, 1)

@@ -1,0 +1,309 @@
+"""Nodes of the backward graph (PyTorch's ``grad_fn`` objects) and the base class of every op.
+
+The lowest layer above dtypes, devices and grad mode: it imports nothing else of tinyframe. It is
+the one place where arrays become Tensors: ``tensor.py`` registers the ``Tensor`` class here
+(``register_tensor_class``, as HIPS autograd's ``Box.register`` does), so the ops, the engine and
+the factory functions make and recognise Tensors through ``_graph.Tensor`` and ``wrap`` without
+importing the layer above them.
+
+An op is one ``Op`` subclass holding its ``forward`` and ``backward`` side by side. The op instance
+made for one call is both the ``ctx`` its two methods see and the graph node that the result's
+``grad_fn`` points to, so nothing is captured in closures and what backward needs is declared in
+one place: ``ctx.save_for_backward``.
+"""
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+import numpy as np
+
+from . import grad_mode
+from .device import array_module_of
+
+# The Tensor class: set once by tensor.py through register_tensor_class, before any op runs.
+Tensor: Any = None
+
+_FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you call "
+    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+    "graph a second time or if you need to access saved tensors after calling backward.")
+
+# Kinds of saved value: an input tensor, the op's own output, or a constant array (a mask, an index)
+# through which no gradient flows.
+_INPUT, _OUTPUT, _CONSTANT = 0, 1, 2
+_NO_EDGE = (None, 0)
+_new_node = object.__new__
+_new_tensor = object.__new__
+
+
+def register_tensor_class(cls: type) -> None:
+    """Makes ``cls`` the class that ops return and recognise; called once, by ``tensor.py``."""
+    global Tensor
+    Tensor = cls
+
+
+def wrap(data: Any, grad_fn: Any = None, requires_grad: bool | None = None,
+         version_counter: list | None = None) -> Any:
+    """Wraps an array as a Tensor without copying (the hot path of every op)."""
+    t = _new_tensor(Tensor)
+    t._data = data
+    t.grad_fn = grad_fn
+    t._requires_grad = grad_fn is not None if requires_grad is None else requires_grad
+    t._grad = None
+    if version_counter is not None:
+        t._vc = version_counter
+    return t
+
+
+class Node:
+    """A function of the backward graph.
+
+    ``next_functions`` holds one ``(node, 0)`` pair per input: the input's ``grad_fn``, the
+    ``AccumulateGrad`` of a leaf that requires grad, or ``None``.
+    """
+
+    next_functions: tuple = ()
+    _shape: tuple = ()  # the shape and dtype of the node's output: what a gradient arriving here must have
+    _dtype: Any = None
+    _saved: list | None = None
+    _freed = False
+    _pre_hooks: list | None = None
+    retained: Any = None  # weakref to the output tensor when it called retain_grad()
+    _metadata: dict | None = None
+    # For a node with several outputs (a custom Function returning a tuple): their shapes and dtypes;
+    # the engine then hands it one gradient slot per output (``OutputGrads``) instead of one array.
+    _output_shapes: tuple | None = None
+    _output_dtypes: tuple | None = None
+    # An op whose backward works on arrays only gives ``compose(ctx) -> (inputs, output)``: its
+    # output recomputed from recordable ops; a recorded backward pass differentiates that instead.
+    compose: Any = None
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    @property
+    def metadata(self) -> dict:
+        """A dict for the user's own data about this node, kept as long as the node (PyTorch's
+        ``Node.metadata``)."""
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object at {hex(id(self))}>"
+
+    def register_prehook(self, hook: Any) -> None:
+        """Runs ``hook(grad)`` on the gradient arriving at this node, before it runs."""
+        if self._pre_hooks is None:
+            self._pre_hooks = []
+        if hook not in self._pre_hooks:
+            self._pre_hooks.append(hook)
+
+
+class AccumulateGrad(Node):
+    """The sink node of a leaf tensor: adds the arriving gradient to ``variable.grad``.
+
+    The leaf keeps its node (so every op reuses it) and the node refers to the leaf weakly: a
+    strong reference both ways would be a cycle that delays freeing the leaf until a GC pass.
+    """
+
+    def __init__(self, variable: Any) -> None:
+        self._variable = weakref.ref(variable)
+        # The leaf's shape and dtype now; a leaf whose storage is replaced (``.data =``,
+        # ``Module.to``) drops its node, so the next graph gets a fresh one.
+        self._shape, self._dtype = variable._data.shape, variable._data.dtype
+
+    @property
+    def variable(self) -> Any:
+        return self._variable()
+
+
+def accumulator_of(tensor: Any) -> AccumulateGrad:
+    """The leaf's AccumulateGrad node, made on first use."""
+    node = tensor._accumulator
+    if node is None:
+        node = tensor._accumulator = AccumulateGrad(tensor)
+    return node
+
+
+def edge_of(tensor: Any) -> tuple:
+    if tensor.grad_fn is not None:
+        return (tensor.grad_fn, tensor._output_nr)
+    if tensor.requires_grad:
+        return (accumulator_of(tensor), 0)
+    return _NO_EDGE
+
+
+def edges_of(inputs: tuple) -> tuple:
+    """``next_functions`` for a node with these inputs: a ``(node, 0)`` edge per input; numbers get
+    ``(None, 0)``."""
+    edges = []
+    for value in inputs:
+        if isinstance(value, Tensor):
+            node = value.grad_fn
+            if node is None and value._requires_grad:
+                node = value._accumulator or accumulator_of(value)
+            edges.append((node, value._output_nr))
+        else:
+            edges.append(_NO_EDGE)
+    return tuple(edges)
+
+
+class Op(Node):
+    """Base of every differentiable op.
+
+    Subclasses define ``forward(ctx, *inputs, **options) -> array`` on raw NumPy/CuPy arrays and
+    ``backward(ctx, grad) -> gradient or tuple of gradients, one per positional input``. In
+    backward, ``ctx.xp`` is the array module, or a NumPy-like namespace over Tensors when the
+    backward pass itself is recorded (``create_graph=True``), so one formula serves both and
+    higher-order derivatives follow. The engine reduces each gradient to its input's shape and dtype.
+
+    Positional arguments of ``apply`` are the op's inputs (Tensors, or numbers that get a
+    ``(None, 0)`` edge as in PyTorch); keyword arguments are options and are not graph inputs.
+    """
+
+    is_view = False  # True for ops whose output shares the first input's storage (reshape, transpose, ...)
+    xp: Any = np  # the array module of the op's inputs; set per op for CuPy
+    recording = False  # True while the engine runs backward with create_graph=True
+
+    def __init_subclass__(cls, node_name: str | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.__name__ = cls.__qualname__ = node_name or cls.__name__ + "Backward0"
+
+    @classmethod
+    def apply(cls, *inputs: Any, **options: Any) -> Any:
+        """Runs the op on Tensors (or numbers) and records a node when any input requires grad."""
+        arrays = []
+        requires_grad = False
+        array_type = None
+        for value in inputs:
+            if isinstance(value, Tensor):
+                data = value._data
+                if array_type is None:
+                    array_type = type(data)
+                elif type(data) is not array_type:
+                    _raise_device_mismatch(inputs)
+                arrays.append(data)
+                if value._requires_grad:
+                    requires_grad = True
+            elif isinstance(value, (int, float)) or value is None:
+                arrays.append(value)
+            else:
+                raise TypeError(f"{cls.__name__.removesuffix('Backward0')}: unsupported input of type "
+                                f"{type(value).__name__}; expected a Tensor or a number")
+        if array_type is None:
+            raise TypeError(f"{cls.__name__.removesuffix('Backward0')}: expected a Tensor input, got "
+                            f"{', '.join(type(v).__name__ for v in inputs)}")
+        ctx = _new_node(cls)
+        if array_type is not np.ndarray:
+            ctx.xp = array_module_of(array_type)
+        try:
+            out = cls.forward(ctx, *arrays, **options) if options else cls.forward(ctx, *arrays)
+        except ValueError as exc:  # NumPy's broadcasting and shape errors, re-raised with the op's shapes
+            raise shape_error(cls.__name__.removesuffix("Backward0"), inputs, exc) from exc
+        if type(out) is not array_type and isinstance(out, np.generic):
+            scalar, out = out, np.asarray(out)  # NumPy returns scalars from 0-d computations; tensors hold arrays
+            if ctx._saved is not None:  # a saved output must be the result's own array
+                ctx._saved = [out if value is scalar else value for value in ctx._saved]
+        result = _new_tensor(Tensor)
+        result._data = out
+        result._grad = None
+        if requires_grad and grad_mode.STATE.enabled:
+            result.grad_fn = ctx
+            result._requires_grad = True
+            ctx._record(inputs, arrays, result)
+        else:
+            result.grad_fn = None
+            result._requires_grad = False
+        if cls.is_view:
+            base = inputs[0]
+            result._vc, result._base = base._version_counter(), base
+        return result
+
+    def _record(self, inputs: tuple, arrays: list, result: Any) -> None:
+        self.next_functions = edges_of(inputs)
+        out = result._data
+        self._shape, self._dtype = out.shape, out.dtype
+        saved = self._saved
+        if saved is not None:
+            self._saved = [(_OUTPUT, value, _new_counter(result), 0) if value is out
+                           else _describe_saved(value, inputs, arrays) for value in saved]
+
+    @property
+    def needs_input_grad(self) -> tuple:
+        """One flag per positional input: whether backward must compute its gradient."""
+        return tuple(node is not None for node, _ in self.next_functions)
+
+    def save_for_backward(self, *values: Any) -> None:
+        """Declares what backward needs: input arrays, the output array, or constant arrays."""
+        self._saved = list(values)
+
+    @property
+    def saved_tensors(self) -> tuple:
+        """The saved values: arrays, or Tensors while the backward pass is being recorded."""
+        saved = self._saved
+        if saved is None:
+            if self._freed:
+                raise RuntimeError(_FREED_MESSAGE)
+            return ()
+        values = []
+        for kind, value, counter, version in saved:
+            if counter is not None and counter[0] != version:
+                raise RuntimeError(_inplace_message(self, value, kind, counter[0], version))
+            if kind == _INPUT:
+                values.append(value if self.recording else value._data)
+            elif kind == _OUTPUT and self.recording:
+                values.append(wrap(value, self, version_counter=counter))
+            else:
+                values.append(value)
+        return tuple(values)
+
+
+def _new_counter(result: Any) -> list:
+    counter = result._vc = [0]
+    return counter
+
+
+def _describe_saved(value: Any, inputs: tuple, arrays: list) -> tuple:
+    for tensor, array in zip(inputs, arrays):
+        if value is array and array is not tensor:
+            counter = tensor._vc
+            if counter is None:
+                counter = tensor._vc = [0]
+            return (_INPUT, tensor, counter, counter[0])
+    return (_CONSTANT, value, None, None)
+
+
+def _inplace_message(node: Node, value: Any, kind: int, found: int, expected: int) -> str:
+    shape = list(value.shape)
+    where = f"output 0 of {node.name()}" if kind == _OUTPUT else f"an input of {node.name()}"
+    return ("one of the variables needed for gradient computation has been modified by an inplace "
+            f"operation: [tensor of shape {shape}], which is {where}, is at version {found}; "
+            f"expected version {expected} instead. Hint: the operation that modified it ran after "
+            "the forward pass saved it; use an out-of-place version (e.g. x = x + 1, not x += 1) "
+            "or .clone() before modifying it.")
+
+
+def shape_error(op_name: str, inputs: tuple, cause: Exception) -> RuntimeError:
+    """A RuntimeError naming the shapes of the op's tensor inputs (PyTorch's wording for broadcasting)."""
+    shapes = [tuple(v.shape) for v in inputs if hasattr(v, "shape")]
+    described = " and ".join(str(s) for s in shapes)
+    if len(shapes) >= 2:
+        a, b = shapes[0], shapes[1]
+        for dim in range(1, min(len(a), len(b)) + 1):
+            if a[-dim] != b[-dim] and 1 not in (a[-dim], b[-dim]):
+                return RuntimeError(f"The size of tensor a ({a[-dim]}) must match the size of tensor b "
+                                    f"({b[-dim]}) at non-singleton dimension {max(len(a), len(b)) - dim} "
+                                    f"({op_name} of shapes {described})")
+    return RuntimeError(f"{op_name}: incompatible shapes {described}: {cause}")
+
+
+def _raise_device_mismatch(inputs: tuple) -> None:
+    devices = []
+    for value in inputs:
+        if isinstance(value, Tensor) and str(value.device) not in devices:
+            devices.append(str(value.device))
+    raise RuntimeError("Expected all tensors to be on the same device, but found at least two "
+                       f"devices, {devices[0]} and {devices[1]}! Move them with .to(device) first.")
