@@ -394,7 +394,7 @@ class Tensor:
         return binary.Add.apply(_operand(other), self)
 
     def __iadd__(self, other: Any) -> Tensor:
-        return self.add_(other)
+        return self.add_(_operand(other))
 
     def __sub__(self, other: Any) -> Tensor:
         return binary.Sub.apply(self, _operand(other))
@@ -403,7 +403,7 @@ class Tensor:
         return binary.Sub.apply(_operand(other), self)
 
     def __isub__(self, other: Any) -> Tensor:
-        return self.sub_(other)
+        return self.sub_(_operand(other))
 
     def __mul__(self, other: Any) -> Tensor:
         return binary.Mul.apply(self, _operand(other))
@@ -412,7 +412,7 @@ class Tensor:
         return binary.Mul.apply(_operand(other), self)
 
     def __imul__(self, other: Any) -> Tensor:
-        return self.mul_(other)
+        return self.mul_(_operand(other))
 
     def __truediv__(self, other: Any) -> Tensor:
         return binary.Div.apply(self, _operand(other))
@@ -421,7 +421,7 @@ class Tensor:
         return binary.Div.apply(_operand(other), self)
 
     def __itruediv__(self, other: Any) -> Tensor:
-        return self.div_(other)
+        return self.div_(_operand(other))
 
     def __floordiv__(self, other: Any) -> Tensor:
         return binary.floor_divide(self, _operand(other))
@@ -442,7 +442,7 @@ class Tensor:
         return binary.pow(_operand(base), self)
 
     def __ipow__(self, exponent: Any) -> Tensor:
-        return self.pow_(exponent)
+        return self.pow_(_operand(exponent))
 
     def __matmul__(self, other: Any) -> Tensor:
         return linalg.matmul(self, _operand(other))
