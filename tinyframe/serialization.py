@@ -35,7 +35,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from . import _safetensors, _torch_load, cuda, dtypes
+from . import _safetensors, _torch_load, _torch_save, cuda, dtypes
 from .device import CPU, as_device, device, move_array
 from .tensor import Size, Tensor
 
@@ -51,7 +51,7 @@ _SCALARS = (str, int, float, bool, type(None))
 _CONTAINERS = {list: "list", tuple: "tuple", dict: "dict", OrderedDict: "OrderedDict"}
 
 
-def save(obj: Any, f: FileLike) -> None:
+def save(obj: Any, f: FileLike, *, format: str = "tinyframe") -> None:
     """Saves ``obj`` to the file ``f`` (a path, or a binary file object open for writing).
 
     ``obj`` may nest dicts and OrderedDicts (str, int, float, bool or None keys, or tuples of them),
@@ -63,9 +63,15 @@ def save(obj: Any, f: FileLike) -> None:
     Saving to a path is atomic: the data goes to a temporary file in the same directory, is flushed
     to disk and then renamed over ``f``. A path ending in ``.safetensors`` is written in the
     safetensors format, which holds a flat ``{name: Tensor}`` dict (a ``state_dict()``).
+    ``format="torch"`` writes PyTorch's ``torch.save`` zip format instead, which ``torch.load``
+    reads (``weights_only=True`` included); it holds the same values except ``device`` objects.
     """
     if isinstance(f, (str, os.PathLike)) and os.fspath(f).endswith(".safetensors"):
         return _write_atomically(os.fspath(f), lambda fh: _safetensors.write(obj, fh))
+    if format == "torch":
+        return _write_other_format(f, lambda fh: _torch_save.write(obj, fh))
+    if format != "tinyframe":
+        raise ValueError(f"save() format must be 'tinyframe' or 'torch', got {format!r}")
     encoder = _Encoder()
     root = encoder.encode(obj, "obj")
     header = json.dumps({"format": FORMAT, "version": VERSION, "root": root}, separators=(",", ":"))
@@ -159,6 +165,15 @@ class _Encoder:
         tensor_id = self._tensor_ids.setdefault(id(t), len(self._tensor_ids))
         return {"type": "tensor", "id": tensor_id, "storage": storage, "dtype": t.dtype.name,
                 "device": str(t.device), "requires_grad": t.requires_grad}
+
+
+def _write_other_format(f: FileLike, write: Callable[[IO[bytes]], None]) -> None:
+    if isinstance(f, (str, os.PathLike)):
+        _write_atomically(os.fspath(f), write)
+    elif hasattr(f, "write"):
+        write(f)
+    else:
+        raise TypeError(f"save() expects a path or a writable binary file object, got {type(f).__name__}")
 
 
 def _write_atomically(path: str, write: Callable[[IO[bytes]], None]) -> None:
