@@ -124,6 +124,28 @@ def test_tensor_layout_outside_its_storage_is_refused(tmp_path):
         tinyframe.load(path)
 
 
+def copy_with_pickle(path: Path, edit) -> Path:
+    """A copy of tests/data/torch_convnet.pt at ``path`` whose pickle is ``edit(pickle bytes)``."""
+    with zipfile.ZipFile(DATA / "torch_convnet.pt") as source, zipfile.ZipFile(path, "w") as copy:
+        for member in source.namelist():
+            data = source.read(member)
+            copy.writestr(member, edit(data) if member.endswith("data.pkl") else data)
+    return path
+
+
+def test_pytorch_file_saved_on_cuda_follows_map_location(tmp_path):
+    # the storages' location 'cpu' (BINUNICODE, length 3) becomes 'cuda:0', as torch.save writes on a GPU
+    path = copy_with_pickle(tmp_path / "gpu.pt", lambda data: data.replace(b"X\x03\x00\x00\x00cpu",
+                                                                           b"X\x06\x00\x00\x00cuda:0"))
+    state = tinyframe.load(path, map_location="cpu")
+    assert state["0.weight"].device == tinyframe.device("cpu") and state["0.weight"].shape == (2, 1, 3, 3)
+    if not tinyframe.cuda.is_available():
+        with pytest.raises(RuntimeError, match=r"gpu\.pt: Attempting to deserialize object on a CUDA device"):
+            tinyframe.load(path)
+    else:
+        assert tinyframe.load(path)["0.weight"].is_cuda
+
+
 def test_damaged_pytorch_archive_is_reported_as_corrupt(tmp_path):
     with pytest.raises(RuntimeError, match=r"bad\.pt is truncated or corrupt"):
         tinyframe.load(torch_archive(tmp_path / "bad.pt", b"\x80\x02}q\x00(X"))

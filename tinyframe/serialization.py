@@ -280,15 +280,24 @@ def _is_safetensors(magic: bytes) -> bool:
 
 
 def _read_other_format(fh: IO[bytes], name: str, locate: _Locator, magic: bytes) -> Any:
-    """Reads a safetensors or ``torch.save`` file; a refused pickle global propagates as is."""
+    """Reads a safetensors or ``torch.save`` file on the host, then places its tensors where
+    ``locate`` says; a refused pickle global propagates as is."""
     try:
         if _is_safetensors(magic):
-            return _safetensors.read(fh, locate("cpu"))
-        return _torch_load.load(fh, locate)
+            root = _safetensors.read(fh, CPU)
+            saved_on = [(tensor, "cpu") for tensor in root.values()]
+        else:
+            root, saved_on = _torch_load.load(fh)
     except (_torch_load.Refused, MemoryError):
         raise
     except Exception as exc:
         raise _LoadError(f"tinyframe.load: {name} is truncated or corrupt ({type(exc).__name__}: {exc})") from exc
+    try:
+        for tensor, saved in saved_on:
+            tensor._data = move_array(tensor._data, locate(saved))
+    except RuntimeError as exc:  # a device that is not there: say which file wants it
+        raise RuntimeError(f"tinyframe.load: {name}: {exc}") from exc
+    return root
 
 
 class _LoadError(RuntimeError):
@@ -309,8 +318,9 @@ def _foreign_format(magic: bytes) -> str | None:
     if not magic:
         return "is empty, not a tinyframe checkpoint"
     if magic.startswith(b"\x80"):
-        return ("is a pickle file (e.g. PyTorch's legacy torch.save format), not a tinyframe checkpoint; "
-                "tinyframe.load never unpickles")
+        return ("is a pickle file (e.g. PyTorch's legacy torch.save format, before 1.6), not a tinyframe "
+                "checkpoint; tinyframe.load never unpickles bare pickles (re-save it with a current PyTorch, "
+                "or as safetensors)")
     if magic.startswith(b"\x93NUMPY"):
         return "is a single NumPy .npy array, not a tinyframe checkpoint"
     return "is not a tinyframe checkpoint (unrecognised file format; expected a zip archive)"
