@@ -96,6 +96,14 @@ def test_ndarray_operand_promotes_as_a_tensor_and_keeps_the_graph():
     assert (t + np.ones(2, dtype=np.float32)).dtype == tinyframe.float32
 
 
+def test_augmented_assignment_with_an_ndarray_updates_the_tensor():
+    t = tinyframe.ones(2)
+    before = t
+    t += np.array([1.0, 2.0], dtype=np.float32)
+    t *= np.float64(2)
+    assert t is before and t.tolist() == [4.0, 6.0] and t.dtype == tinyframe.float32
+
+
 def test_numpy_scalars_act_as_python_numbers():
     t = tinyframe.tensor([1.0, 2.0])
     assert (np.float64(2) + t).dtype == tinyframe.float32

@@ -124,6 +124,28 @@ def test_tensor_layout_outside_its_storage_is_refused(tmp_path):
         tinyframe.load(path)
 
 
+def copy_with_pickle(path: Path, edit) -> Path:
+    """A copy of tests/data/torch_convnet.pt at ``path`` whose pickle is ``edit(pickle bytes)``."""
+    with zipfile.ZipFile(DATA / "torch_convnet.pt") as source, zipfile.ZipFile(path, "w") as copy:
+        for member in source.namelist():
+            data = source.read(member)
+            copy.writestr(member, edit(data) if member.endswith("data.pkl") else data)
+    return path
+
+
+def test_pytorch_file_saved_on_cuda_follows_map_location(tmp_path):
+    # the storages' location 'cpu' (BINUNICODE, length 3) becomes 'cuda:0', as torch.save writes on a GPU
+    path = copy_with_pickle(tmp_path / "gpu.pt", lambda data: data.replace(b"X\x03\x00\x00\x00cpu",
+                                                                           b"X\x06\x00\x00\x00cuda:0"))
+    state = tinyframe.load(path, map_location="cpu")
+    assert state["0.weight"].device == tinyframe.device("cpu") and state["0.weight"].shape == (2, 1, 3, 3)
+    if not tinyframe.cuda.is_available():
+        with pytest.raises(RuntimeError, match=r"gpu\.pt: Attempting to deserialize object on a CUDA device"):
+            tinyframe.load(path)
+    else:
+        assert tinyframe.load(path)["0.weight"].is_cuda
+
+
 def test_damaged_pytorch_archive_is_reported_as_corrupt(tmp_path):
     with pytest.raises(RuntimeError, match=r"bad\.pt is truncated or corrupt"):
         tinyframe.load(torch_archive(tmp_path / "bad.pt", b"\x80\x02}q\x00(X"))
@@ -150,10 +172,11 @@ def every_dtype() -> dict:
 
 
 def test_safetensors_round_trip_keeps_every_dtype(tmp_path):
-    tinyframe.save(every_dtype(), tmp_path / "m.safetensors")
+    tinyframe.save({**every_dtype(), "scalar": tinyframe.tensor(1.5)}, tmp_path / "m.safetensors")
     loaded = tinyframe.load(tmp_path / "m.safetensors")
     for name, tensor in every_dtype().items():
         assert loaded[name].dtype == tensor.dtype and loaded[name].tolist() == tensor.tolist()
+    assert loaded["scalar"].shape == () and loaded["scalar"].item() == 1.5
     assert st.load_file(tmp_path / "m.safetensors").keys() == loaded.keys()
 
 
@@ -204,3 +227,48 @@ def test_safetensors_files_are_interchangeable_with_pytorch(tmp_path):
     theirs.load_state_dict(torch_safetensors.load_file(tmp_path / "mine.safetensors"))
     np.testing.assert_allclose(theirs(torch.from_numpy(x)).detach().numpy(),
                                mine(tinyframe.tensor(x)).detach().numpy(), rtol=1e-6, atol=1e-6)
+
+
+# ------------------------------------------------------------------- writing PyTorch's format
+def checkpoint() -> dict:
+    return {"model": OrderedDict(w=tinyframe.arange(6.0).reshape(2, 3), n=tinyframe.tensor(3)),
+            "epoch": 3, "lr": 0.5, "big": 2 ** 70, "negative": -70000, "names": ["a", "é"], "pair": (1, None),
+            "flags": [True, False], "size": tinyframe.Size([2, 3]), "dtype": tinyframe.float16, "empty": {},
+            "view": tinyframe.arange(6).reshape(2, 3).t(), "leaf": tinyframe.ones(2, requires_grad=True)}
+
+
+def test_torch_format_round_trips_through_tinyframe_load(tmp_path):
+    tinyframe.save(checkpoint(), tmp_path / "c.pt", format="torch")
+    with zipfile.ZipFile(tmp_path / "c.pt") as archive:
+        assert {"archive/data.pkl", "archive/byteorder", "archive/version"} <= set(archive.namelist())
+    loaded, expected = tinyframe.load(tmp_path / "c.pt"), checkpoint()
+    assert isinstance(loaded["model"], OrderedDict) and loaded["model"]["w"].tolist() == expected["model"]["w"].tolist()
+    for key in ("epoch", "lr", "big", "negative", "names", "pair", "flags", "size", "dtype", "empty"):
+        assert loaded[key] == expected[key]
+    assert loaded["view"].tolist() == [[0, 3], [1, 4], [2, 5]] and loaded["view"].dtype == tinyframe.int64
+    assert loaded["leaf"].requires_grad and loaded["model"]["n"].shape == ()
+
+
+def test_torch_format_refuses_what_it_cannot_hold(tmp_path):
+    with pytest.raises(TypeError, match=r"type device at obj\['where'\]"):
+        tinyframe.save({"where": tinyframe.device("cpu")}, tmp_path / "c.pt", format="torch")
+    with pytest.raises(ValueError, match="format must be 'tinyframe' or 'torch'"):
+        tinyframe.save({}, tmp_path / "c.pt", format="onnx")
+    assert not (tmp_path / "c.pt").exists()
+
+
+def test_torch_format_is_read_by_torch_load_with_weights_only(tmp_path):
+    torch = pytest.importorskip("torch")
+    mine = convnet()
+    tinyframe.save(mine.state_dict(), tmp_path / "mine.pt", format="torch")
+    theirs = torch.nn.Sequential(torch.nn.Conv2d(1, 2, 3), torch.nn.BatchNorm2d(2), torch.nn.ReLU(),
+                                 torch.nn.Flatten(), torch.nn.Linear(8, 3))
+    theirs.load_state_dict(torch.load(tmp_path / "mine.pt", weights_only=True))
+    mine.eval(), theirs.eval()
+    x = fixed_input()
+    np.testing.assert_allclose(theirs(torch.from_numpy(x.numpy())).detach().numpy(), mine(x).detach().numpy(),
+                               rtol=1e-6, atol=1e-6)
+    tinyframe.save(checkpoint(), tmp_path / "c.pt", format="torch")
+    values = torch.load(tmp_path / "c.pt", weights_only=True)
+    assert values["size"] == torch.Size([2, 3]) and values["dtype"] == torch.float16 and values["big"] == 2 ** 70
+    assert values["view"].tolist() == [[0, 3], [1, 4], [2, 5]] and values["leaf"].requires_grad

@@ -34,7 +34,7 @@ LAYERS = [
     ["tinyframe.ops", "tinyframe.creation", "tinyframe._numpy_interop", "tinyframe.linalg"],
     ["tinyframe.autograd"],
     ["tinyframe.tensor", "tinyframe.functional", "tinyframe.serialization", "tinyframe._dlpack",
-     "tinyframe._safetensors", "tinyframe._torch_load", "tinyframe.distributed", "tinyframe"],
+     "tinyframe._safetensors", "tinyframe._torch_load", "tinyframe._torch_save", "tinyframe.distributed", "tinyframe"],
     ["tinyframe.nn"],
     ["tinyframe.optim", "tinyframe.utils"],
     ["tinyframe.examples"],

@@ -29,7 +29,10 @@ def from_dlpack(ext_tensor: Any) -> Tensor:
 def to_dlpack(tensor: Tensor) -> Any:
     """A DLPack capsule sharing ``tensor``'s memory (DLPack 1.0, versioned), to be consumed once by
     ``from_dlpack`` here, in PyTorch or in CuPy."""
-    return tensor.__dlpack__(max_version=(1, 0))
+    try:
+        return tensor.__dlpack__(max_version=(1, 0))
+    except TypeError:  # an array library from before DLPack 1.0 (CuPy 13) makes only legacy capsules
+        return tensor.__dlpack__()
 
 
 class _Capsule:

@@ -41,7 +41,7 @@ def save(tensors: Mapping[str, Tensor], metadata: Mapping[str, str] | None = Non
         header["__metadata__"] = dict(metadata)
     chunks, offset = [], 0
     for name, tensor in _checked(tensors).items():
-        array = np.ascontiguousarray(move_array(tensor._data, CPU))
+        array = np.asarray(move_array(tensor._data, CPU), order="C")  # keeps 0-d tensors 0-d
         code = _CODES[array.dtype]
         header[name] = {"dtype": code, "shape": list(array.shape), "data_offsets": [offset, offset + array.nbytes]}
         chunks.append(array.astype(_TYPES[code], copy=False).tobytes())

@@ -19,7 +19,6 @@ from typing import IO, Any
 import numpy as np
 
 from . import dtypes
-from .device import move_array
 from .tensor import Size, Tensor
 
 __all__ = ["is_torch_archive", "load", "Refused"]
@@ -53,9 +52,9 @@ def is_torch_archive(fh: IO[bytes]) -> bool:
         fh.seek(start)
 
 
-def load(fh: IO[bytes], locate: Any) -> Any:
-    """The object in the ``torch.save`` archive ``fh``; ``locate(saved_location)`` gives the device
-    each storage goes to (``saved_location`` is PyTorch's, such as ``'cpu'`` or ``'cuda:0'``)."""
+def load(fh: IO[bytes]) -> tuple[Any, list[tuple[Tensor, str]]]:
+    """The object in the ``torch.save`` archive ``fh``, with its tensors on the host, and each
+    tensor's saved location (PyTorch's, such as ``'cpu'`` or ``'cuda:0'``) for the caller to place."""
     with zipfile.ZipFile(fh) as archive:
         pickles = [name for name in archive.namelist() if name.endswith("/data.pkl") or name == "data.pkl"]
         prefix = pickles[0][: -len("data.pkl")]
@@ -63,20 +62,24 @@ def load(fh: IO[bytes], locate: Any) -> Any:
         if byteorder in archive.namelist() and archive.read(byteorder) != b"little":
             raise RuntimeError("the archive's tensors are big-endian, which tinyframe does not read")
         with archive.open(pickles[0]) as data:
-            return _WeightsUnpickler(data, archive, prefix, locate).load()
+            unpickler = _WeightsUnpickler(data, archive, prefix)
+            root = unpickler.load()
+    saved_on = [(tensor, storage.location) for storage in unpickler.storages.values() for tensor in storage.tensors]
+    return root, saved_on
 
 
 class _Storage:
-    """A storage's elements as a host array, and the device its tensors are loaded to."""
+    """A storage's elements as a host array, where it was saved, and the tensors that view it."""
 
-    def __init__(self, array: np.ndarray, device: Any) -> None:
-        self.array, self.device = array, device
+    def __init__(self, array: np.ndarray, location: str) -> None:
+        self.array, self.location = array, location
+        self.tensors: list[Tensor] = []
 
 
 class _WeightsUnpickler(pickle.Unpickler):
-    def __init__(self, data: IO[bytes], archive: zipfile.ZipFile, prefix: str, locate: Any) -> None:
+    def __init__(self, data: IO[bytes], archive: zipfile.ZipFile, prefix: str) -> None:
         super().__init__(data)
-        self.archive, self.prefix, self.locate = archive, prefix, locate
+        self.archive, self.prefix = archive, prefix
         self.storages: dict[str, _Storage] = {}
 
     def find_class(self, module: str, name: str) -> Any:
@@ -110,7 +113,7 @@ class _WeightsUnpickler(pickle.Unpickler):
                 raise Refused(f"storage {key} holds {array.size} elements, the pickle says {numel}")
             if kind == "BFloat16Storage":
                 array = (array.astype(np.uint32) << 16).view(np.float32)
-            self.storages[key] = _Storage(array, self.locate(str(location)))
+            self.storages[key] = _Storage(array, str(location))
         return self.storages[key]
 
 
@@ -130,7 +133,9 @@ def _rebuild_tensor(storage: _Storage, offset: int, size: tuple, stride: tuple, 
         raise Refused(f"a tensor of size {list(size)}, stride {list(stride)} at offset {offset} "
                                      f"runs past its storage of {base.size} elements")
     view = np.lib.stride_tricks.as_strided(base[offset:], size, [s * base.itemsize for s in stride])
-    return Tensor._make(move_array(view, storage.device), None, bool(requires_grad) and base.dtype.kind == "f")
+    tensor = Tensor._make(view, None, bool(requires_grad) and base.dtype.kind == "f")
+    storage.tensors.append(tensor)
+    return tensor
 
 
 def _rebuild_parameter(data: Tensor, requires_grad: bool, backward_hooks: Any) -> Tensor:

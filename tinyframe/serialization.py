@@ -40,7 +40,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from . import _safetensors, _torch_load, cuda, dtypes
+from . import _safetensors, _torch_load, _torch_save, cuda, dtypes
 from .device import CPU, as_device, device, move_array
 from .tensor import Size, Tensor
 
@@ -56,7 +56,7 @@ _SCALARS = (str, int, float, bool, type(None))
 _CONTAINERS = {list: "list", tuple: "tuple", dict: "dict", OrderedDict: "OrderedDict"}
 
 
-def save(obj: Any, f: FileLike) -> None:
+def save(obj: Any, f: FileLike, *, format: str = "tinyframe") -> None:
     """Saves ``obj`` to the file ``f`` (a path, or a binary file object open for writing).
 
     ``obj`` may nest dicts and OrderedDicts (str, int, float, bool or None keys, or tuples of them),
@@ -69,9 +69,15 @@ def save(obj: Any, f: FileLike) -> None:
     to disk and then renamed over ``f``. Temporary files that earlier saves to ``f`` left behind
     when their process was killed are removed first. A path ending in ``.safetensors`` is written in
     the safetensors format, which holds a flat ``{name: Tensor}`` dict (a ``state_dict()``).
+    ``format="torch"`` writes PyTorch's ``torch.save`` zip format instead, which ``torch.load``
+    reads (``weights_only=True`` included); it holds the same values except ``device`` objects.
     """
     if isinstance(f, (str, os.PathLike)) and os.fspath(f).endswith(".safetensors"):
         return _write_atomically(os.fspath(f), lambda fh: _safetensors.write(obj, fh))
+    if format == "torch":
+        return _write_other_format(f, lambda fh: _torch_save.write(obj, fh))
+    if format != "tinyframe":
+        raise ValueError(f"save() format must be 'tinyframe' or 'torch', got {format!r}")
     encoder = _Encoder()
     root = encoder.encode(obj, "obj")
     header = json.dumps({"format": FORMAT, "version": VERSION, "root": root}, separators=(",", ":"))
@@ -165,6 +171,15 @@ class _Encoder:
         tensor_id = self._tensor_ids.setdefault(id(t), len(self._tensor_ids))
         return {"type": "tensor", "id": tensor_id, "storage": storage, "dtype": t.dtype.name,
                 "device": str(t.device), "requires_grad": t.requires_grad}
+
+
+def _write_other_format(f: FileLike, write: Callable[[IO[bytes]], None]) -> None:
+    if isinstance(f, (str, os.PathLike)):
+        _write_atomically(os.fspath(f), write)
+    elif hasattr(f, "write"):
+        write(f)
+    else:
+        raise TypeError(f"save() expects a path or a writable binary file object, got {type(f).__name__}")
 
 
 def _write_atomically(path: str, write: Callable[[IO[bytes]], None]) -> None:
@@ -304,15 +319,24 @@ def _is_safetensors(magic: bytes) -> bool:
 
 
 def _read_other_format(fh: IO[bytes], name: str, locate: _Locator, magic: bytes) -> Any:
-    """Reads a safetensors or ``torch.save`` file; a refused pickle global propagates as is."""
+    """Reads a safetensors or ``torch.save`` file on the host, then places its tensors where
+    ``locate`` says; a refused pickle global propagates as is."""
     try:
         if _is_safetensors(magic):
-            return _safetensors.read(fh, locate("cpu"))
-        return _torch_load.load(fh, locate)
+            root = _safetensors.read(fh, CPU)
+            saved_on = [(tensor, "cpu") for tensor in root.values()]
+        else:
+            root, saved_on = _torch_load.load(fh)
     except (_torch_load.Refused, MemoryError):
         raise
     except Exception as exc:
         raise _LoadError(f"tinyframe.load: {name} is truncated or corrupt ({type(exc).__name__}: {exc})") from exc
+    try:
+        for tensor, saved in saved_on:
+            tensor._data = move_array(tensor._data, locate(saved))
+    except RuntimeError as exc:  # a device that is not there: say which file wants it
+        raise RuntimeError(f"tinyframe.load: {name}: {exc}") from exc
+    return root
 
 
 class _LoadError(RuntimeError):
@@ -333,8 +357,9 @@ def _foreign_format(magic: bytes) -> str | None:
     if not magic:
         return "is empty, not a tinyframe checkpoint"
     if magic.startswith(b"\x80"):
-        return ("is a pickle file (e.g. PyTorch's legacy torch.save format), not a tinyframe checkpoint; "
-                "tinyframe.load never unpickles")
+        return ("is a pickle file (e.g. PyTorch's legacy torch.save format, before 1.6), not a tinyframe "
+                "checkpoint; tinyframe.load never unpickles bare pickles (re-save it with a current PyTorch, "
+                "or as safetensors)")
     if magic.startswith(b"\x93NUMPY"):
         return "is a single NumPy .npy array, not a tinyframe checkpoint"
     return "is not a tinyframe checkpoint (unrecognised file format; expected a zip archive)"

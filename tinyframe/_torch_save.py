@@ -1,0 +1,134 @@
+"""Writing PyTorch's ``torch.save`` zip format without PyTorch (``tinyframe.save(obj, f, format="torch")``).
+
+The archive holds ``<name>/data.pkl``, a protocol-2 pickle emitted opcode by opcode here (PyTorch's
+globals cannot be pickled by reference without importing PyTorch), one ``<name>/data/<key>``
+member of raw little-endian bytes per tensor storage, ``<name>/byteorder`` and ``<name>/version``.
+The pickle uses only what ``torch.load(weights_only=True)`` and ``tinyframe.load`` accept:
+``torch._utils._rebuild_tensor_v2``, storage classes, ``torch.Size``, dtypes and
+``collections.OrderedDict``, around dicts, lists, tuples, strings, numbers, bools and None.
+"""
+from __future__ import annotations
+
+import struct
+import zipfile
+from collections import OrderedDict
+from typing import IO, Any
+
+import numpy as np
+
+from . import dtypes
+from .device import CPU, move_array
+from .tensor import Size, Tensor
+
+__all__ = ["write"]
+
+_STORAGE_OF = {np.dtype(np.float64): "DoubleStorage", np.dtype(np.float32): "FloatStorage",
+               np.dtype(np.float16): "HalfStorage", np.dtype(np.int64): "LongStorage",
+               np.dtype(np.int32): "IntStorage", np.dtype(np.int16): "ShortStorage", np.dtype(np.int8): "CharStorage",
+               np.dtype(np.uint8): "ByteStorage", np.dtype(np.bool_): "BoolStorage"}
+
+
+def write(obj: Any, fh: IO[bytes], name: str = "archive") -> None:
+    """Writes ``obj`` to ``fh`` as ``torch.save`` would; TypeError names a value it cannot hold."""
+    emitter = _Emitter()
+    emitter.emit(obj, "obj")
+    with zipfile.ZipFile(fh, "w", zipfile.ZIP_STORED) as archive:
+        archive.writestr(f"{name}/data.pkl", b"\x80\x02" + b"".join(emitter.out) + b".")
+        archive.writestr(f"{name}/byteorder", "little")
+        for key, array in enumerate(emitter.storages):
+            archive.writestr(f"{name}/data/{key}", array.astype(array.dtype.newbyteorder("<"), copy=False).tobytes())
+        archive.writestr(f"{name}/version", "3\n")
+
+
+class _Emitter:
+    """Appends the pickle opcodes of one object at a time to ``out``."""
+
+    def __init__(self) -> None:
+        self.out: list[bytes] = []
+        self.storages: list[np.ndarray] = []
+        self._storage_keys: dict[int, int] = {}  # id(tensor._data) -> storage key
+
+    def emit(self, obj: Any, where: str) -> None:
+        out = self.out
+        if obj is None:
+            out.append(b"N")
+        elif obj is True or obj is False:
+            out.append(b"\x88" if obj else b"\x89")
+        elif type(obj) is int:
+            out.append(_int(obj))
+        elif type(obj) is float:
+            out.append(b"G" + struct.pack(">d", obj))
+        elif type(obj) is str:
+            encoded = obj.encode("utf-8", "surrogatepass")
+            out.append(b"X" + struct.pack("<I", len(encoded)) + encoded)
+        elif isinstance(obj, Tensor):
+            self._tensor(obj)
+        elif type(obj) is Size:
+            out.append(b"ctorch\nSize\n")
+            self._tuple(tuple(obj), where)
+            out.append(b"\x85R")  # TUPLE1 of the shape tuple, then REDUCE: torch.Size((...))
+        elif type(obj) is dtypes.dtype:
+            out.append(f"ctorch\n{obj.name}\n".encode())
+        elif type(obj) is tuple:
+            self._tuple(obj, where)
+        elif type(obj) is list:
+            out.append(b"]")
+            self._items(((None, value) for value in obj), b"e", where)
+        elif type(obj) in (dict, OrderedDict):
+            out.append(b"ccollections\nOrderedDict\n)R" if type(obj) is OrderedDict else b"}")
+            self._items(obj.items(), b"u", where)
+        else:
+            raise TypeError(f"cannot save object of type {type(obj).__name__} at {where} in PyTorch's format: "
+                            "it stores Tensors, numbers, bools, strings, None, Size, dtype and dicts, lists and "
+                            "tuples of them")
+
+    def _tuple(self, items: tuple, where: str) -> None:
+        self.out.append(b"(")
+        for i, value in enumerate(items):
+            self.emit(value, f"{where}[{i}]")
+        self.out.append(b"t")
+
+    def _items(self, pairs: Any, closing: bytes, where: str) -> None:
+        start = len(self.out)
+        self.out.append(b"(")
+        for key, value in pairs:
+            if closing == b"u":
+                self.emit(key, where)
+            self.emit(value, f"{where}[{key!r}]" if closing == b"u" else where)
+        if len(self.out) == start + 1:
+            self.out.pop()  # empty container: no MARK ... APPENDS/SETITEMS
+        else:
+            self.out.append(closing)
+
+    def _tensor(self, t: Tensor) -> None:
+        key = self._storage_keys.get(id(t._data))
+        if key is None:
+            key = self._storage_keys[id(t._data)] = len(self.storages)
+            self.storages.append(np.asarray(move_array(t._data, CPU), order="C"))
+        array = self.storages[key]
+        if array.dtype not in _STORAGE_OF:
+            raise TypeError(f"cannot save a {array.dtype} tensor in PyTorch's format")
+        out = self.out
+        out.append(b"ctorch._utils\n_rebuild_tensor_v2\n(")
+        out.append(f"(X\x07\x00\x00\x00storagectorch\n{_STORAGE_OF[array.dtype]}\n".encode())
+        self.emit(str(key), "storage key")
+        self.emit(str(t.device), "storage location")
+        self.emit(int(array.size), "storage size")
+        out.append(b"tQ")  # the persistent id tuple, then BINPERSID
+        self.emit(0, "offset")
+        self.emit(tuple(int(n) for n in array.shape), "size")
+        self.emit(tuple(s // array.itemsize for s in array.strides), "stride")
+        self.emit(t.requires_grad, "requires_grad")
+        out.append(b"ccollections\nOrderedDict\n)Rt")  # backward_hooks, closing the argument tuple
+        out.append(b"R")
+
+
+def _int(n: int) -> bytes:
+    if 0 <= n < 256:
+        return b"K" + bytes([n])
+    if 0 <= n < 65536:
+        return b"M" + struct.pack("<H", n)
+    if -(2 ** 31) <= n < 2 ** 31:
+        return b"J" + struct.pack("<i", n)
+    encoded = n.to_bytes((n.bit_length() + 8) // 8, "little", signed=True)
+    return b"\x8a" + bytes([len(encoded)]) + encoded
