@@ -63,6 +63,12 @@ def test_collective_before_init_process_group_says_so() -> None:
             call()
 
 
+def test_init_process_group_names_the_backends_it_supports() -> None:
+    with pytest.raises(ValueError, match="Invalid backend: 'gloo'; tinyframe.distributed supports 'mpi' and 'nccl'"):
+        dist.init_process_group("gloo")
+    assert not dist.is_initialized()
+
+
 def test_ddp_before_init_process_group_says_so() -> None:
     with pytest.raises(ValueError, match="call init_process_group"):
         tinyframe.nn.parallel.DistributedDataParallel(tinyframe.nn.Linear(2, 2))

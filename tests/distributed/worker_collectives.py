@@ -124,6 +124,7 @@ if WORLD == 2:  # wrong arguments on one rank only: that rank raises its error, 
     ones = tensor(np.ones(3, "float32"))
     expect_error(ValueError if RANK == 0 else RuntimeError, ["gather_list", "world_size=2"] + (
         ["gather: rank 0 failed: ValueError"] if RANK else []), lambda: dist.gather(ones, [ones] * (1 - RANK), dst=0))
+expect_error(ValueError, ["twice"], lambda: dist.init_process_group("mpi"))
 dist.barrier()
 dist.destroy_process_group()
 assert not dist.is_initialized()
