@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import tinyframe
@@ -60,6 +61,12 @@ def test_collective_before_init_process_group_says_so() -> None:
     for call in (lambda: dist.all_reduce(tinyframe.ones(2)), dist.get_rank, dist.get_world_size, dist.barrier):
         with pytest.raises(ValueError, match="Default process group has not been initialized"):
             call()
+
+
+def test_init_process_group_names_the_backends_it_supports() -> None:
+    with pytest.raises(ValueError, match="Invalid backend: 'gloo'; tinyframe.distributed supports 'mpi' and 'nccl'"):
+        dist.init_process_group("gloo")
+    assert not dist.is_initialized()
 
 
 def test_ddp_before_init_process_group_says_so() -> None:
@@ -112,6 +119,25 @@ def test_distributed_sampler_batches_through_the_dataloader() -> None:
     loader = tinyframe.utils.data.DataLoader(dataset, batch_size=2,
                                              sampler=DistributedSampler(dataset, 2, 1, shuffle=False))
     assert [b[0].tolist() for b in loader] == [[1, 3], [5, 7], [9]]
+
+
+def test_sync_batchnorm_without_a_process_group_is_batchnorm() -> None:
+    x = tinyframe.randn(6, 3, 4)
+    sync, plain = tinyframe.nn.SyncBatchNorm(3), tinyframe.nn.BatchNorm1d(3)
+    np.testing.assert_allclose(sync(x).detach().numpy(), plain(x).detach().numpy(), rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(sync.running_var.numpy(), plain.running_var.numpy(), rtol=1e-6)
+    with pytest.raises(ValueError, match="expected at least 2D input"):
+        sync(tinyframe.randn(3))
+
+
+def test_convert_sync_batchnorm_replaces_batchnorms_in_place_sharing_their_state() -> None:
+    bn = tinyframe.nn.BatchNorm2d(4, momentum=None).eval()
+    model = tinyframe.nn.Sequential(tinyframe.nn.Conv2d(1, 4, 3), bn, tinyframe.nn.ReLU())
+    converted = tinyframe.nn.SyncBatchNorm.convert_sync_batchnorm(model)
+    assert [type(m).__name__ for m in converted] == ["Conv2d", "SyncBatchNorm", "ReLU"]
+    sync = converted[1]
+    assert sync.weight is bn.weight and sync.running_mean is bn.running_mean and not sync.training
+    assert sync.momentum is None and list(converted.state_dict()) == list(model.state_dict())
 
 
 # ---------------------------------------------------------------------------- mpiexec -n 2

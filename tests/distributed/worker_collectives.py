@@ -120,6 +120,11 @@ if WORLD == 2:  # a mismatch needs two ranks (the nccl run has one where one GPU
 expect_error(ValueError, ["tensor_list", f"world_size={WORLD}", f"got {WORLD + 1}"],
              lambda: dist.all_gather([tensor(np.ones(3, "float32"))] * (WORLD + 1), tensor(np.ones(3, "float32"))))
 expect_error(ValueError, ["src=5", f"world_size={WORLD}"], lambda: dist.broadcast(tensor(np.ones(3, "float32")), 5))
+if WORLD == 2:  # wrong arguments on one rank only: that rank raises its error, the others say which rank failed
+    ones = tensor(np.ones(3, "float32"))
+    expect_error(ValueError if RANK == 0 else RuntimeError, ["gather_list", "world_size=2"] + (
+        ["gather: rank 0 failed: ValueError"] if RANK else []), lambda: dist.gather(ones, [ones] * (1 - RANK), dst=0))
+expect_error(ValueError, ["twice"], lambda: dist.init_process_group("mpi"))
 dist.barrier()
 dist.destroy_process_group()
 assert not dist.is_initialized()

@@ -90,6 +90,23 @@ for kind in ("sgd", "adam"):
             print(f"{what}: largest relative difference {worst:.1e}, {len(ddp._reducer.buckets)} buckets")
 
 
+def check_buckets_launch_during_backward() -> None:
+    """When the first layer's gradient arrives (last in backward), the later layers' buckets are already
+    being all-reduced."""
+    model = cnn()
+    ddp = DDP(model, bucket_cap_mb=0.001)
+    launched = []
+    for param in model[0].parameters():  # the last bucket holds the first layer's weight and bias
+        param.register_post_accumulate_grad_hook(lambda p: launched.append(ddp._reducer.next_bucket))
+    x, y = batches(1)[0][0]
+    nn.functional.cross_entropy(ddp(x[half]), y[half]).backward()
+    buckets = len(ddp._reducer.buckets)
+    assert buckets == 3 and min(launched) == buckets - 1, (buckets, launched)
+
+
+check_buckets_launch_during_backward()
+
+
 class TwoHeads(nn.Module):
     """``used`` always takes part in the loss; ``sometimes`` only on rank 0; ``never`` on no rank."""
 

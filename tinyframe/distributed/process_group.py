@@ -149,14 +149,33 @@ def _array(pg: _ProcessGroup, tensor: Any, what: str) -> Any:
     return tensor._data
 
 
-def _check_same(pg: _ProcessGroup, what: str, array: Any) -> None:
-    """Every rank must pass a tensor of the same shape and dtype; all ranks raise when one differs."""
-    mine = (tuple(array.shape), array.dtype.name)
-    signatures = pg.backend.all_gather_object(mine)
+def _prepare(pg: _ProcessGroup, what: str, tensor: Any, checks: Callable[[Any], Any] = lambda array: None) -> tuple:
+    """``tensor``'s array and what ``checks(array)`` returns, once every rank has checked its arguments.
+
+    The ranks exchange their tensor's shape and dtype and the error their own checks raised, if any:
+    when one rank's arguments are wrong or the tensors differ, every rank raises (none is left waiting
+    in a collective that the others never start).
+    """
+    array = checked = error = None
+    try:
+        array = _array(pg, tensor, what)
+        checked = checks(array)
+    except (TypeError, ValueError, RuntimeError) as exc:
+        error = exc
+    mine = (None if array is None else (tuple(array.shape), array.dtype.name),
+            None if error is None else f"{type(error).__name__}: {error}")
+    everyone = pg.backend.all_gather_object(mine)
+    if error is not None:
+        raise error
+    for rank, (_, message) in enumerate(everyone):
+        if message is not None:
+            raise RuntimeError(f"{what}: rank {rank} failed: {message}")
+    signatures = [signature for signature, _ in everyone]
     if any(signature != signatures[0] for signature in signatures):
         found = ", ".join(f"rank {r} has shape {list(s)} {d}" for r, (s, d) in enumerate(signatures))
         raise RuntimeError(f"{what}: the tensors differ across ranks ({found}); every rank must pass a tensor "
                            "of the same shape and dtype")
+    return array, checked
 
 
 def _check_list(pg: _ProcessGroup, what: str, name: str, tensors: Any, like: Any) -> list:
@@ -200,9 +219,7 @@ def all_reduce(tensor: Tensor, op: ReduceOp = ReduceOp.SUM, group: Any = None,
                async_op: bool = False) -> Work | None:
     """Reduces ``tensor`` across ranks with ``op``; every rank gets the result in ``tensor``."""
     pg = _group(group)
-    array = _array(pg, tensor, "all_reduce")
-    _check_avg("all_reduce", array, op)
-    _check_same(pg, "all_reduce", array)
+    array, _ = _prepare(pg, "all_reduce", tensor, lambda a: _check_avg("all_reduce", a, op))
     buffer = _contiguous(array)
     request = pg.backend.all_reduce(buffer, op)
     return _launch(pg, request, lambda: _write(tensor, _averaged(pg, buffer, op)), async_op)
@@ -211,9 +228,7 @@ def all_reduce(tensor: Tensor, op: ReduceOp = ReduceOp.SUM, group: Any = None,
 def broadcast(tensor: Tensor, src: int, group: Any = None, async_op: bool = False) -> Work | None:
     """Copies rank ``src``'s ``tensor`` into ``tensor`` on every rank."""
     pg = _group(group)
-    array = _array(pg, tensor, "broadcast")
-    _check_rank(pg, "broadcast", "src", src)
-    _check_same(pg, "broadcast", array)
+    array, _ = _prepare(pg, "broadcast", tensor, lambda a: _check_rank(pg, "broadcast", "src", src))
     buffer = _contiguous(array)
     request = pg.backend.broadcast(buffer, src)
     return _launch(pg, request, lambda: _write(tensor, buffer), async_op)
@@ -227,9 +242,8 @@ def _check_rank(pg: _ProcessGroup, what: str, name: str, rank: int) -> None:
 def all_gather(tensor_list: list, tensor: Tensor, group: Any = None, async_op: bool = False) -> Work | None:
     """Fills ``tensor_list[r]`` with rank ``r``'s ``tensor``, on every rank."""
     pg = _group(group)
-    array = _array(pg, tensor, "all_gather")
-    _check_list(pg, "all_gather", "tensor_list", tensor_list, array)
-    _check_same(pg, "all_gather", array)
+    array, _ = _prepare(pg, "all_gather", tensor,
+                        lambda a: _check_list(pg, "all_gather", "tensor_list", tensor_list, a))
     received = array_module_of(array).empty((pg.size, *array.shape), array.dtype)
     request = pg.backend.all_gather(_contiguous(array), received)
     return _launch(pg, request, lambda: _write_each(tensor_list, received), async_op)
@@ -245,10 +259,11 @@ def reduce_scatter(output: Tensor, input_list: list, op: ReduceOp = ReduceOp.SUM
                    async_op: bool = False) -> Work | None:
     """Reduces ``input_list[r]`` across ranks with ``op`` into ``output`` of rank ``r``."""
     pg = _group(group)
-    array = _array(pg, output, "reduce_scatter")
-    _check_avg("reduce_scatter", array, op)
-    inputs = _check_list(pg, "reduce_scatter", "input_list", input_list, array)
-    _check_same(pg, "reduce_scatter", array)
+    def checks(array: Any) -> list:
+        _check_avg("reduce_scatter", array, op)
+        return _check_list(pg, "reduce_scatter", "input_list", input_list, array)
+
+    array, inputs = _prepare(pg, "reduce_scatter", output, checks)
     buffer = _contiguous(array)
     request = pg.backend.reduce_scatter(array_module_of(array).stack(inputs), buffer, op)
     return _launch(pg, request, lambda: _write(output, _averaged(pg, buffer, op)), async_op)
@@ -258,15 +273,17 @@ def gather(tensor: Tensor, gather_list: list | None = None, dst: int = 0, group:
            async_op: bool = False) -> Work | None:
     """Fills ``gather_list[r]`` on rank ``dst`` with rank ``r``'s ``tensor``; other ranks pass no list."""
     pg = _group(group)
-    array = _array(pg, tensor, "gather")
-    _check_rank(pg, "gather", "dst", dst)
-    received = None
-    if pg.rank == dst:
+    def checks(array: Any) -> Any:
+        """The array that receives every rank's tensor on ``dst``; None elsewhere."""
+        _check_rank(pg, "gather", "dst", dst)
+        if pg.rank != dst:
+            if gather_list:
+                raise ValueError("Argument ``gather_list`` must NOT be specified on non-destination ranks.")
+            return None
         _check_list(pg, "gather", "gather_list", gather_list, array)
-        received = array_module_of(array).empty((pg.size, *array.shape), array.dtype)
-    elif gather_list:
-        raise ValueError("Argument ``gather_list`` must NOT be specified on non-destination ranks.")
-    _check_same(pg, "gather", array)
+        return array_module_of(array).empty((pg.size, *array.shape), array.dtype)
+
+    array, received = _prepare(pg, "gather", tensor, checks)
     request = pg.backend.gather(_contiguous(array), received, dst)
     finish = (lambda: _write_each(gather_list, received)) if received is not None else None
     return _launch(pg, request, finish, async_op)
@@ -276,14 +293,16 @@ def scatter(tensor: Tensor, scatter_list: list | None = None, src: int = 0, grou
             async_op: bool = False) -> Work | None:
     """Copies ``scatter_list[r]`` of rank ``src`` into ``tensor`` of rank ``r``; other ranks pass no list."""
     pg = _group(group)
-    array = _array(pg, tensor, "scatter")
-    _check_rank(pg, "scatter", "src", src)
-    sent = None
-    if pg.rank == src:
-        sent = array_module_of(array).stack(_check_list(pg, "scatter", "scatter_list", scatter_list, array))
-    elif scatter_list:
-        raise ValueError("Argument ``scatter_list`` must NOT be specified on non-source ranks.")
-    _check_same(pg, "scatter", array)
+    def checks(array: Any) -> Any:
+        """The stacked tensors to send from ``src``; None elsewhere."""
+        _check_rank(pg, "scatter", "src", src)
+        if pg.rank != src:
+            if scatter_list:
+                raise ValueError("Argument ``scatter_list`` must NOT be specified on non-source ranks.")
+            return None
+        return array_module_of(array).stack(_check_list(pg, "scatter", "scatter_list", scatter_list, array))
+
+    array, sent = _prepare(pg, "scatter", tensor, checks)
     buffer = _contiguous(array)
     request = pg.backend.scatter(sent, buffer, src)
     return _launch(pg, request, lambda: _write(tensor, buffer), async_op)

@@ -192,8 +192,9 @@ class DistributedDataParallel(Module):
     ``no_sync()`` skips the averaging (to accumulate gradients locally over several backward passes);
     ``find_unused_parameters=True`` lets forward leave some parameters out of the loss. With
     ``broadcast_buffers`` rank 0's buffers (e.g. BatchNorm's running statistics) are copied to all
-    ranks at every forward in training. ``device_ids`` and ``output_device`` are accepted for
-    PyTorch compatibility: the module is expected on its rank's device already.
+    ranks at every forward in training. ``device_ids``, ``output_device``, ``dim``,
+    ``check_reduction``, ``gradient_as_bucket_view`` and ``static_graph`` are accepted for PyTorch
+    compatibility and unused: the module is expected on its rank's device already.
     """
 
     def __init__(self, module: Module, device_ids: Any = None, output_device: Any = None, dim: int = 0,
