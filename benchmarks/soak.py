@@ -123,9 +123,9 @@ def temporaries(directory: Path) -> list[Path]:
 
 def _report_rss(title: str, trace: list[tuple[int, float]]) -> None:
     first = trace[0][1]
-    print(title)
+    print(title, flush=True)
     for steps, rss in trace:
-        print(f"  {steps:>8} steps  RSS {rss:8.2f} MiB  ({rss - first:+.2f} MiB)")
+        print(f"  {steps:>8} steps  RSS {rss:8.2f} MiB  ({rss - first:+.2f} MiB)", flush=True)
 
 
 def _report_kills(kills: int, mib: int) -> None:

@@ -348,11 +348,12 @@ def test_one_element_tensors_convert_to_python_numbers() -> None:
     assert bool(tf.tensor([0])) is False
 
 
+@pytest.mark.parametrize("strict", [True, False])
 @pytest.mark.parametrize("value", [[[1.0, 2.0], [3.0, 4.0]], "x", 3.0, np.ones((2, 2))])
-def test_load_state_dict_names_a_value_that_is_not_a_tensor(value: object) -> None:
-    # PyTorch raises this RuntimeError too (it says "torch.Tensor or Tensor-like object"); tinyframe
-    # loads Tensors only, and says so.
+def test_load_state_dict_names_a_value_that_is_not_a_tensor(value: object, strict: bool) -> None:
+    # PyTorch raises this RuntimeError too, strict or not (it says "torch.Tensor or Tensor-like
+    # object"); tinyframe loads Tensors only, and says so.
     with pytest.raises(RuntimeError) as raised:
-        nn.Linear(2, 2).load_state_dict({"weight": value, "bias": tf.zeros(2)})
+        nn.Linear(2, 2).load_state_dict({"weight": value, "bias": tf.zeros(2)}, strict=strict)
     assert str(raised.value) == ("Error(s) in loading state_dict for Linear:\n\tWhile copying the parameter named "
                                  f'"weight", expected a Tensor from checkpoint but received {type(value)}')

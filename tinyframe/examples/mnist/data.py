@@ -235,9 +235,9 @@ def _fetch_into(root: Path) -> dict[str, Path]:
         try:
             return _download_with_torchvision(datasets, root)
         except (RuntimeError, OSError):
-            # Then the mirrors here; torchvision's error stays attached as the
-            # __context__ of any MNISTError raised by them.
-            pass
+            # Then the mirrors here, from inside this block so that torchvision's error
+            # stays attached as the __context__ of any MNISTError they raise.
+            return download(root)
     return download(root)
 
 
@@ -268,18 +268,18 @@ def _download_or_explain(root: Path, allow_download: bool) -> dict[str, Path]:
     """Download into ``root``, or raise an ``MNISTError`` saying what to do."""
     names = ", ".join(f"{name}[.gz]" for name, _ in RESOURCES.values())
     looked = " and ".join(str(folder) for folder in _search_folders(root))
-    reason = "downloading is disabled"
+    reason, failure = "downloading is disabled", None
     if allow_download:
         try:
             return _fetch_into(root)
         except MNISTError as error:
-            reason = f"the download failed: {error}"
+            reason, failure = f"the download failed: {error}", error
     raise MNISTError(
         f"MNIST not found: looked for {names} in {looked}, and {reason}. "
         "Pass --data-dir pointing to a folder that holds the four files (flat or in "
         "MNIST/raw), set TINYFRAME_DATA to such a folder, or go online so they can be "
         "downloaded."
-    )
+    ) from failure
 
 
 def _read_split(images_path: Path, labels_path: Path) -> Split:
