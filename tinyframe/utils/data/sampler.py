@@ -7,6 +7,7 @@ CPU generator (``tinyframe.manual_seed`` makes it reproducible; each epoch draws
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable, Iterator, Sized
 from typing import Any, Generic, TypeVar
 
@@ -18,7 +19,7 @@ from ...dtypes import float64
 from ...random import Generator, generator_for
 
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler",
-           "BatchSampler"]
+           "BatchSampler", "DistributedSampler"]
 
 T_co = TypeVar("T_co", covariant=True)
 
@@ -216,3 +217,48 @@ def chunks(items: Iterator, size: int, drop_last: bool) -> Iterator[list]:
     while chunk and (len(chunk) == size or not drop_last):
         yield chunk
         chunk = list(itertools.islice(items, size))
+
+
+class DistributedSampler(_ArraySampler):
+    """The share of ``dataset`` of one of ``num_replicas`` processes (``rank``), as PyTorch's:
+    every process sees ``ceil(len(dataset) / num_replicas)`` indices (the order padded by repeating
+    its start, or cut with ``drop_last``), rank ``r`` taking every ``num_replicas``-th from ``r``.
+    With ``shuffle``, the order is a permutation drawn from ``seed + epoch`` (call ``set_epoch``
+    each epoch), the same in every process.
+
+    tinyframe has no ``torch.distributed``: give ``num_replicas`` and ``rank`` explicitly.
+    """
+
+    def __init__(self, dataset: Sized, num_replicas: int | None = None, rank: int | None = None,
+                 shuffle: bool = True, seed: int = 0, drop_last: bool = False) -> None:
+        if num_replicas is None or rank is None:
+            raise RuntimeError("DistributedSampler needs num_replicas and rank: tinyframe has no "
+                               "torch.distributed process group to read them from; pass them explicitly")
+        if rank >= num_replicas or rank < 0:
+            raise ValueError(f"Invalid rank {rank}, rank should be in the interval [0, {num_replicas - 1}]")
+        self.dataset, self.num_replicas, self.rank = dataset, num_replicas, rank
+        self.epoch, self.shuffle, self.seed, self.drop_last = 0, shuffle, seed, drop_last
+        if drop_last and len(dataset) % num_replicas != 0:
+            self.num_samples = math.ceil((len(dataset) - num_replicas) / num_replicas)
+        else:
+            self.num_samples = math.ceil(len(dataset) / num_replicas)
+        self.total_size = self.num_samples * num_replicas
+
+    def _index_array(self) -> np.ndarray:
+        n = len(self.dataset)
+        if self.shuffle:
+            indices = Generator().manual_seed(self.seed + self.epoch).state.permutation(n)
+        else:
+            indices = np.arange(n, dtype=np.int64)
+        if self.drop_last:
+            indices = indices[:self.total_size]
+        else:
+            indices = np.resize(indices, self.total_size)  # repeats the order from its start
+        return indices[self.rank:self.total_size:self.num_replicas].astype(np.int64)
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+    def set_epoch(self, epoch: int) -> None:
+        """Sets the epoch, so each one gets another order (the same in every process)."""
+        self.epoch = epoch
