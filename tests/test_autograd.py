@@ -649,3 +649,11 @@ def test_function_with_setup_context_takes_no_ctx_in_forward():
     product, total = _MulSetupContext.apply(x, y)
     (product.sum() + 2 * total.sum()).backward()
     assert x.grad.tolist() == [5.0, 1.0] and y.grad.tolist() == [3.0, 4.0]
+
+
+def test_grad_with_respect_to_one_output_of_a_multi_output_function():
+    x = _sincos_input()
+    s, c = _SinCos.apply(x, 1.0)
+    grad_s, grad_c = tf.autograd.grad((3 * s + c * c).sum(), [s, c])
+    assert grad_s.tolist() == [3.0, 3.0, 3.0]
+    np.testing.assert_allclose(grad_c.tolist(), (2 * c).tolist(), rtol=1e-15)
