@@ -5,7 +5,7 @@ graph; ``lr_scheduler`` adjusts the groups' learning rates between steps.
 """
 from __future__ import annotations
 
-from . import lr_scheduler
+from . import lr_scheduler, swa_utils
 from .adadelta import Adadelta
 from .adagrad import Adagrad
 from .adam import Adam, AdamW
@@ -19,4 +19,4 @@ from .rprop import Rprop
 from .sgd import SGD
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam",
-           "LBFGS", "Rprop", "ASGD", "lr_scheduler"]
+           "LBFGS", "Rprop", "ASGD", "lr_scheduler", "swa_utils"]
