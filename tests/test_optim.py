@@ -703,3 +703,38 @@ def test_nadam_keeps_the_momentum_product_in_its_state():
     assert list(state) == ["step", "mu_product", "exp_avg", "exp_avg_sq"]
     assert state["mu_product"].dtype == tinyframe.float32
     assert state["mu_product"].item() == pytest.approx(0.9 * (1 - 0.5 * 0.96 ** 0.004))
+
+
+# ----------------------------------------------------------------- step hooks
+def test_step_hooks_run_in_pytorchs_order_and_can_be_removed():
+    from tinyframe.optim.optimizer import register_optimizer_step_post_hook, register_optimizer_step_pre_hook
+    w = tinyframe.zeros(2, requires_grad=True)
+    optimizer = optim.SGD([w], lr=0.1)
+    log = []
+    handles = [register_optimizer_step_pre_hook(lambda opt, args, kwargs: log.append("global pre")),
+               optimizer.register_step_pre_hook(lambda opt, args, kwargs: log.append(("pre", args[0] is opt))),
+               optimizer.register_step_post_hook(lambda opt, args, kwargs: log.append("post")),
+               register_optimizer_step_post_hook(lambda opt, args, kwargs: log.append("global post"))]
+    w.grad = tinyframe.ones(2)
+    optimizer.step()
+    assert log == ["global pre", ("pre", True), "post", "global post"]
+    for handle in handles:
+        handle.remove()
+    optimizer.step()
+    assert len(log) == 4
+
+
+def test_a_step_pre_hook_may_replace_the_steps_arguments():
+    x, y, make_closure = _rosenbrock_problem()
+    optimizer = optim.LBFGS([x, y], max_iter=1)
+    calls = []
+
+    def counted_closure():
+        calls.append(1)
+        return make_closure(optimizer)()
+    optimizer.register_step_pre_hook(lambda opt, args, kwargs: ((opt, counted_closure), kwargs))
+    optimizer.step(make_closure(optimizer))
+    assert calls == [1]
+    with pytest.raises(RuntimeError, match="must return None or a tuple of"):
+        optimizer.register_step_pre_hook(lambda opt, args, kwargs: 3)
+        optimizer.step(make_closure(optimizer))
