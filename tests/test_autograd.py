@@ -637,3 +637,39 @@ def test_function_edges_are_for_tensor_arguments_only_and_numbers_get_no_gradien
     with pytest.raises(RuntimeError, match="returned a gradient different than None at position 2, but the "
                                            "corresponding forward input was not a Variable"):
         out.sum().backward()
+
+
+class _MulSetupContext(Function):
+    """PyTorch's newer style: forward without ctx, then setup_context."""
+
+    @staticmethod
+    def forward(x, y):
+        return x * y, x + y
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        x, y = inputs
+        product, _ = output
+        ctx.save_for_backward(x, y, product)
+
+    @staticmethod
+    def backward(ctx, grad_product, grad_sum):
+        x, y, product = ctx.saved_tensors
+        assert product.grad_fn is None or product.output_nr == 0
+        return grad_product * y + grad_sum, grad_product * x + grad_sum
+
+
+def test_function_with_setup_context_takes_no_ctx_in_forward():
+    x = tf.tensor([1.0, 2.0], requires_grad=True)
+    y = tf.tensor([3.0, -1.0], requires_grad=True)
+    product, total = _MulSetupContext.apply(x, y)
+    (product.sum() + 2 * total.sum()).backward()
+    assert x.grad.tolist() == [5.0, 1.0] and y.grad.tolist() == [3.0, 4.0]
+
+
+def test_grad_with_respect_to_one_output_of_a_multi_output_function():
+    x = _sincos_input()
+    s, c = _SinCos.apply(x, 1.0)
+    grad_s, grad_c = tf.autograd.grad((3 * s + c * c).sum(), [s, c])
+    assert grad_s.tolist() == [3.0, 3.0, 3.0]
+    np.testing.assert_allclose(grad_c.tolist(), (2 * c).tolist(), rtol=1e-15)

@@ -11,12 +11,15 @@ import pytest
 import tinyframe
 from tinyframe.utils.data import (
     BatchSampler,
+    ChainDataset,
     ConcatDataset,
     DataLoader,
     Dataset,
+    DistributedSampler,
     IterableDataset,
     RandomSampler,
     SequentialSampler,
+    StackDataset,
     Subset,
     SubsetRandomSampler,
     TensorDataset,
@@ -454,3 +457,57 @@ def test_worker_init_fn_is_not_called_without_workers_as_in_pytorch() -> None:
     calls: list = []
     batches = list(DataLoader(range(4), batch_size=2, worker_init_fn=calls.append))
     assert calls == [] and [b.tolist() for b in batches] == [[0, 1], [2, 3]]
+
+
+
+# ----------------------------------------------------------------- DistributedSampler, ChainDataset, StackDataset
+@pytest.mark.parametrize("n, replicas, drop_last, expected", [
+    (10, 3, False, [[0, 3, 6, 9], [1, 4, 7, 0], [2, 5, 8, 1]]),
+    (10, 3, True, [[0, 3, 6], [1, 4, 7], [2, 5, 8]]),
+    (2, 5, False, [[0], [1], [0], [1], [0]]),
+], ids=["padded", "drop_last", "fewer-samples-than-replicas"])
+def test_distributed_sampler_shares_as_pytorch(n, replicas, drop_last, expected) -> None:
+    shares = [list(DistributedSampler(range(n), num_replicas=replicas, rank=rank, shuffle=False,
+                                      drop_last=drop_last)) for rank in range(replicas)]
+    assert shares == expected
+    assert [len(DistributedSampler(range(n), replicas, rank, drop_last=drop_last)) for rank in range(replicas)] == [
+        len(share) for share in expected]
+
+
+def test_distributed_sampler_shuffles_alike_in_every_rank_and_per_epoch() -> None:
+    samplers = [DistributedSampler(range(12), num_replicas=3, rank=rank, seed=5) for rank in range(3)]
+    first = [list(s) for s in samplers]
+    assert sorted(sum(first, [])) == list(range(12))
+    for s in samplers:
+        s.set_epoch(1)
+    second = [list(s) for s in samplers]
+    assert sorted(sum(second, [])) == list(range(12)) and second != first
+
+
+class _Count(IterableDataset):
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __iter__(self):
+        return iter(range(self.n))
+
+    def __len__(self) -> int:
+        return self.n
+
+
+def test_chain_dataset_streams_its_datasets_in_turn() -> None:
+    chained = ChainDataset([_Count(2), _Count(3)])
+    assert list(chained) == [0, 1, 0, 1, 2] and len(chained) == 5
+    with pytest.raises(AssertionError, match="ChainDataset only supports IterableDataset"):
+        list(ChainDataset([_Count(2), [1]]))
+
+
+def test_stack_dataset_reads_datasets_side_by_side() -> None:
+    assert StackDataset([1, 2], [3, 4])[1] == (2, 4) and len(StackDataset([1, 2], [3, 4])) == 2
+    assert StackDataset(a=[1, 2], b=[3, 4])[0] == {"a": 1, "b": 3}
+    batch = next(iter(DataLoader(StackDataset(x=[1, 2, 3], y=[4, 5, 6]), batch_size=2)))
+    assert batch["y"].tolist() == [4, 5]
+    with pytest.raises(ValueError, match="Size mismatch between datasets"):
+        StackDataset([1, 2], [3])
+    with pytest.raises(ValueError, match="At least one dataset should be passed"):
+        StackDataset()

@@ -512,3 +512,15 @@ def test_composite_schedulers_save_the_state_of_each_scheduler():
 def test_new_scheduler_errors_match_pytorch(make, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         make(_optimizer("sgd"))
+
+
+def test_the_former_base_class_name_can_still_be_subclassed():
+    class Halving(lr_scheduler._LRScheduler):
+        def get_lr(self):
+            return [group["lr"] * (0.5 if self.last_epoch else 1.0) for group in self.optimizer.param_groups]
+
+    optimizer = _optimizer("sgd")
+    scheduler = Halving(optimizer)
+    optimizer.step()
+    scheduler.step()
+    assert scheduler.get_last_lr() == [0.05, 0.005] and isinstance(scheduler, lr_scheduler.LRScheduler)

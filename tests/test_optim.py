@@ -85,6 +85,24 @@ EXPECTED = [
     ('Adagrad', dict(lr=0.1, initial_accumulator_value=0.5, eps=1e-05, maximize=True),
      [[0.045139883, -1.6520945, 2.429513], [0.7616445, 0.20960875, -0.26372677]],
      [-0.34897217, -0.65845454, -0.107774235]),
+    ('Rprop', dict(),
+     [[0.66499084, -1.0350093, 1.8350092], [0.13500917, -0.16499087, -0.86499083]],
+     [0.26499087, -0.03500914, 0.46499088]),
+    ('Rprop', dict(lr=0.05, etas=(0.3, 1.5), step_sizes=(0.01, 0.2)),
+     [[0.9562501, 0.0062499344, 0.9937499], [-0.90625, -1.00625, -0.9796876]],
+     [0.47081253, 0.54625, 0.46831253]),
+    ('Rprop', dict(maximize=True),
+     [[0.33500913, -1.3649908, 2.1649911], [0.46499088, 0.16499087, -0.53500915]],
+     [-0.06499086, -0.3649909, 0.13500917]),
+    ('ASGD', dict(lr=0.1),
+     [[0.9160763, 0.9630236, 1.430382], [-0.9991312, -0.14922816, -0.9496291]],
+     [0.43287352, 0.38254425, 0.4664263]),
+    ('ASGD', dict(lr=0.1, lambd=0.1, alpha=0.5, t0=3, weight_decay=0.1),
+     [[0.8508731, 0.9220119, 1.2606885], [-0.9670578, -0.13727187, -0.8793351]],
+     [0.40409008, 0.361397, 0.43255207]),
+    ('ASGD', dict(lr=0.05, t0=0, maximize=True),
+     [[-0.071802385, -8.4592, 2.4773438], [9.604034, 0.082854114, -0.35689563]],
+     [-0.35742477, -1.0004717, 0.07127335]),
     ('Adadelta', dict(),
      [[0.5263407, -1.1733418, 1.9734536], [0.2734064, -0.026542887, -0.7260657]],
      [0.12623774, -0.1735417, 0.3257205]),
@@ -231,6 +249,8 @@ ALL_OPTIMIZERS = [
     (optim.Adamax, dict(lr=0.1)),
     (optim.NAdam, dict(lr=0.1, decoupled_weight_decay=True, weight_decay=0.1)),
     (optim.RAdam, dict(lr=0.1, betas=(0.9, 0.5))),
+    (optim.Rprop, dict(lr=0.05)),
+    (optim.ASGD, dict(lr=0.1, t0=1, weight_decay=0.1)),
 ]
 OPTIMIZER_IDS = [cls.__name__ for cls, _ in ALL_OPTIMIZERS]
 
@@ -491,6 +511,13 @@ def test_state_dict_survives_tinyframe_save_and_load(tmp_path):
     (optim.RMSprop, dict(momentum=-1), "Invalid momentum value: -1"),
     (optim.Adagrad, dict(lr_decay=-1), "Invalid lr_decay value: -1"),
     (optim.Adagrad, dict(initial_accumulator_value=-1), "Invalid initial_accumulator_value value: -1"),
+    (optim.Adadelta, dict(rho=1.5), "Invalid rho value: 1.5"),
+    (optim.Adamax, dict(betas=(0.9, 1.0)), "Invalid beta parameter at index 1: 1.0"),
+    (optim.NAdam, dict(momentum_decay=-1), "Invalid momentum_decay value: -1"),
+    (optim.RAdam, dict(eps=-1), "Invalid epsilon value: -1"),
+    (optim.LBFGS, dict(lr=-1), "Invalid learning rate: -1"),
+    (optim.Rprop, dict(etas=(1.5, 1.2)), "Invalid eta values: 1.5, 1.2"),
+    (optim.ASGD, dict(weight_decay=-1), "Invalid weight_decay value: -1"),
 ])
 def test_bad_hyper_parameters_raise_pytorch_errors(cls, options, message):
     with pytest.raises(ValueError, match=re.escape(message)):
@@ -642,6 +669,8 @@ TORCH_DEFAULT_KEYS = {
               "foreach", "capturable", "differentiable"],
     "RAdam": ["lr", "betas", "eps", "weight_decay", "maximize", "foreach", "capturable", "decoupled_weight_decay",
               "differentiable"],
+    "Rprop": ["lr", "etas", "step_sizes", "foreach", "maximize", "differentiable", "capturable"],
+    "ASGD": ["lr", "lambd", "alpha", "t0", "weight_decay", "foreach", "maximize", "differentiable", "capturable"],
     "LBFGS": ["lr", "max_iter", "max_eval", "tolerance_grad", "tolerance_change", "history_size", "line_search_fn"],
 }
 
@@ -659,7 +688,8 @@ def test_rmsprop_takes_capturable_positionally_as_pytorch():
     assert optimizer.defaults["maximize"] is True
 
 
-@pytest.mark.parametrize("name", ["SGD", "Adam", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam"])
+@pytest.mark.parametrize("name", ["SGD", "Adam", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam", "Rprop",
+                                  "ASGD"])
 def test_differentiable_steps_are_refused_with_a_reason(name):
     with pytest.raises(NotImplementedError, match="outside the autograd graph"):
         getattr(optim, name)([tinyframe.zeros(2, requires_grad=True)], differentiable=True)
@@ -673,3 +703,38 @@ def test_nadam_keeps_the_momentum_product_in_its_state():
     assert list(state) == ["step", "mu_product", "exp_avg", "exp_avg_sq"]
     assert state["mu_product"].dtype == tinyframe.float32
     assert state["mu_product"].item() == pytest.approx(0.9 * (1 - 0.5 * 0.96 ** 0.004))
+
+
+# ----------------------------------------------------------------- step hooks
+def test_step_hooks_run_in_pytorchs_order_and_can_be_removed():
+    from tinyframe.optim.optimizer import register_optimizer_step_post_hook, register_optimizer_step_pre_hook
+    w = tinyframe.zeros(2, requires_grad=True)
+    optimizer = optim.SGD([w], lr=0.1)
+    log = []
+    handles = [register_optimizer_step_pre_hook(lambda opt, args, kwargs: log.append("global pre")),
+               optimizer.register_step_pre_hook(lambda opt, args, kwargs: log.append(("pre", args[0] is opt))),
+               optimizer.register_step_post_hook(lambda opt, args, kwargs: log.append("post")),
+               register_optimizer_step_post_hook(lambda opt, args, kwargs: log.append("global post"))]
+    w.grad = tinyframe.ones(2)
+    optimizer.step()
+    assert log == ["global pre", ("pre", True), "post", "global post"]
+    for handle in handles:
+        handle.remove()
+    optimizer.step()
+    assert len(log) == 4
+
+
+def test_a_step_pre_hook_may_replace_the_steps_arguments():
+    x, y, make_closure = _rosenbrock_problem()
+    optimizer = optim.LBFGS([x, y], max_iter=1)
+    calls = []
+
+    def counted_closure():
+        calls.append(1)
+        return make_closure(optimizer)()
+    optimizer.register_step_pre_hook(lambda opt, args, kwargs: ((opt, counted_closure), kwargs))
+    optimizer.step(make_closure(optimizer))
+    assert calls == [1]
+    with pytest.raises(RuntimeError, match="must return None or a tuple of"):
+        optimizer.register_step_pre_hook(lambda opt, args, kwargs: 3)
+        optimizer.step(make_closure(optimizer))

@@ -43,12 +43,15 @@ def grad(outputs: Sequence[Tensor] | Tensor, inputs: Sequence[Tensor] | Tensor, 
         if not t.requires_grad:
             raise RuntimeError(f"One of the differentiated Tensors (input {i}) does not require grad")
     roots, grads = _roots_and_grads(outputs, grad_outputs, create_graph)
-    targets = [edge_of(t)[0] for t in inputs]
+    edges = [edge_of(t) for t in inputs]
+    targets = [node for node, _ in edges]
     captured = _run(roots, grads, create_graph if retain_graph is None else retain_graph, create_graph,
                     targets, capture=True)
     results = []
-    for i, (t, node) in enumerate(zip(inputs, targets)):
+    for i, (t, (node, output_nr)) in enumerate(zip(inputs, edges)):
         g = captured.get(node)
+        if isinstance(g, OutputGrads):  # the input is one output of a node with several
+            g = g.slots[output_nr]
         if g is None:
             if not (allow_unused or materialize_grads):
                 raise RuntimeError(f"One of the differentiated Tensors (input {i}) appears to not have "

@@ -174,13 +174,23 @@ class Function(metaclass=_FunctionMeta):
         raise NotImplementedError("You must implement either the backward or vjp method for your "
                                   "custom autograd.Function to use it with backward mode AD.")
 
+    @staticmethod
+    def setup_context(ctx: Any, inputs: tuple, output: Any) -> None:
+        """Optional: with it, ``forward(*args)`` takes no ``ctx`` and this fills the ctx from the
+        inputs and output instead (PyTorch's newer style)."""
+        raise NotImplementedError("setup_context is not implemented.")
+
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Runs ``forward`` outside the graph and connects its result to the graph."""
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple(isinstance(a, _graph.Tensor) and a._requires_grad for a in args)
         with grad_mode.no_grad():
-            output = cls.forward(ctx, *args, **kwargs)
+            if cls.setup_context is Function.setup_context:
+                output = cls.forward(ctx, *args, **kwargs)
+            else:
+                output = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, output)
         if isinstance(output, tuple):
             return _connect_outputs(ctx, args, output)
         if not isinstance(output, _graph.Tensor):

@@ -128,6 +128,10 @@ class LRScheduler:
                           UserWarning, stacklevel=3)
 
 
+class _LRScheduler(LRScheduler):
+    """The former name of :class:`LRScheduler`, which older code subclasses (as in PyTorch)."""
+
+
 class LambdaLR(LRScheduler):
     r"""Sets each group's learning rate to its initial lr times a function of the epoch:
     :math:`\eta_t = \eta_0 \cdot \lambda(t)`.

@@ -7,6 +7,7 @@ hyper-parameters) and ``state`` (per-parameter buffers, keyed by the parameter t
 from __future__ import annotations
 
 import copy
+import functools
 import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -16,11 +17,16 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes
+from ..autograd.hooks import RemovableHandle
 from ..device import array_module_of, move_array
 from ..grad_mode import enable_grad
 from ..tensor import Tensor
 
-__all__ = ["Optimizer"]
+__all__ = ["Optimizer", "register_optimizer_step_pre_hook", "register_optimizer_step_post_hook"]
+
+# Hooks run around every optimizer's step (PyTorch's global optimizer hooks).
+_GLOBAL_STEP_PRE_HOOKS: list = []
+_GLOBAL_STEP_POST_HOOKS: list = []
 
 
 class Optimizer:
@@ -45,6 +51,8 @@ class Optimizer:
         self.state: defaultdict[Any, dict[str, Any]] = defaultdict(dict)
         self.param_groups: list[dict[str, Any]] = []
         self._step_count = 0
+        self._step_pre_hooks: list = []
+        self._step_post_hooks: list = []
         param_groups = list(params)
         if len(param_groups) == 0:
             raise ValueError("optimizer got an empty parameter list")
@@ -52,6 +60,22 @@ class Optimizer:
             param_groups = [{"params": param_groups}]
         for group in param_groups:
             self.add_param_group(group)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "step" in cls.__dict__:  # an optimizer with its own step (LBFGS) runs the hooks too
+            cls.step = _with_step_hooks(cls.__dict__["step"])
+
+    def register_step_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """Runs ``hook(optimizer, args, kwargs)`` before each step; it may return new
+        ``(args, kwargs)`` for the step (``args`` starts with the optimizer, as in PyTorch)."""
+        self._step_pre_hooks.append(hook)
+        return RemovableHandle(self._step_pre_hooks, hook)
+
+    def register_step_post_hook(self, hook: Callable) -> RemovableHandle:
+        """Runs ``hook(optimizer, args, kwargs)`` after each step."""
+        self._step_post_hooks.append(hook)
+        return RemovableHandle(self._step_post_hooks, hook)
 
     def __repr__(self) -> str:
         lines = [f"{type(self).__name__} ("]
@@ -203,6 +227,43 @@ class Optimizer:
                 saved.setdefault(name, default)
         self.state = state
         self.param_groups = saved_groups
+
+
+def _with_step_hooks(step: Callable) -> Callable:
+    """``step`` running the global and the optimizer's pre-hooks before it and post-hooks after it,
+    in PyTorch's order."""
+
+    @functools.wraps(step)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        optimizer = args[0]
+        for hook in chain(_GLOBAL_STEP_PRE_HOOKS, optimizer._step_pre_hooks):
+            result = hook(optimizer, args, kwargs)
+            if result is not None:
+                if not (isinstance(result, tuple) and len(result) == 2):
+                    raise RuntimeError(f"{hook} must return None or a tuple of (new_args, new_kwargs), but got "
+                                       f"{result}.")
+                args, kwargs = result
+        out = step(*args, **kwargs)
+        for hook in chain(optimizer._step_post_hooks, _GLOBAL_STEP_POST_HOOKS):
+            hook(optimizer, args, kwargs)
+        return out
+
+    return wrapper
+
+
+Optimizer.step = _with_step_hooks(Optimizer.step)  # type: ignore[method-assign]
+
+
+def register_optimizer_step_pre_hook(hook: Callable) -> RemovableHandle:
+    """Runs ``hook(optimizer, args, kwargs)`` before the step of every optimizer."""
+    _GLOBAL_STEP_PRE_HOOKS.append(hook)
+    return RemovableHandle(_GLOBAL_STEP_PRE_HOOKS, hook)
+
+
+def register_optimizer_step_post_hook(hook: Callable) -> RemovableHandle:
+    """Runs ``hook(optimizer, args, kwargs)`` after the step of every optimizer."""
+    _GLOBAL_STEP_POST_HOOKS.append(hook)
+    return RemovableHandle(_GLOBAL_STEP_POST_HOOKS, hook)
 
 
 _SET_MESSAGE = ("optimizer parameters need to be organized in ordered collections, but the ordering of tensors "

@@ -1,7 +1,16 @@
 """``tinyframe.utils.data``: datasets, samplers and the ``DataLoader``, as ``torch.utils.data``."""
 from .collate import default_collate, default_convert
 from .dataloader import DataLoader, get_worker_info
-from .dataset import ConcatDataset, Dataset, IterableDataset, Subset, TensorDataset, random_split
+from .dataset import (
+    ChainDataset,
+    ConcatDataset,
+    Dataset,
+    IterableDataset,
+    StackDataset,
+    Subset,
+    TensorDataset,
+    random_split,
+)
 from .distributed import DistributedSampler
 from .sampler import (
     BatchSampler,
@@ -13,7 +22,8 @@ from .sampler import (
 )
 
 __all__ = [
-    "Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDataset", "random_split", "Sampler",
+    "Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDataset", "ChainDataset", "StackDataset",
+    "random_split", "Sampler", "DistributedSampler",
     "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler", "BatchSampler", "DataLoader",
-    "default_collate", "default_convert", "get_worker_info", "DistributedSampler",
+    "default_collate", "default_convert", "get_worker_info",
 ]

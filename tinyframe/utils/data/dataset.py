@@ -15,7 +15,8 @@ from ...device import CPU, device_of, move_array
 from ...random import Generator, default_generator, generator_for
 from ...tensor import Tensor
 
-__all__ = ["Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDataset", "random_split"]
+__all__ = ["Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDataset", "ChainDataset", "StackDataset",
+           "random_split"]
 
 T_co = TypeVar("T_co", covariant=True)
 
@@ -137,6 +138,52 @@ class ConcatDataset(Dataset[T_co]):
         which = bisect.bisect_right(self.cumulative_sizes, index)
         offset = self.cumulative_sizes[which - 1] if which else 0
         return self.datasets[which][index - offset]
+
+
+class ChainDataset(IterableDataset):
+    """Iterable datasets read one after another (the streaming counterpart of ``ConcatDataset``)."""
+
+    def __init__(self, datasets: Iterable[Dataset]) -> None:
+        self.datasets = datasets
+
+    def __iter__(self) -> Iterator:
+        for d in self.datasets:
+            if not isinstance(d, IterableDataset):
+                raise AssertionError("ChainDataset only supports IterableDataset")
+            yield from d
+
+    def __len__(self) -> int:
+        total = 0
+        for d in self.datasets:
+            if not isinstance(d, IterableDataset):
+                raise AssertionError("ChainDataset only supports IterableDataset")
+            total += len(d)
+        return total
+
+
+class StackDataset(Dataset):
+    """Datasets of one length read side by side: ``StackDataset(a, b)[i]`` is ``(a[i], b[i])``, and
+    ``StackDataset(image=a, label=b)[i]`` is ``{"image": a[i], "label": b[i]}``."""
+
+    def __init__(self, *args: Dataset, **kwargs: Dataset) -> None:
+        if args and kwargs:
+            raise ValueError("Supported either ``tuple``- (via ``args``) or``dict``- (via ``kwargs``) like "
+                             "input/output, but both types are given.")
+        if not args and not kwargs:
+            raise ValueError("At least one dataset should be passed")
+        datasets = list(args) if args else list(kwargs.values())
+        self._length = len(datasets[0])
+        if any(self._length != len(d) for d in datasets):
+            raise ValueError("Size mismatch between datasets")
+        self.datasets: tuple | dict = args if args else kwargs
+
+    def __getitem__(self, index: int) -> tuple | dict:
+        if isinstance(self.datasets, dict):
+            return {key: d[index] for key, d in self.datasets.items()}
+        return tuple(d[index] for d in self.datasets)
+
+    def __len__(self) -> int:
+        return self._length
 
 
 def random_split(dataset: Dataset, lengths: Sequence[int | float],
