@@ -149,3 +149,12 @@ CASES.update({
     "pdist_p1": (lambda lib, a: _F(lib).pdist(a, p=1.0), [_x(4, 3)], True),
     "upsample_bilinear": (lambda lib, a: _F(lib).upsample_bilinear(a, scale_factor=2), [_x(1, 1, 2, 3)], True),
 })
+CASES.update({
+    "interpolate_bicubic": (lambda lib, a: _F(lib).interpolate(a, size=(5, 4), mode="bicubic"), [_x(1, 2, 3, 3)], True),
+    "interpolate_bicubic_align_corners_scale": (lambda lib, a: _F(lib).interpolate(
+        a, scale_factor=1.5, mode="bicubic", align_corners=True), [_x(1, 1, 4, 3)], True),
+    "interpolate_trilinear": (lambda lib, a: _F(lib).interpolate(a, size=(3, 2, 4), mode="trilinear"),
+                              [_x(1, 1, 2, 3, 2)], True),
+    "interpolate_nearest_3d": (lambda lib, a: _F(lib).interpolate(a, scale_factor=(2, 1, 1.5)),
+                               [_x(1, 1, 2, 3, 2)], True),
+})

@@ -320,7 +320,8 @@ def _repeat_heads(t: Tensor, repeats: int) -> Tensor:
 
 
 # --------------------------------------------------------------------------- resampling
-_INTERPOLATING = {"linear": 1, "bilinear": 2, "trilinear": 3}
+_INTERPOLATING = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
+_CUBIC_A = -0.75  # the cubic convolution coefficient PyTorch uses
 
 
 def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
@@ -366,7 +367,9 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode:
     out = input
     for i, (n_in, n_out, scale) in enumerate(zip(in_sizes, out_sizes, scales)):
         axis = 2 + i
-        if mode in _INTERPOLATING:
+        if mode == "bicubic":
+            out = _cubic_along(out, axis, n_in, n_out, scale, align_corners)
+        elif mode in _INTERPOLATING:
             out = _linear_along(out, axis, n_in, n_out, scale, align_corners)
         else:
             out = _nearest_along(out, axis, n_in, n_out, scale, mode == "nearest-exact")
@@ -408,15 +411,41 @@ def _nearest_along(x: Tensor, axis: int, n_in: int, n_out: int, scale: float | N
     return indexing.index_select(x, axis, Tensor._make(xp.asarray(source)))
 
 
+def _source_positions(n_in: int, n_out: int, scale: float | None, align_corners: bool, cubic: bool) -> np.ndarray:
+    """Where each output sample sits on the input axis (PyTorch's ``area_pixel_compute_source_index``)."""
+    dst = np.arange(n_out, dtype=np.float64)
+    if align_corners:
+        return dst * ((n_in - 1) / (n_out - 1) if n_out > 1 else 0.0)
+    scale = n_in / n_out if scale is None else scale
+    source = (dst + 0.5) * scale - 0.5
+    return source if cubic else np.maximum(source, 0.0)
+
+
+def _cubic_along(x: Tensor, axis: int, n_in: int, n_out: int, scale: float | None, align_corners: bool) -> Tensor:
+    """``sum_k w_k(t) * x[clamp(i - 1 + k)]`` over the four neighbours of each source position
+    ``i + t``, ``w`` the cubic convolution kernel with ``A = -0.75`` (edges repeated)."""
+    xp = array_module_of(x._data)
+    source = _source_positions(n_in, n_out, scale, align_corners, cubic=True)
+    base = np.floor(source).astype(np.int64)
+    t = source - base
+    a = _CUBIC_A
+    near = [t + 1.0, t, 1.0 - t, 2.0 - t]  # distances to the four neighbours
+    weights = [((a * d - 5 * a) * d + 8 * a) * d - 4 * a if k in (0, 3) else ((a + 2) * d - (a + 3)) * d * d + 1
+               for k, d in enumerate(near)]
+    weight_shape = (n_out,) + (1,) * (x.ndim - 1 - axis)
+    out = None
+    for k, w in enumerate(weights):
+        index = Tensor._make(xp.asarray(np.clip(base - 1 + k, 0, n_in - 1)))
+        term = binary.mul(indexing.index_select(x, axis, index),
+                          Tensor._make(xp.asarray(w.reshape(weight_shape).astype(x._data.dtype))))
+        out = term if out is None else binary.add(out, term)
+    return out
+
+
 def _linear_along(x: Tensor, axis: int, n_in: int, n_out: int, scale: float | None, align_corners: bool) -> Tensor:
     """``x[i0] + lambda * (x[i1] - x[i0])`` at each output's source position along ``axis``."""
     xp = array_module_of(x._data)
-    dst = np.arange(n_out, dtype=np.float64)
-    if align_corners:
-        source = dst * ((n_in - 1) / (n_out - 1) if n_out > 1 else 0.0)
-    else:
-        scale = n_in / n_out if scale is None else scale
-        source = np.maximum((dst + 0.5) * scale - 0.5, 0.0)
+    source = _source_positions(n_in, n_out, scale, align_corners, cubic=False)
     lower = np.minimum(np.floor(source).astype(np.int64), n_in - 1)
     upper = np.minimum(lower + 1, n_in - 1)
     weight_shape = (n_out,) + (1,) * (x.ndim - 1 - axis)
