@@ -158,3 +158,26 @@ CASES.update({
     "interpolate_nearest_3d": (lambda lib, a: _F(lib).interpolate(a, scale_factor=(2, 1, 1.5)),
                                [_x(1, 1, 2, 3, 2)], True),
 })
+CASES.update({
+    "max_pool3d": (lambda lib, a: _F(lib).max_pool3d(a, 2), [_x(1, 2, 4, 4, 5)], True),
+    "max_pool3d_padding_ceil_dilation": (lambda lib, a: _F(lib).max_pool3d(
+        a, (3, 2, 2), stride=(2, 1, 2), padding=(1, 0, 1), dilation=(1, 2, 1), ceil_mode=True),
+        [_x(1, 1, 5, 5, 4)], True),
+    "avg_pool3d": (lambda lib, a: _F(lib).avg_pool3d(a, 2, stride=1), [_x(2, 1, 3, 3, 4)], True),
+    "avg_pool3d_exclude_pad_ceil": (lambda lib, a: _F(lib).avg_pool3d(
+        a, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=False), [_x(1, 2, 4, 5, 4)], True),
+    "avg_pool3d_include_pad_ceil_unbatched": (lambda lib, a: _F(lib).avg_pool3d(
+        a, (2, 3, 2), stride=2, padding=(1, 1, 0), ceil_mode=True), [_x(2, 4, 5, 5)], True),
+    "avg_pool3d_divisor": (lambda lib, a: _F(lib).avg_pool3d(a, 2, divisor_override=3), [_x(1, 1, 4, 4, 4)], True),
+    "adaptive_avg_pool3d": (lambda lib, a: _F(lib).adaptive_avg_pool3d(a, (2, 3, None)), [_x(1, 2, 5, 4, 3)], True),
+    "adaptive_max_pool3d": (lambda lib, a: _F(lib).adaptive_max_pool3d(a, (2, 3, 2), return_indices=True),
+                            [_x(1, 2, 5, 4, 3)], True),
+    "max_unpool3d": (lambda lib, a: _F(lib).max_unpool3d(
+        a, lib.tensor([[[[[0, 7], [18, 30]]]]]), 2, output_size=(3, 4, 4)), [_x(1, 1, 1, 2, 2)], True),
+    "lp_pool3d": (lambda lib, a: _F(lib).lp_pool3d(a, 2, 2), [np.abs(_x(1, 1, 4, 4, 4)) + 0.1], True),
+    "conv_transpose3d": (lambda lib, x, w, b: _F(lib).conv_transpose3d(
+        x, w, b, stride=(2, 1, 2), padding=(1, 0, 1), output_padding=(1, 0, 1), dilation=(2, 1, 1)),
+        [_x(2, 2, 3, 2, 3), _x(2, 3, 2, 2, 2), _x(3)], True),
+    "conv_transpose3d_groups_unbatched": (lambda lib, x, w: _F(lib).conv_transpose3d(x, w, groups=2, stride=3),
+                                          [_x(4, 2, 2, 2), _x(4, 1, 2, 1, 2)], True),
+})
