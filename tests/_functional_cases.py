@@ -181,3 +181,22 @@ CASES.update({
     "conv_transpose3d_groups_unbatched": (lambda lib, x, w: _F(lib).conv_transpose3d(x, w, groups=2, stride=3),
                                           [_x(4, 2, 2, 2), _x(4, 1, 2, 1, 2)], True),
 })
+_THETA = [[[0.9, 0.3, 0.1], [-0.2, 1.1, 0.05]], [[1.3, -0.4, -0.2], [0.5, 0.7, 0.3]]]
+CASES.update({
+    "affine_grid": (lambda lib, t: _F(lib).affine_grid(t, (2, 3, 3, 4), align_corners=False), [np.array(_THETA)], True),
+    "affine_grid_align_corners": (lambda lib, t: _F(lib).affine_grid(t, (2, 1, 4, 2), align_corners=True),
+                                  [np.array(_THETA)], True),
+    "grid_sample_bilinear_zeros": (lambda lib, x, g: _F(lib).grid_sample(x, g, align_corners=False),
+                                   [_x(2, 2, 3, 4), np.clip(_x(2, 3, 2, 2) * 0.7, -1.3, 1.3)], True),
+    "grid_sample_bilinear_border_align": (lambda lib, x, g: _F(lib).grid_sample(
+        x, g, padding_mode="border", align_corners=True), [_x(1, 2, 3, 4), _x(1, 4, 3, 2) * 0.8], True),
+    "grid_sample_reflection": (lambda lib, x, g: _F(lib).grid_sample(
+        x, g, padding_mode="reflection", align_corners=False), [_x(1, 1, 4, 3), _x(1, 3, 3, 2) * 1.1], True),
+    "grid_sample_reflection_align": (lambda lib, x, g: _F(lib).grid_sample(
+        x, g, padding_mode="reflection", align_corners=True), [_x(1, 1, 4, 3), _x(1, 3, 3, 2) * 1.1], True),
+    "grid_sample_nearest": (lambda lib, x, g: _F(lib).grid_sample(x, g, mode="nearest", align_corners=False),
+                            [_x(1, 2, 3, 4), _x(1, 2, 3, 2) * 0.9], False),
+    "spatial_transformer": (lambda lib, x, t: _F(lib).grid_sample(
+        x, _F(lib).affine_grid(t, (2, 2, 3, 3), align_corners=False), align_corners=False),
+        [_x(2, 2, 4, 4), np.array(_THETA)], True),
+})

@@ -60,7 +60,7 @@ __all__ += ["selu", "selu_", "celu", "celu_", "softsign", "softmin", "threshold"
             "upsample_bilinear", "max_pool1d_with_indices", "max_pool2d_with_indices",
             "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices"]
 __all__ += ["max_pool3d", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool3d", "max_unpool3d", "lp_pool3d",
-            "conv_transpose3d"]
+            "conv_transpose3d", "affine_grid", "grid_sample"]
 
 
 # --------------------------------------------------------------------------- activations
@@ -1319,3 +1319,108 @@ def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     if bias is not None:
         out = binary.add(out, bias.reshape(-1, 1, 1, 1))
     return out if batched else out.squeeze(0)
+
+
+# --------------------------------------------------------------------------- spatial transformers
+_ALIGN_CORNERS_WARNING = ("Default grid_sample and affine_grid behavior has changed to align_corners=False since "
+                          "1.3.0. Please specify align_corners=True if the old behavior is desired. See the "
+                          "documentation of grid_sample for details.")
+
+
+def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> Tensor:
+    """The sampling grid ``(N, H, W, 2)`` of the affine maps ``theta (N, 2, 3)`` for an output of
+    ``size = (N, C, H, W)``: ``grid[n, h, w] = theta[n] @ (x_w, y_h, 1)`` over normalised
+    coordinates in ``[-1, 1]`` (pixel centres unless ``align_corners``)."""
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_WARNING, UserWarning, stacklevel=2)
+        align_corners = False
+    size = tuple(size)
+    if len(size) != 4:
+        raise NotImplementedError(f"affine_grid only supports 4D sizes in tinyframe, for 2D affine "
+                                  f"transformations. Got size {list(size)}.")
+    if theta.ndim != 3 or tuple(theta.shape[1:]) != (2, 3):
+        raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size "
+                         f"tinyframe.Size({list(size)}). Got {list(theta.shape)}.")
+    n, _, h, w = size
+
+    def axis(steps: int) -> np.ndarray:
+        values = np.linspace(-1.0, 1.0, steps) if steps > 1 else np.zeros(1)
+        return values if align_corners else values * (steps - 1) / steps
+    xs, ys = np.meshgrid(axis(w), axis(h))
+    base = np.stack([xs, ys, np.ones_like(xs)], -1).reshape(1, h * w, 3)
+    base = Tensor._make(array_module_of(theta._data).asarray(base.astype(theta._data.dtype)))
+    return linalg.matmul(base, shape_ops.transpose(theta, 1, 2)).reshape(n, h, w, 2)
+
+
+def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: str = "zeros",
+                align_corners: bool | None = None) -> Tensor:
+    """Samples ``input (N, C, H, W)`` at the normalised positions ``grid (N, H_out, W_out, 2)``
+    (``x`` then ``y``, ``-1`` and ``1`` the edges, or the corner pixels' centres with
+    ``align_corners``), bilinearly or at the nearest pixel; positions outside read zeros
+    (``padding_mode='zeros'``), the border (``'border'``) or the reflected image (``'reflection'``).
+    Differentiable in ``input`` and ``grid``."""
+    if mode not in ("bilinear", "nearest"):
+        if mode == "bicubic":
+            raise NotImplementedError("grid_sample: mode='bicubic' is not supported by tinyframe; use 'bilinear'")
+        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but "
+                         f"got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+                         f"'reflection', but got: '{padding_mode}'")
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_WARNING, UserWarning, stacklevel=2)
+        align_corners = False
+    if input.ndim != 4:
+        raise NotImplementedError("grid_sample: tinyframe samples 4-D inputs (N, C, H, W) only")
+    n, c, h, w = input.shape
+    xs = _source_coordinate(grid[..., 0], w, padding_mode, align_corners)
+    ys = _source_coordinate(grid[..., 1], h, padding_mode, align_corners)
+    flat = input.reshape(n, c, h * w)
+    out_shape = tuple(grid.shape[1:3])
+    xp = array_module_of(input._data)
+
+    def read(col: Any, row: Any) -> Tensor:
+        """``input[n, :, row, col]`` for integer arrays ``(N, H_out, W_out)``, zeros outside."""
+        inside = (col >= 0) & (col < w) & (row >= 0) & (row < h)
+        index = (xp.clip(row, 0, h - 1) * w + xp.clip(col, 0, w - 1)).reshape(n, 1, -1)
+        values = indexing.gather(flat, 2, Tensor._make(xp.broadcast_to(index, (n, c, index.shape[2]))))
+        values = values.reshape(n, c, *out_shape)
+        return binary.mul(values, Tensor._make(inside[:, None].astype(input._data.dtype)))
+
+    if mode == "nearest":
+        # round half to even, as PyTorch's nearbyint
+        return read(xp.rint(xs._data).astype(np.int64), xp.rint(ys._data).astype(np.int64))
+    x0 = xp.floor(xs._data)
+    y0 = xp.floor(ys._data)
+    tx = binary.sub(xs, Tensor._make(x0)).unsqueeze(1)
+    ty = binary.sub(ys, Tensor._make(y0)).unsqueeze(1)
+    x0, y0 = x0.astype(np.int64), y0.astype(np.int64)
+    top = binary.add(read(x0, y0), binary.mul(binary.sub(read(x0 + 1, y0), read(x0, y0)), tx))
+    bottom = binary.add(read(x0, y0 + 1), binary.mul(binary.sub(read(x0 + 1, y0 + 1), read(x0, y0 + 1)), tx))
+    return binary.add(top, binary.mul(binary.sub(bottom, top), ty))
+
+
+def _source_coordinate(coord: Tensor, size: int, padding_mode: str, align_corners: bool) -> Tensor:
+    """A normalised coordinate in pixels, then clipped or reflected per ``padding_mode``."""
+    if align_corners:
+        pixel = binary.mul(binary.add(coord, 1.0), (size - 1) / 2)
+    else:
+        pixel = binary.div(binary.sub(binary.mul(binary.add(coord, 1.0), size), 1.0), 2)
+    if padding_mode == "border":
+        return binary.clamp(pixel, 0.0, size - 1.0)
+    if padding_mode == "reflection":
+        low, high = (0.0, 2.0 * (size - 1)) if align_corners else (-1.0, 2.0 * size - 1)
+        return binary.clamp(_reflect(pixel, low, high), 0.0, size - 1.0)
+    return pixel
+
+
+def _reflect(x: Tensor, twice_low: float, twice_high: float) -> Tensor:
+    """``x`` reflected into ``[twice_low / 2, twice_high / 2]`` (PyTorch's ``reflect_coordinates``)."""
+    if twice_low == twice_high:
+        return binary.mul(x, 0.0)
+    low, span = twice_low / 2, (twice_high - twice_low) / 2
+    distance = unary.abs(binary.sub(x, low))
+    flips = array_module_of(x._data).floor(distance._data / span)
+    extra = binary.sub(distance, Tensor._make(flips * span))  # fmod, differentiable in x
+    even = Tensor._make(flips % 2 == 0)
+    return binary.where(even, binary.add(extra, low), binary.add(binary.sub(span, extra), low))
