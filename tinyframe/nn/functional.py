@@ -607,7 +607,7 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, 
                            f"Long, Int; but got {input.dtype} instead")
     positions, valid = _bags(input, offsets, include_last_offset)
     xp = array_module_of(weight._data)
-    flat = input._data.reshape(-1)
+    flat = np.asarray(input.detach().cpu().numpy()).reshape(-1)  # bags are laid out on the host
     ids = flat[positions] * valid
     if padding_idx is not None:
         padding_idx = padding_idx + weight.shape[0] if padding_idx < 0 else padding_idx
@@ -832,7 +832,7 @@ def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: floa
     state = generator_for(device_of(data)).state
     uniform = state.random(data.shape) if hasattr(state, "random") else state.random_sample(data.shape)
     xp = array_module_of(data)
-    gumbels = xp.asarray(-np.log(-np.log1p(-np.asarray(uniform))), dtype=data.dtype)
+    gumbels = (-xp.log(-xp.log1p(-xp.asarray(uniform)))).astype(data.dtype)
     soft = reductions.softmax(binary.div(binary.add(logits, Tensor._make(gumbels)), tau), dim)
     if not hard:
         return soft
