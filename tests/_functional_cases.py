@@ -149,3 +149,54 @@ CASES.update({
     "pdist_p1": (lambda lib, a: _F(lib).pdist(a, p=1.0), [_x(4, 3)], True),
     "upsample_bilinear": (lambda lib, a: _F(lib).upsample_bilinear(a, scale_factor=2), [_x(1, 1, 2, 3)], True),
 })
+CASES.update({
+    "interpolate_bicubic": (lambda lib, a: _F(lib).interpolate(a, size=(5, 4), mode="bicubic"), [_x(1, 2, 3, 3)], True),
+    "interpolate_bicubic_align_corners_scale": (lambda lib, a: _F(lib).interpolate(
+        a, scale_factor=1.5, mode="bicubic", align_corners=True), [_x(1, 1, 4, 3)], True),
+    "interpolate_trilinear": (lambda lib, a: _F(lib).interpolate(a, size=(3, 2, 4), mode="trilinear"),
+                              [_x(1, 1, 2, 3, 2)], True),
+    "interpolate_nearest_3d": (lambda lib, a: _F(lib).interpolate(a, scale_factor=(2, 1, 1.5)),
+                               [_x(1, 1, 2, 3, 2)], True),
+})
+CASES.update({
+    "max_pool3d": (lambda lib, a: _F(lib).max_pool3d(a, 2), [_x(1, 2, 4, 4, 5)], True),
+    "max_pool3d_padding_ceil_dilation": (lambda lib, a: _F(lib).max_pool3d(
+        a, (3, 2, 2), stride=(2, 1, 2), padding=(1, 0, 1), dilation=(1, 2, 1), ceil_mode=True),
+        [_x(1, 1, 5, 5, 4)], True),
+    "avg_pool3d": (lambda lib, a: _F(lib).avg_pool3d(a, 2, stride=1), [_x(2, 1, 3, 3, 4)], True),
+    "avg_pool3d_exclude_pad_ceil": (lambda lib, a: _F(lib).avg_pool3d(
+        a, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=False), [_x(1, 2, 4, 5, 4)], True),
+    "avg_pool3d_include_pad_ceil_unbatched": (lambda lib, a: _F(lib).avg_pool3d(
+        a, (2, 3, 2), stride=2, padding=(1, 1, 0), ceil_mode=True), [_x(2, 4, 5, 5)], True),
+    "avg_pool3d_divisor": (lambda lib, a: _F(lib).avg_pool3d(a, 2, divisor_override=3), [_x(1, 1, 4, 4, 4)], True),
+    "adaptive_avg_pool3d": (lambda lib, a: _F(lib).adaptive_avg_pool3d(a, (2, 3, None)), [_x(1, 2, 5, 4, 3)], True),
+    "adaptive_max_pool3d": (lambda lib, a: _F(lib).adaptive_max_pool3d(a, (2, 3, 2), return_indices=True),
+                            [_x(1, 2, 5, 4, 3)], True),
+    "max_unpool3d": (lambda lib, a: _F(lib).max_unpool3d(
+        a, lib.tensor([[[[[0, 7], [18, 30]]]]]), 2, output_size=(3, 4, 4)), [_x(1, 1, 1, 2, 2)], True),
+    "lp_pool3d": (lambda lib, a: _F(lib).lp_pool3d(a, 2, 2), [np.abs(_x(1, 1, 4, 4, 4)) + 0.1], True),
+    "conv_transpose3d": (lambda lib, x, w, b: _F(lib).conv_transpose3d(
+        x, w, b, stride=(2, 1, 2), padding=(1, 0, 1), output_padding=(1, 0, 1), dilation=(2, 1, 1)),
+        [_x(2, 2, 3, 2, 3), _x(2, 3, 2, 2, 2), _x(3)], True),
+    "conv_transpose3d_groups_unbatched": (lambda lib, x, w: _F(lib).conv_transpose3d(x, w, groups=2, stride=3),
+                                          [_x(4, 2, 2, 2), _x(4, 1, 2, 1, 2)], True),
+})
+_THETA = [[[0.9, 0.3, 0.1], [-0.2, 1.1, 0.05]], [[1.3, -0.4, -0.2], [0.5, 0.7, 0.3]]]
+CASES.update({
+    "affine_grid": (lambda lib, t: _F(lib).affine_grid(t, (2, 3, 3, 4), align_corners=False), [np.array(_THETA)], True),
+    "affine_grid_align_corners": (lambda lib, t: _F(lib).affine_grid(t, (2, 1, 4, 2), align_corners=True),
+                                  [np.array(_THETA)], True),
+    "grid_sample_bilinear_zeros": (lambda lib, x, g: _F(lib).grid_sample(x, g, align_corners=False),
+                                   [_x(2, 2, 3, 4), np.clip(_x(2, 3, 2, 2) * 0.7, -1.3, 1.3)], True),
+    "grid_sample_bilinear_border_align": (lambda lib, x, g: _F(lib).grid_sample(
+        x, g, padding_mode="border", align_corners=True), [_x(1, 2, 3, 4), _x(1, 4, 3, 2) * 0.8], True),
+    "grid_sample_reflection": (lambda lib, x, g: _F(lib).grid_sample(
+        x, g, padding_mode="reflection", align_corners=False), [_x(1, 1, 4, 3), _x(1, 3, 3, 2) * 1.1], True),
+    "grid_sample_reflection_align": (lambda lib, x, g: _F(lib).grid_sample(
+        x, g, padding_mode="reflection", align_corners=True), [_x(1, 1, 4, 3), _x(1, 3, 3, 2) * 1.1], True),
+    "grid_sample_nearest": (lambda lib, x, g: _F(lib).grid_sample(x, g, mode="nearest", align_corners=False),
+                            [_x(1, 2, 3, 4), _x(1, 2, 3, 2) * 0.9], False),
+    "spatial_transformer": (lambda lib, x, t: _F(lib).grid_sample(
+        x, _F(lib).affine_grid(t, (2, 2, 3, 3), align_corners=False), align_corners=False),
+        [_x(2, 2, 4, 4), np.array(_THETA)], True),
+})

@@ -76,3 +76,14 @@ CASES = {
 def _no_grad(lib: Any, model: Any, *args: Any, **kwargs: Any) -> Any:
     with lib.no_grad():
         return model(*args, **kwargs)
+
+
+def _causal_bias_kv(lib: Any) -> Any:
+    attention = filled(lib, lib.nn.MultiheadAttention(4, 2, add_bias_kv=True, add_zero_attn=True, dtype=lib.float64),
+                       12)
+    x = _t(lib, SRC)
+    mask = _t(lib, np.triu(np.ones((3, 3), dtype=bool), 1))
+    return attention(x, x, x, attn_mask=mask, is_causal=True, need_weights=False)[0]
+
+
+CASES["multihead_attention_is_causal_masks_all_later_keys"] = _causal_bias_kv

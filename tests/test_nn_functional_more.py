@@ -116,3 +116,12 @@ def test_instance_norm_updates_running_stats_with_the_batch_average() -> None:
 def test_embedding_bag_per_sample_weights_only_in_sum_mode() -> None:
     with pytest.raises(NotImplementedError, match="per_sample_weights is only supported for mode='sum'"):
         F.embedding_bag(tf.tensor([[0, 1]]), tf.randn(3, 2), per_sample_weights=tf.ones(1, 2))
+
+
+def test_grid_functions_warn_about_the_align_corners_default() -> None:
+    theta = tf.tensor([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]])
+    with pytest.warns(UserWarning, match="align_corners=False since 1.3.0"):
+        grid = F.affine_grid(theta, (1, 1, 2, 3))
+    with pytest.warns(UserWarning, match="align_corners=False since 1.3.0"):
+        out = F.grid_sample(tf.ones(1, 1, 2, 3), grid)
+    np.testing.assert_allclose(out.numpy(), np.ones((1, 1, 2, 3)), rtol=1e-6)  # the identity map

@@ -58,6 +58,14 @@ REPRS = [
     (nn.TripletMarginWithDistanceLoss, "TripletMarginWithDistanceLoss(\n  (distance_function): PairwiseDistance()\n)"),
     (nn.PoissonNLLLoss, "PoissonNLLLoss()"), (nn.GaussianNLLLoss, "GaussianNLLLoss()"),
     (nn.MultiMarginLoss, "MultiMarginLoss()"),
+    (lambda: nn.MaxPool3d(2), "MaxPool3d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)"),
+    (lambda: nn.AvgPool3d(3, stride=2, padding=1, count_include_pad=False),
+     "AvgPool3d(kernel_size=3, stride=2, padding=1)"),
+    (lambda: nn.AdaptiveAvgPool3d((2, None, 3)), "AdaptiveAvgPool3d(output_size=(2, None, 3))"),
+    (lambda: nn.AdaptiveMaxPool3d(2), "AdaptiveMaxPool3d(output_size=2)"),
+    (lambda: nn.MaxUnpool3d(2), "MaxUnpool3d(kernel_size=(2, 2, 2), stride=(2, 2, 2), padding=(0, 0, 0))"),
+    (lambda: nn.LPPool3d(2, 2), "LPPool3d(norm_type=2, kernel_size=2, stride=None, ceil_mode=False)"),
+    (lambda: nn.ConvTranspose3d(2, 3, 2, stride=2), "ConvTranspose3d(2, 3, kernel_size=(2, 2, 2), stride=(2, 2, 2))"),
 ]
 
 
@@ -210,3 +218,15 @@ def test_gumbel_softmax_hard_is_one_hot_with_soft_gradient() -> None:
     assert set(np.unique(sample.detach().numpy())) == {0.0, 1.0}
     (sample * tf.arange(4.0)).sum().backward()
     assert logits.grad is not None and np.abs(logits.grad.numpy()).sum() > 0
+
+
+def test_conv_transpose3d_layer_shapes() -> None:
+    layer = nn.ConvTranspose3d(2, 3, 2, stride=2)
+    assert list(layer.state_dict()) == ["weight", "bias"] and layer.weight.shape == (2, 3, 2, 2, 2)
+    assert layer(tf.randn(1, 2, 2, 2, 2)).shape == (1, 3, 4, 4, 4)
+    assert layer(tf.randn(1, 2, 2, 2, 2), output_size=(5, 5, 5)).shape == (1, 3, 5, 5, 5)
+
+
+def test_max_pool3d_indices_say_what_to_use() -> None:
+    with pytest.raises(NotImplementedError, match="return_indices=True is not supported"):
+        nn.MaxPool3d(2, return_indices=True)(tf.randn(1, 1, 2, 2, 2))

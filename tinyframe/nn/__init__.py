@@ -2,6 +2,7 @@
 from . import functional, init, parallel, utils
 from .modules import *  # noqa: F401,F403
 from .modules import __all__ as _module_names
-from .parameter import Buffer, Parameter
+from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 
-__all__ = ["functional", "init", "parallel", "utils", "Parameter", "Buffer", *_module_names]
+__all__ = ["functional", "init", "parallel", "utils", "Parameter", "Buffer", "UninitializedParameter",
+           "UninitializedBuffer", *_module_names]

@@ -59,6 +59,8 @@ __all__ += ["selu", "selu_", "celu", "celu_", "softsign", "softmin", "threshold"
             "lp_pool1d", "lp_pool2d", "local_response_norm", "channel_shuffle", "pdist", "upsample_nearest",
             "upsample_bilinear", "max_pool1d_with_indices", "max_pool2d_with_indices",
             "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices"]
+__all__ += ["max_pool3d", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool3d", "max_unpool3d", "lp_pool3d",
+            "conv_transpose3d", "affine_grid", "grid_sample"]
 
 
 # --------------------------------------------------------------------------- activations
@@ -320,7 +322,8 @@ def _repeat_heads(t: Tensor, repeats: int) -> Tensor:
 
 
 # --------------------------------------------------------------------------- resampling
-_INTERPOLATING = {"linear": 1, "bilinear": 2, "trilinear": 3}
+_INTERPOLATING = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
+_CUBIC_A = -0.75  # the cubic convolution coefficient PyTorch uses
 
 
 def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
@@ -366,7 +369,9 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode:
     out = input
     for i, (n_in, n_out, scale) in enumerate(zip(in_sizes, out_sizes, scales)):
         axis = 2 + i
-        if mode in _INTERPOLATING:
+        if mode == "bicubic":
+            out = _cubic_along(out, axis, n_in, n_out, scale, align_corners)
+        elif mode in _INTERPOLATING:
             out = _linear_along(out, axis, n_in, n_out, scale, align_corners)
         else:
             out = _nearest_along(out, axis, n_in, n_out, scale, mode == "nearest-exact")
@@ -408,15 +413,41 @@ def _nearest_along(x: Tensor, axis: int, n_in: int, n_out: int, scale: float | N
     return indexing.index_select(x, axis, Tensor._make(xp.asarray(source)))
 
 
+def _source_positions(n_in: int, n_out: int, scale: float | None, align_corners: bool, cubic: bool) -> np.ndarray:
+    """Where each output sample sits on the input axis (PyTorch's ``area_pixel_compute_source_index``)."""
+    dst = np.arange(n_out, dtype=np.float64)
+    if align_corners:
+        return dst * ((n_in - 1) / (n_out - 1) if n_out > 1 else 0.0)
+    scale = n_in / n_out if scale is None else scale
+    source = (dst + 0.5) * scale - 0.5
+    return source if cubic else np.maximum(source, 0.0)
+
+
+def _cubic_along(x: Tensor, axis: int, n_in: int, n_out: int, scale: float | None, align_corners: bool) -> Tensor:
+    """``sum_k w_k(t) * x[clamp(i - 1 + k)]`` over the four neighbours of each source position
+    ``i + t``, ``w`` the cubic convolution kernel with ``A = -0.75`` (edges repeated)."""
+    xp = array_module_of(x._data)
+    source = _source_positions(n_in, n_out, scale, align_corners, cubic=True)
+    base = np.floor(source).astype(np.int64)
+    t = source - base
+    a = _CUBIC_A
+    near = [t + 1.0, t, 1.0 - t, 2.0 - t]  # distances to the four neighbours
+    weights = [((a * d - 5 * a) * d + 8 * a) * d - 4 * a if k in (0, 3) else ((a + 2) * d - (a + 3)) * d * d + 1
+               for k, d in enumerate(near)]
+    weight_shape = (n_out,) + (1,) * (x.ndim - 1 - axis)
+    out = None
+    for k, w in enumerate(weights):
+        index = Tensor._make(xp.asarray(np.clip(base - 1 + k, 0, n_in - 1)))
+        term = binary.mul(indexing.index_select(x, axis, index),
+                          Tensor._make(xp.asarray(w.reshape(weight_shape).astype(x._data.dtype))))
+        out = term if out is None else binary.add(out, term)
+    return out
+
+
 def _linear_along(x: Tensor, axis: int, n_in: int, n_out: int, scale: float | None, align_corners: bool) -> Tensor:
     """``x[i0] + lambda * (x[i1] - x[i0])`` at each output's source position along ``axis``."""
     xp = array_module_of(x._data)
-    dst = np.arange(n_out, dtype=np.float64)
-    if align_corners:
-        source = dst * ((n_in - 1) / (n_out - 1) if n_out > 1 else 0.0)
-    else:
-        scale = n_in / n_out if scale is None else scale
-        source = np.maximum((dst + 0.5) * scale - 0.5, 0.0)
+    source = _source_positions(n_in, n_out, scale, align_corners, cubic=False)
     lower = np.minimum(np.floor(source).astype(np.int64), n_in - 1)
     upper = np.minimum(lower + 1, n_in - 1)
     weight_shape = (n_out,) + (1,) * (x.ndim - 1 - axis)
@@ -479,15 +510,12 @@ def _adaptive_max_pool(op: str, nd: int, input: Tensor, output_size: Any, return
     sizes = tuple(n if o is None else int(o) for o, n in zip(sizes, spatial))
     xp = array_module_of(input._data)
     x = input._data.reshape(shape[:-nd] + (-1,))
-    width = spatial[-1]
     windows = [[(o * n // m, -(-(o + 1) * n // m)) for o in range(m)] for n, m in zip(spatial, sizes)]
     indices = xp.empty(shape[:-nd] + sizes, dtype=np.int64)
     for cell in np.ndindex(*sizes):
-        bounds = [windows[a][c] for a, c in enumerate(cell)]
-        flat = np.array([r * width + col if nd == 2 else col
-                         for r in (range(*bounds[0]) if nd == 2 else (0,)) for col in range(*bounds[-1])])
-        best = xp.argmax(x[..., xp.asarray(flat)], axis=-1)
-        indices[(...,) + cell] = xp.asarray(flat)[best]
+        ranges = [np.arange(*windows[a][c]) for a, c in enumerate(cell)]
+        flat = xp.asarray(np.ravel_multi_index(np.meshgrid(*ranges, indexing="ij"), spatial).reshape(-1))
+        indices[(...,) + cell] = flat[xp.argmax(x[..., flat], axis=-1)]
     index = Tensor._make(indices.reshape(shape[:-nd] + (-1,)))
     out = indexing.gather(input.reshape(*shape[:-nd], -1), -1, index).reshape(*shape[:-nd], *sizes)
     if return_indices:
@@ -579,7 +607,7 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, 
                            f"Long, Int; but got {input.dtype} instead")
     positions, valid = _bags(input, offsets, include_last_offset)
     xp = array_module_of(weight._data)
-    flat = input._data.reshape(-1)
+    flat = np.asarray(input.detach().cpu().numpy()).reshape(-1)  # bags are laid out on the host
     ids = flat[positions] * valid
     if padding_idx is not None:
         padding_idx = padding_idx + weight.shape[0] if padding_idx < 0 else padding_idx
@@ -804,7 +832,7 @@ def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: floa
     state = generator_for(device_of(data)).state
     uniform = state.random(data.shape) if hasattr(state, "random") else state.random_sample(data.shape)
     xp = array_module_of(data)
-    gumbels = xp.asarray(-np.log(-np.log1p(-np.asarray(uniform))), dtype=data.dtype)
+    gumbels = (-xp.log(-xp.log1p(-xp.asarray(uniform)))).astype(data.dtype)
     soft = reductions.softmax(binary.div(binary.add(logits, Tensor._make(gumbels)), tau), dim)
     if not hard:
         return soft
@@ -1132,3 +1160,267 @@ def adaptive_max_pool1d_with_indices(input: Tensor, output_size: Any, return_ind
 
 def adaptive_max_pool2d_with_indices(input: Tensor, output_size: Any, return_indices: bool = True) -> tuple:
     return adaptive_max_pool2d(input, output_size, True)
+
+
+# --------------------------------------------------------------------------- 3-d pooling, composed along depth
+def _triple(value: Any) -> tuple:
+    return (value,) * 3 if isinstance(value, int) else tuple(value)
+
+
+def _pooled_size(size: int, kernel: int, stride: int, padding: int, dilation: int, ceil_mode: bool) -> int:
+    """PyTorch's ``pooling_output_shape``: in ceil mode the last window must start inside the input
+    or its left padding."""
+    out = (size + 2 * padding - dilation * (kernel - 1) - 1 + (stride - 1 if ceil_mode else 0)) // stride + 1
+    if ceil_mode and (out - 1) * stride >= size + padding:
+        out -= 1
+    return out
+
+
+def _depth_slabs(x: Tensor, kernel: int, stride: int, padding: int, dilation: int, ceil_mode: bool,
+                 fill: float) -> list:
+    """For each kernel depth offset, the input slices ``(N, C, D_out, H, W)`` it meets, the depth
+    padded with ``fill`` (including the overrun of a ceil-mode last window)."""
+    depth = x.shape[2]
+    out = _pooled_size(depth, kernel, stride, padding, dilation, ceil_mode)
+    reach = (out - 1) * stride + dilation * (kernel - 1) + 1
+    after = max(reach - depth - padding, 0)
+    padded = pad(x, (0, 0, 0, 0, padding, after), value=fill) if padding or after else x
+    return [padded[:, :, k * dilation:k * dilation + (out - 1) * stride + 1:stride] for k in range(kernel)]
+
+
+def _as_batched_3d(op: str, input: Tensor) -> tuple:
+    if input.ndim not in (4, 5):
+        raise RuntimeError(f"{op}: Expected 4D or 5D tensor for input, but got: {list(input.shape)}")
+    return (input, True) if input.ndim == 5 else (input.unsqueeze(0), False)
+
+
+def _planes(x: Tensor) -> Tensor:
+    """``(N, C, D, H, W)`` as ``(N, C*D, H, W)`` for the 2-d pools."""
+    n, c, d = x.shape[:3]
+    return x.reshape(n, c * d, *x.shape[3:])
+
+
+def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
+               ceil_mode: bool = False, return_indices: bool = False) -> Tensor:
+    """3-d max pooling of ``(N, C, D, H, W)`` or ``(C, D, H, W)``: the max over the depth offsets of a
+    window, then ``max_pool2d`` over height and width."""
+    if return_indices:
+        raise NotImplementedError("max_pool3d: return_indices=True is not supported by tinyframe; use max_pool2d "
+                                  "on depth slices if you need the indices")
+    x, batched = _as_batched_3d("max_pool3d", input)
+    kernel = _triple(kernel_size)
+    strides = kernel if stride is None else _triple(stride)
+    pads, dilations = _triple(padding), _triple(dilation)
+    slabs = _depth_slabs(x, kernel[0], strides[0], pads[0], dilations[0], ceil_mode, float("-inf"))
+    deepest = slabs[0]
+    for slab in slabs[1:]:
+        deepest = binary.maximum(deepest, slab)
+    n, c, depth = deepest.shape[:3]
+    out = max_pool2d(_planes(deepest), kernel[1:], strides[1:], pads[1:], dilations[1:], ceil_mode)
+    out = out.reshape(n, c, depth, *out.shape[2:])
+    return out if batched else out.squeeze(0)
+
+
+def avg_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
+               count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
+    """3-d average pooling of ``(N, C, D, H, W)`` or ``(C, D, H, W)``: window sums (along depth, then
+    ``avg_pool2d`` sums) divided by the window size, or by the positions inside the input when
+    ``count_include_pad=False``, or by ``divisor_override``."""
+    x, batched = _as_batched_3d("avg_pool3d", input)
+    kernel = _triple(kernel_size)
+    strides = kernel if stride is None else _triple(stride)
+    pads = _triple(padding)
+    slabs = _depth_slabs(x, kernel[0], strides[0], pads[0], 1, ceil_mode, 0.0)
+    total = slabs[0]
+    for slab in slabs[1:]:
+        total = binary.add(total, slab)
+    n, c, depth = total.shape[:3]
+    sums = avg_pool2d(_planes(total), kernel[1:], strides[1:], pads[1:], ceil_mode, True, 1)
+    sums = sums.reshape(n, c, depth, *sums.shape[2:])
+    if divisor_override is not None:
+        out = binary.div(sums, divisor_override)
+    else:
+        counts = [_window_counts(size, out, k, s, p, count_include_pad)
+                  for size, out, k, s, p in zip(x.shape[2:], sums.shape[2:], kernel, strides, pads)]
+        divisor = counts[0][:, None, None] * counts[1][None, :, None] * counts[2][None, None, :]
+        out = binary.div(sums, Tensor._make(array_module_of(x._data).asarray(divisor.astype(x._data.dtype))))
+    return out if batched else out.squeeze(0)
+
+
+def _window_counts(size: int, out: int, kernel: int, stride: int, padding: int, include_pad: bool) -> np.ndarray:
+    """How many positions each window along one axis divides by (PyTorch's rule, per axis)."""
+    start = np.arange(out) * stride - padding
+    end = np.minimum(start + kernel, size + padding)
+    if include_pad:
+        return end - start
+    return np.minimum(end, size) - np.maximum(start, 0)
+
+
+def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
+    """3-d adaptive average pooling: averages over adaptive depth windows, then ``adaptive_avg_pool2d``."""
+    x, batched = _as_batched_3d("adaptive_avg_pool3d", input)
+    sizes = _triple(output_size) if output_size is not None else (None,) * 3
+    sizes = tuple(n if o is None else o for o, n in zip(sizes, x.shape[2:]))
+    depth = x.shape[2]
+    windows = [(o * depth // sizes[0], -(-(o + 1) * depth // sizes[0])) for o in range(sizes[0])]
+    means = shape_ops.stack([reductions.mean(x[:, :, a:b], 2) for a, b in windows], 2)
+    n, c = x.shape[:2]
+    out = adaptive_avg_pool2d(_planes(means), sizes[1:]).reshape(n, c, *sizes)
+    return out if batched else out.squeeze(0)
+
+
+def adaptive_max_pool3d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """3-d adaptive max pooling of ``(N, C, D, H, W)`` or ``(C, D, H, W)``; indices are flat positions
+    in each ``D*H*W`` volume."""
+    return _adaptive_max_pool("adaptive_max_pool3d", 3, input, output_size, return_indices)
+
+
+def max_unpool3d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                 output_size: Any = None) -> Tensor:
+    """The partial inverse of a 3-d max pool: values back at their flat ``indices``, zeros elsewhere."""
+    return _max_unpool("max_unpool3d", 3, input, indices, kernel_size, stride, padding, output_size)
+
+
+def lp_pool3d(input: Tensor, norm_type: float, kernel_size: Any, stride: Any = None,
+              ceil_mode: bool = False) -> Tensor:
+    """``(sum over each window of x^p)^(1/p)`` on ``(N, C, D, H, W)``."""
+    kernel = _triple(kernel_size)
+    pooled = avg_pool3d(binary.pow(input, norm_type), kernel, stride, 0, ceil_mode)
+    return _lp_finish(pooled, math.prod(kernel), norm_type)
+
+
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1, padding: Any = 0,
+                     output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
+    """3-d transposed convolution of ``(N, C_in, D, H, W)`` or ``(C_in, D, H, W)`` with
+    ``weight (C_in, C_out/groups, kD, kH, kW)``: each kernel depth ``k`` is a 2-d transposed
+    convolution of every input depth slice ``d``, landing at output depth ``d*sD + k*dD - pD``.
+    ``D_out = (D - 1)*sD - 2*pD + dD*(kD - 1) + output_padding_D + 1``, and likewise ``H``, ``W``."""
+    x, batched = _as_batched_3d("conv_transpose3d", input)
+    strides, pads, extras, dilations = _triple(stride), _triple(padding), _triple(output_padding), _triple(dilation)
+    if weight.ndim != 5:
+        raise RuntimeError(f"conv_transpose3d: expected weight to be 5-dimensional, but got weight of size "
+                           f"{list(weight.shape)}")
+    n, c, depth = x.shape[:3]
+    k_depth = weight.shape[2]
+    full = (depth - 1) * strides[0] + dilations[0] * (k_depth - 1) + 1 + extras[0]
+    planes = shape_ops.transpose(x, 1, 2).reshape(n * depth, c, *x.shape[3:])
+    out = None
+    for k in range(k_depth):
+        y = conv_transpose2d(planes, weight[:, :, k], None, strides[1:], pads[1:], extras[1:], groups, dilations[1:])
+        y = y.reshape(n, depth, *y.shape[1:])
+        if strides[0] > 1:  # (s - 1) zero slices after each input depth
+            zeros = binary.mul(y, 0.0)
+            y = shape_ops.stack([y] + [zeros] * (strides[0] - 1), 2).reshape(n, depth * strides[0], *y.shape[2:])
+            y = y[:, :(depth - 1) * strides[0] + 1]
+        before = k * dilations[0]
+        y = pad(y, (0, 0, 0, 0, 0, 0, before, full - before - y.shape[1]))
+        out = y if out is None else binary.add(out, y)
+    out = shape_ops.transpose(out[:, pads[0]:full - pads[0]], 1, 2)
+    if bias is not None:
+        out = binary.add(out, bias.reshape(-1, 1, 1, 1))
+    return out if batched else out.squeeze(0)
+
+
+# --------------------------------------------------------------------------- spatial transformers
+_ALIGN_CORNERS_WARNING = ("Default grid_sample and affine_grid behavior has changed to align_corners=False since "
+                          "1.3.0. Please specify align_corners=True if the old behavior is desired. See the "
+                          "documentation of grid_sample for details.")
+
+
+def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> Tensor:
+    """The sampling grid ``(N, H, W, 2)`` of the affine maps ``theta (N, 2, 3)`` for an output of
+    ``size = (N, C, H, W)``: ``grid[n, h, w] = theta[n] @ (x_w, y_h, 1)`` over normalised
+    coordinates in ``[-1, 1]`` (pixel centres unless ``align_corners``)."""
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_WARNING, UserWarning, stacklevel=2)
+        align_corners = False
+    size = tuple(size)
+    if len(size) != 4:
+        raise NotImplementedError(f"affine_grid only supports 4D sizes in tinyframe, for 2D affine "
+                                  f"transformations. Got size {list(size)}.")
+    if theta.ndim != 3 or tuple(theta.shape[1:]) != (2, 3):
+        raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size "
+                         f"tinyframe.Size({list(size)}). Got {list(theta.shape)}.")
+    n, _, h, w = size
+
+    def axis(steps: int) -> np.ndarray:
+        values = np.linspace(-1.0, 1.0, steps) if steps > 1 else np.zeros(1)
+        return values if align_corners else values * (steps - 1) / steps
+    xs, ys = np.meshgrid(axis(w), axis(h))
+    base = np.stack([xs, ys, np.ones_like(xs)], -1).reshape(1, h * w, 3)
+    base = Tensor._make(array_module_of(theta._data).asarray(base.astype(theta._data.dtype)))
+    return linalg.matmul(base, shape_ops.transpose(theta, 1, 2)).reshape(n, h, w, 2)
+
+
+def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: str = "zeros",
+                align_corners: bool | None = None) -> Tensor:
+    """Samples ``input (N, C, H, W)`` at the normalised positions ``grid (N, H_out, W_out, 2)``
+    (``x`` then ``y``, ``-1`` and ``1`` the edges, or the corner pixels' centres with
+    ``align_corners``), bilinearly or at the nearest pixel; positions outside read zeros
+    (``padding_mode='zeros'``), the border (``'border'``) or the reflected image (``'reflection'``).
+    Differentiable in ``input`` and ``grid``."""
+    if mode not in ("bilinear", "nearest"):
+        if mode == "bicubic":
+            raise NotImplementedError("grid_sample: mode='bicubic' is not supported by tinyframe; use 'bilinear'")
+        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but "
+                         f"got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+                         f"'reflection', but got: '{padding_mode}'")
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_WARNING, UserWarning, stacklevel=2)
+        align_corners = False
+    if input.ndim != 4:
+        raise NotImplementedError("grid_sample: tinyframe samples 4-D inputs (N, C, H, W) only")
+    n, c, h, w = input.shape
+    xs = _source_coordinate(grid[..., 0], w, padding_mode, align_corners)
+    ys = _source_coordinate(grid[..., 1], h, padding_mode, align_corners)
+    flat = input.reshape(n, c, h * w)
+    out_shape = tuple(grid.shape[1:3])
+    xp = array_module_of(input._data)
+
+    def read(col: Any, row: Any) -> Tensor:
+        """``input[n, :, row, col]`` for integer arrays ``(N, H_out, W_out)``, zeros outside."""
+        inside = (col >= 0) & (col < w) & (row >= 0) & (row < h)
+        index = (xp.clip(row, 0, h - 1) * w + xp.clip(col, 0, w - 1)).reshape(n, 1, -1)
+        values = indexing.gather(flat, 2, Tensor._make(xp.broadcast_to(index, (n, c, index.shape[2]))))
+        values = values.reshape(n, c, *out_shape)
+        return binary.mul(values, Tensor._make(inside[:, None].astype(input._data.dtype)))
+
+    if mode == "nearest":
+        # round half to even, as PyTorch's nearbyint
+        return read(xp.rint(xs._data).astype(np.int64), xp.rint(ys._data).astype(np.int64))
+    x0 = xp.floor(xs._data)
+    y0 = xp.floor(ys._data)
+    tx = binary.sub(xs, Tensor._make(x0)).unsqueeze(1)
+    ty = binary.sub(ys, Tensor._make(y0)).unsqueeze(1)
+    x0, y0 = x0.astype(np.int64), y0.astype(np.int64)
+    top = binary.add(read(x0, y0), binary.mul(binary.sub(read(x0 + 1, y0), read(x0, y0)), tx))
+    bottom = binary.add(read(x0, y0 + 1), binary.mul(binary.sub(read(x0 + 1, y0 + 1), read(x0, y0 + 1)), tx))
+    return binary.add(top, binary.mul(binary.sub(bottom, top), ty))
+
+
+def _source_coordinate(coord: Tensor, size: int, padding_mode: str, align_corners: bool) -> Tensor:
+    """A normalised coordinate in pixels, then clipped or reflected per ``padding_mode``."""
+    if align_corners:
+        pixel = binary.mul(binary.add(coord, 1.0), (size - 1) / 2)
+    else:
+        pixel = binary.div(binary.sub(binary.mul(binary.add(coord, 1.0), size), 1.0), 2)
+    if padding_mode == "border":
+        return binary.clamp(pixel, 0.0, size - 1.0)
+    if padding_mode == "reflection":
+        low, high = (0.0, 2.0 * (size - 1)) if align_corners else (-1.0, 2.0 * size - 1)
+        return binary.clamp(_reflect(pixel, low, high), 0.0, size - 1.0)
+    return pixel
+
+
+def _reflect(x: Tensor, twice_low: float, twice_high: float) -> Tensor:
+    """``x`` reflected into ``[twice_low / 2, twice_high / 2]`` (PyTorch's ``reflect_coordinates``)."""
+    if twice_low == twice_high:
+        return binary.mul(x, 0.0)
+    low, span = twice_low / 2, (twice_high - twice_low) / 2
+    distance = unary.abs(binary.sub(x, low))
+    flips = array_module_of(x._data).floor(distance._data / span)
+    extra = binary.sub(distance, Tensor._make(flips * span))  # fmod, differentiable in x
+    even = Tensor._make(flips % 2 == 0)
+    return binary.where(even, binary.add(extra, low), binary.add(binary.sub(span, extra), low))

@@ -6,7 +6,7 @@ from typing import Any
 from ..creation import empty
 from ..tensor import Tensor
 
-__all__ = ["Parameter", "Buffer"]
+__all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer"]
 
 
 class Parameter(Tensor):
@@ -49,3 +49,41 @@ class Buffer(Tensor):
         self._requires_grad = False
         self._grad = None
         self.persistent = persistent
+
+
+class UninitializedParameter(Parameter):
+    """A parameter whose shape is not known yet (a lazy module's, before its first input);
+    ``materialize(shape)`` gives it storage and makes it a plain ``Parameter``."""
+
+    cls_to_become = Parameter
+
+    def __init__(self, requires_grad: bool = True, device: Any = None, dtype: Any = None) -> None:
+        from ..creation import empty
+        super().__init__(empty(0, device=device, dtype=dtype), requires_grad)
+
+    def materialize(self, shape: Any, device: Any = None, dtype: Any = None) -> None:
+        from ..creation import empty
+        like = empty(*tuple(shape), device=device or self.device, dtype=dtype or self.dtype)
+        self._data = like._data
+        self.__class__ = self.cls_to_become
+
+    def __repr__(self) -> str:
+        return "<UninitializedParameter>"
+
+
+class UninitializedBuffer(Tensor):
+    """A buffer whose shape is not known yet; ``materialize(shape)`` makes it a plain Tensor."""
+
+    cls_to_become = Tensor
+
+    def __init__(self, requires_grad: bool = False, device: Any = None, dtype: Any = None) -> None:
+        from ..creation import empty
+        self._data = empty(0, device=device, dtype=dtype)._data
+        self.grad_fn = None
+        self._requires_grad = False
+        self._grad = None
+
+    materialize = UninitializedParameter.materialize
+
+    def __repr__(self) -> str:
+        return "<UninitializedBuffer>"

@@ -98,8 +98,11 @@ class MultiheadAttention(Module):
         if is_causal and attn_mask is None:
             raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
                                "method `generate_square_subsequent_mask` to create this mask.")
+        # PyTorch then drops the mask for a causal mask over all keys (bias_k and zero-attention ones included)
+        causal = is_causal and key_padding_mask is None and not need_weights
         if batched and not self.batch_first:
-            return self._attend(query, key, value, key_padding_mask, attn_mask, need_weights, average_attn_weights)
+            return self._attend(query, key, value, key_padding_mask, attn_mask, need_weights, average_attn_weights,
+                                causal)
         layout = {}  # one new view per distinct input, so self-attention stays recognisable (query is key)
         for x in (query, key, value):
             if id(x) not in layout:
@@ -108,7 +111,7 @@ class MultiheadAttention(Module):
         if not batched and key_padding_mask is not None:
             key_padding_mask = key_padding_mask.reshape(1, key_padding_mask.shape[0])
         out, weights = self._attend(query, key, value, key_padding_mask, attn_mask, need_weights,
-                                    average_attn_weights)
+                                    average_attn_weights, causal)
         if batched:
             return transpose(out, 0, 1), weights
         if weights is not None:
@@ -130,8 +133,12 @@ class MultiheadAttention(Module):
         return F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v, b_v)
 
     def _attend(self, query: Tensor, key: Tensor, value: Tensor, key_padding_mask: Tensor | None,
-                attn_mask: Tensor | None, need_weights: bool, average_attn_weights: bool) -> tuple:
-        """Attention on time-major ``(L, N, E)`` inputs."""
+                attn_mask: Tensor | None, need_weights: bool, average_attn_weights: bool,
+                causal: bool = False) -> tuple:
+        """Attention on time-major ``(L, N, E)`` inputs; ``causal`` replaces ``attn_mask`` by the
+        causal mask over the final keys."""
+        if causal:
+            attn_mask = None
         tgt_len, batch, embed_dim = query.shape
         if embed_dim != self.embed_dim:
             raise AssertionError(f"was expecting embedding dimension of {self.embed_dim}, but got {embed_dim}")
@@ -164,6 +171,9 @@ class MultiheadAttention(Module):
             attn_mask = F.pad(attn_mask, (0, 1)) if attn_mask is not None else None
             key_padding_mask = F.pad(key_padding_mask, (0, 1)) if key_padding_mask is not None else None
         src_len = k.shape[1]
+        if causal:
+            future = np.triu(np.full((tgt_len, src_len), -np.inf), 1).astype(query.dtype.numpy)
+            attn_mask = Tensor._make(array_module_of(query._data).asarray(future))
         if key_padding_mask is not None:
             if tuple(key_padding_mask.shape) != (batch, src_len):
                 raise AssertionError(f"expecting key_padding_mask shape of {(batch, src_len)}, but got "

@@ -12,7 +12,7 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "Conv3d"]
+__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "Conv3d", "ConvTranspose3d"]
 
 _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
@@ -217,3 +217,12 @@ class Conv3d(_Conv):
 
     _dims = 3
     _function = staticmethod(F.conv3d)
+
+
+class ConvTranspose3d(_ConvTranspose):
+    """3-d transposed convolution over ``(N, C_in, D, H, W)`` or ``(C_in, D, H, W)``:
+    ``D_out = (D - 1)*stride[0] - 2*padding[0] + dilation[0]*(kernel_size[0] - 1) + output_padding[0] + 1``,
+    and likewise ``H_out``, ``W_out``."""
+
+    _dims = 3
+    _function = staticmethod(F.conv_transpose3d)

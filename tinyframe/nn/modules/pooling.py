@@ -8,7 +8,8 @@ from .. import functional as F
 from .module import Module
 
 __all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
-           "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "MaxUnpool1d", "MaxUnpool2d", "LPPool1d", "LPPool2d"]
+           "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "MaxUnpool1d", "MaxUnpool2d", "LPPool1d", "LPPool2d",
+           "MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "MaxUnpool3d", "LPPool3d"]
 
 
 class _MaxPoolNd(Module):
@@ -194,3 +195,49 @@ class LPPool2d(_LPPoolNd):
 
     def forward(self, input: Tensor) -> Tensor:
         return F.lp_pool2d(input, self.norm_type, self.kernel_size, self.stride, self.ceil_mode)
+
+
+class MaxPool3d(_MaxPoolNd):
+    """Max over windows of ``(N, C, D, H, W)`` or ``(C, D, H, W)`` (``return_indices`` unsupported)."""
+
+    def forward(self, input: Tensor) -> Any:
+        return F.max_pool3d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
+class AvgPool3d(AvgPool2d):
+    """Mean over windows of ``(N, C, D, H, W)`` or ``(C, D, H, W)`` (divisor as ``AvgPool2d``'s)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad, self.divisor_override)
+
+
+class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
+    """Average pooling of ``(N, C, D, H, W)`` or ``(C, D, H, W)`` to ``output_size``."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_avg_pool3d(input, self.output_size)
+
+
+class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
+    """Max pooling of ``(N, C, D, H, W)`` or ``(C, D, H, W)`` to ``output_size``."""
+
+    def forward(self, input: Tensor) -> Any:
+        return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    """The partial inverse of a 3-d max pool: maxima back at their indices, zeros elsewhere."""
+
+    _dims = 3
+
+    def forward(self, input: Tensor, indices: Tensor, output_size: Any = None) -> Tensor:
+        return F.max_unpool3d(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+
+class LPPool3d(_LPPoolNd):
+    """Power-average pooling ``(sum over a window of x^p)^(1/p)`` over ``(N, C, D, H, W)``."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.lp_pool3d(input, self.norm_type, self.kernel_size, self.stride, self.ceil_mode)
