@@ -967,6 +967,13 @@ class Tensor:
         from .linalg import matrix_power
         return matrix_power(self, n)
 
+    # ----------------------------------------------------------------- sampling
+    def bernoulli(self, p: float | None = None, *, generator: Any = None) -> Tensor:
+        return sampling_ops.bernoulli(self, p, generator=generator)
+
+    def multinomial(self, num_samples: int, replacement: bool = False, *, generator: Any = None) -> Tensor:
+        return sampling_ops.multinomial(self, num_samples, replacement, generator=generator)
+
     # ----------------------------------------------------------------- in-place
     def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
         return inplace.apply(self, binary.add, other, alpha=alpha)
@@ -1126,6 +1133,7 @@ from .ops import binary, indexing, inplace, linalg, reduction, unary  # noqa: E4
 from .ops import construction as construction_ops  # noqa: E402
 from .ops import contraction as contraction_ops  # noqa: E402
 from .ops import decompositions as decomposition_ops  # noqa: E402
+from .ops import sampling as sampling_ops  # noqa: E402
 from .ops import scattering as scatter_ops  # noqa: E402
 from .ops import shape as shape_ops  # noqa: E402
 from .ops import sorting as sorting_ops  # noqa: E402
