@@ -843,6 +843,9 @@ class Tensor:
     def cummin(self, dim: int) -> Any:
         return sorting_ops.cummin(self, dim)
 
+    def aminmax(self, *, dim: int | None = None, keepdim: bool = False) -> Any:
+        return sorting_ops.aminmax(self, dim=dim, keepdim=keepdim)
+
     # ----------------------------------------------------------------- construction, scatter, products
     def tril(self, diagonal: int = 0) -> Tensor:
         return construction_ops.tril(self, diagonal)

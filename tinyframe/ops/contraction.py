@@ -33,9 +33,12 @@ class Einsum(Op, node_name="EinsumBackward0"):
 
     @staticmethod
     def backward(ctx: Einsum, g: Any) -> tuple:
-        needs = ctx.needs_input_grad
-        return on_tensors(ctx, lambda g, *ops: tuple(_einsum_grad(ctx, g, ops, i) if needs[i] else None
-                                                      for i in range(len(ops))), g)
+        return on_tensors(ctx, _einsum_grads, g)
+
+
+def _einsum_grads(ctx: Einsum, g: Tensor, *operands: Tensor) -> tuple:
+    needs = ctx.needs_input_grad
+    return tuple(_einsum_grad(ctx, g, operands, i) if needs[i] else None for i in range(len(operands)))
 
 
 def _einsum_grad(ctx: Einsum, g: Tensor, operands: tuple, i: int) -> Tensor:

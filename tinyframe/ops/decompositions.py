@@ -46,7 +46,7 @@ class Factorization(Op):
 
     @staticmethod
     def backward(ctx: Factorization, g: Any) -> Any:
-        return on_tensors(ctx, lambda g, a: _factor_gradient(ctx, g, a), g)
+        return on_tensors(ctx, _factor_gradient, g)
 
 
 def _factor_gradient(ctx: Factorization, g: Tensor, a: Tensor) -> Tensor:
@@ -265,12 +265,12 @@ class LinalgSolveEx(Op):
 
     @staticmethod
     def backward(ctx: LinalgSolveEx, g: Any) -> tuple:
-        needs_a = ctx.needs_input_grad[0]
+        return on_tensors(ctx, _solve_gradients, g)
 
-        def formula(g: Tensor, a: Tensor, x: Tensor) -> tuple:
-            gb = linalg_solve(_t(a), g)
-            return (-(gb @ _t(x)) if needs_a else None), gb
-        return on_tensors(ctx, formula, g)
+
+def _solve_gradients(ctx: LinalgSolveEx, g: Tensor, a: Tensor, x: Tensor) -> tuple:
+    gb = linalg_solve(_t(a), g)
+    return (-(gb @ _t(x)) if ctx.needs_input_grad[0] else None), gb
 
 
 # --------------------------------------------------------------------------------------- cholesky

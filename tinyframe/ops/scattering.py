@@ -116,7 +116,7 @@ class ScatterReduce(Op):
 
     @staticmethod
     def backward(ctx: ScatterReduce, g: Any) -> tuple:
-        return on_tensors(ctx, lambda g, x, src, out: _scatter_reduce_grads(ctx, g, x, src, out), g)
+        return on_tensors(ctx, _scatter_reduce_grads, g)
 
 
 def _scatter_reduce_grads(ctx: ScatterReduce, g: Tensor, x: Tensor, src: Tensor, out: Tensor) -> tuple:
@@ -124,7 +124,10 @@ def _scatter_reduce_grads(ctx: ScatterReduce, g: Tensor, x: Tensor, src: Tensor,
     index, reduce = ctx.index, ctx.reduce
     written = Tensor._make(ctx.mask)
     kept = binary.where(written, 0.0, g)  # the gradient of positions nothing was reduced into
-    at = lambda t: indexing.Index.apply(t, index=index)  # noqa: E731  a tensor at the scattered positions
+
+    def at(t: Tensor) -> Tensor:
+        """``t`` at the scattered positions (shaped like ``src``)."""
+        return indexing.Index.apply(t, index=index)
     if reduce == "sum":
         return (g if ctx.include_self else kept), at(g)
     if reduce == "mean":

@@ -21,7 +21,7 @@ from . import binary, indexing, reduction, shape
 
 __all__ = [
     "sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "mode", "quantile", "nanquantile",
-    "unique", "unique_consecutive", "searchsorted", "bucketize", "cumprod", "cummax", "cummin",
+    "unique", "unique_consecutive", "searchsorted", "bucketize", "cumprod", "cummax", "cummin", "aminmax",
 ]
 
 
@@ -324,6 +324,13 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
     return _reduced_result(return_types.mode, Mode, input, positions, d, keepdim)
 
 
+def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> Any:
+    """The named tuple ``(min, max)`` of the elements (over ``dim`` when given)."""
+    _check_tensor("aminmax", input)
+    dims = () if dim is None else dim
+    return return_types.aminmax(reduction.amin(input, dims, keepdim), reduction.amax(input, dims, keepdim))
+
+
 # ------------------------------------------------------------------------------------- quantile
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 
@@ -370,11 +377,11 @@ def _quantile(name: str, input: Tensor, q: Any, dim: int | None, keepdim: bool, 
     elif interpolation == "higher":
         lower = upper
     moved = shape.movedim(shape.unsqueeze(sorted_values, -1), d, -1)  # (..., 1, n) with the q axis before
-    gather_shape = lambda idx: xp.moveaxis(idx, d, -1)  # noqa: E731  (..., nq, 1): positions along n
-    low_values = indexing.take_along_dim(moved, _long(gather_shape(lower)), -1)
-    high_values = indexing.take_along_dim(moved, _long(gather_shape(upper)), -1)
+    # ranks as (..., nq, 1): the positions along the sorted dimension, now last
+    low_values = indexing.take_along_dim(moved, _long(xp.moveaxis(lower, d, -1)), -1)
+    high_values = indexing.take_along_dim(moved, _long(xp.moveaxis(upper, d, -1)), -1)
     if interpolation == "linear":
-        weight = Tensor._make(gather_shape(rank - lower).astype(x.dtype))
+        weight = Tensor._make(xp.moveaxis(rank - lower, d, -1).astype(x.dtype))
         out = low_values + (high_values - low_values) * weight
     elif interpolation == "midpoint":
         out = (low_values + high_values) * 0.5
