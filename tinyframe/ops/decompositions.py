@@ -22,7 +22,8 @@ from ..tensor import Tensor
 from . import binary, construction, reduction, shape
 from ._composite import on_tensors
 
-__all__ = ["det", "logdet", "slogdet", "inverse", "cholesky", "pinverse", "svd", "qr"]
+__all__ = ["det", "logdet", "slogdet", "inverse", "cholesky", "cholesky_solve", "cholesky_inverse", "pinverse",
+           "svd", "qr"]
 
 
 class LinAlgError(RuntimeError):
@@ -325,6 +326,18 @@ def _not_positive_definite(a: Any) -> LinAlgError:
 def cholesky(input: Tensor, upper: bool = False) -> Tensor:
     """``torch.cholesky`` (deprecated in PyTorch for ``linalg.cholesky``)."""
     return linalg_cholesky(input, upper=upper)
+
+
+def cholesky_solve(B: Tensor, L: Tensor, upper: bool = False) -> Tensor:
+    """The solution of ``A X = B`` given the Cholesky factor ``L`` of ``A`` (``A = L L^T``, or
+    ``U^T U`` with ``upper=True``)."""
+    a = _t(L) @ L if upper else L @ _t(L)
+    return linalg_solve(a, B)
+
+
+def cholesky_inverse(L: Tensor, upper: bool = False) -> Tensor:
+    """The inverse of ``A`` given its Cholesky factor ``L`` (``A = L L^T``, or ``U^T U`` with ``upper``)."""
+    return linalg_inv(_t(L) @ L if upper else L @ _t(L))
 
 
 # ---------------------------------------------------------------------------------------------- qr
