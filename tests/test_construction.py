@@ -162,6 +162,8 @@ def test_einsum_forms_and_errors() -> None:
     with pytest.raises(RuntimeError, match="subscript j has size 2 for operand 1 which does not broadcast with "
                                            "previously seen size 3"):
         tf.einsum("ij,jk", a, a)
+    with pytest.raises(RuntimeError, match="expected scalar type Float but found Double"):
+        tf.einsum("i,i->", tf.ones(3), tf.ones(3, dtype=tf.float64))
     with pytest.raises(RuntimeError, match="more operands were provided than specified in the equation"):
         tf.einsum("ij", a, a)
     with pytest.raises(RuntimeError, match=r"the number of subscripts in the equation \(3\) does not match"):

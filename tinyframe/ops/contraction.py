@@ -113,6 +113,10 @@ def einsum(equation: str, *operands: Any) -> Tensor:
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     inputs, output = _parse_equation(equation, operands)
+    for op in operands[1:]:
+        if op.dtype != operands[0].dtype:
+            raise RuntimeError(f"expected scalar type {reduction._scalar_type(operands[0]._data)} but found "
+                               f"{reduction._scalar_type(op._data)}")
     sizes: dict = {}
     for k, (labels, op) in enumerate(zip(inputs, operands)):
         for label, n in zip(labels, op.shape):

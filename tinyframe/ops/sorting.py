@@ -273,8 +273,8 @@ def _median(name: str, ops: tuple, result: type, input: Tensor, dim: Any, keepdi
     x = input._data
     ignore_nan = name == "nanmedian"
     if dim is None:
-        if x.size == 0:
-            return ops[0].apply(shape.reshape(input, (-1,)), index=(Ellipsis,)) * float("nan")
+        if x.size == 0:  # the median of nothing is NaN, as in PyTorch
+            return Tensor._make(array_module_of(x).full((), np.nan, dtype=x.dtype))
         flat = shape.reshape(input, (-1,)) if x.ndim != 1 else input
         rank = _median_rank(x.reshape(-1), 0, ignore_nan)
         _, position = _kth_positions(flat, name, 0, rank)
@@ -428,7 +428,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
     x = input._data
     host = np.asarray(move_array(x, device_of(np.empty(0))))
     if dim is None:
-        values, inverse, counts = np.unique(host, return_inverse=True, return_counts=True)
+        values, inverse, counts = np.unique(host, return_inverse=True, return_counts=True, equal_nan=False)
         inverse = inverse.reshape(host.shape)
     else:
         d = _dim_of(input, dim)
