@@ -202,3 +202,11 @@ def test_addmm_family_names_beta_zero_and_errors() -> None:
     with pytest.raises(RuntimeError, match=r"The expanded size of the tensor \(4\) must match the existing size "
                                            r"\(3\) at non-singleton dimension 1"):
         tf.addmm(tf.ones(2, 3), a, b)
+
+
+def test_scatter_reduce_amax_shares_the_gradient_among_ties_as_pytorch() -> None:
+    x = tf.tensor([[3.0, 1.0], [0.0, 0.0]], dtype=tf.float64, requires_grad=True)
+    src = tf.tensor([[3.0, 3.0], [1.0, 5.0]], dtype=tf.float64)
+    out = x.scatter_reduce(0, tf.tensor([[0, 0], [0, 0]]), src, "amax")
+    (out * tf.tensor([[-1.0, -1 / 3], [1 / 3, 1.0]], dtype=tf.float64)).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [[-0.5, 0.0], [1 / 3, 1.0]])  # recorded from PyTorch 2.13

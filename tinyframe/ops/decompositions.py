@@ -41,8 +41,8 @@ class Factorization(Op):
 
     @staticmethod
     def forward(ctx: Factorization, a: Any, *, results: tuple, which: int, options: dict) -> Any:
-        ctx.results, ctx.which, ctx.options = results, which, options
-        ctx.save_for_backward(a)
+        ctx.which, ctx.options = which, options
+        ctx.save_for_backward(a, *results)  # freed with the graph, like every saved value
         return results[which]
 
     @staticmethod
@@ -50,12 +50,10 @@ class Factorization(Op):
         return on_tensors(ctx, _factor_gradient, g)
 
 
-def _factor_gradient(ctx: Factorization, g: Tensor, a: Tensor) -> Tensor:
+def _factor_gradient(ctx: Factorization, g: Tensor, a: Tensor, *results: Tensor) -> Tensor:
     kind = type(ctx)
-    if ctx.recording:
+    if ctx.recording:  # results that are differentiable functions of ``a``, for the second derivative
         results = kind.recompute(a, **ctx.options)
-    else:
-        results = tuple(Tensor._make(r) for r in ctx.results)
     grads = [None] * len(results)
     grads[ctx.which] = g
     return kind.gradient(a, results, grads, **ctx.options)
