@@ -846,6 +846,18 @@ class Tensor:
     def aminmax(self, *, dim: int | None = None, keepdim: bool = False) -> Any:
         return sorting_ops.aminmax(self, dim=dim, keepdim=keepdim)
 
+    def bincount(self, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+        return sorting_ops.bincount(self, weights, minlength)
+
+    def histc(self, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:
+        return sorting_ops.histc(self, bins, min, max)
+
+    def count_nonzero(self, dim: Any = None) -> Tensor:
+        return sorting_ops.count_nonzero(self, dim)
+
+    def argwhere(self) -> Tensor:
+        return sorting_ops.argwhere(self)
+
     # ----------------------------------------------------------------- construction, scatter, products
     def tril(self, diagonal: int = 0) -> Tensor:
         return construction_ops.tril(self, diagonal)
@@ -879,6 +891,21 @@ class Tensor:
 
     def unfold(self, dimension: int, size: int, step: int) -> Tensor:
         return construction_ops.unfold(self, dimension, size, step)
+
+    def rot90(self, k: int = 1, dims: Sequence[int] = (0, 1)) -> Tensor:
+        return construction_ops.rot90(self, k, dims)
+
+    def fliplr(self) -> Tensor:
+        return construction_ops.fliplr(self)
+
+    def flipud(self) -> Tensor:
+        return construction_ops.flipud(self)
+
+    def take(self, index: Tensor) -> Tensor:
+        return construction_ops.take(self, index)
+
+    def diff(self, n: int = 1, dim: int = -1, prepend: Tensor | None = None, append: Tensor | None = None) -> Tensor:
+        return construction_ops.diff(self, n, dim, prepend, append)
 
     def repeat_interleave(self, repeats: Any = None, dim: int | None = None, *,
                           output_size: int | None = None) -> Tensor:

@@ -22,6 +22,7 @@ from . import binary, indexing, reduction, shape
 __all__ = [
     "sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "mode", "quantile", "nanquantile",
     "unique", "unique_consecutive", "searchsorted", "bucketize", "cumprod", "cummax", "cummin", "aminmax",
+    "bincount", "histc", "count_nonzero", "argwhere",
 ]
 
 
@@ -549,3 +550,43 @@ def cummin(input: Tensor, dim: int) -> Any:
     """The running minimum along ``dim`` and the (last) position where it was reached."""
     return _cumulative_extreme("cummin", Cummin, return_types.cummin, input, dim)
 
+
+
+# ------------------------------------------------------------------------------------- counting
+def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+    """How often each value ``0 .. max(input)`` occurs in a 1-D non-negative integer tensor (at least
+    ``minlength`` bins); with ``weights``, the sum of the weights of its occurrences (in their dtype)."""
+    if input.ndim != 1 or input.dtype.name not in ("int64", "int32", "int16", "int8", "uint8"):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    host = np.asarray(move_array(input._data, device_of(np.empty(0))))
+    if host.size and host.min() < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is None:
+        counts = np.bincount(host, minlength=minlength).astype(np.int64)
+    else:
+        w = np.asarray(move_array(weights._data, device_of(np.empty(0))))
+        counts = np.bincount(host, w, minlength=minlength).astype(w.dtype if w.dtype.kind == "f" else np.float64)
+    return Tensor._make(move_array(counts, device_of(input._data)))
+
+
+def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:
+    """A histogram of ``bins`` equal bins over ``[min, max]`` (the data's range when both are 0);
+    elements outside are ignored."""
+    host = np.asarray(move_array(input._data, device_of(np.empty(0))))
+    low, high = (float(host.min()), float(host.max())) if min == max == 0 and host.size else (min, max)
+    if low == high:
+        low, high = low - 1, high + 1
+    counts, _ = np.histogram(host, bins=bins, range=(low, high))
+    return Tensor._make(move_array(counts.astype(host.dtype), device_of(input._data)))
+
+
+def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
+    """The number of nonzero elements (over ``dim``), int64."""
+    x = input._data
+    axes = reduction._axes(dim, x.ndim)
+    return reduction._wrap(array_module_of(x).count_nonzero(x, axis=axes).astype(np.int64))
+
+
+def argwhere(input: Tensor) -> Tensor:
+    """The ``(n, input.dim())`` int64 coordinates of the nonzero elements."""
+    return indexing.nonzero(input)
