@@ -244,3 +244,15 @@ def test_counting_functions_match_pytorch() -> None:
     assert tf.histc(tf.tensor([1.0, 2, 1]), bins=4).tolist() == [2, 0, 0, 1]
     assert tf.count_nonzero(tf.tensor([[0, 1], [2, 3]]), dim=0).tolist() == [1, 2]
     assert tf.argwhere(tf.tensor([[0, 1], [2, 0]])).tolist() == [[0, 1], [1, 0]]
+
+
+def test_index_put_writes_or_accumulates_as_pytorch() -> None:
+    x = tf.zeros(3, 4, requires_grad=True)
+    summed = x.index_put((tf.tensor([0, 0, 2]), tf.tensor([1, 1, 3])), tf.tensor(2.0), accumulate=True)
+    assert summed.tolist()[0] == [0, 4, 0, 0] and summed.tolist()[2] == [0, 0, 0, 2]
+    assert _name(summed) == "IndexPutBackward0"
+    written = tf.index_put(x, (tf.tensor([0, 2]),), tf.tensor([1.0, 2, 3, 4]))
+    assert written.tolist()[2] == [1, 2, 3, 4] and _name(written) == "IndexPutBackward0"
+    z = tf.zeros(3)
+    z.index_put_((tf.tensor([0, 0]),), tf.tensor([1.0, 2.0]), accumulate=True)
+    assert z.tolist() == [3.0, 0.0, 0.0]

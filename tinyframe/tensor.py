@@ -947,6 +947,12 @@ class Tensor:
     def index_fill_(self, dim: int, index: Tensor, value: Any) -> Tensor:
         return inplace.apply(self, scatter_ops.index_fill, dim, index, value)
 
+    def index_put(self, indices: tuple, values: Tensor, accumulate: bool = False) -> Tensor:
+        return scatter_ops.index_put(self, indices, values, accumulate)
+
+    def index_put_(self, indices: tuple, values: Tensor, accumulate: bool = False) -> Tensor:
+        return inplace.apply(self, scatter_ops.index_put, indices, values, accumulate)
+
     def cross(self, other: Tensor, dim: int | None = None) -> Tensor:
         return contraction_ops.cross(self, other, dim)
 

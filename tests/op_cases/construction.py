@@ -56,6 +56,18 @@ def _index_copy_reference(a: np.ndarray, s: np.ndarray) -> np.ndarray:
     return out
 
 
+def _put(a: np.ndarray, v: np.ndarray, rows: list) -> np.ndarray:
+    out = a.copy()
+    out[rows] = v
+    return out
+
+
+def _put_accumulate(a: np.ndarray, v: np.ndarray) -> np.ndarray:
+    out = a.copy()
+    np.add.at(out, ([0, 0, 2], [1, 1, 3]), v)
+    return out
+
+
 def _unfold_reference(a: np.ndarray, size: int, step: int) -> np.ndarray:
     windows = np.lib.stride_tricks.sliding_window_view(a, size, axis=1)
     return windows[:, ::step]
@@ -109,6 +121,10 @@ CASES: list[OpCase] = [
            lambda a: np.where(np.isin(np.arange(4), [0, 2]), -1.0, a), [(3, 4)]),
     OpCase("index_fill_tensor_value", lambda x, v: tf.index_fill(x, 1, tf.tensor([0, 2]), v),
            lambda a, v: np.where(np.isin(np.arange(4), [0, 2]), v, a), [(3, 4), ()]),
+    OpCase("index_put", lambda x, v: x.index_put((tf.tensor([0, 2]),), v), lambda a, v: _put(a, v, [0, 2]),
+           [(3, 4), (4,)]),
+    OpCase("index_put_accumulate", lambda x, v: tf.index_put(x, (tf.tensor([0, 0, 2]), tf.tensor([1, 1, 3])), v, True),
+           _put_accumulate, [(3, 4), ()]),
     OpCase("diag_vector", lambda x: tf.diag(x, 1), lambda a: np.diag(a, 1), [(3,)]),
     OpCase("diag_matrix", lambda x: x.diag(-1), lambda a: np.diag(a, -1).copy(), [(3, 4)]),
     OpCase("diag_embed", lambda x: tf.diag_embed(x, 1), _diag_embed_reference, [(2, 3)]),
