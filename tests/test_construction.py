@@ -162,6 +162,8 @@ def test_einsum_forms_and_errors() -> None:
     with pytest.raises(RuntimeError, match="subscript j has size 2 for operand 1 which does not broadcast with "
                                            "previously seen size 3"):
         tf.einsum("ij,jk", a, a)
+    with pytest.raises(RuntimeError, match="expected scalar type Float but found Double"):
+        tf.einsum("i,i->", tf.ones(3), tf.ones(3, dtype=tf.float64))
     with pytest.raises(RuntimeError, match="more operands were provided than specified in the equation"):
         tf.einsum("ij", a, a)
     with pytest.raises(RuntimeError, match=r"the number of subscripts in the equation \(3\) does not match"):
@@ -200,3 +202,57 @@ def test_addmm_family_names_beta_zero_and_errors() -> None:
     with pytest.raises(RuntimeError, match=r"The expanded size of the tensor \(4\) must match the existing size "
                                            r"\(3\) at non-singleton dimension 1"):
         tf.addmm(tf.ones(2, 3), a, b)
+
+
+def test_scatter_reduce_amax_shares_the_gradient_among_ties_as_pytorch() -> None:
+    x = tf.tensor([[3.0, 1.0], [0.0, 0.0]], dtype=tf.float64, requires_grad=True)
+    src = tf.tensor([[3.0, 3.0], [1.0, 5.0]], dtype=tf.float64)
+    out = x.scatter_reduce(0, tf.tensor([[0, 0], [0, 0]]), src, "amax")
+    (out * tf.tensor([[-1.0, -1 / 3], [1 / 3, 1.0]], dtype=tf.float64)).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [[-0.5, 0.0], [1 / 3, 1.0]])  # recorded from PyTorch 2.13
+
+
+def test_assembling_functions_match_pytorch() -> None:
+    x = tf.arange(6.0).reshape(2, 3).requires_grad_()
+    assert tf.rot90(x).tolist() == [[2, 5], [1, 4], [0, 3]] and _name(tf.rot90(x)) == "Rot90Backward0"
+    assert tf.rot90(x, -1, (1, 0)).tolist() == [[2, 5], [1, 4], [0, 3]]
+    assert tf.take(x, tf.tensor([[0, 5], [2, 2]])).tolist() == [[0, 5], [2, 2]]
+    assert _name(tf.take(x, tf.tensor([1]))) == "TakeBackward0"
+    with pytest.raises(IndexError, match="out of range: tried to access index 10 on a tensor of 6 elements."):
+        tf.take(x, tf.tensor([10]))
+    assert tf.tril_indices(3, 3).tolist() == [[0, 1, 1, 2, 2, 2], [0, 0, 1, 0, 1, 2]]
+    assert tf.triu_indices(3, 4, 1).tolist() == [[0, 0, 0, 1, 1, 2], [1, 2, 3, 2, 3, 3]]
+    assert tf.block_diag(tf.ones(1), tf.tensor(2.0)).tolist() == [[1, 0], [0, 2]]
+    assert tf.cartesian_prod(tf.tensor([1, 2]), tf.tensor([3, 4, 5])).tolist()[:2] == [[1, 3], [1, 4]]
+    assert tf.combinations(tf.tensor([1, 2]), with_replacement=True).tolist() == [[1, 1], [1, 2], [2, 2]]
+    assert tf.atleast_3d(tf.ones(2, 3)).shape == (2, 3, 1) and tf.atleast_2d(tf.tensor([1, 2])).shape == (1, 2)
+    assert tf.column_stack([tf.tensor([1, 2]), tf.tensor([[3], [4]])]).tolist() == [[1, 3], [2, 4]]
+    assert tf.diff(tf.tensor([1.0, 2]), prepend=tf.tensor([0.0]), append=tf.tensor([5.0, 7.0])).tolist() == [1, 1, 3, 2]
+    assert tf.diff(tf.tensor([True, False, False])).tolist() == [True, False]
+    with pytest.raises(RuntimeError, match="Input must be >= 2-d."):
+        tf.fliplr(tf.ones(2))
+
+
+def test_counting_functions_match_pytorch() -> None:
+    assert tf.bincount(tf.tensor([0, 1, 1, 3])).tolist() == [1, 2, 0, 1]
+    weighted = tf.bincount(tf.tensor([0, 1, 1, 3]), tf.tensor([0.5, 1.0, 1.0, 2.0]))
+    assert weighted.tolist() == [0.5, 2.0, 0.0, 2.0] and weighted.dtype == tf.float32
+    assert tf.bincount(tf.tensor([0, 1]), minlength=4).tolist() == [1, 1, 0, 0]
+    with pytest.raises(RuntimeError, match="bincount only supports 1-d non-negative integral inputs."):
+        tf.bincount(tf.tensor([-1, 1]))
+    assert tf.histc(tf.tensor([1.0, 2, 1, 4]), bins=4, min=0, max=3).tolist() == [0, 2, 1, 0]
+    assert tf.histc(tf.tensor([1.0, 2, 1]), bins=4).tolist() == [2, 0, 0, 1]
+    assert tf.count_nonzero(tf.tensor([[0, 1], [2, 3]]), dim=0).tolist() == [1, 2]
+    assert tf.argwhere(tf.tensor([[0, 1], [2, 0]])).tolist() == [[0, 1], [1, 0]]
+
+
+def test_index_put_writes_or_accumulates_as_pytorch() -> None:
+    x = tf.zeros(3, 4, requires_grad=True)
+    summed = x.index_put((tf.tensor([0, 0, 2]), tf.tensor([1, 1, 3])), tf.tensor(2.0), accumulate=True)
+    assert summed.tolist()[0] == [0, 4, 0, 0] and summed.tolist()[2] == [0, 0, 0, 2]
+    assert _name(summed) == "IndexPutBackward0"
+    written = tf.index_put(x, (tf.tensor([0, 2]),), tf.tensor([1.0, 2, 3, 4]))
+    assert written.tolist()[2] == [1, 2, 3, 4] and _name(written) == "IndexPutBackward0"
+    z = tf.zeros(3)
+    z.index_put_((tf.tensor([0, 0]),), tf.tensor([1.0, 2.0]), accumulate=True)
+    assert z.tolist() == [3.0, 0.0, 0.0]

@@ -135,3 +135,25 @@ def test_tensor_methods_reach_the_matrix_functions() -> None:
     np.testing.assert_allclose(a.cholesky().numpy(), tf.linalg.cholesky(a).numpy())
     assert a.logdet().item() == pytest.approx(np.log(43.0), abs=1e-5)
     assert a.matrix_power(2).tolist()[0] == [21.0, 7.0, 18.0]
+
+
+def test_ex_forms_solve_triangular_and_cholesky_helpers() -> None:
+    a = tf.tensor(A)
+    inverse, info = tf.linalg.inv_ex(a)
+    assert type(tf.linalg.inv_ex(a)).__name__ == "linalg_inv_ex" and info.item() == 0 and info.dtype == tf.int32
+    assert tf.linalg.inv_ex(tf.ones(3, 3)).info.item() != 0
+    with pytest.raises(tf.linalg.LinAlgError):
+        tf.linalg.inv_ex(tf.ones(3, 3), check_errors=True)
+    lower, info = tf.linalg.cholesky_ex(a)
+    assert info.item() == 0 and tf.linalg.cholesky_ex(-tf.eye(2)).info.item() != 0
+    np.testing.assert_allclose(tf.linalg.solve_triangular(a, tf.ones(3, 2), upper=True).numpy()[:, 0],
+                               [0.0667, 0.3333, 0.2], atol=1e-4)
+    right = tf.linalg.solve_triangular(a, tf.ones(2, 3), upper=False, left=False, unitriangular=True)
+    assert right.tolist() == [[-2.0, 1.0, 1.0], [-2.0, 1.0, 1.0]]
+    with pytest.raises(RuntimeError, match="The input tensor B must have at least 2 dimensions"):
+        tf.linalg.solve_triangular(a, tf.ones(3), upper=True)
+    np.testing.assert_allclose(tf.cholesky_solve(tf.ones(3, 1), lower).numpy()[:, 0], [0.0930, 0.3023, 0.1628],
+                               atol=1e-4)
+    np.testing.assert_allclose(tf.cholesky_inverse(lower).numpy(), np.linalg.inv(np.array(A)), atol=1e-5)
+    with pytest.raises(NotImplementedError, match="use tinyframe.linalg.eigh"):
+        tf.linalg.eig(a)

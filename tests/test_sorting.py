@@ -144,3 +144,15 @@ def test_selection_errors_match_pytorch() -> None:
         tf.kthvalue(x, 0)
     with pytest.raises(IndexError, match="Dimension out of range"):
         tf.sort(x, 2)
+
+
+def test_aminmax_returns_min_and_max_named_tuple() -> None:
+    result = tf.aminmax(tf.tensor(X))
+    assert type(result).__name__ == "aminmax" and (result.min.item(), result.max.item()) == (0.0, 5.0)
+    assert tf.tensor(X).aminmax(dim=1, keepdim=True).max.tolist() == [[3.0], [5.0]]
+
+
+def test_unique_keeps_every_nan_and_median_of_nothing_is_nan() -> None:
+    values = tf.unique(tf.tensor([2.0, NAN, 1.0, NAN]))
+    assert values.shape == (4,) and values.tolist()[:2] == [1.0, 2.0]
+    assert np.isnan(tf.median(tf.tensor([])).item())

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange", "linspace",
     "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",
-    "randint", "rand_like", "randn_like", "randint_like", "randperm", "normal", "bernoulli",
+    "randint", "rand_like", "randn_like", "randint_like", "randperm",
 ]
 
 
@@ -305,18 +305,3 @@ def randperm(n: int, *, generator: Generator | None = None, dtype: Any = None, d
     """A random permutation of ``0 .. n-1``."""
     return _random((n,), lambda state, shape: state.permutation(shape[0]), dtype, device, generator,
                    False, dtypes.int64)
-
-
-def normal(mean: float, std: float, size: Sequence[int], *, generator: Generator | None = None,
-           dtype: Any = None, device: Any = None) -> Tensor:
-    """Normal samples with the given ``mean`` and ``std``."""
-    return _random(_size(tuple(size)), lambda state, shape: state.standard_normal(shape) * std + mean,
-                   dtype, device, generator, False)
-
-
-def bernoulli(input: Tensor, *, generator: Generator | None = None) -> Tensor:
-    """Draws 1 with probability ``input`` (elementwise), else 0, in ``input``'s dtype."""
-    dev = device_of(input._data)
-    state = generator_for(dev, generator).state
-    draws = _uniform(state, input._data.shape) < input._data
-    return _graph.wrap(draws.astype(input._data.dtype))

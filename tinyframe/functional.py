@@ -22,6 +22,7 @@ from .ops import (
     indexing,
     linalg,
     reduction,
+    sampling,
     scattering,
     shape,
     sorting,
@@ -37,6 +38,7 @@ from .ops.indexing import _TORCH_TYPE_NAMES as _TYPE_NAMES
 from .ops.linalg import *  # noqa: F401,F403
 from .ops.pooling import adaptive_avg_pool1d, avg_pool1d, max_pool1d, max_pool2d  # noqa: F401
 from .ops.reduction import *  # noqa: F401,F403
+from .ops.sampling import *  # noqa: F401,F403
 from .ops.scattering import *  # noqa: F401,F403
 from .ops.shape import *  # noqa: F401,F403
 from .ops.sorting import *  # noqa: F401,F403
@@ -46,7 +48,7 @@ from .tensor import Tensor as _Tensor
 __all__ = [*binary.__all__, *unary.__all__, *reduction.__all__, *linalg.__all__, *shape.__all__,
            *indexing.__all__, *convolution.__all__, "max_pool1d", "max_pool2d", "avg_pool1d", "adaptive_avg_pool1d",
            *sorting.__all__, *construction.__all__, *scattering.__all__, *contraction.__all__,
-           *decompositions.__all__]
+           *decompositions.__all__, *sampling.__all__]
 
 
 # PyTorch's top-level functions that take ``out=``; those tinyframe has get it below.

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 from . import _graph
 from ._dims import wrap_dim
 from .device import array_module_of
-from .ops import contraction, reduction, shape, unary
+from .ops import construction, contraction, reduction, shape, unary
 from .ops import linalg as products
 from .ops.construction import diagonal
-from .ops.decompositions import LinAlgError, eigvalsh, lstsq, matrix_rank, svdvals
+from .ops.decompositions import LinAlgError, _t, eigvalsh, lstsq, matrix_rank, svdvals
 from .ops.decompositions import linalg_cholesky as cholesky
 from .ops.decompositions import linalg_det as det
 from .ops.decompositions import linalg_eigh as eigh
@@ -25,13 +25,14 @@ from .ops.decompositions import linalg_qr as qr
 from .ops.decompositions import linalg_slogdet as slogdet
 from .ops.decompositions import linalg_solve as solve
 from .ops.decompositions import linalg_svd as svd
+from .return_types import linalg_cholesky_ex, linalg_inv_ex
 
 if TYPE_CHECKING:
     from .tensor import Tensor
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "det", "slogdet", "inv", "solve", "cholesky", "qr", "svd",
            "svdvals", "eigh", "eigvalsh", "pinv", "lstsq", "matrix_rank", "cross", "multi_dot", "matmul", "vecdot",
-           "matrix_power", "diagonal", "LinAlgError"]
+           "matrix_power", "diagonal", "inv_ex", "cholesky_ex", "solve_triangular", "eig", "eigvals", "LinAlgError"]
 
 _INF = float("inf")
 matmul = products.matmul
@@ -149,3 +150,59 @@ def matrix_power(A: Tensor, n: int) -> Tensor:
             base = products.matmul(base, base)
     return result
 
+
+
+def _info(A: Tensor, failed: int = 0) -> Tensor:
+    xp = array_module_of(A._data)
+    return _graph.wrap(xp.full(A.shape[:-2], failed, dtype=xp.int32))
+
+
+def inv_ex(A: Tensor, *, check_errors: bool = False) -> Any:
+    """The named tuple ``(inverse, info)``: ``info`` is 0 where the inverse exists; for a singular
+    matrix the error is raised only with ``check_errors`` (else ``info`` is nonzero and the inverse
+    is NaN)."""
+    try:
+        return linalg_inv_ex(inv(A), _info(A))
+    except LinAlgError:
+        if check_errors:
+            raise
+    xp = array_module_of(A._data)
+    return linalg_inv_ex(_graph.wrap(xp.full(A.shape, xp.nan, dtype=A._data.dtype)), _info(A, 1))
+
+
+def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False) -> Any:
+    """The named tuple ``(L, info)``; ``info`` is 0 where ``A`` is positive-definite (the error is
+    raised only with ``check_errors``, else ``info`` is nonzero and ``L`` NaN)."""
+    try:
+        return linalg_cholesky_ex(cholesky(A, upper=upper), _info(A))
+    except LinAlgError:
+        if check_errors:
+            raise
+    xp = array_module_of(A._data)
+    return linalg_cholesky_ex(_graph.wrap(xp.full(A.shape, xp.nan, dtype=A._data.dtype)), _info(A, 1))
+
+
+def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, unitriangular: bool = False) -> Tensor:
+    """The solution ``X`` of ``A X = B`` (``X A = B`` with ``left=False``) for triangular ``A``: only
+    its upper (``upper=True``) or lower triangle is read, and with ``unitriangular`` not its diagonal
+    (taken as ones)."""
+    if B.ndim < 2:
+        raise RuntimeError("torch.linalg.solve_triangular: The input tensor B must have at least 2 dimensions.")
+    triangle = construction.triu(A) if upper else construction.tril(A)
+    if unitriangular:
+        ones = _graph.wrap(array_module_of(A._data).ones(A.shape[:-1], dtype=A._data.dtype))
+        triangle = construction.diagonal_scatter(triangle, ones, 0, -2, -1)
+    return solve(triangle, B) if left else _t(solve(_t(triangle), _t(B)))
+
+
+def eig(A: Tensor) -> Any:
+    """Not supported: the eigendecomposition of a general matrix is complex, and tinyframe has no
+    complex dtypes."""
+    raise NotImplementedError("linalg.eig: general (complex) eigendecompositions are not supported: tinyframe has "
+                              "no complex dtypes; for symmetric matrices use tinyframe.linalg.eigh")
+
+
+def eigvals(A: Tensor) -> Any:
+    """Not supported (complex results); use ``eigvalsh`` for symmetric matrices."""
+    raise NotImplementedError("linalg.eigvals: complex eigenvalues are not supported: tinyframe has no complex "
+                              "dtypes; for symmetric matrices use tinyframe.linalg.eigvalsh")

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections import namedtuple
 
 __all__ = ["sort", "topk", "kthvalue", "median", "nanmedian", "mode", "cummax", "cummin", "aminmax", "slogdet", "qr",
-           "svd", "linalg_slogdet", "linalg_qr", "linalg_svd", "linalg_eigh", "linalg_lstsq"]
+           "svd", "linalg_slogdet", "linalg_qr", "linalg_svd", "linalg_eigh", "linalg_lstsq",
+           "linalg_inv_ex", "linalg_cholesky_ex"]
 
 
 def _structseq(name: str, fields: list[str]) -> type:
@@ -38,4 +39,6 @@ linalg_slogdet = _structseq("linalg_slogdet", ["sign", "logabsdet"])
 linalg_qr = _structseq("linalg_qr", ["Q", "R"])
 linalg_svd = _structseq("linalg_svd", ["U", "S", "Vh"])
 linalg_eigh = _structseq("linalg_eigh", ["eigenvalues", "eigenvectors"])
+linalg_inv_ex = _structseq("linalg_inv_ex", ["inverse", "info"])
+linalg_cholesky_ex = _structseq("linalg_cholesky_ex", ["L", "info"])
 linalg_lstsq = _structseq("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])

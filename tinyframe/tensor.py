@@ -22,6 +22,7 @@ from .ops import binary, conversion, indexing, inplace, linalg, reduction, unary
 from .ops import construction as construction_ops
 from .ops import contraction as contraction_ops
 from .ops import decompositions as decomposition_ops
+from .ops import sampling as sampling_ops
 from .ops import scattering as scatter_ops
 from .ops import shape as shape_ops
 from .ops import sorting as sorting_ops
@@ -950,6 +951,21 @@ class Tensor:
     def cummin(self, dim: int) -> Any:
         return sorting_ops.cummin(self, dim)
 
+    def aminmax(self, *, dim: int | None = None, keepdim: bool = False) -> Any:
+        return sorting_ops.aminmax(self, dim=dim, keepdim=keepdim)
+
+    def bincount(self, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+        return sorting_ops.bincount(self, weights, minlength)
+
+    def histc(self, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:
+        return sorting_ops.histc(self, bins, min, max)
+
+    def count_nonzero(self, dim: Any = None) -> Tensor:
+        return sorting_ops.count_nonzero(self, dim)
+
+    def argwhere(self) -> Tensor:
+        return sorting_ops.argwhere(self)
+
     # ----------------------------------------------------------------- construction, scatter, products
     def tril(self, diagonal: int = 0) -> Tensor:
         return construction_ops.tril(self, diagonal)
@@ -985,6 +1001,21 @@ class Tensor:
         """A view of every window of ``size`` elements, ``step`` apart, along ``dimension``: that
         dimension then counts the windows and a new last dimension holds them."""
         return construction_ops.unfold(self, dimension, size, step)
+
+    def rot90(self, k: int = 1, dims: Sequence[int] = (0, 1)) -> Tensor:
+        return construction_ops.rot90(self, k, dims)
+
+    def fliplr(self) -> Tensor:
+        return construction_ops.fliplr(self)
+
+    def flipud(self) -> Tensor:
+        return construction_ops.flipud(self)
+
+    def take(self, index: Tensor) -> Tensor:
+        return construction_ops.take(self, index)
+
+    def diff(self, n: int = 1, dim: int = -1, prepend: Tensor | None = None, append: Tensor | None = None) -> Tensor:
+        return construction_ops.diff(self, n, dim, prepend, append)
 
     def repeat_interleave(self, repeats: Any = None, dim: int | None = None, *,
                           output_size: int | None = None) -> Tensor:
@@ -1025,6 +1056,12 @@ class Tensor:
 
     def index_fill_(self, dim: int, index: Tensor, value: Any) -> Tensor:
         return inplace.apply(self, scatter_ops.index_fill, dim, index, value)
+
+    def index_put(self, indices: tuple, values: Tensor, accumulate: bool = False) -> Tensor:
+        return scatter_ops.index_put(self, indices, values, accumulate)
+
+    def index_put_(self, indices: tuple, values: Tensor, accumulate: bool = False) -> Tensor:
+        return inplace.apply(self, scatter_ops.index_put, indices, values, accumulate)
 
     def cross(self, other: Tensor, dim: int | None = None) -> Tensor:
         return contraction_ops.cross(self, other, dim)
@@ -1075,6 +1112,13 @@ class Tensor:
     def matrix_power(self, n: int) -> Tensor:
         """``tinyframe.linalg.matrix_power(self, n)``: this (batch of) square matrix to the power ``n``."""
         return linalg_functions.matrix_power(self, n)
+
+    # ----------------------------------------------------------------- sampling
+    def bernoulli(self, p: float | None = None, *, generator: Any = None) -> Tensor:
+        return sampling_ops.bernoulli(self, p, generator=generator)
+
+    def multinomial(self, num_samples: int, replacement: bool = False, *, generator: Any = None) -> Tensor:
+        return sampling_ops.multinomial(self, num_samples, replacement, generator=generator)
 
     # ----------------------------------------------------------------- in-place
     def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:

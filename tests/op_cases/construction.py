@@ -56,6 +56,18 @@ def _index_copy_reference(a: np.ndarray, s: np.ndarray) -> np.ndarray:
     return out
 
 
+def _put(a: np.ndarray, v: np.ndarray, rows: list) -> np.ndarray:
+    out = a.copy()
+    out[rows] = v
+    return out
+
+
+def _put_accumulate(a: np.ndarray, v: np.ndarray) -> np.ndarray:
+    out = a.copy()
+    np.add.at(out, ([0, 0, 2], [1, 1, 3]), v)
+    return out
+
+
 def _unfold_reference(a: np.ndarray, size: int, step: int) -> np.ndarray:
     windows = np.lib.stride_tricks.sliding_window_view(a, size, axis=1)
     return windows[:, ::step]
@@ -109,6 +121,10 @@ CASES: list[OpCase] = [
            lambda a: np.where(np.isin(np.arange(4), [0, 2]), -1.0, a), [(3, 4)]),
     OpCase("index_fill_tensor_value", lambda x, v: tf.index_fill(x, 1, tf.tensor([0, 2]), v),
            lambda a, v: np.where(np.isin(np.arange(4), [0, 2]), v, a), [(3, 4), ()]),
+    OpCase("index_put", lambda x, v: x.index_put((tf.tensor([0, 2]),), v), lambda a, v: _put(a, v, [0, 2]),
+           [(3, 4), (4,)]),
+    OpCase("index_put_accumulate", lambda x, v: tf.index_put(x, (tf.tensor([0, 0, 2]), tf.tensor([1, 1, 3])), v, True),
+           _put_accumulate, [(3, 4), ()]),
     OpCase("diag_vector", lambda x: tf.diag(x, 1), lambda a: np.diag(a, 1), [(3,)]),
     OpCase("diag_matrix", lambda x: x.diag(-1), lambda a: np.diag(a, -1).copy(), [(3, 4)]),
     OpCase("diag_embed", lambda x: tf.diag_embed(x, 1), _diag_embed_reference, [(2, 3)]),
@@ -120,6 +136,21 @@ CASES: list[OpCase] = [
     OpCase("unfold_step", lambda x: x.unfold(1, 2, 2), lambda a: _unfold_reference(a, 2, 2), [(2, 5)]),
     OpCase("meshgrid_xy", _meshgrid_sum, lambda a, b: np.meshgrid(a, b)[0] * 2.0 + np.meshgrid(a, b)[1] ** 2,
            [(3,), (2,)]),
+    OpCase("rot90", lambda x: tf.rot90(x), np.rot90, [(2, 3)]),
+    OpCase("rot90_k3_dims", lambda x: x.rot90(3, (2, 0)), lambda a: np.rot90(a, 3, (2, 0)), [(2, 3, 2)]),
+    OpCase("take", lambda x: tf.take(x, tf.tensor([[0, 5], [2, 2]])), lambda a: a.ravel()[[[0, 5], [2, 2]]],
+           [(2, 3)]),
+    OpCase("block_diag", lambda a, b: tf.block_diag(a, b), lambda a, b: np.block(
+        [[a, np.zeros((2, 3))], [np.zeros((1, 2)), b[None]]]), [(2, 2), (3,)]),
+    OpCase("cartesian_prod", tf.cartesian_prod,
+           lambda a, b: np.stack(np.meshgrid(a, b, indexing="ij"), -1).reshape(-1, 2), [(2,), (3,)]),
+    OpCase("combinations", lambda x: tf.combinations(x, 2), lambda a: a[[[0, 1], [0, 2], [1, 2]]], [(3,)]),
+    OpCase("diff", lambda x: tf.diff(x, 2, dim=0), lambda a: np.diff(a, 2, axis=0), [(4, 3)]),
+    OpCase("diff_prepend", lambda x, p: x.diff(prepend=p), lambda a, p: np.diff(a, prepend=p), [(2, 3), (2, 1)]),
+    OpCase("column_stack", lambda a, b: tf.column_stack([a, b]), lambda a, b: np.column_stack([a, b]), [(3,), (3, 2)]),
+    OpCase("dstack", lambda a, b: tf.dstack([a, b]), lambda a, b: np.dstack([a, b]), [(2, 3), (2, 3)]),
+    OpCase("atleast_3d", tf.atleast_3d, np.atleast_3d, [(3,)]),
+    OpCase("fliplr", tf.fliplr, np.fliplr, [(2, 3)]),
     OpCase("einsum_matmul", lambda a, b: tf.einsum("ij,jk->ik", a, b), lambda a, b: a @ b, [(2, 3), (3, 4)]),
     OpCase("einsum_batch", lambda a, b: tf.einsum("bij,bjk->bik", a, b), np.matmul, [(2, 2, 3), (2, 3, 2)]),
     OpCase("einsum_ellipsis_broadcast", lambda a, b: tf.einsum("...ij,...jk", a, b), np.matmul,

@@ -101,5 +101,9 @@ CASES: list[OpCase] = [
     OpCase("multi_dot", lambda a, b, c: tf.linalg.multi_dot([a, b, c]), lambda a, b, c: a @ b @ c,
            [(3,), (3, 4), (4, 2)]),
     OpCase("matrix_power", lambda x: tf.linalg.matrix_power(x, 3), lambda a: np.linalg.matrix_power(a, 3), [(3, 3)]),
+    OpCase("solve_triangular", lambda x, b: tf.linalg.solve_triangular(_shifted(x), b, upper=True),
+           lambda a, b: np.linalg.solve(np.triu(_np_shifted(a)), b), [(3, 3), (3, 2)]),
+    OpCase("cholesky_solve", lambda x, b: tf.cholesky_solve(b, tf.linalg.cholesky(_spd(x))),
+           lambda a, b: np.linalg.solve(_np_spd(a), b), [(3, 3), (3, 1)]),
     OpCase("linalg_cross", lambda a, b: tf.linalg.cross(a, b), lambda a, b: np.cross(a, b), [(2, 3), (2, 3)]),
 ]

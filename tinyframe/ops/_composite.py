@@ -27,12 +27,12 @@ def again(ctx: Op, op: type, *inputs: Any, **options: Any) -> Any:
 
 
 def on_tensors(ctx: Op, formula: Callable[..., Any], g: Any) -> Any:
-    """``formula(g, *saved)`` on Tensors; returns its gradient(s) as the engine expects them."""
+    """``formula(ctx, g, *saved)`` on Tensors; returns its gradient(s) as the engine expects them."""
     saved = ctx.saved_tensors
     if ctx.recording:
-        return formula(g, *(_tensor(s) for s in saved))
+        return formula(ctx, g, *(_tensor(s) for s in saved))
     with grad_mode.no_grad():
-        grads = formula(_graph.wrap(g), *(_tensor(s) for s in saved))
+        grads = formula(ctx, _graph.wrap(g), *(_tensor(s) for s in saved))
     if isinstance(grads, tuple):
         return tuple(None if gi is None else gi._data for gi in grads)
     return grads._data

@@ -7,6 +7,7 @@ the windows back), so higher-order gradients follow.
 """
 from __future__ import annotations
 
+import itertools
 import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -24,7 +25,9 @@ if TYPE_CHECKING:
     from ..tensor import Tensor
 
 __all__ = ["tril", "triu", "roll", "diag", "diag_embed", "diagonal", "diagonal_scatter", "trace",
-           "repeat_interleave", "meshgrid"]
+           "repeat_interleave", "meshgrid", "rot90", "fliplr", "flipud", "take", "tril_indices", "triu_indices",
+           "block_diag", "cartesian_prod", "combinations", "atleast_1d", "atleast_2d", "atleast_3d", "column_stack",
+           "dstack", "diff"]
 
 
 # ------------------------------------------------------------------------------------------ the ops
@@ -204,6 +207,24 @@ class UnfoldBackward(Op, node_name="UnfoldBackwardBackward0"):
         return again(ctx, Unfold, g, dim=ctx.dim, size=ctx.size, step=ctx.step)
 
 
+class Rot90(Op):
+    """A quarter turn ``k`` times in the plane ``dims`` (from the first towards the second); the
+    gradient turns back."""
+
+    @staticmethod
+    def forward(ctx: Rot90, a: Any, *, k: int, dims: tuple) -> Any:
+        ctx.k, ctx.dims = k, dims
+        return ctx.xp.rot90(a, k, dims).copy()
+
+    @staticmethod
+    def backward(ctx: Rot90, g: Any) -> Any:
+        return again(ctx, Rot90, g, k=-ctx.k, dims=ctx.dims)
+
+
+class Take(indexing.Index):
+    """``take``: the elements at flat positions."""
+
+
 # ------------------------------------------------------------------------------ public functions
 def _triangle(name: str, op: type, input: Tensor, diagonal: int) -> Tensor:
     if input.ndim < 2:
@@ -367,3 +388,148 @@ def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple:
     if swap:
         grids[0], grids[1] = grids[1], grids[0]
     return tuple(grids)
+
+
+# --------------------------------------------------------------------------- more assembling
+def rot90(input: Tensor, k: int = 1, dims: Sequence[int] = (0, 1)) -> Tensor:
+    """``input`` turned by 90 degrees ``k`` times in the plane ``dims``, from the first dimension
+    towards the second."""
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if input.ndim < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {input.ndim}")
+    d0, d1 = (wrap_dim(d, input.ndim) for d in dims)
+    if d0 == d1:
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and dim1 = {d1}")
+    return Rot90.apply(input, k=k % 4, dims=(d0, d1))
+
+
+def fliplr(input: Tensor) -> Tensor:
+    """``input`` with its columns (dimension 1) in reverse order."""
+    if input.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return shape.flip(input, 1)
+
+
+def flipud(input: Tensor) -> Tensor:
+    """``input`` with its rows (dimension 0) in reverse order."""
+    if input.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return shape.flip(input, 0)
+
+
+def take(input: Tensor, index: Tensor) -> Tensor:
+    """The elements of ``input`` read as a flat vector at ``index`` (the result has ``index``'s shape)."""
+    indexing._check_dtype(index, ("int64",), "take(): Expected a long tensor for index")
+    data = input._data
+    idx = indexing._on_device_of(index._data, data)
+    outside = (idx < -data.size) | (idx >= data.size)
+    if idx.size and bool(outside.any()):
+        raise IndexError(f"out of range: tried to access index {int(idx[outside].reshape(-1)[0])} on a tensor of "
+                         f"{data.size} elements.")
+    return Take.apply(input, index=array_module_of(data).unravel_index(idx % max(data.size, 1), data.shape))
+
+
+def _triangle_indices(lower: bool, row: int, col: int, offset: int, dtype: Any, device: Any) -> Tensor:
+    from ..creation import tensor
+    rows, cols = np.tril_indices(row, offset, col) if lower else np.triu_indices(row, offset, col)
+    return tensor(np.stack([rows, cols]), dtype=dtype or "int64", device=device)
+
+
+def tril_indices(row: int, col: int, offset: int = 0, *, dtype: Any = None, device: Any = None) -> Tensor:
+    """The ``(2, N)`` coordinates of the lower triangle (``j - i <= offset``) of a ``row x col`` matrix,
+    row by row."""
+    return _triangle_indices(True, row, col, offset, dtype, device)
+
+
+def triu_indices(row: int, col: int, offset: int = 0, *, dtype: Any = None, device: Any = None) -> Tensor:
+    """The ``(2, N)`` coordinates of the upper triangle (``j - i >= offset``) of a ``row x col`` matrix."""
+    return _triangle_indices(False, row, col, offset, dtype, device)
+
+
+def block_diag(*tensors: Tensor) -> Tensor:
+    """The block-diagonal matrix of the given matrices (a 0-d tensor is a 1 x 1 block, a vector a
+    1 x n block), zeros elsewhere."""
+    blocks = [shape.reshape(t, (1, -1) if t.ndim < 2 else tuple(t.shape)) for t in tensors]
+    width = sum(b.shape[1] for b in blocks)
+    rows, left = [], 0
+    for b in blocks:
+        rows.append(shape.constant_pad_nd(b, (left, width - left - b.shape[1])))
+        left += b.shape[1]
+    return shape.cat(rows, 0)
+
+
+def cartesian_prod(*tensors: Tensor) -> Tensor:
+    """Every combination of one element of each 1-D tensor, as the rows of a matrix (one tensor:
+    itself)."""
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = meshgrid(*tensors, indexing="ij")
+    return shape.stack([shape.reshape(g, (-1,)) for g in grids], 1)
+
+
+def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> Tensor:
+    """The length-``r`` combinations of the elements of a 1-D tensor, as the rows of a matrix."""
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    chosen = np.array(list(pick(range(input.shape[0]), r)), dtype=np.int64).reshape(-1, r)
+    if chosen.size == 0:
+        return _graph.wrap(array_module_of(input._data).zeros((0,), dtype=input._data.dtype))
+    index = _graph.wrap(array_module_of(input._data).asarray(chosen.reshape(-1)))
+    return shape.reshape(indexing.index_select(input, 0, index), (-1, r))
+
+
+def _at_least(tensors: tuple, ndim: int) -> Any:
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    out = tuple(_expanded_rank(t, ndim) for t in tensors)
+    return out[0] if len(out) == 1 else out
+
+
+def _expanded_rank(t: Tensor, ndim: int) -> Tensor:
+    if t.ndim >= ndim:
+        return t
+    if t.ndim == 0:
+        return shape.reshape(t, (1,) * ndim)
+    if ndim == 2:
+        return shape.unsqueeze(t, 0)
+    return shape.reshape(t, (1, t.shape[0], 1) if t.ndim == 1 else tuple(t.shape) + (1,))
+
+
+def atleast_1d(*tensors: Tensor) -> Any:
+    """Each tensor as a view of at least one dimension (0-d tensors become ``(1,)``)."""
+    return _at_least(tensors, 1)
+
+
+def atleast_2d(*tensors: Tensor) -> Any:
+    """Each tensor with at least two dimensions: a vector ``(n,)`` becomes ``(1, n)``."""
+    return _at_least(tensors, 2)
+
+
+def atleast_3d(*tensors: Tensor) -> Any:
+    """Each tensor with at least three dimensions: ``(n,) -> (1, n, 1)``, ``(m, n) -> (m, n, 1)``."""
+    return _at_least(tensors, 3)
+
+
+def column_stack(tensors: Sequence[Tensor]) -> Tensor:
+    """The tensors side by side as columns: vectors (and 0-d tensors) become ``(n, 1)`` columns."""
+    return shape.hstack([shape.reshape(t, (-1, 1)) if t.ndim < 2 else t for t in tensors])
+
+
+def dstack(tensors: Sequence[Tensor]) -> Tensor:
+    """The tensors stacked along a third dimension (after ``atleast_3d``)."""
+    return shape.cat([_expanded_rank(t, 3) for t in tensors], 2)
+
+
+def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None,
+         append: Tensor | None = None) -> Tensor:
+    """The ``n``-th forward difference along ``dim``: ``out[i] = input[i + 1] - input[i]``, after
+    ``prepend`` / ``append`` are joined on (booleans give ``!=``)."""
+    d = wrap_dim(dim, input.ndim)
+    if prepend is not None or append is not None:
+        pieces = [t for t in (prepend, input, append) if t is not None]
+        input = shape.cat(pieces, d)
+    for _ in range(n):
+        length = input.shape[d]
+        later, earlier = shape.narrow(input, d, 1, length - 1), shape.narrow(input, d, 0, length - 1)
+        input = later != earlier if input.dtype.name == "bool" else later - earlier
+    return input

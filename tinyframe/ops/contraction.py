@@ -37,9 +37,12 @@ class Einsum(Op, node_name="EinsumBackward0"):
 
     @staticmethod
     def backward(ctx: Einsum, g: Any) -> tuple:
-        needs = ctx.needs_input_grad
-        return on_tensors(ctx, lambda g, *ops: tuple(_einsum_grad(ctx, g, ops, i) if needs[i] else None
-                                                      for i in range(len(ops))), g)
+        return on_tensors(ctx, _einsum_grads, g)
+
+
+def _einsum_grads(ctx: Einsum, g: Tensor, *operands: Tensor) -> tuple:
+    needs = ctx.needs_input_grad
+    return tuple(_einsum_grad(ctx, g, operands, i) if needs[i] else None for i in range(len(operands)))
 
 
 def _einsum_grad(ctx: Einsum, g: Tensor, operands: tuple, i: int) -> Tensor:
@@ -114,6 +117,10 @@ def einsum(equation: str, *operands: Any) -> Tensor:
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     inputs, output = _parse_equation(equation, operands)
+    for op in operands[1:]:
+        if op.dtype != operands[0].dtype:
+            raise RuntimeError(f"expected scalar type {reduction._scalar_type(operands[0]._data)} but found "
+                               f"{reduction._scalar_type(op._data)}")
     sizes: dict = {}
     for k, (labels, op) in enumerate(zip(inputs, operands)):
         for label, n in zip(labels, op.shape):

@@ -24,7 +24,8 @@ from ._composite import on_tensors
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
-__all__ = ["det", "logdet", "slogdet", "inverse", "cholesky", "pinverse", "svd", "qr"]
+__all__ = ["det", "logdet", "slogdet", "inverse", "cholesky", "cholesky_solve", "cholesky_inverse", "pinverse",
+           "svd", "qr"]
 
 
 class LinAlgError(RuntimeError):
@@ -42,21 +43,19 @@ class Factorization(Op):
 
     @staticmethod
     def forward(ctx: Factorization, a: Any, *, results: tuple, which: int, options: dict) -> Any:
-        ctx.results, ctx.which, ctx.options = results, which, options
-        ctx.save_for_backward(a)
+        ctx.which, ctx.options = which, options
+        ctx.save_for_backward(a, *results)  # freed with the graph, like every saved value
         return results[which]
 
     @staticmethod
     def backward(ctx: Factorization, g: Any) -> Any:
-        return on_tensors(ctx, lambda g, a: _factor_gradient(ctx, g, a), g)
+        return on_tensors(ctx, _factor_gradient, g)
 
 
-def _factor_gradient(ctx: Factorization, g: Tensor, a: Tensor) -> Tensor:
+def _factor_gradient(ctx: Factorization, g: Tensor, a: Tensor, *results: Tensor) -> Tensor:
     kind = type(ctx)
-    if ctx.recording:
+    if ctx.recording:  # results that are differentiable functions of ``a``, for the second derivative
         results = kind.recompute(a, **ctx.options)
-    else:
-        results = tuple(_graph.wrap(r) for r in ctx.results)
     grads = [None] * len(results)
     grads[ctx.which] = g
     return kind.gradient(a, results, grads, **ctx.options)
@@ -267,12 +266,12 @@ class LinalgSolveEx(Op):
 
     @staticmethod
     def backward(ctx: LinalgSolveEx, g: Any) -> tuple:
-        needs_a = ctx.needs_input_grad[0]
+        return on_tensors(ctx, _solve_gradients, g)
 
-        def formula(g: Tensor, a: Tensor, x: Tensor) -> tuple:
-            gb = linalg_solve(_t(a), g)
-            return (-(gb @ _t(x)) if needs_a else None), gb
-        return on_tensors(ctx, formula, g)
+
+def _solve_gradients(ctx: LinalgSolveEx, g: Tensor, a: Tensor, x: Tensor) -> tuple:
+    gb = linalg_solve(_t(a), g)
+    return (-(gb @ _t(x)) if ctx.needs_input_grad[0] else None), gb
 
 
 # --------------------------------------------------------------------------------------- cholesky
@@ -327,6 +326,18 @@ def _not_positive_definite(a: Any) -> LinAlgError:
 def cholesky(input: Tensor, upper: bool = False) -> Tensor:
     """``torch.cholesky`` (deprecated in PyTorch for ``linalg.cholesky``)."""
     return linalg_cholesky(input, upper=upper)
+
+
+def cholesky_solve(B: Tensor, L: Tensor, upper: bool = False) -> Tensor:
+    """The solution of ``A X = B`` given the Cholesky factor ``L`` of ``A`` (``A = L L^T``, or
+    ``U^T U`` with ``upper=True``)."""
+    a = _t(L) @ L if upper else L @ _t(L)
+    return linalg_solve(a, B)
+
+
+def cholesky_inverse(L: Tensor, upper: bool = False) -> Tensor:
+    """The inverse of ``A`` given its Cholesky factor ``L`` (``A = L L^T``, or ``U^T U`` with ``upper``)."""
+    return linalg_inv(_t(L) @ L if upper else L @ _t(L))
 
 
 # ---------------------------------------------------------------------------------------------- qr

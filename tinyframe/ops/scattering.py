@@ -22,7 +22,7 @@ from ._composite import on_tensors
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
-__all__ = ["scatter", "scatter_reduce", "index_add", "index_copy", "index_fill"]
+__all__ = ["scatter", "scatter_reduce", "index_add", "index_copy", "index_fill", "index_put"]
 
 _REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 _UFUNCS = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum,
@@ -120,7 +120,7 @@ class ScatterReduce(Op):
 
     @staticmethod
     def backward(ctx: ScatterReduce, g: Any) -> tuple:
-        return on_tensors(ctx, lambda g, x, src, out: _scatter_reduce_grads(ctx, g, x, src, out), g)
+        return on_tensors(ctx, _scatter_reduce_grads, g)
 
 
 def _scatter_reduce_grads(ctx: ScatterReduce, g: Tensor, x: Tensor, src: Tensor, out: Tensor) -> tuple:
@@ -128,7 +128,10 @@ def _scatter_reduce_grads(ctx: ScatterReduce, g: Tensor, x: Tensor, src: Tensor,
     index, reduce = ctx.index, ctx.reduce
     written = _graph.wrap(ctx.mask)
     kept = binary.where(written, 0.0, g)  # the gradient of positions nothing was reduced into
-    at = lambda t: indexing.Index.apply(t, index=index)  # noqa: E731  a tensor at the scattered positions
+
+    def at(t: Tensor) -> Tensor:
+        """``t`` at the scattered positions (shaped like ``src``)."""
+        return indexing.Index.apply(t, index=index)
     if reduce == "sum":
         return (g if ctx.include_self else kept), at(g)
     if reduce == "mean":
@@ -186,6 +189,23 @@ class IndexFillTensor(Op, node_name="IndexFillBackward1"):
         xp = ctx.xp
         return (xp.where(ctx.mask, 0.0, g) if needs_x else None,
                 xp.sum(xp.where(ctx.mask, g, 0.0)) if needs_value else None)
+
+
+class IndexPutAccumulate(Op, node_name="IndexPutBackward0"):
+    """``out = x`` with ``values`` (broadcast) added at an advanced index; repeats accumulate."""
+
+    @staticmethod
+    def forward(ctx: IndexPutAccumulate, x: Any, values: Any, *, index: tuple, pre: tuple | None) -> Any:
+        ctx.index, ctx.pre = index, pre
+        out = x.copy()
+        target = out if pre is None else out[pre]  # a view: basic indexing
+        add_at(target, index, ctx.xp.broadcast_to(values, target[index].shape).astype(x.dtype, copy=False))
+        return out
+
+    @staticmethod
+    def backward(ctx: IndexPutAccumulate, g: Any) -> tuple:
+        needs_x, needs_values = ctx.needs_input_grad
+        return g if needs_x else None, indexing._take(ctx, g, ctx.index, ctx.pre) if needs_values else None
 
 
 # ------------------------------------------------------------------------------ public functions
@@ -313,3 +333,16 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
                                f"{value.ndim} dimension(s).")
         return IndexFillTensor.apply(input, value.to(input.dtype), index=where)
     return IndexFill.apply(input, index=where, value=value)
+
+
+def index_put(input: Tensor, indices: tuple, values: Tensor, accumulate: bool = False) -> Tensor:
+    """A copy of ``input`` with ``values`` (broadcast) written at ``input[indices]`` (a tuple of index
+    tensors, as in advanced indexing); with ``accumulate=True`` they are added, repeats summing up."""
+    if not isinstance(indices, (tuple, list)):
+        raise TypeError(f"index_put(): argument 'indices' must be tuple of Tensors, not {type(indices).__name__}")
+    if not isinstance(values, _graph.Tensor):
+        raise TypeError(f"index_put(): argument 'values' must be Tensor, not {type(values).__name__}")
+    _, key, pre = indexing._parse(input._data, tuple(indices), check_arrays=True)
+    if accumulate:
+        return IndexPutAccumulate.apply(input, values, index=key, pre=pre)
+    return indexing.IndexPut.apply(input, values, index=key, pre=pre)

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "mode", "quantile", "nanquantile",
-    "unique", "unique_consecutive", "searchsorted", "bucketize", "cumprod", "cummax", "cummin",
+    "unique", "unique_consecutive", "searchsorted", "bucketize", "cumprod", "cummax", "cummin", "aminmax",
+    "bincount", "histc", "count_nonzero", "argwhere",
 ]
 
 
@@ -276,8 +277,8 @@ def _median(name: str, ops: tuple, result: type, input: Tensor, dim: Any, keepdi
     x = input._data
     ignore_nan = name == "nanmedian"
     if dim is None:
-        if x.size == 0:
-            return ops[0].apply(shape.reshape(input, (-1,)), index=(Ellipsis,)) * float("nan")
+        if x.size == 0:  # the median of nothing is NaN, as in PyTorch
+            return _graph.wrap(array_module_of(x).full((), np.nan, dtype=x.dtype))
         flat = shape.reshape(input, (-1,)) if x.ndim != 1 else input
         rank = _median_rank(x.reshape(-1), 0, ignore_nan)
         _, position = _kth_positions(flat, name, 0, rank)
@@ -327,6 +328,13 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
     return _reduced_result(return_types.mode, Mode, input, positions, d, keepdim)
 
 
+def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> Any:
+    """The named tuple ``(min, max)`` of the elements (over ``dim`` when given)."""
+    _check_tensor("aminmax", input)
+    dims = () if dim is None else dim
+    return return_types.aminmax(reduction.amin(input, dims, keepdim), reduction.amax(input, dims, keepdim))
+
+
 # ------------------------------------------------------------------------------------- quantile
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 
@@ -373,11 +381,11 @@ def _quantile(name: str, input: Tensor, q: Any, dim: int | None, keepdim: bool, 
     elif interpolation == "higher":
         lower = upper
     moved = shape.movedim(shape.unsqueeze(sorted_values, -1), d, -1)  # (..., 1, n) with the q axis before
-    gather_shape = lambda idx: xp.moveaxis(idx, d, -1)  # noqa: E731  (..., nq, 1): positions along n
-    low_values = indexing.take_along_dim(moved, _long(gather_shape(lower)), -1)
-    high_values = indexing.take_along_dim(moved, _long(gather_shape(upper)), -1)
+    # ranks as (..., nq, 1): the positions along the sorted dimension, now last
+    low_values = indexing.take_along_dim(moved, _long(xp.moveaxis(lower, d, -1)), -1)
+    high_values = indexing.take_along_dim(moved, _long(xp.moveaxis(upper, d, -1)), -1)
     if interpolation == "linear":
-        weight = _graph.wrap(gather_shape(rank - lower).astype(x.dtype))
+        weight = _graph.wrap(xp.moveaxis(rank - lower, d, -1).astype(x.dtype))
         out = low_values + (high_values - low_values) * weight
     elif interpolation == "midpoint":
         out = (low_values + high_values) * 0.5
@@ -424,7 +432,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
     x = input._data
     host = np.asarray(move_array(x, device_of(np.empty(0))))
     if dim is None:
-        values, inverse, counts = np.unique(host, return_inverse=True, return_counts=True)
+        values, inverse, counts = np.unique(host, return_inverse=True, return_counts=True, equal_nan=False)
         inverse = inverse.reshape(host.shape)
     else:
         d = _dim_of(input, dim)
@@ -545,3 +553,43 @@ def cummin(input: Tensor, dim: int) -> Any:
     """The running minimum along ``dim`` and the (last) position where it was reached."""
     return _cumulative_extreme("cummin", Cummin, return_types.cummin, input, dim)
 
+
+
+# ------------------------------------------------------------------------------------- counting
+def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+    """How often each value ``0 .. max(input)`` occurs in a 1-D non-negative integer tensor (at least
+    ``minlength`` bins); with ``weights``, the sum of the weights of its occurrences (in their dtype)."""
+    if input.ndim != 1 or input.dtype.name not in ("int64", "int32", "int16", "int8", "uint8"):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    host = np.asarray(move_array(input._data, device_of(np.empty(0))))
+    if host.size and host.min() < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is None:
+        counts = np.bincount(host, minlength=minlength).astype(np.int64)
+    else:
+        w = np.asarray(move_array(weights._data, device_of(np.empty(0))))
+        counts = np.bincount(host, w, minlength=minlength).astype(w.dtype if w.dtype.kind == "f" else np.float64)
+    return _graph.wrap(move_array(counts, device_of(input._data)))
+
+
+def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:
+    """A histogram of ``bins`` equal bins over ``[min, max]`` (the data's range when both are 0);
+    elements outside are ignored."""
+    host = np.asarray(move_array(input._data, device_of(np.empty(0))))
+    low, high = (float(host.min()), float(host.max())) if min == max == 0 and host.size else (min, max)
+    if low == high:
+        low, high = low - 1, high + 1
+    counts, _ = np.histogram(host, bins=bins, range=(low, high))
+    return _graph.wrap(move_array(counts.astype(host.dtype), device_of(input._data)))
+
+
+def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
+    """The number of nonzero elements (over ``dim``), int64."""
+    x = input._data
+    axes = reduction._axes(dim, x.ndim)
+    return reduction._wrap(array_module_of(x).count_nonzero(x, axis=axes).astype(np.int64))
+
+
+def argwhere(input: Tensor) -> Tensor:
+    """The ``(n, input.dim())`` int64 coordinates of the nonzero elements."""
+    return indexing.nonzero(input)

@@ -1,0 +1,142 @@
+"""Sampling from distributions given by tensors: normal (tensor mean / std), bernoulli, multinomial,
+poisson.
+
+As in PyTorch, the samples are not reparameterised: where a parameter requires grad the result is
+recorded (NormalBackward1, BernoulliBackward0, ...) but its gradient is zero.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .. import _graph, dtypes
+from .._graph import Op
+from ..creation import _random, _size, _uniform
+from ..device import array_module_of, device_of
+from ..random import Generator, generator_for
+from . import reduction
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
+
+__all__ = ["normal", "bernoulli", "multinomial", "poisson"]
+
+
+class Sample(Op, node_name="NormalBackward3"):
+    """Samples drawn beforehand (``samples``); every parameter's gradient is zero."""
+
+    @staticmethod
+    def forward(ctx: Sample, *parameters: Any, samples: Any) -> Any:
+        return samples
+
+    @staticmethod
+    def backward(ctx: Sample, g: Any) -> tuple:
+        zero = g * 0.0
+        return tuple(zero for _ in ctx.next_functions)
+
+
+class NormalMean(Sample, node_name="NormalBackward1"):
+    pass
+
+
+class NormalStd(Sample, node_name="NormalBackward2"):
+    pass
+
+
+class Bernoulli(Sample, node_name="BernoulliBackward0"):
+    pass
+
+
+class Poisson(Sample, node_name="PoissonBackward0"):
+    pass
+
+
+def _state(like: Any, generator: Generator | None) -> Any:
+    return generator_for(device_of(like), generator).state
+
+
+def normal(mean: Any, std: Any = 1.0, size: Sequence[int] | None = None, *, generator: Generator | None = None,
+           dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """Normal samples: elementwise ``N(mean, std^2)`` for tensor ``mean`` and/or ``std`` (broadcast),
+    or ``size`` samples of ``N(mean, std^2)`` for numbers."""
+    mean_tensor, std_tensor = isinstance(mean, _graph.Tensor), isinstance(std, _graph.Tensor)
+    if not mean_tensor and not std_tensor:
+        if size is None:
+            raise TypeError("normal() received an invalid combination of arguments - got (float, float): give a "
+                            "size, or a tensor mean or std")
+        return _random(_size(tuple(size)), lambda state, shape: state.standard_normal(shape) * std + mean,
+                       dtype, device, generator, requires_grad)
+    if not std_tensor and std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    if std_tensor and bool((std._data < 0).any()):
+        raise RuntimeError("normal expects all elements of std >= 0.0")
+    like = mean if mean_tensor else std
+    data = like._data
+    mean_data = mean._data if mean_tensor else mean
+    std_data = std._data if std_tensor else std
+    shape = np.broadcast_shapes(getattr(mean_data, "shape", ()), getattr(std_data, "shape", ()))
+    dtype_np = data.dtype if data.dtype.kind == "f" else dtypes.get_default_dtype().numpy
+    samples = (_state(data, generator).standard_normal(shape) * std_data + mean_data).astype(dtype_np, copy=False)
+    if mean_tensor and std_tensor:
+        return Sample.apply(mean, std, samples=samples)
+    return (NormalMean if mean_tensor else NormalStd).apply(like, samples=samples)
+
+
+def bernoulli(input: Tensor, p: float | None = None, *, generator: Generator | None = None) -> Tensor:
+    """1 with probability ``input`` (or the number ``p``) elementwise, else 0, in ``input``'s dtype."""
+    data = input._data
+    if data.dtype.kind != "f":
+        raise NotImplementedError(f"\"bernoulli_tensor_cpu_p_\" not implemented for "
+                                  f"'{reduction._scalar_type(data)}'")
+    probability = data if p is None else p
+    if p is None and bool(((data < 0) | (data > 1)).any()) or p is not None and not 0 <= p <= 1:
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+    draws = (_uniform(_state(data, generator), data.shape) < probability).astype(data.dtype)
+    return Bernoulli.apply(input, samples=draws)
+
+
+def poisson(input: Tensor, generator: Generator | None = None) -> Tensor:
+    """Poisson samples with rates ``input`` (elementwise), in ``input``'s dtype."""
+    data = input._data
+    samples = _state(data, generator).poisson(data).astype(data.dtype)
+    return Poisson.apply(input, samples=array_module_of(data).asarray(samples))
+
+
+def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
+                generator: Generator | None = None) -> Tensor:
+    """``num_samples`` category indices per row of ``input`` (1-D or 2-D non-negative weights, not
+    necessarily normalised), int64. Without replacement each category is drawn at most once: the
+    categories with the smallest ``E / p`` (``E`` exponential samples), as PyTorch draws them; once
+    the positive weights run out, zero-weight categories follow."""
+    data = input._data
+    if data.dtype.kind != "f":
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
+                           f"{reduction._scalar_type(data)}")
+    if data.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    xp = array_module_of(data)
+    rows = data.reshape(1, -1) if data.ndim == 1 else data
+    categories = rows.shape[1]
+    if num_samples <= 0:
+        raise RuntimeError(f"cannot sample n_sample <= 0 samples (got {num_samples})")
+    if not replacement and num_samples > categories:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    if not bool(xp.isfinite(rows).all()) or bool((rows < 0).any()):
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    totals = rows.sum(axis=1, keepdims=True)
+    if bool((totals <= 0).any()):
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    state = _state(data, generator)
+    if replacement:
+        cumulative = xp.cumsum(rows / totals, axis=1)
+        draws = _uniform(state, (rows.shape[0], num_samples))
+        picks = xp.stack([xp.searchsorted(c, u, side="right") for c, u in zip(cumulative, draws)])
+        picks = xp.minimum(picks, categories - 1)  # rounding can leave the last cumulative sum below 1
+    else:
+        positive = rows > 0
+        keys = xp.where(positive, state.exponential(size=rows.shape) / xp.where(positive, rows, 1.0), xp.inf)
+        picks = xp.argsort(keys, axis=1, kind="stable")[:, :num_samples]
+    picks = picks.astype(np.int64)
+    return _graph.wrap(picks.reshape(-1) if data.ndim == 1 else picks)
