@@ -308,3 +308,22 @@ def test_parameters_to_vector_and_back() -> None:
 def test_vector_to_parameters_requires_a_tensor() -> None:
     with pytest.raises(TypeError, match="expected torch.Tensor, but got: list"):
         nn.utils.vector_to_parameters([1.0, 2.0], nn.Linear(1, 1).parameters())
+
+
+def test_reassigning_a_child_module_keeps_its_place_as_pytorch() -> None:
+    model = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))
+    model[0] = nn.Linear(2, 3, bias=False)
+    setattr(model, "1", nn.Tanh())
+    assert [type(m).__name__ for m in model] == ["Linear", "Tanh", "Linear"]
+    assert list(model.state_dict()) == ["0.weight", "2.weight", "2.bias"]
+
+
+def test_sequential_and_module_list_renumber_on_insert_and_delete_as_pytorch() -> None:
+    model = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))
+    del model[0]
+    model.insert(1, nn.Tanh())
+    assert [type(m).__name__ for m in model] == ["ReLU", "Tanh", "Linear"]
+    assert type(model.pop(0)).__name__ == "ReLU" and list(model._modules) == ["0", "1"]
+    layers = nn.ModuleList([nn.ReLU(), nn.Tanh(), nn.ReLU()])
+    del layers[0:2]
+    assert len(layers) == 1 and list(layers._modules) == ["0"]

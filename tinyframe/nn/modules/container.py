@@ -11,7 +11,55 @@ from .module import Module
 __all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
 
 
-class Sequential(Module):
+class _ModuleSequence(Module):
+    """What ``Sequential`` and ``ModuleList`` share: modules kept under the keys "0", "1", ..., which
+    are renumbered when one is inserted or deleted, as PyTorch's are."""
+
+    def __setitem__(self, index: int, module: Module) -> None:
+        self.register_module(list(self._modules)[index], module)
+
+    def __delitem__(self, index: int | slice) -> None:
+        keys = list(self._modules)
+        for key in keys[index] if isinstance(index, slice) else [keys[index]]:
+            del self._modules[key]
+        self._renumber(list(self._modules.values()))
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[Module]:
+        return iter(self._modules.values())
+
+    def append(self, module: Module) -> Any:
+        """Adds ``module`` at the end; returns ``self``."""
+        self.register_module(str(len(self)), module)
+        return self
+
+    def extend(self, modules: Iterable[Module]) -> Any:
+        """Appends each of ``modules``; returns ``self``."""
+        for module in modules:
+            self.append(module)
+        return self
+
+    def insert(self, index: int, module: Module) -> None:
+        """Puts ``module`` before position ``index``."""
+        modules = list(self._modules.values())
+        modules.insert(index, module)
+        self._renumber(modules)
+
+    def pop(self, index: int) -> Module:
+        """Removes and returns the module at ``index``."""
+        module = list(self._modules.values())[index]
+        del self[index]
+        return module
+
+    def _renumber(self, modules: list) -> None:
+        self._modules.clear()
+        for i, module in enumerate(modules):
+            self.register_module(str(i), module)
+
+
+class Sequential(_ModuleSequence):
     """Runs its modules in order, each on the previous one's output.
 
     ``Sequential(m1, m2, ...)`` names them "0", "1", ...; ``Sequential(OrderedDict(...))`` by key.
@@ -32,51 +80,21 @@ class Sequential(Module):
         return input
 
     def __getitem__(self, index: int | slice) -> Any:
-        modules = list(self._modules.values())
         if isinstance(index, slice):
             return Sequential(OrderedDict(list(self._modules.items())[index]))
-        return modules[index]
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self) -> Iterator[Module]:
-        return iter(self._modules.values())
-
-    def append(self, module: Module) -> Sequential:
-        self.register_module(str(len(self)), module)
-        return self
+        return list(self._modules.values())[index]
 
 
-class ModuleList(Module):
+class ModuleList(_ModuleSequence):
     """A list of modules, each registered (so its parameters are the list's parameters)."""
 
     def __init__(self, modules: Iterable[Module] | None = None) -> None:
         super().__init__()
-        for module in modules or ():
-            self.append(module)
+        self.extend(modules or ())
 
     def __getitem__(self, index: int | slice) -> Any:
         modules = list(self._modules.values())
         return ModuleList(modules[index]) if isinstance(index, slice) else modules[index]
-
-    def __setitem__(self, index: int, module: Module) -> None:
-        self.register_module(list(self._modules)[index], module)
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self) -> Iterator[Module]:
-        return iter(self._modules.values())
-
-    def append(self, module: Module) -> ModuleList:
-        self.register_module(str(len(self)), module)
-        return self
-
-    def extend(self, modules: Iterable[Module]) -> ModuleList:
-        for module in modules:
-            self.append(module)
-        return self
 
 
 class ModuleDict(Module):

@@ -65,13 +65,13 @@ class Module:
         if "_parameters" not in self.__dict__:
             raise AttributeError("cannot assign to a Module before Module.__init__() call")
         if isinstance(value, Parameter):
-            self._drop(name)
+            self._drop(name, keep=self._parameters)
             self.register_parameter(name, value)
         elif isinstance(value, Module):
-            self._drop(name)
+            self._drop(name, keep=self._modules)
             self._modules[name] = value
         elif isinstance(value, Buffer):
-            self._drop(name)
+            self._drop(name, keep=self._buffers)
             self.register_buffer(name, value, persistent=value.persistent)
         elif name in self._parameters:
             if value is not None:
@@ -86,10 +86,13 @@ class Module:
         else:
             object.__setattr__(self, name, value)
 
-    def _drop(self, name: str) -> None:
+    def _drop(self, name: str, keep: dict | None = None) -> None:
+        """Forgets ``name`` everywhere but in ``keep``, the table it is being assigned to again, where
+        it keeps its place (a replaced layer of a Sequential stays where it was), as in PyTorch."""
         self.__dict__.pop(name, None)
         for table in (self._parameters, self._buffers, self._modules):
-            table.pop(name, None)
+            if table is not keep:
+                table.pop(name, None)
         self._non_persistent_buffers.discard(name)
 
     def __getattr__(self, name: str) -> Any:
