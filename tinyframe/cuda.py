@@ -10,27 +10,40 @@ __all__ = ["is_available", "device_count", "current_device", "set_device", "sync
 
 
 @functools.cache
-def _runtime_device_count() -> int:
+def _probe() -> tuple[int, str]:
+    """The number of visible GPUs, and why there are none when it is 0."""
     try:
-        return int(cupy_module().cuda.runtime.getDeviceCount())
-    except Exception:  # no CuPy, no driver or no GPU: CUDA is simply unavailable
-        return 0
+        cupy = cupy_module()
+    except RuntimeError:
+        return 0, "CuPy is not installed (pip install 'tinyframe[cuda]'; the README lists the CUDA 12 / 13 wheels)"
+    try:
+        count = int(cupy.cuda.runtime.getDeviceCount())
+    except Exception as error:  # CuPy's CUDARuntimeError: cudaErrorInsufficientDriver, cudaErrorNoDevice, ...
+        code = str(error).partition(":")[0]
+        return 0, (f"CuPy is installed but the CUDA runtime reports no usable GPU ({code}): "
+                   "this machine needs an NVIDIA GPU and its driver")
+    return count, "" if count else "CuPy is installed but sees no GPU"
 
 
 def is_available() -> bool:
     """True when CuPy is installed and sees at least one GPU; never raises."""
-    return _runtime_device_count() > 0
+    return _probe()[0] > 0
 
 
 def device_count() -> int:
-    """The number of visible GPUs (0 without CuPy or a GPU)."""
-    return _runtime_device_count()
+    """The number of visible GPUs (0 without CuPy, a driver or a GPU)."""
+    return _probe()[0]
+
+
+def _unavailable_reason() -> str:
+    """Why CUDA cannot be used here (what is missing and what to install); '' when it can."""
+    return _probe()[1]
 
 
 def _require() -> None:
+    """Raises RuntimeError, saying what is missing, unless CUDA is usable."""
     if not is_available():
-        raise RuntimeError("CUDA is not available: install CuPy (pip install 'tinyframe[cuda]') on a "
-                           "machine with an NVIDIA GPU")
+        raise RuntimeError(f"No CUDA GPU was found: {_unavailable_reason()}. Use the cpu device instead.")
 
 
 def current_device() -> int:

@@ -101,8 +101,11 @@ def as_device(spec: DeviceLike) -> device:
         if spec is CPU:
             return CPU
     dev = spec if isinstance(spec, device) else device(spec)
-    if dev.type == "cuda" and dev.index is None:
-        dev = device("cuda", cupy_module().cuda.runtime.getDevice())
+    if dev.type == "cuda":
+        from . import cuda
+        cuda._require()  # our error, not CuPy's driver-version message from deep inside the first kernel
+        if dev.index is None:
+            dev = device("cuda", cupy_module().cuda.runtime.getDevice())
     return dev
 
 

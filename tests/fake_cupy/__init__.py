@@ -28,4 +28,4 @@ def install() -> None:
     tinyframe look CUDA up again."""
     sys.modules.update(MODULES)
     importlib.import_module("tinyframe.device").cupy_module.cache_clear()
-    importlib.import_module("tinyframe.cuda")._runtime_device_count.cache_clear()
+    importlib.import_module("tinyframe.cuda")._probe.cache_clear()
