@@ -65,3 +65,11 @@ def test_cross_entropy_on_cuda_flags_an_out_of_range_target_with_nan_not_a_wait(
     TRANSFERS.reset()
     loss = nn.functional.cross_entropy(x, tf.tensor([0, 7], device="cuda"))
     assert TRANSFERS.count == 0 and np.isnan(loss.item())
+
+
+@pytest.mark.parametrize("op", [lambda v: v.logsumexp(1), lambda v: v.prod(1)], ids=["logsumexp", "prod"])
+def test_ops_that_branch_on_their_values_do_not_wait_for_the_gpu(op: object) -> None:
+    v = tf.randn(4, 10, device="cuda", requires_grad=True)
+    TRANSFERS.reset()
+    op(v).sum().backward()
+    assert TRANSFERS.reasons == []
