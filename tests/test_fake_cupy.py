@@ -82,3 +82,17 @@ def test_as_strided_has_cupys_signature() -> None:
 def test_random_state_takes_a_dtype_and_gives_device_arrays() -> None:
     sample = cupy.random.RandomState(0).standard_normal((2, 3), dtype=np.float32)
     assert isinstance(sample, cupy.ndarray) and sample.dtype == np.float32 and sample.shape == (2, 3)
+
+
+def test_results_sized_by_their_values_count_as_a_wait_for_the_gpu() -> None:
+    a = cupy.arange(4.0)
+    a[a > 1]  # noqa: B018
+    cupy.nonzero(a)
+    a.nonzero()
+    assert TRANSFERS.reasons == ["boolean index", "nonzero", "nonzero"]
+
+
+def test_dtypes_cupy_has_no_arrays_of_are_refused() -> None:
+    for host in (np.array(["a"]), np.array([None], dtype=object)):
+        with pytest.raises(ValueError, match="Unsupported dtype"):
+            cupy.asarray(host)

@@ -37,6 +37,18 @@ class TransferCounter:
 TRANSFERS = TransferCounter()
 
 
+# Functions whose result's size depends on the values: CuPy reads that size back from the GPU.
+SIZE_FROM_VALUES = frozenset({"nonzero", "flatnonzero", "argwhere", "unique", "compress", "extract"})
+
+
+def syncing(name: str, function: Any) -> Any:
+    """``function``, each call counted as a transfer (CuPy waits for the GPU to size its result)."""
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        TRANSFERS.reasons.append(name)
+        return function(*args, **kwargs)
+    return counted
+
+
 def to_host(array: ndarray, reason: str) -> np.ndarray:
     """A host copy of ``array``'s data, counted as one device-to-host transfer."""
     TRANSFERS.reasons.append(reason)
@@ -242,7 +254,7 @@ class ndarray:  # noqa: N801 -- CuPy's class name
 
         def method(*args: Any, **kwargs: Any) -> Any:
             return run_on_device(value, args, kwargs)
-        return method
+        return syncing(name, method) if name in SIZE_FROM_VALUES else method
 
     def __len__(self) -> int:
         return len(self._data)
@@ -253,7 +265,10 @@ class ndarray:  # noqa: N801 -- CuPy's class name
         return (self[i] for i in range(len(self)))
 
     def __getitem__(self, key: Any) -> Any:
-        return ndarray._of(self._data[_index_key(key)])
+        key = _index_key(key)
+        if any(isinstance(part, np.ndarray) and part.dtype == bool for part in key):
+            TRANSFERS.reasons.append("boolean index")  # the result's size: CuPy reads it back from the GPU
+        return ndarray._of(self._data[key])
 
     def __setitem__(self, key: Any, value: Any) -> None:
         self._data[_index_key(key)] = unwrap(value, host_ok=True)

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from . import _cuda
-from ._array import MODULES, ndarray, run_on_device, unwrap, wrap
+from ._array import MODULES, SIZE_FROM_VALUES, ndarray, run_on_device, syncing, unwrap, wrap
 from ._names import NAMES, RANDOM_STATE_METHODS, UFUNC_ATTRIBUTES
 
 # The NumPy module whose functions stand in for each CuPy module's.
@@ -77,11 +77,22 @@ def _into_out(function: Any, args: tuple, kwargs: dict) -> Any:
     return out if isinstance(out, ndarray) else result
 
 
+# dtype kinds CuPy has no arrays of: objects, strings, raw bytes, dates and times.
+UNSUPPORTED_KINDS = frozenset("OUSVMm")
+
+
+def _on_device(data: np.ndarray) -> ndarray:
+    """``data`` copied to the device, refused as CuPy refuses the dtypes it has no arrays of."""
+    if data.dtype.kind in UNSUPPORTED_KINDS or data.dtype == np.longdouble:
+        raise ValueError(f"Unsupported dtype {data.dtype}")
+    return ndarray._of(data)
+
+
 def asarray(a: Any, dtype: Any = None, order: Any = None, *, blocking: bool = False) -> Any:
     """``cupy.asarray``: ``a`` itself when already a device array of ``dtype``; host data is copied."""
     if isinstance(a, ndarray) and (dtype is None or np.dtype(dtype) == a.dtype):
         return a
-    return ndarray._of(np.array(unwrap(a, host_ok=True), dtype=dtype, order=order or "K"))
+    return _on_device(np.array(unwrap(a, host_ok=True), dtype=dtype, order=order or "K"))
 
 
 def array(obj: Any, dtype: Any = None, copy: bool = True, order: str = "K", subok: bool = False,
@@ -89,7 +100,7 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, order: str = "K", subo
     """``cupy.array``: host or device data copied to the device."""
     if not copy and isinstance(obj, ndarray):
         return asarray(obj, dtype)
-    return ndarray._of(np.array(unwrap(obj, host_ok=True), dtype=dtype, order=order, ndmin=ndmin))
+    return _on_device(np.array(unwrap(obj, host_ok=True), dtype=dtype, order=order, ndmin=ndmin))
 
 
 def asnumpy(a: Any, stream: Any = None, order: str = "C", out: np.ndarray | None = None,
@@ -199,7 +210,8 @@ def _stand_in(owner: str, name: str, numpy_module: types.ModuleType | None) -> A
     if owner == "cupy" and value is not None and (isinstance(value, type) or not callable(value)):
         return value  # dtypes, scalar types and constants are NumPy's own objects in CuPy too
     if callable(value) and not isinstance(value, type):
-        return device_function(value)
+        function = device_function(value)
+        return syncing(name, function) if name in SIZE_FROM_VALUES else function
     return NotEmulated(f"{owner}.{name}")
 
 
