@@ -1,6 +1,7 @@
 """The benchmark cases: each returns rows of (label, formatted value)."""
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 import numpy as np
@@ -10,10 +11,13 @@ import tinyframe as tf
 Timer = Callable[[Callable[[], object], int, int], float]
 
 
-def _torch(threads: int):  # noqa: ANN202
+def _torch(threads: int, device: str = "cpu"):  # noqa: ANN202
+    """PyTorch when it is importable and has ``device`` (its CUDA build on a GPU), else None."""
     try:
         import torch
     except ImportError:
+        return None
+    if device != "cpu" and not torch.cuda.is_available():
         return None
     torch.set_num_threads(threads)
     return torch
@@ -46,9 +50,9 @@ def tiny(device: str, threads: int, repeat: int, timer: Timer) -> list[tuple[str
         return g * e + ge * bn, ge * an, ge
 
     times = {"tinyframe": timer(tinyframe_step, 5000, repeat), "numpy": timer(numpy_step, 5000, repeat)}
-    torch = _torch(threads)
-    if torch is not None and device == "cpu":
-        ta, tb, tc = (torch.tensor(values, requires_grad=True) for _ in range(3))
+    torch = _torch(threads, device)
+    if torch is not None:
+        ta, tb, tc = (torch.tensor(values, requires_grad=True, device=device) for _ in range(3))
         times["torch"] = timer(lambda: ((ta * tb + tc).exp() * ta).sum().backward(), 5000, repeat)
     return _rows("tiny graph", times)
 
@@ -82,9 +86,9 @@ def mlp(device: str, threads: int, repeat: int, timer: Timer) -> list[tuple[str,
 
     times = {"tinyframe": timer(_train_step(tf, build(tf.nn).to(device), x, y, device), 30, repeat),
              "numpy": timer(lambda: _numpy_mlp_step(x, y, weights, biases), 30, repeat)}
-    torch = _torch(threads)
-    if torch is not None and device == "cpu":
-        times["torch"] = timer(_train_step(torch, build(torch.nn), x, y), 30, repeat)
+    torch = _torch(threads, device)
+    if torch is not None:
+        times["torch"] = timer(_train_step(torch, build(torch.nn).to(device), x, y, device), 30, repeat)
     return _rows("MLP step", times)
 
 
@@ -122,9 +126,9 @@ def cnn(device: str, threads: int, repeat: int, timer: Timer) -> list[tuple[str,
                              nn.Linear(1568, 10))
 
     times = {"tinyframe": timer(_train_step(tf, build(tf.nn).to(device), x, y, device), 10, repeat)}
-    torch = _torch(threads)
-    if torch is not None and device == "cpu":
-        times["torch"] = timer(_train_step(torch, build(torch.nn), x, y), 10, repeat)
+    torch = _torch(threads, device)
+    if torch is not None:
+        times["torch"] = timer(_train_step(torch, build(torch.nn).to(device), x, y, device), 10, repeat)
     return _rows("CNN step", times)
 
 
@@ -138,9 +142,13 @@ def run_case(name: str, device: str, threads: int, repeat: int, timer: Timer) ->
 
 
 def _synchronized(timer: Timer) -> Timer:
+    """``timer`` that waits for the GPU (tinyframe's and PyTorch's queues) after every step."""
     def timed(step: Callable[[], object], iterations: int, repeat: int) -> float:
         def step_and_wait() -> None:
             step()
             tf.cuda.synchronize()
+            torch = sys.modules.get("torch")
+            if torch is not None and torch.cuda.is_available():
+                torch.cuda.synchronize()
         return timer(step_and_wait, iterations, repeat)
     return timed

@@ -394,7 +394,7 @@ def test_iterable_dataset_batches_the_stream() -> None:
 def test_batches_stay_on_the_dataset_device(device: str) -> None:
     loader = DataLoader(make_dataset(6, device), batch_size=4, shuffle=True)
     for x, y in loader:
-        assert x.device == tinyframe.device(device) and y.device == tinyframe.device(device)
+        assert x.device.type == device and y.device.type == device
         assert x.cpu().tolist() == [[3.0 * i, 3.0 * i + 1, 3.0 * i + 2] for i in y.cpu().tolist()]
 
 

@@ -1,10 +1,15 @@
 """Device placement: cpu on NumPy, cuda on CuPy. The CUDA checks run where CuPy sees a GPU."""
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
 import tinyframe as tf
+from tinyframe.examples.mnist.train import main as mnist_main
 
 from .conftest import CUDA_REASON
 
@@ -67,3 +72,41 @@ def test_cpu_device_round_trip() -> None:
     x = tf.tensor([1.0, 2.0])
     assert x.to("cpu") is x and x.cpu() is x and x.to("cpu", copy=True) is not x
     assert x.device == tf.device("cpu") and tf.zeros(1, device="cpu").device.type == "cpu"
+
+
+class _CUDARuntimeError(RuntimeError):
+    """What CuPy's runtime raises where a driver or a device is missing."""
+
+
+@pytest.fixture(params=["cudaErrorInsufficientDriver: CUDA driver version is insufficient for CUDA runtime version",
+                        "cudaErrorNoDevice: no CUDA-capable device is detected"], ids=["no-driver", "no-device"])
+def cupy_without_a_gpu(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """CuPy installed on a machine without a driver or a GPU: getDeviceCount() raises."""
+    def get_device_count() -> int:
+        raise _CUDARuntimeError(request.param)
+
+    cupy = SimpleNamespace(cuda=SimpleNamespace(runtime=SimpleNamespace(getDeviceCount=get_device_count)))
+    for module in ("tinyframe.device", "tinyframe.cuda"):
+        monkeypatch.setattr(importlib.import_module(module), "cupy_module", lambda: cupy)
+    importlib.import_module("tinyframe.device").cuda_status.cache_clear()
+    yield
+    importlib.import_module("tinyframe.device").cuda_status.cache_clear()
+
+
+def test_cuda_is_unavailable_not_an_error_when_cupy_finds_no_gpu(cupy_without_a_gpu: None) -> None:
+    assert tf.cuda.is_available() is False and tf.cuda.device_count() == 0
+
+
+def test_to_cuda_without_a_gpu_says_no_gpu_was_found(cupy_without_a_gpu: None) -> None:
+    with pytest.raises(RuntimeError, match="No CUDA GPU was found") as raised:
+        tf.ones(2).to("cuda")
+    assert "driver version is insufficient" not in str(raised.value)
+
+
+@pytest.mark.parametrize("device", ["cuda", "cuda:0", "gpu", "tpu"])
+def test_mnist_example_with_an_unusable_device_prints_one_error_line(device: str, cupy_without_a_gpu: None,
+                                                                     capsys: pytest.CaptureFixture) -> None:
+    assert mnist_main(["--device", device, "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: --device {device}: ") and err.count("\n") == 1
+    assert ("No CUDA GPU was found" if device.startswith("cuda") else "choose cpu, cuda") in err

@@ -40,12 +40,12 @@ KT = np.abs(np.cos(np.arange(12) * 0.4)).reshape(3, 4)
 KT[0, 0] = 0.0
 
 
-def f64(values: object, device: str = "cpu", requires_grad: bool = False) -> tf.Tensor:
+def f64(values: object, device: str | None = None, requires_grad: bool = False) -> tf.Tensor:
     return tf.tensor(np.asarray(values, dtype=np.float64), dtype=tf.float64, device=device,
                      requires_grad=requires_grad)
 
 
-def long(values: object, device: str = "cpu") -> tf.Tensor:
+def long(values: object, device: str | None = None) -> tf.Tensor:
     return tf.tensor(values, dtype=tf.int64, device=device)
 
 
@@ -437,9 +437,9 @@ GRAD_CASES = {
 def test_loss_gradients_match_finite_differences(name: str, reduction: str, device: str) -> None:
     make, values = GRAD_CASES[name]
     fn = make(reduction)
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), tf.device(device):  # targets and weights made inside are on device too
         warnings.simplefilter("ignore")  # mse_broadcast warns about its shapes on every call
-        inputs = [f64(v, device, requires_grad=True) for v in values]
+        inputs = [f64(v, requires_grad=True) for v in values]
         assert gradcheck(fn, inputs)
         assert gradgradcheck(fn, inputs)
 

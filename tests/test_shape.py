@@ -330,7 +330,7 @@ def test_stack_of_scalars_and_concat_aliases() -> None:
 def test_cat_runs_on_device(device: str) -> None:
     a = tf.ones(2, 3, device=device, requires_grad=True)
     out = tf.cat([a, a * 2], 1)
-    assert out.device == tf.device(device)
+    assert out.device.type == device
     out.sum().backward()
     np.testing.assert_array_equal(a.grad.cpu().numpy(), np.full((2, 3), 3.0))
 

@@ -93,6 +93,29 @@ def cupy_module() -> ModuleType:
     return cupy
 
 
+@functools.cache
+def cuda_status() -> tuple[int, str]:
+    """The number of visible GPUs, and why there are none when it is 0 (what is missing, what to install)."""
+    try:
+        cupy = cupy_module()
+    except RuntimeError:
+        return 0, "CuPy is not installed (pip install 'tinyframe[cuda]'; the README lists the CUDA 12 / 13 wheels)"
+    try:
+        count = int(cupy.cuda.runtime.getDeviceCount())
+    except Exception as error:  # CuPy's CUDARuntimeError: cudaErrorInsufficientDriver, cudaErrorNoDevice, ...
+        code = str(error).partition(":")[0]
+        return 0, (f"CuPy is installed but the CUDA runtime reports no usable GPU ({code}): "
+                   "this machine needs an NVIDIA GPU and its driver")
+    return count, "" if count else "CuPy is installed but sees no GPU"
+
+
+def require_cuda() -> None:
+    """Raises RuntimeError, saying what is missing, unless CUDA is usable."""
+    count, reason = cuda_status()
+    if not count:
+        raise RuntimeError(f"No CUDA GPU was found: {reason}. Use the cpu device instead.")
+
+
 def as_device(spec: DeviceLike) -> device:
     """Normalises a device argument; ``None`` means the default device, ``cuda`` without an index the
     current CUDA device."""
@@ -101,8 +124,10 @@ def as_device(spec: DeviceLike) -> device:
         if spec is CPU:
             return CPU
     dev = spec if isinstance(spec, device) else device(spec)
-    if dev.type == "cuda" and dev.index is None:
-        dev = device("cuda", cupy_module().cuda.runtime.getDevice())
+    if dev.type == "cuda":
+        require_cuda()  # our error, not CuPy's driver-version message from deep inside the first kernel
+        if dev.index is None:
+            dev = device("cuda", cupy_module().cuda.runtime.getDevice())
     return dev
 
 

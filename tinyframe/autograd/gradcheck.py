@@ -90,7 +90,7 @@ def gradgradcheck(func: Callable, inputs: Sequence[Any] | Tensor, grad_outputs: 
     outputs = [o for o in _outputs(func, inputs) if isinstance(o, _graph.Tensor) and o.requires_grad]
     if grad_outputs is None:
         rng = np.random.default_rng(seed)
-        grad_outputs = [_graph.wrap(rng.standard_normal(o._data.shape).astype(o._data.dtype))
+        grad_outputs = [_graph.wrap(rng.standard_normal(o._data.shape).astype(o._data.dtype)).to(o.device)
                         .requires_grad_(True) for o in outputs]
     n = len(inputs)
     wrt = _differentiable(inputs)

@@ -140,9 +140,13 @@ class CrossEntropy(Op, node_name="NllLossBackward0"):
     """
 
     @staticmethod
-    def forward(ctx: CrossEntropy, x: Any, *, target: Any, reduction: str) -> Any:
+    def forward(ctx: CrossEntropy, x: Any, *, target: Any, reduction: str, ignore_index: int | None = None) -> Any:
         xp = ctx.xp
         n, c = x.shape
+        keep = None
+        if ignore_index is not None:  # targets not checked on the host: weigh them on the device
+            keep = _target_weights(xp, target, c, ignore_index, x.dtype)
+            target = xp.where(keep == 1, target, 0)
         flat = xp.arange(0, n * c, c)
         flat += target  # the position of each target logit in x.ravel()
         if xp is np and c <= _SHORT_ROWS:
@@ -156,35 +160,53 @@ class CrossEntropy(Op, node_name="NllLossBackward0"):
         shifted_target -= row_max  # x_t - max before the subtraction: no cancellation for large logits
         losses = xp.log(sums)
         losses -= shifted_target
+        if keep is not None:
+            losses *= keep
         ctx.save_for_backward(x, e, sums)
-        ctx.flat, ctx.reduction, ctx.count = flat, reduction, n
+        ctx.flat, ctx.reduction, ctx.count, ctx.keep = flat, reduction, n, keep
+        if keep is not None and reduction == "mean":
+            return losses.sum() / keep.sum()  # over the targets not ignored: NaN when all are
         return _reduce(xp, losses, reduction)
 
     @staticmethod
     def backward(ctx: CrossEntropy, g: Any) -> Any:
         x, e, sums = ctx.saved_tensors
+        keep = ctx.keep
         if ctx.reduction == "mean":
-            g = g / ctx.count
+            total = ctx.count if keep is None else keep.sum()
+            g = g / (_graph.wrap(total) if ctx.recording and keep is not None else total)
         if ctx.recording:
             one_hot = array_module_of(e).zeros(e.shape, dtype=e.dtype)
             one_hot.reshape(-1)[ctx.flat] = 1
             if ctx.reduction == "none":
                 g = g.reshape((ctx.count, 1))
-            return (reductions.softmax(x, 1) - _graph.wrap(one_hot)) * g
+            grad = (reductions.softmax(x, 1) - _graph.wrap(one_hot)) * g
+            return grad if keep is None else grad * _graph.wrap(keep[:, None])
         grad = e * (g / sums)[:, None]  # softmax times g, row by row, in one pass over (N, C)
         grad.reshape(-1)[ctx.flat] -= g  # minus g at the targets: no (N, C) one-hot array
+        if keep is not None:
+            grad *= keep[:, None]
         return grad
 
 
+def _target_weights(xp: Any, target: Any, c: int, ignore_index: int, dtype: Any) -> Any:
+    """Per target: 1 in range, 0 when it is ``ignore_index``, NaN when out of range (as PyTorch's CUDA
+    kernels, which flag a bad target on the device rather than make every step wait to check)."""
+    in_range = target.view(np.uint64) < c  # negatives wrap to huge values: one test for both ends
+    return xp.where(in_range, 1.0, xp.where(target == ignore_index, 0.0, math.nan)).astype(dtype)
+
+
 def _fused_cross_entropy(input: Tensor, target: Tensor, ignore_index: int, reduction: str) -> Tensor | None:
-    """The fused op's result when it applies (2-D floating logits, int64 class indices all in range and
-    none ignored); None otherwise."""
+    """The fused op's result when it applies (2-D floating logits, int64 class indices; on the cpu all in
+    range and none ignored, on a GPU checked by the op on the device); None otherwise."""
     x, t = input._data, target._data
     if x.ndim != 2 or t.ndim != 1 or t.dtype != _INT64 or x.dtype.kind != "f" or type(t) is not type(x):
         return None
     n, c = x.shape
     if n == 0 or t.shape[0] != n or 0 <= ignore_index < c or reduction not in _REDUCTIONS:
         return None
+    if not isinstance(t, np.ndarray):  # on a GPU, checking the targets here would make every step wait
+        return CrossEntropy.apply(input, target=t, reduction=reduction, ignore_index=ignore_index)
     if t.view(np.uint64).max() >= c:  # negatives wrap to huge values: one test for both ends
         return None
     return CrossEntropy.apply(input, target=t, reduction=reduction)

@@ -180,7 +180,7 @@ class Prod(Op):
         xp, dim = ctx.xp, ctx.dim
         g, out = _kept(ctx, g), _kept(ctx, out)
         zeros = x == 0
-        if not zeros.any():
+        if _on_cpu(x) and not zeros.any():  # on a GPU the test would wait for it: the general form is exact too
             return g * out / x
         # With zeros, out / x is undefined. d out / d x_i is the product of the others, split into
         # the nonzero factors (p / x_i, x_i taken as 1 where it is 0) times the zero factors other
@@ -197,6 +197,12 @@ class Prod(Op):
 
 class ProdDim(Prod, node_name="ProdBackward1"):
     pass
+
+
+def _on_cpu(x: Any) -> bool:
+    """Whether ``x`` (an array, or a Tensor in a recorded backward) is on the cpu, where reading a value
+    of it from Python costs no wait for a device."""
+    return isinstance(x._data if isinstance(x, _graph.Tensor) else x, np.ndarray)
 
 
 def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
@@ -538,7 +544,7 @@ class Logsumexp(Op):
             # log sum exp(x) = m + log sum exp(x - m) with m the max, so that exp never overflows.
             m = x.max(axis=axes, keepdims=True)
             finite = xp.isfinite(m)
-            if finite.all():
+            if _on_cpu(x) and finite.all():  # on a GPU the test would wait for it: the general form is exact too
                 out = xp.log(xp.exp(x - m).sum(axis=axes, keepdims=True)) + m
             else:  # shift infinite maxima by 0: a slice of -inf gives log(0) = -inf, one with +inf gives +inf
                 m = xp.where(finite, m, 0.0)

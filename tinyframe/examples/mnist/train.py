@@ -274,11 +274,28 @@ def epoch_loader(args: argparse.Namespace, train_set: TensorDataset, epoch: int,
     return DataLoader(train_set, batch_size=args.batch_size // ranks.size, sampler=sampler)
 
 
+class DeviceError(RuntimeError):
+    """--device names a device that does not exist or is not usable on this machine."""
+
+
+def check_device(spec: str) -> None:
+    """Raises DeviceError, in one line saying what is missing and how to fix it, unless ``spec`` is usable."""
+    try:
+        tinyframe.device(spec)
+    except (RuntimeError, TypeError) as error:
+        raise DeviceError(f"--device {spec}: {error}; choose cpu, cuda, cuda:N or auto") from None
+    try:
+        tinyframe.zeros(1, device=spec)
+    except RuntimeError as error:
+        raise DeviceError(f"--device {spec}: {error}") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     try:
+        check_device(args.device)
         run(args)
-    except (MNISTError, ResumeError, DistributedError) as error:
+    except (MNISTError, ResumeError, DistributedError, DeviceError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
