@@ -24,13 +24,15 @@ from tinyframe.distributed.nccl_backend import gpu_count
 from tinyframe.utils.data.distributed import DistributedSampler, pytorch_randperm
 
 from .conftest import MNIST_DIR
+from .fake_cupy import MODULES as FAKE_MODULES
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKERS = ROOT / "tests" / "distributed"
 MPIEXEC = shutil.which("mpiexec", path=os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]))
 needs_mpi = pytest.mark.skipif(importlib.util.find_spec("mpi4py") is None or MPIEXEC is None,
                                reason="needs mpi4py and mpiexec: pip install -e '.[distributed]'")
-GPUS = gpu_count() if importlib.util.find_spec("cupy") is not None else 0
+# The ranks are separate processes, which the --fake-cuda stand-in does not reach (and it has no NCCL).
+GPUS = 0 if sys.modules.get("cupy") is FAKE_MODULES["cupy"] else gpu_count()
 needs_gpu = pytest.mark.skipif(GPUS == 0, reason="the nccl backend needs CuPy and a CUDA GPU")
 
 
