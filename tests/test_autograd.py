@@ -10,6 +10,7 @@ import pytest
 
 import tinyframe as tf
 from tinyframe.autograd import Function
+from tinyframe.ops import unary
 
 
 def leaf(values: object, device: str = "cpu", dtype: tf.dtype = tf.float64) -> tf.Tensor:
@@ -459,3 +460,12 @@ def test_set_grad_enabled_as_decorator_switches_only_around_calls() -> None:
     assert tf.is_grad_enabled()
     assert not doubled(leaf([1.0])).requires_grad
     assert tf.is_grad_enabled()
+
+
+def test_op_call_computes_on_arrays_and_records_on_tensors() -> None:
+    array = np.array([0.0, 1.0])
+    on_array = unary.Exp.call(array)
+    assert type(on_array) is np.ndarray
+    np.testing.assert_allclose(on_array, np.exp(array))
+    on_tensor = unary.Exp.call(leaf([0.0, 1.0]))
+    assert isinstance(on_tensor, tf.Tensor) and on_tensor.grad_fn.name() == "ExpBackward0"

@@ -71,11 +71,6 @@ def _spread(ctx: Op, g: Any) -> Any:
     return g / ctx.count if ctx.reduction == "mean" else g
 
 
-def _constant(ctx: Op, array: Any) -> Any:
-    """A constant array for a backward formula: a Tensor outside the graph while the graph is recorded."""
-    return _graph.wrap(array) if ctx.recording else array
-
-
 def _quiet(xp: Any) -> Any:
     """Silences NumPy's warnings for log(0) and 0/0, whose results (-inf, NaN) are intended."""
     return np.errstate(divide="ignore", invalid="ignore") if xp is np else contextlib.nullcontext()
@@ -110,24 +105,9 @@ def _warn_if_broadcast(input: Tensor, target: Tensor) -> None:
                       "same size.", UserWarning, stacklevel=3)
 
 
-def _sigmoid(ctx: Op, x: Any) -> Any:
-    """``1 / (1 + exp(-x))`` for a backward formula: the sigmoid op while the graph is recorded (exact
-    higher derivatives everywhere), else computed on arrays without overflow."""
-    if ctx.recording:
-        return unary.sigmoid(x)
-    xp = ctx.xp
-    e = xp.exp(-xp.abs(x))
-    return xp.where(x >= 0, 1.0, e) / (e + 1.0)
-
-
 def _log_sigmoid(xp: Any, x: Any) -> Any:
     """``log(sigmoid(x)) = min(x, 0) - log(1 + exp(-|x|))`` on arrays, without overflow."""
     return xp.minimum(x, 0.0) - xp.log1p(xp.exp(-xp.abs(x)))
-
-
-def _log_sigmoid_of(ctx: Op, x: Any) -> Any:
-    """``log(sigmoid(x))`` for a backward formula: the logsigmoid op while the graph is recorded."""
-    return unary.logsigmoid(x) if ctx.recording else _log_sigmoid(ctx.xp, x)
 
 
 # --------------------------------------------------------------------------- cross entropy, fused
@@ -602,7 +582,7 @@ class BinaryCrossEntropy(Op):
         xp = ctx.xp
         g = _spread(ctx, g)
         if weight is not None:
-            g = g * _constant(ctx, weight)
+            g = g * ctx.xp.asarray(weight)
         needs_x, needs_t = ctx.needs_input_grad
         gx = g * (x - t) / xp.maximum((1.0 - x) * x, _BCE_EPSILON) if needs_x else None
         gt = None
@@ -636,22 +616,22 @@ class BinaryCrossEntropyWithLogits(Op):
         x, t, weight, pos_weight = ctx.saved_tensors
         g = _spread(ctx, g)
         if weight is not None:
-            g = g * _constant(ctx, weight)
+            g = g * ctx.xp.asarray(weight)
         if pos_weight is not None:
-            pos_weight = _constant(ctx, pos_weight)
+            pos_weight = ctx.xp.asarray(pos_weight)
         needs_x, needs_t = ctx.needs_input_grad
         gx = gt = None
         if needs_x:
             if pos_weight is None:
-                gx = (_sigmoid(ctx, x) - t) * g
+                gx = (unary.Sigmoid.call(x) - t) * g
             else:
                 weighted_t = t * pos_weight
-                gx = ((weighted_t + 1.0 - t) * _sigmoid(ctx, x) - weighted_t) * g
+                gx = ((weighted_t + 1.0 - t) * unary.Sigmoid.call(x) - weighted_t) * g
         if needs_t:
             if pos_weight is None:
                 gt = -x * g
             else:
-                gt = (_log_sigmoid_of(ctx, -x) - _log_sigmoid_of(ctx, x) * pos_weight) * g
+                gt = (unary.LogSigmoid.call(-x) - unary.LogSigmoid.call(x) * pos_weight) * g
         return gx, gt
 
 

@@ -496,7 +496,7 @@ class Gelu(Op):
             d_inner = (x_sq * (3.0 * _GELU_KAPPA) + 1.0) * _SQRT_2_OVER_PI
             return g * ((t + 1.0) * 0.5 + x * 0.5 * (1.0 - t * t) * d_inner)
         scaled = x * _SQRT_HALF
-        erf = xp.erf(scaled) if ctx.recording else _erf(xp, scaled)
+        erf = Erf.call(scaled)
         return g * ((erf + 1.0) * 0.5 + x * xp.exp(x * x * -0.5) * _INV_SQRT_2PI)
 
 
