@@ -4,6 +4,7 @@ Dtypes follow PyTorch: ops with a floating result (``exp``, ``log``, ``sin``, ``
 integer and bool inputs in the default float dtype; ``neg``, ``abs``, ``relu``, ``sign`` and the
 rounding ops keep integer dtypes. Derivatives that can be written in terms of the result
 (``exp``, ``sigmoid``, ``tanh``, ``sqrt``, ``relu``, ...) save the output instead of the input.
+The simple ones are one line each of the elementwise table (``_elementwise``): a new one is a line.
 
 The activations ``silu``, ``gelu``, ``softplus``, ``leaky_relu``, ``elu``, ``hardtanh`` and ``logsigmoid``
 live here too (``tinyframe.nn.functional`` reaches them) but are not top-level functions.
@@ -152,7 +153,64 @@ def _erf_single(xp: Any, x: Any) -> Any:
     return xp.clip(p, -1.0, 1.0)
 
 
-# --------------------------------------------------------------------------- sign, abs, exponentials
+# --------------------------------------------------------------------------- the elementwise table
+_INPUT, _OUTPUT = "input", "output"
+
+
+class _Elementwise(Op):
+    """An op of one tensor defined by a line of the table below: ``compute(xp, x)`` on arrays (integer
+    and bool inputs in the default float dtype), what backward needs (the input or the output) and
+    ``vjp(g, saved, xp)``, the gradient written with ``xp`` so that it also serves recorded passes."""
+
+    saves: str
+    compute: Any
+    vjp: Any
+
+    @staticmethod
+    def forward(ctx: _Elementwise, x: Any) -> Any:
+        out = ctx.compute(ctx.xp, _floating(x))
+        ctx.save_for_backward(out if ctx.saves is _OUTPUT else x)
+        return out
+
+    @staticmethod
+    def backward(ctx: _Elementwise, g: Any) -> Any:
+        (saved,) = ctx.saved_tensors
+        return ctx.vjp(g, saved, ctx.xp)
+
+
+def _elementwise(name: str, compute: Any, saves: str, vjp: Any, node_name: str | None = None) -> type:
+    """The op class of one table line (PyTorch's node name ``<name>Backward0`` unless given)."""
+    return type(name, (_Elementwise,), {"saves": saves, "compute": staticmethod(compute), "vjp": staticmethod(vjp)},
+                node_name=node_name)
+
+
+# One line an op, as in HIPS autograd's defvjp and PyTorch's derivatives.yaml:
+#   class name, forward on arrays, saved value, gradient from (g, saved value, array module)
+Exp = _elementwise("Exp", lambda xp, x: xp.exp(x), _OUTPUT, lambda g, out, xp: g * out)
+Exp2 = _elementwise("Exp2", lambda xp, x: xp.exp2(x), _OUTPUT, lambda g, out, xp: g * out * _LN2)
+Expm1 = _elementwise("Expm1", lambda xp, x: xp.expm1(x), _OUTPUT, lambda g, out, xp: g * (out + 1.0))
+Log = _elementwise("Log", lambda xp, x: xp.log(x), _INPUT, lambda g, x, xp: g / x)
+Log2 = _elementwise("Log2", lambda xp, x: xp.log2(x), _INPUT, lambda g, x, xp: g / (x * _LN2))
+Log10 = _elementwise("Log10", lambda xp, x: xp.log10(x), _INPUT, lambda g, x, xp: g / (x * _LN10))
+Log1p = _elementwise("Log1p", lambda xp, x: xp.log1p(x), _INPUT, lambda g, x, xp: g / (x + 1.0), "Log1PBackward0")
+Sqrt = _elementwise("Sqrt", lambda xp, x: xp.sqrt(x), _OUTPUT, lambda g, out, xp: g / (out * 2.0))
+Rsqrt = _elementwise("Rsqrt", lambda xp, x: xp.reciprocal(xp.sqrt(x)), _OUTPUT,
+                     lambda g, out, xp: g * (out * out * out) * -0.5)
+Reciprocal = _elementwise("Reciprocal", lambda xp, x: xp.reciprocal(x), _OUTPUT, lambda g, out, xp: -g * (out * out))
+Sin = _elementwise("Sin", lambda xp, x: xp.sin(x), _INPUT, lambda g, x, xp: g * xp.cos(x))
+Cos = _elementwise("Cos", lambda xp, x: xp.cos(x), _INPUT, lambda g, x, xp: -g * xp.sin(x))
+Tan = _elementwise("Tan", lambda xp, x: xp.tan(x), _OUTPUT, lambda g, out, xp: g * (out * out + 1.0))
+Tanh = _elementwise("Tanh", lambda xp, x: xp.tanh(x), _OUTPUT, lambda g, out, xp: g * (1.0 - out * out))
+Sinh = _elementwise("Sinh", lambda xp, x: xp.sinh(x), _INPUT, lambda g, x, xp: g * xp.cosh(x))
+Cosh = _elementwise("Cosh", lambda xp, x: xp.cosh(x), _INPUT, lambda g, x, xp: g * xp.sinh(x))
+Asin = _elementwise("Asin", lambda xp, x: xp.arcsin(x), _INPUT, lambda g, x, xp: g / xp.sqrt(1.0 - x * x))
+Acos = _elementwise("Acos", lambda xp, x: xp.arccos(x), _INPUT, lambda g, x, xp: -g / xp.sqrt(1.0 - x * x))
+Atan = _elementwise("Atan", lambda xp, x: xp.arctan(x), _INPUT, lambda g, x, xp: g / (x * x + 1.0))
+Erf = _elementwise("Erf", _erf, _INPUT, lambda g, x, xp: g * xp.exp(-x * x) * _TWO_OVER_SQRT_PI)
+Sigmoid = _elementwise("Sigmoid", _sigmoid_array, _OUTPUT, lambda g, out, xp: g * out * (1.0 - out))
+
+
+# --------------------------------------------------------------------------- sign, abs
 class Neg(Op):
     @staticmethod
     def forward(ctx: Neg, x: Any) -> Any:
@@ -179,270 +237,7 @@ class Abs(Op):
         return g * ctx.xp.sign(x)
 
 
-class Exp(Op):
-    @staticmethod
-    def forward(ctx: Exp, x: Any) -> Any:
-        out = ctx.xp.exp(_floating(x))
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx: Exp, g: Any) -> Any:
-        (out,) = ctx.saved_tensors
-        return g * out
-
-
-class Exp2(Op):
-    @staticmethod
-    def forward(ctx: Exp2, x: Any) -> Any:
-        out = ctx.xp.exp2(_floating(x))
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx: Exp2, g: Any) -> Any:
-        (out,) = ctx.saved_tensors
-        return g * out * _LN2
-
-
-class Expm1(Op):
-    @staticmethod
-    def forward(ctx: Expm1, x: Any) -> Any:
-        out = ctx.xp.expm1(_floating(x))
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx: Expm1, g: Any) -> Any:
-        (out,) = ctx.saved_tensors
-        return g * (out + 1.0)
-
-
-class Log(Op):
-    @staticmethod
-    def forward(ctx: Log, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return ctx.xp.log(_floating(x))
-
-    @staticmethod
-    def backward(ctx: Log, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return g / x
-
-
-class Log2(Op):
-    @staticmethod
-    def forward(ctx: Log2, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return ctx.xp.log2(_floating(x))
-
-    @staticmethod
-    def backward(ctx: Log2, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return g / (x * _LN2)
-
-
-class Log10(Op):
-    @staticmethod
-    def forward(ctx: Log10, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return ctx.xp.log10(_floating(x))
-
-    @staticmethod
-    def backward(ctx: Log10, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return g / (x * _LN10)
-
-
-class Log1p(Op, node_name="Log1PBackward0"):
-    @staticmethod
-    def forward(ctx: Log1p, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return ctx.xp.log1p(_floating(x))
-
-    @staticmethod
-    def backward(ctx: Log1p, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return g / (x + 1.0)
-
-
-class Sqrt(Op):
-    @staticmethod
-    def forward(ctx: Sqrt, x: Any) -> Any:
-        out = ctx.xp.sqrt(_floating(x))
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx: Sqrt, g: Any) -> Any:
-        (out,) = ctx.saved_tensors
-        return g / (out * 2.0)
-
-
-class Rsqrt(Op):
-    @staticmethod
-    def forward(ctx: Rsqrt, x: Any) -> Any:
-        xp = ctx.xp
-        out = xp.reciprocal(xp.sqrt(_floating(x)))
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx: Rsqrt, g: Any) -> Any:
-        (out,) = ctx.saved_tensors
-        return g * (out * out * out) * -0.5
-
-
-class Reciprocal(Op):
-    @staticmethod
-    def forward(ctx: Reciprocal, x: Any) -> Any:
-        out = ctx.xp.reciprocal(_floating(x))
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx: Reciprocal, g: Any) -> Any:
-        (out,) = ctx.saved_tensors
-        return -g * (out * out)
-
-
-# --------------------------------------------------------------------------- trigonometric, hyperbolic
-class Sin(Op):
-    @staticmethod
-    def forward(ctx: Sin, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return ctx.xp.sin(_floating(x))
-
-    @staticmethod
-    def backward(ctx: Sin, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return g * ctx.xp.cos(x)
-
-
-class Cos(Op):
-    @staticmethod
-    def forward(ctx: Cos, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return ctx.xp.cos(_floating(x))
-
-    @staticmethod
-    def backward(ctx: Cos, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return -g * ctx.xp.sin(x)
-
-
-class Tan(Op):
-    @staticmethod
-    def forward(ctx: Tan, x: Any) -> Any:
-        out = ctx.xp.tan(_floating(x))
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx: Tan, g: Any) -> Any:
-        (out,) = ctx.saved_tensors
-        return g * (out * out + 1.0)
-
-
-class Tanh(Op):
-    @staticmethod
-    def forward(ctx: Tanh, x: Any) -> Any:
-        out = ctx.xp.tanh(_floating(x))
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx: Tanh, g: Any) -> Any:
-        (out,) = ctx.saved_tensors
-        return g * (1.0 - out * out)
-
-
-class Sinh(Op):
-    @staticmethod
-    def forward(ctx: Sinh, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return ctx.xp.sinh(_floating(x))
-
-    @staticmethod
-    def backward(ctx: Sinh, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return g * ctx.xp.cosh(x)
-
-
-class Cosh(Op):
-    @staticmethod
-    def forward(ctx: Cosh, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return ctx.xp.cosh(_floating(x))
-
-    @staticmethod
-    def backward(ctx: Cosh, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return g * ctx.xp.sinh(x)
-
-
-class Asin(Op):
-    @staticmethod
-    def forward(ctx: Asin, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return ctx.xp.arcsin(_floating(x))
-
-    @staticmethod
-    def backward(ctx: Asin, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return g / ctx.xp.sqrt(1.0 - x * x)
-
-
-class Acos(Op):
-    @staticmethod
-    def forward(ctx: Acos, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return ctx.xp.arccos(_floating(x))
-
-    @staticmethod
-    def backward(ctx: Acos, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return -g / ctx.xp.sqrt(1.0 - x * x)
-
-
-class Atan(Op):
-    @staticmethod
-    def forward(ctx: Atan, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return ctx.xp.arctan(_floating(x))
-
-    @staticmethod
-    def backward(ctx: Atan, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return g / (x * x + 1.0)
-
-
-class Erf(Op):
-    @staticmethod
-    def forward(ctx: Erf, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return _erf(ctx.xp, _floating(x))
-
-    @staticmethod
-    def backward(ctx: Erf, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return g * ctx.xp.exp(-x * x) * _TWO_OVER_SQRT_PI
-
-
 # --------------------------------------------------------------------------- activations
-class Sigmoid(Op):
-    @staticmethod
-    def forward(ctx: Sigmoid, x: Any) -> Any:
-        out = _sigmoid_array(ctx.xp, _floating(x))
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx: Sigmoid, g: Any) -> Any:
-        (out,) = ctx.saved_tensors
-        return g * out * (1.0 - out)
-
-
 class Relu(Op):
     @staticmethod
     def forward(ctx: Relu, x: Any) -> Any:
