@@ -441,6 +441,21 @@ class Tensor:
     def minimum(self, other: Tensor) -> Tensor:
         return binary.minimum(self, other)
 
+    def hypot(self, other: Tensor) -> Tensor:
+        return binary.hypot(self, other)
+
+    def logaddexp(self, other: Tensor) -> Tensor:
+        return binary.logaddexp(self, other)
+
+    def logaddexp2(self, other: Tensor) -> Tensor:
+        return binary.logaddexp2(self, other)
+
+    def copysign(self, other: Any) -> Tensor:
+        return binary.copysign(self, other)
+
+    def fmod(self, other: Any) -> Tensor:
+        return binary.fmod(self, other)
+
     def where(self, condition: Tensor, other: Any) -> Tensor:
         return binary.where(condition, self, other)
 

@@ -25,4 +25,11 @@ CASES: list[OpCase] = [
            [(3, 4), (3, 4)], broadcasts=True),
     OpCase("clamp", lambda x: tf.clamp(x, -0.5, 0.5), lambda x: np.clip(x, -0.5, 0.5), [(4, 5)]),
     OpCase("clamp_min", lambda x: x.clamp(min=0.1), lambda x: np.maximum(x, 0.1), [(4, 5)]),
+    OpCase("hypot", tf.hypot, np.hypot, [(3, 4), (3, 4)], domain=(0.5, 2.0), broadcasts=True),
+    OpCase("logaddexp", tf.logaddexp, np.logaddexp, [(3, 4), (3, 4)], broadcasts=True),
+    OpCase("logaddexp2", tf.logaddexp2, np.logaddexp2, [(3, 4), (3, 4)], broadcasts=True),
+    OpCase("copysign", lambda x, y: tf.copysign(x, y - 1.25), lambda x, y: np.copysign(x, y - 1.25),
+           [(3, 4), (3, 4)], domain=(0.5, 2.0), broadcasts=True),
+    OpCase("fmod", lambda x, y: tf.fmod(x + 3.0, y + 2.0), lambda x, y: np.fmod(x + 3.0, y + 2.0),
+           [(3, 4), (3, 4)], domain=(0.0, 0.4), broadcasts=True),
 ]

@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .. import _graph
 from .._graph import Op, shape_error
 from ..device import array_module_of
@@ -22,6 +24,7 @@ __all__ = [
     "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "maximum", "minimum",
     "where", "clamp", "floor_divide", "remainder", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or",
     "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isclose", "allclose",
+    "hypot", "logaddexp", "logaddexp2", "copysign", "fmod",
 ]
 
 
@@ -193,6 +196,70 @@ class ClampMax(Clamp, node_name="ClampMaxBackward0"):
     pass
 
 
+# --------------------------------------------------------------------------- the elementwise table
+class _Elementwise2(Op):
+    """An op of two operands defined by a line of the table below: ``compute(xp, x, y)`` on arrays
+    promoted to a floating dtype, and the gradient of each operand, ``vjp_x`` and ``vjp_y``, from
+    ``(g, x, y, out, xp)``, written with ``xp`` so that they also serve recorded passes. The
+    operands (as given, so a recorded pass sees them as Tensors) and the output are saved."""
+
+    compute: Any
+    vjp_x: Any
+    vjp_y: Any
+
+    @staticmethod
+    def forward(ctx: _Elementwise2, x: Any, y: Any) -> Any:
+        out = ctx.compute(ctx.xp, *promote_to_float(x, y))
+        ctx.save_for_backward(x, y, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: _Elementwise2, g: Any) -> tuple:
+        x, y, out = ctx.saved_tensors
+        needs_x, needs_y = ctx.needs_input_grad
+        xp = ctx.xp
+        return (ctx.vjp_x(g, x, y, out, xp) if needs_x else None,
+                ctx.vjp_y(g, x, y, out, xp) if needs_y else None)
+
+
+def _elementwise2(name: str, compute: Any, vjp_x: Any, vjp_y: Any, node_name: str | None = None) -> type:
+    """The op class of one table line (PyTorch's node name ``<name>Backward0`` unless given)."""
+    return type(name, (_Elementwise2,), {"compute": staticmethod(compute), "vjp_x": staticmethod(vjp_x),
+                                         "vjp_y": staticmethod(vjp_y)}, node_name=node_name)
+
+
+def _where_nonzero(xp: Any, x: Any, value: Any) -> Any:
+    """``value / x`` where ``x != 0``, else 0 (no division by zero on the way)."""
+    zero = x == 0
+    return xp.where(zero, 0.0, value / xp.where(zero, 1.0, x))
+
+
+# One line an op: class name, forward on arrays, gradient of x, gradient of y (PyTorch's derivatives.yaml).
+Hypot = _elementwise2("Hypot", lambda xp, x, y: xp.hypot(x, y),
+                      lambda g, x, y, out, xp: g * x / out, lambda g, x, y, out, xp: g * y / out)
+Logaddexp = _elementwise2("Logaddexp", lambda xp, x, y: xp.logaddexp(x, y),
+                          lambda g, x, y, out, xp: g / (xp.exp(y - x) + 1.0),
+                          lambda g, x, y, out, xp: g / (xp.exp(x - y) + 1.0))
+Logaddexp2 = _elementwise2("Logaddexp2", lambda xp, x, y: xp.logaddexp2(x, y),
+                           lambda g, x, y, out, xp: g / (2.0 ** (y - x) + 1.0),
+                           lambda g, x, y, out, xp: g / (2.0 ** (x - y) + 1.0))
+Copysign = _elementwise2("Copysign", lambda xp, x, y: xp.copysign(x, y),
+                         lambda g, x, y, out, xp: g * _where_nonzero(xp, x, out),
+                         lambda g, x, y, out, xp: g * 0.0)
+Fmod = _elementwise2("Fmod", lambda xp, x, y: xp.fmod(x, y),
+                     lambda g, x, y, out, xp: g * 1.0, lambda g, x, y, out, xp: -g * xp.trunc(x / y),
+                     "FmodBackward1")
+
+
+# PyTorch names the nodes of a number operand differently.
+class _CopysignScalar(Copysign, node_name="CopysignBackward1"):
+    pass
+
+
+class _FmodScalar(Fmod, node_name="FmodBackward0"):
+    pass
+
+
 def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     """``input + alpha * other``, broadcasting."""
     return Add.apply(input, other, alpha=alpha)
@@ -280,6 +347,44 @@ def _compare(x: Any, y: Any, compute: Any) -> Tensor:
         raise shape_error("comparison", (x, y), exc) from exc
     first = xa if not isinstance(xa, (int, float)) else ya
     return _graph.wrap(array_module_of(first).asarray(out))
+
+
+def hypot(input: Tensor, other: Tensor) -> Tensor:
+    """``sqrt(input ** 2 + other ** 2)``, elementwise, without overflow for large operands."""
+    return Hypot.apply(input, other)
+
+
+def logaddexp(input: Tensor, other: Tensor) -> Tensor:
+    """``log(exp(input) + exp(other))``, elementwise, without overflow."""
+    return Logaddexp.apply(input, other)
+
+
+def logaddexp2(input: Tensor, other: Tensor) -> Tensor:
+    """``log2(2 ** input + 2 ** other)``, elementwise, without overflow."""
+    return Logaddexp2.apply(input, other)
+
+
+def copysign(input: Any, other: Any) -> Tensor:
+    """``|input|`` with the sign of ``other`` (``-0.0`` counts as negative); always floating.
+
+    The gradient is ``copysign(input, other) / input`` for ``input`` (0 where ``input`` is 0) and zero
+    for ``other``.
+    """
+    op = _CopysignScalar if isinstance(other, (int, float)) else Copysign
+    return op.apply(input, other)
+
+
+def fmod(input: Any, other: Any) -> Tensor:
+    """C's ``fmod``: ``input - trunc(input / other) * other``, the remainder with the sign of ``input``
+    (``remainder`` takes the sign of ``other``). Integer operands give an integer result."""
+    if all(_is_integral(v) for v in (input, other)):
+        return _compare(input, other, np.fmod)  # CuPy arrays reach CuPy's fmod through __array_ufunc__
+    return (_FmodScalar if isinstance(other, (int, float)) else Fmod).apply(input, other)
+
+
+def _is_integral(value: Any) -> bool:
+    data = value._data if isinstance(value, _graph.Tensor) else value
+    return isinstance(data, int) or (hasattr(data, "dtype") and data.dtype.kind in "iub")
 
 
 def floor_divide(input: Any, other: Any) -> Tensor:

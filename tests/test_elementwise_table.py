@@ -1,0 +1,67 @@
+"""Ops defined by a line of an elementwise table: values, gradients and node names as PyTorch 2.13's.
+
+The expected numbers were recorded from torch (float64) and are kept here as literals.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tinyframe as tf
+
+X = [-3.5, -0.0, 0.0, 1.25, 7.0]
+Y = [2.0, -1.5, 3.0, -0.75, -2.5]
+
+# name: (node name, value, gradient of x, gradient of y) for sum(op(X, Y))
+TORCH = {
+    "hypot": ("HypotBackward0", [4.031128874149275, 1.5, 3.0, 1.4577379737113252, 7.433034373659253],
+              [-0.8682431421244593, -0.0, 0.0, 0.8574929257125441, 0.9417419115948374],
+              [0.49613893835683387, -1.0, 1.0, -0.5144957554275265, -0.3363363969981562]),
+    "logaddexp": ("LogaddexpBackward0", [2.0040784432705707, 0.2014132779827524, 3.048587351573742,
+                                         1.3769280110429725, 7.000074849028629],
+                  [0.004070137715896128, 0.8175744761936437, 0.04742587317756678, 0.8807970779778823,
+                   0.9999251537724895],
+                  [0.995929862284104, 0.18242552380635635, 0.9525741268224334, 0.11920292202211755,
+                   7.484622751061123e-05]),
+    "logaddexp2": ("Logaddexp2Backward0", [2.031532241436055, 0.43675179543982406, 3.169925001442312,
+                                           1.5719280948873624, 7.001991085260888],
+                   [0.021619361991176863, 0.7387961250362586, 0.1111111111111111, 0.8, 0.9986208367860827],
+                   [0.9783806380088231, 0.2612038749637414, 0.8888888888888888, 0.2, 0.0013791632139172336]),
+    "copysign": ("CopysignBackward0", [3.5, -0.0, 0.0, -1.25, -7.0], [-1.0, 0.0, 0.0, -1.0, -1.0],
+                 [0.0, 0.0, 0.0, 0.0, 0.0]),
+    "fmod": ("FmodBackward1", [-1.5, -0.0, 0.0, 0.5, 2.0], [1.0, 1.0, 1.0, 1.0, 1.0], [1.0, -0.0, -0.0, 1.0, 2.0]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TORCH))
+def test_binary_table_op_values_gradients_and_node_name_match_torch(name: str) -> None:
+    node, value, grad_x, grad_y = TORCH[name]
+    x = tf.tensor(X, dtype=tf.float64, requires_grad=True)
+    y = tf.tensor(Y, dtype=tf.float64, requires_grad=True)
+    out = getattr(tf, name)(x, y)
+    assert out.grad_fn.name() == node and out.dtype == tf.float64
+    gx, gy = tf.autograd.grad(out.sum(), (x, y))
+    for got, expected in ((out, value), (gx, grad_x), (gy, grad_y)):
+        np.testing.assert_allclose(got.detach().numpy(), expected, rtol=1e-14, atol=0)
+        np.testing.assert_array_equal(np.signbit(got.detach().numpy()), np.signbit(expected))
+    assert getattr(x, name)(y).tolist() == out.tolist()  # the Tensor method reaches the same op
+
+
+def test_binary_table_ops_keep_float32() -> None:
+    x = tf.tensor([1.0, -2.0])
+    for name in TORCH:
+        assert getattr(tf, name)(x, x).dtype == tf.float32
+
+
+def test_number_operand_gets_torchs_other_node_name() -> None:
+    x = tf.tensor([-3.5, 1.25], dtype=tf.float64, requires_grad=True)
+    assert tf.fmod(x, 2.0).grad_fn.name() == "FmodBackward0"
+    assert tf.copysign(x, -1.0).grad_fn.name() == "CopysignBackward1"
+    assert tf.copysign(x, -1.0).tolist() == [-3.5, -1.25]
+
+
+def test_fmod_of_integers_stays_integer_with_the_sign_of_the_dividend() -> None:
+    out = tf.fmod(tf.tensor([5, -5]), tf.tensor([3, 3]))
+    assert out.dtype == tf.int64 and out.tolist() == [2, -2]
+    assert tf.fmod(tf.tensor([5, -5]), 3).tolist() == [2, -2]
+    assert tf.fmod(tf.tensor([5, -5]), 2.5).tolist() == [0.0, -0.0]
