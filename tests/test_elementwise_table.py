@@ -65,3 +65,50 @@ def test_fmod_of_integers_stays_integer_with_the_sign_of_the_dividend() -> None:
     assert out.dtype == tf.int64 and out.tolist() == [2, -2]
     assert tf.fmod(tf.tensor([5, -5]), 3).tolist() == [2, -2]
     assert tf.fmod(tf.tensor([5, -5]), 2.5).tolist() == [0.0, -0.0]
+
+
+# name: (function, inputs, node name, value, gradients) recorded from torch 2.13 (float64, sum of the output)
+TORCH_MORE = {
+    "frac": (tf.frac, [[-3.75, -0.5, 0.0, 2.25]], "FracBackward0", [-0.75, -0.5, 0.0, 0.25], [[1.0, 1.0, 1.0, 1.0]]),
+    "xlogy": (tf.xlogy, [[0.0, 0.0, 2.0, -1.5], [0.0, 3.0, 0.5, 4.0]], "XlogyBackward0",
+              [0.0, 0.0, -1.3862943611198906, -2.0794415416798357],
+              [[0.0, 1.0986122886681098, -0.6931471805599453, 1.3862943611198906], [np.nan, 0.0, 4.0, -0.375]]),
+    "lerp_number": (lambda a, b: tf.lerp(a, b, 0.25), [[1.0, -2.0], [3.0, 5.0]], "LerpBackward0", [1.5, -0.25],
+                    [[0.75, 0.75], [0.25, 0.25]]),
+    "lerp_tensor": (tf.lerp, [[1.0, -2.0], [3.0, 5.0], [0.25, 1.5]], "LerpBackward1", [1.5, 8.5],
+                    [[0.75, -0.5], [0.25, 1.5], [2.0, 7.0]]),
+    "addcmul": (lambda a, b, c: tf.addcmul(a, b, c, value=0.5), [[1.0, -2.0], [3.0, 5.0], [0.25, 1.5]],
+                "AddcmulBackward0", [1.375, 1.75], [[1.0, 1.0], [0.125, 0.75], [1.5, 2.5]]),
+    "addcdiv": (lambda a, b, c: tf.addcdiv(a, b, c, value=-2.0), [[1.0, -2.0], [3.0, 5.0], [0.25, 1.5]],
+                "AddcdivBackward0", [-23.0, -8.666666666666668], [[1.0, 1.0], [-8.0, -1.3333333333333333],
+                                                                 [96.0, 4.444444444444445]]),
+    "nan_to_num": (tf.nan_to_num, [[np.nan, np.inf, -np.inf, 1.5]], "NanToNumBackward0",
+                   [0.0, 1.7976931348623157e+308, -1.7976931348623157e+308, 1.5], [[0.0, 0.0, 0.0, 1.0]]),
+}
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered")  # xlogy's gradient at (0, 0) is NaN, as in torch
+@pytest.mark.parametrize("name", sorted(TORCH_MORE))
+def test_new_elementwise_op_values_gradients_and_node_name_match_torch(name: str) -> None:
+    fn, inputs, node, value, grads = TORCH_MORE[name]
+    tensors = [tf.tensor(v, dtype=tf.float64, requires_grad=True) for v in inputs]
+    out = fn(*tensors)
+    assert out.grad_fn.name() == node
+    np.testing.assert_allclose(out.detach().numpy(), value, rtol=1e-14, atol=0)
+    for got, expected in zip(tf.autograd.grad(out.sum(), tensors), grads):
+        np.testing.assert_allclose(got.numpy(), expected, rtol=1e-14, atol=0)
+
+
+def test_new_ops_are_tensor_methods() -> None:
+    x, y, w = tf.tensor([1.0, -2.0]), tf.tensor([3.0, 5.0]), tf.tensor([0.25, 1.5])
+    assert x.lerp(y, w).tolist() == tf.lerp(x, y, w).tolist()
+    assert x.addcmul(y, w, value=0.5).tolist() == tf.addcmul(x, y, w, value=0.5).tolist()
+    assert x.addcdiv(y, w, value=2).tolist() == tf.addcdiv(x, y, w, value=2).tolist()
+    assert y.xlogy(w).tolist() == tf.xlogy(y, w).tolist()
+    assert tf.tensor([-1.5]).frac().tolist() == [-0.5]
+    assert tf.tensor([np.inf]).nan_to_num().tolist() == [3.4028234663852886e+38]  # float32's largest
+
+
+def test_nan_to_num_replaces_with_given_numbers() -> None:
+    x = tf.tensor([np.nan, np.inf, -np.inf, 1.5], dtype=tf.float64)
+    assert tf.nan_to_num(x, nan=1.0, posinf=2.0, neginf=-3.0).tolist() == [1.0, 2.0, -3.0, 1.5]

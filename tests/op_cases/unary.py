@@ -85,4 +85,7 @@ CASES: list[OpCase] = [
            [(3, 4)]),
     OpCase("logsigmoid", unary.logsigmoid, lambda x: np.log(_sigmoid(x)), [(3, 4)], domain=(-5.0, 5.0)),
     OpCase("exp_0d", tf.exp, np.exp, [()]),
+    OpCase("frac", tf.frac, lambda x: x - np.trunc(x), [(3, 4)], domain=(0.1, 0.9)),
+    OpCase("frac_negative", tf.frac, lambda x: x - np.trunc(x), [(3, 4)], domain=(-1.9, -1.1)),
+    OpCase("nan_to_num", lambda x: tf.nan_to_num(x, nan=0.5), lambda x: np.nan_to_num(x, nan=0.5), [(3, 4)]),
 ]

@@ -25,6 +25,7 @@ __all__ = [
     "where", "clamp", "floor_divide", "remainder", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or",
     "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isclose", "allclose",
     "hypot", "logaddexp", "logaddexp2", "copysign", "fmod",
+    "xlogy", "lerp", "addcmul", "addcdiv",
 ]
 
 
@@ -228,6 +229,17 @@ def _elementwise2(name: str, compute: Any, vjp_x: Any, vjp_y: Any, node_name: st
                                          "vjp_y": staticmethod(vjp_y)}, node_name=node_name)
 
 
+def _xlogy(xp: Any, x: Any, y: Any) -> Any:
+    """``x * log(y)``, 0 where ``x`` is 0 unless ``y`` is NaN (PyTorch's ``xlogy``)."""
+    return xp.where(xp.isnan(y), y, x * xp.log(xp.where(x == 0, 1.0, y)))
+
+
+def _log_or_zero(xp: Any, y: Any) -> Any:
+    """``log(y)``, and 0 where ``y`` is 0 (PyTorch's ``xlogy(y != 0, y)``, xlogy's gradient)."""
+    zero = y == 0
+    return xp.where(zero, 0.0, xp.log(xp.where(zero, 1.0, y)))
+
+
 def _where_nonzero(xp: Any, x: Any, value: Any) -> Any:
     """``value / x`` where ``x != 0``, else 0 (no division by zero on the way)."""
     zero = x == 0
@@ -249,6 +261,9 @@ Copysign = _elementwise2("Copysign", lambda xp, x, y: xp.copysign(x, y),
 Fmod = _elementwise2("Fmod", lambda xp, x, y: xp.fmod(x, y),
                      lambda g, x, y, out, xp: g * 1.0, lambda g, x, y, out, xp: -g * xp.trunc(x / y),
                      "FmodBackward1")
+
+Xlogy = _elementwise2("Xlogy", lambda xp, x, y: _xlogy(xp, x, y),
+                      lambda g, x, y, out, xp: g * _log_or_zero(xp, y), lambda g, x, y, out, xp: g * x / y)
 
 
 # PyTorch names the nodes of a number operand differently.
@@ -347,6 +362,98 @@ def _compare(x: Any, y: Any, compute: Any) -> Tensor:
         raise shape_error("comparison", (x, y), exc) from exc
     first = xa if not isinstance(xa, (int, float)) else ya
     return _graph.wrap(array_module_of(first).asarray(out))
+
+
+# --------------------------------------------------------------------------- ops of three operands
+class Lerp(Op):
+    """``start + weight * (end - start)`` for a number ``weight``."""
+
+    @staticmethod
+    def forward(ctx: Lerp, start: Any, end: Any, *, weight: float) -> Any:
+        ctx.weight = weight
+        start, end = promote(start, end)
+        return start + weight * (end - start)
+
+    @staticmethod
+    def backward(ctx: Lerp, g: Any) -> tuple:
+        return g * (1.0 - ctx.weight), g * ctx.weight
+
+
+class LerpTensor(Op, node_name="LerpBackward1"):
+    """``start + weight * (end - start)`` for a tensor ``weight``."""
+
+    @staticmethod
+    def forward(ctx: LerpTensor, start: Any, end: Any, weight: Any) -> Any:
+        ctx.save_for_backward(start, end, weight)
+        start, end = promote(start, end)
+        return start + weight * (end - start)
+
+    @staticmethod
+    def backward(ctx: LerpTensor, g: Any) -> tuple:
+        start, end, weight = ctx.saved_tensors
+        needs_start, needs_end, needs_weight = ctx.needs_input_grad
+        return (g * (1.0 - weight) if needs_start else None, g * weight if needs_end else None,
+                g * (end - start) if needs_weight else None)
+
+
+class Addcmul(Op):
+    """``input + value * tensor1 * tensor2``."""
+
+    @staticmethod
+    def forward(ctx: Addcmul, x: Any, t1: Any, t2: Any, *, value: float) -> Any:
+        ctx.save_for_backward(t1, t2)
+        ctx.value = value
+        x, t1 = promote(x, t1)
+        return x + value * t1 * t2
+
+    @staticmethod
+    def backward(ctx: Addcmul, g: Any) -> tuple:
+        t1, t2 = ctx.saved_tensors
+        needs_x, needs_t1, needs_t2 = ctx.needs_input_grad
+        scaled = g * ctx.value
+        return g if needs_x else None, scaled * t2 if needs_t1 else None, scaled * t1 if needs_t2 else None
+
+
+class Addcdiv(Op):
+    """``input + value * tensor1 / tensor2``."""
+
+    @staticmethod
+    def forward(ctx: Addcdiv, x: Any, t1: Any, t2: Any, *, value: float) -> Any:
+        ctx.save_for_backward(t1, t2)
+        ctx.value = value
+        t1, t2 = promote_to_float(t1, t2)
+        return x + value * t1 / t2
+
+    @staticmethod
+    def backward(ctx: Addcdiv, g: Any) -> tuple:
+        t1, t2 = ctx.saved_tensors
+        needs_x, needs_t1, needs_t2 = ctx.needs_input_grad
+        scaled = g * ctx.value
+        return (g if needs_x else None, scaled / t2 if needs_t1 else None,
+                -scaled * t1 / (t2 * t2) if needs_t2 else None)
+
+
+def lerp(input: Tensor, end: Tensor, weight: Any) -> Tensor:
+    """``input + weight * (end - input)``: linear interpolation from ``input`` to ``end`` (``weight`` a
+    number or a tensor)."""
+    if isinstance(weight, _graph.Tensor):
+        return LerpTensor.apply(input, end, weight)
+    return Lerp.apply(input, end, weight=weight)
+
+
+def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
+    """``input + value * tensor1 * tensor2``, elementwise with broadcasting."""
+    return Addcmul.apply(input, tensor1, tensor2, value=value)
+
+
+def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
+    """``input + value * tensor1 / tensor2``, elementwise with broadcasting."""
+    return Addcdiv.apply(input, tensor1, tensor2, value=value)
+
+
+def xlogy(input: Any, other: Any) -> Tensor:
+    """``input * log(other)``, and 0 where ``input`` is 0 (unless ``other`` is NaN)."""
+    return Xlogy.apply(input, other)
 
 
 def hypot(input: Tensor, other: Tensor) -> Tensor:

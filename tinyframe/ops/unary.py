@@ -29,6 +29,7 @@ __all__ = [
     "rsqrt", "square", "reciprocal", "sin", "cos", "tan", "tanh", "sinh", "cosh", "asin", "arcsin", "acos",
     "arccos", "atan", "arctan", "sigmoid", "relu", "erf", "sign", "floor", "ceil", "round", "trunc", "fix",
     "isnan", "isinf", "isfinite",
+    "frac", "nan_to_num",
 ]
 
 _LN2 = math.log(2.0)
@@ -208,6 +209,7 @@ Acos = _elementwise("Acos", lambda xp, x: xp.arccos(x), _INPUT, lambda g, x, xp:
 Atan = _elementwise("Atan", lambda xp, x: xp.arctan(x), _INPUT, lambda g, x, xp: g / (x * x + 1.0))
 Erf = _elementwise("Erf", _erf, _INPUT, lambda g, x, xp: g * xp.exp(-x * x) * _TWO_OVER_SQRT_PI)
 Sigmoid = _elementwise("Sigmoid", _sigmoid_array, _OUTPUT, lambda g, out, xp: g * out * (1.0 - out))
+Frac = _elementwise("Frac", lambda xp, x: x - xp.trunc(x), _INPUT, lambda g, x, xp: g * 1.0)
 
 
 # --------------------------------------------------------------------------- sign, abs
@@ -434,6 +436,20 @@ class RoundDecimals(Round, node_name="RoundBackward1"):
     pass
 
 
+class NanToNum(Op):
+    """NaN, +inf and -inf replaced by numbers; the gradient passes where ``x`` is finite."""
+
+    @staticmethod
+    def forward(ctx: NanToNum, x: Any, *, nan: float, posinf: float | None, neginf: float | None) -> Any:
+        ctx.save_for_backward(ctx.xp.isfinite(x))
+        return ctx.xp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
+
+    @staticmethod
+    def backward(ctx: NanToNum, g: Any) -> Any:
+        (finite,) = ctx.saved_tensors
+        return g * ctx.xp.asarray(finite)
+
+
 # --------------------------------------------------------------------------- public functions
 def neg(input: Tensor) -> Tensor:
     """``-input``. Integer dtypes are kept; bool tensors are rejected (use ``logical_not``)."""
@@ -596,6 +612,17 @@ def isnan(input: Tensor) -> Tensor:
 def isinf(input: Tensor) -> Tensor:
     """Bool tensor, True where ``input`` is positive or negative infinity."""
     return _elementwise_test(input, "isinf")
+
+
+def frac(input: Tensor) -> Tensor:
+    """The fractional part, ``input - trunc(input)``, with the sign of ``input``."""
+    return Frac.apply(input)
+
+
+def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None) -> Tensor:
+    """``input`` with NaN replaced by ``nan``, +inf by ``posinf`` and -inf by ``neginf`` (by default the
+    largest and the lowest finite value of the dtype)."""
+    return NanToNum.apply(input, nan=nan, posinf=posinf, neginf=neginf)
 
 
 def isfinite(input: Tensor) -> Tensor:
