@@ -115,8 +115,8 @@ class CrossEntropy(Op, node_name="NllLossBackward0"):
     """``loss_n = logsumexp(x_n) - x_n[t_n]`` for logits ``x`` ``(N, C)`` and class indices ``t`` ``(N,)``
     (all in range), reduced; the gradient is ``(softmax(x) - one_hot(t)) * g`` (divided by N for 'mean').
 
-    The exponentials and their row sums are kept for backward (freed with the graph); a recorded
-    backward recomputes the softmax from ``x`` with tinyframe ops instead, so second derivatives follow.
+    The exponentials and their row sums are kept for backward (freed with the graph); the backward is
+    the op ``_CrossEntropyGrad``, whose own backward recomputes the softmax, so higher orders follow.
     """
 
     @staticmethod
@@ -145,15 +145,38 @@ class CrossEntropy(Op, node_name="NllLossBackward0"):
         x, e, sums = ctx.saved_tensors
         if ctx.reduction == "mean":
             g = g / ctx.count
-        if ctx.recording:
-            one_hot = array_module_of(e).zeros(e.shape, dtype=e.dtype)
-            one_hot.reshape(-1)[ctx.flat] = 1
-            if ctx.reduction == "none":
-                g = g.reshape((ctx.count, 1))
-            return (reductions.softmax(x, 1) - _graph.wrap(one_hot)) * g
+        return _CrossEntropyGrad.call(x, g, e=e, sums=sums, flat=ctx.flat)
+
+
+class _CrossEntropyGrad(Op, node_name="NllLossBackwardBackward0"):
+    """The backward of the fused cross entropy: ``(softmax(x) - one_hot(t)) * g`` (``g`` per row, or one
+    number), from the exponentials and row sums its forward kept."""
+
+    @staticmethod
+    def forward(ctx: _CrossEntropyGrad, x: Any, g: Any, *, e: Any, sums: Any, flat: Any) -> Any:
+        ctx.save_for_backward(x, g)
+        ctx.flat, ctx.shape, ctx.dtype = flat, x.shape, x.dtype
         grad = e * (g / sums)[:, None]  # softmax times g, row by row, in one pass over (N, C)
-        grad.reshape(-1)[ctx.flat] -= g  # minus g at the targets: no (N, C) one-hot array
+        grad.reshape(-1)[flat] -= g  # minus g at the targets: no (N, C) one-hot array
         return grad
+
+    @staticmethod
+    def backward(ctx: _CrossEntropyGrad, gg: Any) -> tuple:
+        x, g = ctx.saved_tensors
+        xp = ctx.xp
+        needs_x, needs_g = ctx.needs_input_grad
+        s = reductions.Softmax.call(x, dim=1)
+        per_row = g.ndim == 1
+        gx = gg_g = None
+        if needs_x:  # the softmax's Jacobian applied to gg * g
+            v = gg * (g.reshape((-1, 1)) if per_row else g)
+            gx = s * (v - xp.sum(s * v, axis=1, keepdims=True))
+        if needs_g:
+            one_hot = array_module_of(ctx.flat).zeros(ctx.shape, dtype=ctx.dtype)
+            one_hot.reshape(-1)[ctx.flat] = 1
+            weighted = (s - xp.asarray(one_hot)) * gg
+            gg_g = xp.sum(weighted, axis=1) if per_row else xp.sum(weighted)
+        return gx, gg_g
 
 
 def _fused_cross_entropy(input: Tensor, target: Tensor, ignore_index: int, reduction: str) -> Tensor | None:
@@ -176,7 +199,7 @@ class NllLoss(Op):
     indices ``t`` ``(N, d...)``; ignored targets weigh 0 and 'mean' divides by the sum of the weights.
 
     The loss is linear in ``x``: the gradient is ``g`` times constant coefficients written at the target
-    positions (while the backward is recorded, ``g`` times the dense constant, so higher orders follow).
+    positions, by the adjoint op ``_NllLossGrad`` (so higher orders follow).
     """
 
     @staticmethod
@@ -188,7 +211,7 @@ class NllLoss(Op):
         if ignored is not None:
             w = xp.where(ignored, 0, w) if w is not None else (~ignored).astype(x.dtype)
         losses = -picked if w is None else -(picked * w)
-        ctx.index, ctx.shape, ctx.dtype, ctx.reduction, ctx.module = index, x.shape, x.dtype, reduction, xp
+        ctx.index, ctx.shape = index, x.shape
         coefficient = -1.0 if w is None else -w
         if reduction == "mean":
             total = losses.size if w is None else w.sum()
@@ -211,16 +234,25 @@ class NllLoss(Op):
         coefficient = ctx.coefficient
         if coefficient is None:
             (coefficient,) = ctx.saved_tensors
-        if ctx.recording:  # g times the constant coefficients, spread over the input's shape
-            dense = ctx.module.zeros(ctx.shape, dtype=ctx.dtype)
-            dense[ctx.index] = coefficient
-            if ctx.reduction == "none" and len(ctx.shape) > 1:
-                g = g.reshape((g.shape[0], 1, *g.shape[1:]))
-            return g * _graph.wrap(dense)
+        return _NllLossGrad.call(g, coefficient=coefficient, index=ctx.index, shape=ctx.shape)
+
+
+class _NllLossGrad(Op, node_name="NllLossBackwardBackward0"):
+    """The backward of ``nll_loss``, linear in ``g``: ``g`` times the coefficients, written at the
+    target positions of zeros of the input's shape."""
+
+    @staticmethod
+    def forward(ctx: _NllLossGrad, g: Any, *, coefficient: Any, index: tuple, shape: tuple) -> Any:
+        ctx.coefficient, ctx.index = coefficient, index
         selected = g * coefficient
-        grad = ctx.xp.zeros(ctx.shape, dtype=selected.dtype)
-        grad[ctx.index] = selected  # each target position appears once: an assignment, not an add
+        grad = ctx.xp.zeros(shape, dtype=selected.dtype)
+        grad[index] = selected  # each target position appears once: an assignment, not an add
         return grad
+
+    @staticmethod
+    def backward(ctx: _NllLossGrad, gg: Any) -> Any:
+        # <forward(g), gg> = sum(g * coefficient * gg[index]): the engine sums it to g's shape.
+        return gg[ctx.index] * ctx.xp.asarray(ctx.coefficient)
 
 
 class NllLoss2d(NllLoss, node_name="NllLoss2DBackward0"):
