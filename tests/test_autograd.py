@@ -10,6 +10,7 @@ import pytest
 
 import tinyframe as tf
 from tinyframe.autograd import Function
+from tinyframe.ops import unary
 
 
 def leaf(values: object, device: str = "cpu", dtype: tf.dtype = tf.float64) -> tf.Tensor:
@@ -673,3 +674,12 @@ def test_grad_with_respect_to_one_output_of_a_multi_output_function():
     grad_s, grad_c = tf.autograd.grad((3 * s + c * c).sum(), [s, c])
     assert grad_s.tolist() == [3.0, 3.0, 3.0]
     np.testing.assert_allclose(grad_c.tolist(), (2 * c).tolist(), rtol=1e-15)
+
+
+def test_op_call_computes_on_arrays_and_records_on_tensors() -> None:
+    array = np.array([0.0, 1.0])
+    on_array = unary.Exp.call(array)
+    assert type(on_array) is np.ndarray
+    np.testing.assert_allclose(on_array, np.exp(array))
+    on_tensor = unary.Exp.call(leaf([0.0, 1.0]))
+    assert isinstance(on_tensor, tf.Tensor) and on_tensor.grad_fn.name() == "ExpBackward0"

@@ -716,3 +716,24 @@ def test_cross_entropy_layer_trains_a_classifier() -> None:
         for p in model.parameters():
             p.data = p.data - 0.5 * p.grad
     assert loss.item() < first
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_fused_cross_entropy_third_derivative_matches_log_softmax_then_nll(reduction: str) -> None:
+    rng = np.random.default_rng(0)
+    logits, target = rng.normal(size=(4, 5)), tf.tensor([0, 3, 1, 4])
+    derivatives = []
+    for fused in (True, False):
+        x = tf.tensor(logits, dtype=tf.float64, requires_grad=True)
+        if fused:
+            loss = F.cross_entropy(x, target, reduction=reduction)
+            assert isinstance(loss.grad_fn, CrossEntropy)
+        else:
+            loss = F.nll_loss(F.log_softmax(x, 1), target, reduction=reduction)
+        loss = (loss * tf.tensor([1.0, 2.0, 3.0, 4.0], dtype=tf.float64)).sum()
+        (g1,) = tf.autograd.grad(loss, x, create_graph=True)
+        (g2,) = tf.autograd.grad((g1 * g1).sum(), x, create_graph=True)
+        (g3,) = tf.autograd.grad((g2 * g2).sum(), x)
+        derivatives.append([g.detach().numpy() for g in (g1, g2, g3)])
+    for fused, composed in zip(*derivatives):
+        np.testing.assert_allclose(fused, composed, rtol=1e-12, atol=1e-14)

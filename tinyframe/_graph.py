@@ -222,6 +222,23 @@ class Op(Node):
             result._vc, result._base = base._version_counter(), base
         return result
 
+    @classmethod
+    def call(cls, *inputs: Any, **options: Any) -> Any:
+        """Runs the op inside another op's backward, on what that backward holds: Tensors (the pass
+        is recorded, ``create_graph=True``) go through ``apply`` and are recorded; arrays give an
+        array and record nothing. So a backward that calls its adjoint op this way serves
+        derivatives of every order without testing the mode."""
+        for value in inputs:
+            if isinstance(value, Tensor):
+                return cls.apply(*inputs, **options)
+        ctx = _new_node(cls)
+        for value in inputs:
+            if hasattr(value, "shape"):
+                if type(value) is not np.ndarray and not isinstance(value, np.generic):
+                    ctx.xp = array_module_of(value)
+                break
+        return cls.forward(ctx, *inputs, **options)
+
     def _record(self, inputs: tuple, arrays: list, result: Any) -> None:
         self.next_functions = edges_of(inputs)
         out = result._data

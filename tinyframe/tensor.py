@@ -565,6 +565,33 @@ class Tensor:
     def minimum(self, other: Tensor) -> Tensor:
         return binary.minimum(self, other)
 
+    def hypot(self, other: Tensor) -> Tensor:
+        return binary.hypot(self, other)
+
+    def logaddexp(self, other: Tensor) -> Tensor:
+        return binary.logaddexp(self, other)
+
+    def logaddexp2(self, other: Tensor) -> Tensor:
+        return binary.logaddexp2(self, other)
+
+    def copysign(self, other: Any) -> Tensor:
+        return binary.copysign(self, other)
+
+    def fmod(self, other: Any) -> Tensor:
+        return binary.fmod(self, other)
+
+    def xlogy(self, other: Any) -> Tensor:
+        return binary.xlogy(self, other)
+
+    def lerp(self, end: Tensor, weight: Any) -> Tensor:
+        return binary.lerp(self, end, weight)
+
+    def addcmul(self, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
+        return binary.addcmul(self, tensor1, tensor2, value=value)
+
+    def addcdiv(self, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
+        return binary.addcdiv(self, tensor1, tensor2, value=value)
+
     def where(self, condition: Tensor, other: Any) -> Tensor:
         return binary.where(condition, self, other)
 
@@ -698,6 +725,12 @@ class Tensor:
 
     def round(self, decimals: int = 0) -> Tensor:
         return unary.round(self, decimals=decimals)
+
+    def frac(self) -> Tensor:
+        return unary.frac(self)
+
+    def nan_to_num(self, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None) -> Tensor:
+        return unary.nan_to_num(self, nan, posinf, neginf)
 
     def trunc(self) -> Tensor:
         return unary.trunc(self)

@@ -29,6 +29,22 @@ def _gelu_tanh(x: np.ndarray) -> np.ndarray:
     return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)))
 
 
+def _digamma_by_quadrature(x: float) -> float:
+    """psi(x) = log(x) - 1/(2x) - 2 int_0^inf t / ((t^2 + x^2)(e^(2 pi t) - 1)) dt (Binet), for x > 0:
+    a reference independent of the recurrence and series the op uses."""
+    t = np.linspace(1e-12, 8.0, 400001)
+    f = t / ((t * t + x * x) * np.expm1(2.0 * np.pi * t))
+    return math.log(x) - 0.5 / x - 2.0 * float(np.sum((f[1:] + f[:-1]) * 0.5 * np.diff(t)))
+
+
+def _erfinv_by_bisection(y: float) -> float:
+    low, high = -6.0, 6.0
+    for _ in range(200):
+        middle = 0.5 * (low + high)
+        low, high = (middle, high) if math.erf(middle) < y else (low, middle)
+    return 0.5 * (low + high)
+
+
 CASES: list[OpCase] = [
     OpCase("neg", tf.neg, np.negative, [(3, 4)]),
     OpCase("neg_operator", lambda x: -x, np.negative, [(3,)]),
@@ -85,4 +101,12 @@ CASES: list[OpCase] = [
            [(3, 4)]),
     OpCase("logsigmoid", unary.logsigmoid, lambda x: np.log(_sigmoid(x)), [(3, 4)], domain=(-5.0, 5.0)),
     OpCase("exp_0d", tf.exp, np.exp, [()]),
+    OpCase("frac", tf.frac, lambda x: x - np.trunc(x), [(3, 4)], domain=(0.1, 0.9)),
+    OpCase("frac_negative", tf.frac, lambda x: x - np.trunc(x), [(3, 4)], domain=(-1.9, -1.1)),
+    OpCase("nan_to_num", lambda x: tf.nan_to_num(x, nan=0.5), lambda x: np.nan_to_num(x, nan=0.5), [(3, 4)]),
+    OpCase("lgamma", tf.lgamma, np.vectorize(math.lgamma), [(3, 4)], domain=(0.2, 4.0)),
+    OpCase("lgamma_negative", tf.lgamma, np.vectorize(math.lgamma), [(3, 4)], domain=(-1.9, -1.1)),
+    OpCase("digamma", tf.digamma, lambda x: np.vectorize(_digamma_by_quadrature)(x), [(3, 4)], domain=(0.2, 4.0),
+           second_order=False),
+    OpCase("erfinv", tf.erfinv, lambda x: np.vectorize(_erfinv_by_bisection)(x), [(3, 4)], domain=(-0.9, 0.9)),
 ]

@@ -158,10 +158,11 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
          targets: list | None, capture: bool) -> dict:
     """Runs every node once, in topological order; returns the gradients captured at ``targets``.
 
-    The steps: order the graph (``_order``), then for each ready node take the gradient that
-    arrived (``_Pass.arrive``: hooks, ``retain_grad``, capture), run it (``_Pass.call``, or
-    ``_Pass.accumulate`` for a leaf), and pass each input its gradient, reduced to the input's
-    shape and dtype (``_send``).
+    The steps: order the graph (``_order``); for each ready node, ``_Pass.step`` takes the gradient
+    that arrived (``_Pass.arrive``: hooks, ``retain_grad``, capture) and runs the node's backward
+    (on arrays, or recorded: ``_call_recorded_backward``) or accumulates into a leaf
+    (``_Pass.accumulate``); then each input is sent its gradient, reduced to its shape and dtype
+    (``_reduce_to_input``) where they differ.
     """
     dependencies, ready = _order(roots)
     run = _Pass(roots, root_grads, dependencies, retain_graph, create_graph, targets, capture)
@@ -170,12 +171,30 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
         pending[node] = pending[node] + g if node in pending else g
     state = grad_mode.STATE
     previous_mode, state.enabled = state.enabled, create_graph
+    step = run.step
     try:
         while ready:
             node = ready.pop()
             g = pending.pop(node, None)
-            input_grads = run.step(node, g) if g is not None else ()
-            _send(node, input_grads, pending, dependencies, ready)
+            input_grads = step(node, g) if g is not None else ()
+            # Send each input its gradient, reduced to its shape and dtype; an input whose every
+            # gradient has arrived is ready.
+            for i, (child, output_nr) in enumerate(node.next_functions):
+                if child is None:
+                    continue
+                gi = input_grads[i] if i < len(input_grads) else None
+                if gi is not None:
+                    dtype = child._dtype
+                    if child._output_shapes is not None:
+                        gi = OutputGrads.one(child, output_nr, gi)
+                    elif (gi.__class__ is _graph.Tensor or gi.shape != child._shape
+                            or (gi.dtype is not dtype and gi.dtype != dtype)):
+                        gi = _reduce_to_input(gi, child._shape, dtype)
+                    pending[child] = pending[child] + gi if child in pending else gi
+                count = dependencies[child] - 1
+                dependencies[child] = count
+                if count == 0:
+                    ready.append(child)
     finally:
         state.enabled = previous_mode
     return run.captured
@@ -206,7 +225,9 @@ class _Pass:
             self.accumulate(node, g)
             input_grads = ()
         else:
-            input_grads = self.call(node, g)
+            input_grads = node.backward(node, g) if not self.create_graph else _call_recorded_backward(node, g)
+            if type(input_grads) is not tuple:
+                input_grads = (input_grads,)
             if self.check_nan:
                 anomaly_mode.check_gradients(node, input_grads)
         if not self.retain_graph and node._saved is not None:
@@ -228,13 +249,6 @@ class _Pass:
             return None
         return g
 
-    def call(self, node: Node, g: Any) -> tuple:
-        """The node's backward: on arrays, or recorded on Tensors when ``create_graph``."""
-        if self.create_graph:
-            return _call_recorded_backward(node, g)
-        input_grads = node.backward(node, g)
-        return input_grads if type(input_grads) is tuple else (input_grads,)
-
     def accumulate(self, node: AccumulateGrad, g: Any) -> None:
         """Adds ``g`` to the leaf's ``.grad`` (unless ``grad`` captures it), then runs its
         post-accumulate hooks."""
@@ -248,27 +262,6 @@ class _Pass:
         if leaf._post_accumulate_hooks:
             for hook in tuple(leaf._post_accumulate_hooks):
                 hook(leaf)
-
-
-def _send(node: Node, input_grads: tuple, pending: dict, dependencies: dict, ready: list) -> None:
-    """Adds each input's gradient, reduced to its shape and dtype, to what is pending for it, and
-    marks inputs whose every gradient has arrived as ready."""
-    for i, (child, output_nr) in enumerate(node.next_functions):
-        if child is None:
-            continue
-        gi = input_grads[i] if i < len(input_grads) else None
-        if gi is not None:
-            dtype = child._dtype
-            if child._output_shapes is not None:
-                gi = OutputGrads.one(child, output_nr, gi)
-            elif (gi.__class__ is _graph.Tensor or gi.shape != child._shape
-                    or (gi.dtype is not dtype and gi.dtype != dtype)):
-                gi = _reduce_to_input(gi, child._shape, dtype)
-            pending[child] = pending[child] + gi if child in pending else gi
-        count = dependencies[child] - 1
-        dependencies[child] = count
-        if count == 0:
-            ready.append(child)
 
 
 def _call_recorded_backward(node: Node, g: Any) -> tuple:

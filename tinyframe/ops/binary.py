@@ -24,6 +24,8 @@ __all__ = [
     "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "maximum", "minimum",
     "where", "clamp", "floor_divide", "remainder", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or",
     "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isclose", "allclose",
+    "hypot", "logaddexp", "logaddexp2", "copysign", "fmod",
+    "xlogy", "lerp", "addcmul", "addcdiv",
 ]
 
 
@@ -215,6 +217,84 @@ def _check_operand(name: str, other: Any) -> None:
         raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
 
 
+# --------------------------------------------------------------------------- the elementwise table
+class _Elementwise2(Op):
+    """An op of two operands defined by a line of the table below: ``compute(xp, x, y)`` on arrays
+    promoted to a floating dtype, and the gradient of each operand, ``vjp_x`` and ``vjp_y``, from
+    ``(g, x, y, out, xp)``, written with ``xp`` so that they also serve recorded passes. The
+    operands (as given, so a recorded pass sees them as Tensors) and the output are saved."""
+
+    compute: Any
+    vjp_x: Any
+    vjp_y: Any
+
+    @staticmethod
+    def forward(ctx: _Elementwise2, x: Any, y: Any) -> Any:
+        out = ctx.compute(ctx.xp, *promote_to_float(x, y))
+        ctx.save_for_backward(x, y, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: _Elementwise2, g: Any) -> tuple:
+        x, y, out = ctx.saved_tensors
+        needs_x, needs_y = ctx.needs_input_grad
+        xp = ctx.xp
+        return (ctx.vjp_x(g, x, y, out, xp) if needs_x else None,
+                ctx.vjp_y(g, x, y, out, xp) if needs_y else None)
+
+
+def _elementwise2(name: str, compute: Any, vjp_x: Any, vjp_y: Any, node_name: str | None = None) -> type:
+    """The op class of one table line (PyTorch's node name ``<name>Backward0`` unless given)."""
+    return type(name, (_Elementwise2,), {"compute": staticmethod(compute), "vjp_x": staticmethod(vjp_x),
+                                         "vjp_y": staticmethod(vjp_y)}, node_name=node_name)
+
+
+def _xlogy(xp: Any, x: Any, y: Any) -> Any:
+    """``x * log(y)``, 0 where ``x`` is 0 unless ``y`` is NaN (PyTorch's ``xlogy``)."""
+    return xp.where(xp.isnan(y), y, x * xp.log(xp.where(x == 0, 1.0, y)))
+
+
+def _log_or_zero(xp: Any, y: Any) -> Any:
+    """``log(y)``, and 0 where ``y`` is 0 (PyTorch's ``xlogy(y != 0, y)``, xlogy's gradient)."""
+    zero = y == 0
+    return xp.where(zero, 0.0, xp.log(xp.where(zero, 1.0, y)))
+
+
+def _where_nonzero(xp: Any, x: Any, value: Any) -> Any:
+    """``value / x`` where ``x != 0``, else 0 (no division by zero on the way)."""
+    zero = x == 0
+    return xp.where(zero, 0.0, value / xp.where(zero, 1.0, x))
+
+
+# One line an op: class name, forward on arrays, gradient of x, gradient of y (PyTorch's derivatives.yaml).
+Hypot = _elementwise2("Hypot", lambda xp, x, y: xp.hypot(x, y),
+                      lambda g, x, y, out, xp: g * x / out, lambda g, x, y, out, xp: g * y / out)
+Logaddexp = _elementwise2("Logaddexp", lambda xp, x, y: xp.logaddexp(x, y),
+                          lambda g, x, y, out, xp: g / (xp.exp(y - x) + 1.0),
+                          lambda g, x, y, out, xp: g / (xp.exp(x - y) + 1.0))
+Logaddexp2 = _elementwise2("Logaddexp2", lambda xp, x, y: xp.logaddexp2(x, y),
+                           lambda g, x, y, out, xp: g / (2.0 ** (y - x) + 1.0),
+                           lambda g, x, y, out, xp: g / (2.0 ** (x - y) + 1.0))
+Copysign = _elementwise2("Copysign", lambda xp, x, y: xp.copysign(x, y),
+                         lambda g, x, y, out, xp: g * _where_nonzero(xp, x, out),
+                         lambda g, x, y, out, xp: g * 0.0)
+Fmod = _elementwise2("Fmod", lambda xp, x, y: xp.fmod(x, y),
+                     lambda g, x, y, out, xp: g * 1.0, lambda g, x, y, out, xp: -g * xp.trunc(x / y),
+                     "FmodBackward1")
+
+Xlogy = _elementwise2("Xlogy", lambda xp, x, y: _xlogy(xp, x, y),
+                      lambda g, x, y, out, xp: g * _log_or_zero(xp, y), lambda g, x, y, out, xp: g * x / y)
+
+
+# PyTorch names the nodes of a number operand differently.
+class _CopysignScalar(Copysign, node_name="CopysignBackward1"):
+    pass
+
+
+class _FmodScalar(Fmod, node_name="FmodBackward0"):
+    pass
+
+
 def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     """``input + alpha * other``, broadcasting."""
     _check_operand("add", other)
@@ -326,6 +406,136 @@ def _floor_divide(a: Any, b: Any) -> Any:
 
 def _remainder(a: Any, b: Any) -> Any:
     return a % b
+
+
+# --------------------------------------------------------------------------- ops of three operands
+class Lerp(Op):
+    """``start + weight * (end - start)`` for a number ``weight``."""
+
+    @staticmethod
+    def forward(ctx: Lerp, start: Any, end: Any, *, weight: float) -> Any:
+        ctx.weight = weight
+        start, end = promote(start, end)
+        return start + weight * (end - start)
+
+    @staticmethod
+    def backward(ctx: Lerp, g: Any) -> tuple:
+        return g * (1.0 - ctx.weight), g * ctx.weight
+
+
+class LerpTensor(Op, node_name="LerpBackward1"):
+    """``start + weight * (end - start)`` for a tensor ``weight``."""
+
+    @staticmethod
+    def forward(ctx: LerpTensor, start: Any, end: Any, weight: Any) -> Any:
+        ctx.save_for_backward(start, end, weight)
+        start, end = promote(start, end)
+        return start + weight * (end - start)
+
+    @staticmethod
+    def backward(ctx: LerpTensor, g: Any) -> tuple:
+        start, end, weight = ctx.saved_tensors
+        needs_start, needs_end, needs_weight = ctx.needs_input_grad
+        return (g * (1.0 - weight) if needs_start else None, g * weight if needs_end else None,
+                g * (end - start) if needs_weight else None)
+
+
+class Addcmul(Op):
+    """``input + value * tensor1 * tensor2``."""
+
+    @staticmethod
+    def forward(ctx: Addcmul, x: Any, t1: Any, t2: Any, *, value: float) -> Any:
+        ctx.save_for_backward(t1, t2)
+        ctx.value = value
+        x, t1 = promote(x, t1)
+        return x + value * t1 * t2
+
+    @staticmethod
+    def backward(ctx: Addcmul, g: Any) -> tuple:
+        t1, t2 = ctx.saved_tensors
+        needs_x, needs_t1, needs_t2 = ctx.needs_input_grad
+        scaled = g * ctx.value
+        return g if needs_x else None, scaled * t2 if needs_t1 else None, scaled * t1 if needs_t2 else None
+
+
+class Addcdiv(Op):
+    """``input + value * tensor1 / tensor2``."""
+
+    @staticmethod
+    def forward(ctx: Addcdiv, x: Any, t1: Any, t2: Any, *, value: float) -> Any:
+        ctx.save_for_backward(t1, t2)
+        ctx.value = value
+        t1, t2 = promote_to_float(t1, t2)
+        return x + value * t1 / t2
+
+    @staticmethod
+    def backward(ctx: Addcdiv, g: Any) -> tuple:
+        t1, t2 = ctx.saved_tensors
+        needs_x, needs_t1, needs_t2 = ctx.needs_input_grad
+        scaled = g * ctx.value
+        return (g if needs_x else None, scaled / t2 if needs_t1 else None,
+                -scaled * t1 / (t2 * t2) if needs_t2 else None)
+
+
+def lerp(input: Tensor, end: Tensor, weight: Any) -> Tensor:
+    """``input + weight * (end - input)``: linear interpolation from ``input`` to ``end`` (``weight`` a
+    number or a tensor)."""
+    if isinstance(weight, _graph.Tensor):
+        return LerpTensor.apply(input, end, weight)
+    return Lerp.apply(input, end, weight=weight)
+
+
+def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
+    """``input + value * tensor1 * tensor2``, elementwise with broadcasting."""
+    return Addcmul.apply(input, tensor1, tensor2, value=value)
+
+
+def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
+    """``input + value * tensor1 / tensor2``, elementwise with broadcasting."""
+    return Addcdiv.apply(input, tensor1, tensor2, value=value)
+
+
+def xlogy(input: Any, other: Any) -> Tensor:
+    """``input * log(other)``, and 0 where ``input`` is 0 (unless ``other`` is NaN)."""
+    return Xlogy.apply(input, other)
+
+
+def hypot(input: Tensor, other: Tensor) -> Tensor:
+    """``sqrt(input ** 2 + other ** 2)``, elementwise, without overflow for large operands."""
+    return Hypot.apply(input, other)
+
+
+def logaddexp(input: Tensor, other: Tensor) -> Tensor:
+    """``log(exp(input) + exp(other))``, elementwise, without overflow."""
+    return Logaddexp.apply(input, other)
+
+
+def logaddexp2(input: Tensor, other: Tensor) -> Tensor:
+    """``log2(2 ** input + 2 ** other)``, elementwise, without overflow."""
+    return Logaddexp2.apply(input, other)
+
+
+def copysign(input: Any, other: Any) -> Tensor:
+    """``|input|`` with the sign of ``other`` (``-0.0`` counts as negative); always floating.
+
+    The gradient is ``copysign(input, other) / input`` for ``input`` (0 where ``input`` is 0) and zero
+    for ``other``.
+    """
+    op = _CopysignScalar if isinstance(other, (int, float)) else Copysign
+    return op.apply(input, other)
+
+
+def fmod(input: Any, other: Any) -> Tensor:
+    """C's ``fmod``: ``input - trunc(input / other) * other``, the remainder with the sign of ``input``
+    (``remainder`` takes the sign of ``other``). Integer operands give an integer result."""
+    if all(_is_integral(v) for v in (input, other)):
+        return _compare(input, other, np.fmod)  # CuPy arrays reach CuPy's fmod through __array_ufunc__
+    return (_FmodScalar if isinstance(other, (int, float)) else Fmod).apply(input, other)
+
+
+def _is_integral(value: Any) -> bool:
+    data = value._data if isinstance(value, _graph.Tensor) else value
+    return isinstance(data, int) or (hasattr(data, "dtype") and data.dtype.kind in "iub")
 
 
 def floor_divide(input: Any, other: Any) -> Tensor:

@@ -178,13 +178,8 @@ class Convolution(Op, node_name="ConvolutionBackward0"):
         geo, xp = ctx.geometry, ctx.xp
         needs_x, needs_w, needs_b = ctx.needs_input_grad
         gb = xp.sum(g, axis=geo.bias_axes) if needs_b else None
-        if ctx.recording:
-            gx = _InputGrad.apply(g, w, None, geometry=geo) if needs_x else None
-            gw = _WeightGrad.apply(x, g, geometry=geo) if needs_w else None
-            return gx, gw, gb
-        wide = _widen(xp, geo.lift(g), geo) if needs_x or needs_w else None
-        gx = geo.drop(_input_grad(xp, wide, geo.lift_weight(w), geo)) if needs_x else None
-        gw = geo.drop_weight(_weight_grad(xp, geo.lift(x), wide, geo)) if needs_w else None
+        gx = _InputGrad.call(g, w, None, geometry=geo) if needs_x else None
+        gw = _WeightGrad.call(x, g, geometry=geo) if needs_w else None
         return gx, gw, gb
 
 
@@ -207,13 +202,8 @@ class ConvolutionTranspose(Op, node_name="ConvolutionBackward0"):
         geo, xp = ctx.geometry, ctx.xp
         needs_x, needs_w, needs_b = ctx.needs_input_grad
         gb = xp.sum(g, axis=geo.bias_axes) if needs_b else None
-        if ctx.recording:
-            gx = _Convolve.apply(g, w, None, geometry=geo) if needs_x else None
-            gw = _WeightGrad.apply(g, x, geometry=geo) if needs_w else None
-            return gx, gw, gb
-        g4 = geo.lift(g)
-        gx = geo.drop(_convolve(xp, g4, geo.lift_weight(w), geo)) if needs_x else None
-        gw = geo.drop_weight(_weight_grad(xp, g4, _widen(xp, geo.lift(x), geo), geo)) if needs_w else None
+        gx = _Convolve.call(g, w, None, geometry=geo) if needs_x else None
+        gw = _WeightGrad.call(g, x, geometry=geo) if needs_w else None
         return gx, gw, gb
 
 
@@ -239,15 +229,10 @@ class _WeightGrad(Op, node_name="ConvolutionBackwardBackward0"):
     def backward(ctx: _WeightGrad, v: Any) -> tuple:
         # <weight_grad(x, g), v> = <g, convolve(x, v)> = <x, input_grad(g, v)>
         x, g = ctx.saved_tensors
-        geo, xp = ctx.geometry, ctx.xp
+        geo = ctx.geometry
         needs_x, needs_g = ctx.needs_input_grad
-        if ctx.recording:
-            gx = _InputGrad.apply(g, v, None, geometry=geo) if needs_x else None
-            gg = _Convolve.apply(x, v, None, geometry=geo) if needs_g else None
-            return gx, gg
-        v4 = geo.lift_weight(v)
-        gx = geo.drop(_input_grad(xp, _widen(xp, geo.lift(g), geo), v4, geo)) if needs_x else None
-        gg = geo.drop(_convolve(xp, geo.lift(x), v4, geo)) if needs_g else None
+        gx = _InputGrad.call(g, v, None, geometry=geo) if needs_x else None
+        gg = _Convolve.call(x, v, None, geometry=geo) if needs_g else None
         return gx, gg
 
 

@@ -49,10 +49,8 @@ class Embedding(Op):
 
     @staticmethod
     def backward(ctx: Embedding, g: Any) -> Any:
-        if ctx.recording:
-            return _EmbeddingScatter.apply(g, indices=ctx.indices, padding_idx=ctx.padding_idx, counts=ctx.counts,
-                                           num_weights=ctx.num_weights)
-        return _scatter(ctx.xp, g, ctx.indices, ctx.num_weights, ctx.padding_idx, ctx.counts)
+        return _EmbeddingScatter.call(g, indices=ctx.indices, padding_idx=ctx.padding_idx, counts=ctx.counts,
+                                      num_weights=ctx.num_weights)
 
 
 class _EmbeddingScatter(Op, node_name="EmbeddingDenseBackwardBackward0"):
@@ -66,9 +64,7 @@ class _EmbeddingScatter(Op, node_name="EmbeddingDenseBackwardBackward0"):
 
     @staticmethod
     def backward(ctx: _EmbeddingScatter, gg: Any) -> Any:
-        if ctx.recording:
-            return _EmbeddingLookup.apply(gg, indices=ctx.indices, padding_idx=ctx.padding_idx, counts=ctx.counts)
-        return _lookup_scaled(ctx.xp, gg, ctx.indices, ctx.padding_idx, ctx.counts)
+        return _EmbeddingLookup.call(gg, indices=ctx.indices, padding_idx=ctx.padding_idx, counts=ctx.counts)
 
 
 def _lookup_scaled(xp: Any, v: Any, indices: Any, padding_idx: int | None, counts: Any) -> Any:

@@ -45,7 +45,7 @@ class Slice(Op):
 
     @staticmethod
     def backward(ctx: Slice, g: Any) -> Any:
-        return _scatter(ctx, g, ctx.shape, ctx.index, None)
+        return _scatter(g, ctx.shape, ctx.index, None)
 
 
 # PyTorch names the node of a basic index after its last non-trivial step.
@@ -77,7 +77,7 @@ class Index(Op):
 
     @staticmethod
     def backward(ctx: Index, g: Any) -> Any:
-        return _scatter(ctx, g, ctx.shape, ctx.index, ctx.pre)
+        return _scatter(g, ctx.shape, ctx.index, ctx.pre)
 
 
 class IndexSelect(Index):
@@ -103,7 +103,7 @@ class IndexPutImpl(Op):
 
     @staticmethod
     def backward(ctx: IndexPutImpl, g: Any) -> Any:
-        return _take(ctx, g, ctx.index, ctx.pre)
+        return _take(g, ctx.index, ctx.pre)
 
 
 class CopySlices(Op, node_name="CopySlices"):
@@ -129,7 +129,7 @@ class CopySlices(Op, node_name="CopySlices"):
             (written if ctx.pre is None else written[ctx.pre])[ctx.index] = True
             gx = ctx.xp.where(written, 0.0, g)
         if needs_value:
-            gv = _take(ctx, g, ctx.index, ctx.pre)
+            gv = _take(g, ctx.index, ctx.pre)
             if gv.ndim < ctx.value_ndim:  # NumPy drops a value's leading 1-sized dimensions
                 gv = gv.reshape((1,) * (ctx.value_ndim - gv.ndim) + tuple(gv.shape))
         return gx, gv
@@ -180,27 +180,23 @@ class ScatterAdd(Op):
         needs_x, needs_src = ctx.needs_input_grad
         gs = None
         if needs_src:
-            gs = _take(ctx, g, ctx.index, None)
+            gs = _take(g, ctx.index, None)
             if ctx.src_shape != ctx.index_shape:
-                gs = _scatter(ctx, gs, ctx.src_shape, _leading(ctx.index_shape), None)
+                gs = _scatter(gs, ctx.src_shape, _leading(ctx.index_shape), None)
         return g if needs_x else None, gs
 
 
 # --------------------------------------------------------------------------- array-level helpers
-def _scatter(ctx: Op, g: Any, shape: tuple, index: tuple, pre: tuple | None) -> Any:
-    """``g`` written into zeros of ``shape`` at ``[pre][index]``: an op while the backward is recorded."""
-    if ctx.recording:
-        return IndexPutImpl.apply(g, shape=shape, index=index, pre=pre)
-    return _scatter_array(ctx.xp, g, shape, index, pre)
+def _scatter(g: Any, shape: tuple, index: tuple, pre: tuple | None) -> Any:
+    """``g`` written into zeros of ``shape`` at ``[pre][index]`` (an array, or a recorded Tensor)."""
+    return IndexPutImpl.call(g, shape=shape, index=index, pre=pre)
 
 
-def _take(ctx: Op, a: Any, index: tuple, pre: tuple | None) -> Any:
-    """``a[pre][index]``: an op while the backward is recorded."""
-    if ctx.recording:
-        if pre is None and not any(_is_array(i) for i in index):
-            return Slice.apply(a, index=index)
-        return Index.apply(a, index=index, pre=pre)
-    return (a if pre is None else a[pre])[index]
+def _take(a: Any, index: tuple, pre: tuple | None) -> Any:
+    """``a[pre][index]`` (an array, or a recorded Tensor)."""
+    if pre is None and not any(_is_array(i) for i in index):
+        return Slice.call(a, index=index)
+    return Index.call(a, index=index, pre=pre)
 
 
 def _scatter_array(xp: Any, g: Any, shape: tuple, index: tuple, pre: tuple | None) -> Any:

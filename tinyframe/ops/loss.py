@@ -71,11 +71,6 @@ def _spread(ctx: Op, g: Any) -> Any:
     return g / ctx.count if ctx.reduction == "mean" else g
 
 
-def _constant(ctx: Op, array: Any) -> Any:
-    """A constant array for a backward formula: a Tensor outside the graph while the graph is recorded."""
-    return _graph.wrap(array) if ctx.recording else array
-
-
 def _quiet(xp: Any) -> Any:
     """Silences NumPy's warnings for log(0) and 0/0, whose results (-inf, NaN) are intended."""
     return np.errstate(divide="ignore", invalid="ignore") if xp is np else contextlib.nullcontext()
@@ -110,24 +105,9 @@ def _warn_if_broadcast(input: Tensor, target: Tensor) -> None:
                       "same size.", UserWarning, stacklevel=3)
 
 
-def _sigmoid(ctx: Op, x: Any) -> Any:
-    """``1 / (1 + exp(-x))`` for a backward formula: the sigmoid op while the graph is recorded (exact
-    higher derivatives everywhere), else computed on arrays without overflow."""
-    if ctx.recording:
-        return unary.sigmoid(x)
-    xp = ctx.xp
-    e = xp.exp(-xp.abs(x))
-    return xp.where(x >= 0, 1.0, e) / (e + 1.0)
-
-
 def _log_sigmoid(xp: Any, x: Any) -> Any:
     """``log(sigmoid(x)) = min(x, 0) - log(1 + exp(-|x|))`` on arrays, without overflow."""
     return xp.minimum(x, 0.0) - xp.log1p(xp.exp(-xp.abs(x)))
-
-
-def _log_sigmoid_of(ctx: Op, x: Any) -> Any:
-    """``log(sigmoid(x))`` for a backward formula: the logsigmoid op while the graph is recorded."""
-    return unary.logsigmoid(x) if ctx.recording else _log_sigmoid(ctx.xp, x)
 
 
 # --------------------------------------------------------------------------- cross entropy, fused
@@ -135,8 +115,8 @@ class CrossEntropy(Op, node_name="NllLossBackward0"):
     """``loss_n = logsumexp(x_n) - x_n[t_n]`` for logits ``x`` ``(N, C)`` and class indices ``t`` ``(N,)``
     (all in range), reduced; the gradient is ``(softmax(x) - one_hot(t)) * g`` (divided by N for 'mean').
 
-    The exponentials and their row sums are kept for backward (freed with the graph); a recorded
-    backward recomputes the softmax from ``x`` with tinyframe ops instead, so second derivatives follow.
+    The exponentials and their row sums are kept for backward (freed with the graph); the backward is
+    the op ``_CrossEntropyGrad``, whose own backward recomputes the softmax, so higher orders follow.
     """
 
     @staticmethod
@@ -173,20 +153,56 @@ class CrossEntropy(Op, node_name="NllLossBackward0"):
         x, e, sums = ctx.saved_tensors
         keep = ctx.keep
         if ctx.reduction == "mean":
-            total = ctx.count if keep is None else keep.sum()
-            g = g / (_graph.wrap(total) if ctx.recording and keep is not None else total)
-        if ctx.recording:
-            one_hot = array_module_of(e).zeros(e.shape, dtype=e.dtype)
-            one_hot.reshape(-1)[ctx.flat] = 1
-            if ctx.reduction == "none":
-                g = g.reshape((ctx.count, 1))
-            grad = (reductions.softmax(x, 1) - _graph.wrap(one_hot)) * g
-            return grad if keep is None else grad * _graph.wrap(keep[:, None])
+            divisor = ctx.count if keep is None else keep.sum()
+        else:
+            divisor = None
+        return _CrossEntropyGrad.call(x, g, e=e, sums=sums, flat=ctx.flat, keep=keep, divisor=divisor)
+
+
+class _CrossEntropyGrad(Op, node_name="NllLossBackwardBackward0"):
+    """The backward of the fused cross entropy: ``(softmax(x) - one_hot(t)) * keep * g / divisor``
+    (``g`` per row, or one number; ``keep`` weighs ignored targets 0; ``divisor`` is the 'mean'
+    reduction's count), from the exponentials and row sums its forward kept."""
+
+    @staticmethod
+    def forward(ctx: _CrossEntropyGrad, x: Any, g: Any, *, e: Any, sums: Any, flat: Any, keep: Any,
+                divisor: Any) -> Any:
+        ctx.save_for_backward(x, g)
+        ctx.flat, ctx.shape, ctx.dtype, ctx.keep, ctx.divisor = flat, x.shape, x.dtype, keep, divisor
+        if divisor is not None:
+            g = g / divisor
         grad = e * (g / sums)[:, None]  # softmax times g, row by row, in one pass over (N, C)
-        grad.reshape(-1)[ctx.flat] -= g  # minus g at the targets: no (N, C) one-hot array
+        grad.reshape(-1)[flat] -= g  # minus g at the targets: no (N, C) one-hot array
         if keep is not None:
             grad *= keep[:, None]
         return grad
+
+    @staticmethod
+    def backward(ctx: _CrossEntropyGrad, gg: Any) -> tuple:
+        x, g = ctx.saved_tensors
+        xp = ctx.xp
+        needs_x, needs_g = ctx.needs_input_grad
+        s = reductions.Softmax.call(x, dim=1)
+        per_row = g.ndim == 1
+        if ctx.keep is not None:
+            gg = gg * _same_kind(gg, ctx.keep[:, None])
+        if ctx.divisor is not None:
+            gg = gg / _same_kind(gg, ctx.divisor)
+        gx = gg_g = None
+        if needs_x:  # the softmax's Jacobian applied to gg * g
+            v = gg * (g.reshape((-1, 1)) if per_row else g)
+            gx = s * (v - xp.sum(s * v, axis=1, keepdims=True))
+        if needs_g:
+            one_hot = array_module_of(ctx.flat).zeros(ctx.shape, dtype=ctx.dtype)
+            one_hot.reshape(-1)[ctx.flat] = 1
+            weighted = (s - xp.asarray(one_hot)) * gg
+            gg_g = xp.sum(weighted, axis=1) if per_row else xp.sum(weighted)
+        return gx, gg_g
+
+
+def _same_kind(like: Any, value: Any) -> Any:
+    """A constant array as a Tensor where ``like`` is one (a recorded pass), else as it is."""
+    return _graph.wrap(value) if isinstance(like, _graph.Tensor) and hasattr(value, "shape") else value
 
 
 def _target_weights(xp: Any, target: Any, c: int, ignore_index: int, dtype: Any) -> Any:
@@ -218,7 +234,7 @@ class NllLoss(Op):
     indices ``t`` ``(N, d...)``; ignored targets weigh 0 and 'mean' divides by the sum of the weights.
 
     The loss is linear in ``x``: the gradient is ``g`` times constant coefficients written at the target
-    positions (while the backward is recorded, ``g`` times the dense constant, so higher orders follow).
+    positions, by the adjoint op ``_NllLossGrad`` (so higher orders follow).
     """
 
     @staticmethod
@@ -230,7 +246,7 @@ class NllLoss(Op):
         if ignored is not None:
             w = xp.where(ignored, 0, w) if w is not None else (~ignored).astype(x.dtype)
         losses = -picked if w is None else -(picked * w)
-        ctx.index, ctx.shape, ctx.dtype, ctx.reduction, ctx.module = index, x.shape, x.dtype, reduction, xp
+        ctx.index, ctx.shape = index, x.shape
         coefficient = -1.0 if w is None else -w
         if reduction == "mean":
             total = losses.size if w is None else w.sum()
@@ -253,16 +269,25 @@ class NllLoss(Op):
         coefficient = ctx.coefficient
         if coefficient is None:
             (coefficient,) = ctx.saved_tensors
-        if ctx.recording:  # g times the constant coefficients, spread over the input's shape
-            dense = ctx.module.zeros(ctx.shape, dtype=ctx.dtype)
-            dense[ctx.index] = coefficient
-            if ctx.reduction == "none" and len(ctx.shape) > 1:
-                g = g.reshape((g.shape[0], 1, *g.shape[1:]))
-            return g * _graph.wrap(dense)
+        return _NllLossGrad.call(g, coefficient=coefficient, index=ctx.index, shape=ctx.shape)
+
+
+class _NllLossGrad(Op, node_name="NllLossBackwardBackward0"):
+    """The backward of ``nll_loss``, linear in ``g``: ``g`` times the coefficients, written at the
+    target positions of zeros of the input's shape."""
+
+    @staticmethod
+    def forward(ctx: _NllLossGrad, g: Any, *, coefficient: Any, index: tuple, shape: tuple) -> Any:
+        ctx.coefficient, ctx.index = coefficient, index
         selected = g * coefficient
-        grad = ctx.xp.zeros(ctx.shape, dtype=selected.dtype)
-        grad[ctx.index] = selected  # each target position appears once: an assignment, not an add
+        grad = ctx.xp.zeros(shape, dtype=selected.dtype)
+        grad[index] = selected  # each target position appears once: an assignment, not an add
         return grad
+
+    @staticmethod
+    def backward(ctx: _NllLossGrad, gg: Any) -> Any:
+        # <forward(g), gg> = sum(g * coefficient * gg[index]): the engine sums it to g's shape.
+        return gg[ctx.index] * ctx.xp.asarray(ctx.coefficient)
 
 
 class NllLoss2d(NllLoss, node_name="NllLoss2DBackward0"):
@@ -624,7 +649,7 @@ class BinaryCrossEntropy(Op):
         xp = ctx.xp
         g = _spread(ctx, g)
         if weight is not None:
-            g = g * _constant(ctx, weight)
+            g = g * ctx.xp.asarray(weight)
         needs_x, needs_t = ctx.needs_input_grad
         gx = g * (x - t) / xp.maximum((1.0 - x) * x, _BCE_EPSILON) if needs_x else None
         gt = None
@@ -658,22 +683,22 @@ class BinaryCrossEntropyWithLogits(Op):
         x, t, weight, pos_weight = ctx.saved_tensors
         g = _spread(ctx, g)
         if weight is not None:
-            g = g * _constant(ctx, weight)
+            g = g * ctx.xp.asarray(weight)
         if pos_weight is not None:
-            pos_weight = _constant(ctx, pos_weight)
+            pos_weight = ctx.xp.asarray(pos_weight)
         needs_x, needs_t = ctx.needs_input_grad
         gx = gt = None
         if needs_x:
             if pos_weight is None:
-                gx = (_sigmoid(ctx, x) - t) * g
+                gx = (unary.Sigmoid.call(x) - t) * g
             else:
                 weighted_t = t * pos_weight
-                gx = ((weighted_t + 1.0 - t) * _sigmoid(ctx, x) - weighted_t) * g
+                gx = ((weighted_t + 1.0 - t) * unary.Sigmoid.call(x) - weighted_t) * g
         if needs_t:
             if pos_weight is None:
                 gt = -x * g
             else:
-                gt = (_log_sigmoid_of(ctx, -x) - _log_sigmoid_of(ctx, x) * pos_weight) * g
+                gt = (unary.LogSigmoid.call(-x) - unary.LogSigmoid.call(x) * pos_weight) * g
         return gx, gt
 
 

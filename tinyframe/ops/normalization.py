@@ -42,15 +42,17 @@ def _channel_sum(xp: Any, a: Any) -> Any:
     return xp.einsum("ncl->c", a.reshape(n, c, -1))
 
 
-def _normalized_grad(xp: Any, gh: Any, xhat: Any, invstd: Any, axes: tuple) -> Any:
-    """The closed-form input gradient of ``xhat`` given ``gh = dL/dxhat`` (means over ``axes``)."""
-    return invstd * (gh - xp.mean(gh, axes, keepdims=True) - xhat * xp.mean(gh * xhat, axes, keepdims=True))
-
-
 def _statistics(xp: Any, x: Any, axes: tuple, eps: float) -> tuple:
     """``(x - mean, invstd)`` over ``axes`` (kept), with the biased variance; arrays or Tensors."""
     centered = x - xp.mean(x, axes, keepdims=True)
     return centered, _invstd(xp, xp.mean(centered * centered, axes, keepdims=True), eps)
+
+
+def _affine(xhat: Any, weight: Any, bias: Any, shape: tuple) -> Any:
+    """``xhat * weight + bias`` with the per-channel vectors seen in ``shape`` (either may be None)."""
+    if weight is not None:
+        xhat = xhat * weight.reshape(shape)
+    return xhat if bias is None else xhat + bias.reshape(shape)
 
 
 class NativeBatchNorm(Op):
@@ -84,15 +86,26 @@ class NativeBatchNorm(Op):
         out *= scale.reshape(channels)
         if bias is not None:
             out += bias.reshape(channels)
-        ctx.save_for_backward(x, weight, mean, invstd)
+        ctx.save_for_backward(x, weight, bias, mean, invstd)
         return out
 
     @staticmethod
+    def compose(ctx: NativeBatchNorm) -> tuple:
+        """The inputs and the output from recordable ops, for a recorded backward pass (the engine
+        differentiates it): batch statistics recomputed from ``x``, running ones as constants."""
+        x, weight, bias, mean, invstd = ctx.saved_tensors
+        xp = ctx.xp
+        channels = (-1,) + (1,) * (x.ndim - 2)
+        if ctx.training:
+            centered, invstd = _statistics(xp, x, (0, *range(2, x.ndim)), ctx.eps)
+        else:
+            centered, invstd = x - xp.asarray(mean), xp.asarray(invstd.reshape(channels))
+        return (x, weight, bias), _affine(centered * invstd, weight, bias, channels)
+
+    @staticmethod
     def backward(ctx: NativeBatchNorm, g: Any) -> tuple:
-        x, weight, mean, invstd = ctx.saved_tensors
+        x, weight, _, mean, invstd = ctx.saved_tensors
         needs_x, needs_weight, needs_bias = ctx.needs_input_grad
-        if ctx.recording:
-            return _batch_norm_backward_recorded(ctx, g, x, weight, mean, invstd)
         xp = ctx.xp
         channels = (-1,) + (1,) * (x.ndim - 2)
         centered = x - mean
@@ -110,25 +123,6 @@ class NativeBatchNorm(Op):
         return gx, dot * invstd if needs_weight else None, grad_bias if needs_bias else None
 
 
-def _batch_norm_backward_recorded(ctx: NativeBatchNorm, g: Tensor, x: Tensor, weight: Tensor | None,
-                                  mean: Any, invstd: Any) -> tuple:
-    xp = ctx.xp
-    axes = (0, *range(2, x.ndim))
-    channels = (-1,) + (1,) * (x.ndim - 2)
-    if ctx.training:
-        centered, invstd = _statistics(xp, x, axes, ctx.eps)
-    else:  # the running statistics are constants
-        centered, invstd = x - _graph.wrap(mean), _graph.wrap(invstd.reshape(channels))
-    xhat = centered * invstd
-    needs_x, needs_weight, needs_bias = ctx.needs_input_grad
-    gx = None
-    if needs_x:
-        gh = g if weight is None else g * weight.reshape(channels)
-        gx = _normalized_grad(xp, gh, xhat, invstd, axes) if ctx.training else gh * invstd
-    gw = xp.sum(g * xhat, axes) if needs_weight else None
-    return gx, gw, xp.sum(g, axes) if needs_bias else None
-
-
 def _normalize_rows(xp: Any, rows: Any, eps: float) -> tuple:
     """``(xhat, mean, invstd)`` of each row of a 2-D array (statistics kept as ``(M, 1)``)."""
     mean = rows.sum(axis=1, keepdims=True) / rows.shape[1]  # sum, not mean: NumPy's mean is Python-level
@@ -142,10 +136,6 @@ def _rows_backward(ctx: Op, x_rows: Any, mean: Any, invstd: Any, gh: Any) -> tup
     """``(xhat, gx)`` for rows normalised over their last axis, given ``gh()``, the gradient with
     respect to ``xhat`` (``gx`` is None when ``gh`` is: the input needs no gradient)."""
     xp = ctx.xp
-    if ctx.recording:
-        centered, invstd = _statistics(xp, x_rows, (1,), ctx.eps)
-        xhat = centered * invstd
-        return xhat, _normalized_grad(xp, gh(), xhat, invstd, (1,)) if gh is not None else None
     xhat = x_rows - mean
     xhat *= invstd
     if gh is None:
@@ -171,12 +161,19 @@ class NativeLayerNorm(Op):
             out *= weight.reshape(-1)
         if bias is not None:
             out += bias.reshape(-1)
-        ctx.save_for_backward(x, weight, mean, invstd)
+        ctx.save_for_backward(x, weight, bias, mean, invstd)
         return out.reshape(x.shape)
 
     @staticmethod
+    def compose(ctx: NativeLayerNorm) -> tuple:
+        """The inputs and the output from recordable ops, for a recorded backward pass."""
+        x, weight, bias = ctx.saved_tensors[:3]
+        centered, invstd = _statistics(ctx.xp, x.reshape(ctx.rows), (1,), ctx.eps)
+        return (x, weight, bias), _affine(centered * invstd, weight, bias, (-1,)).reshape(x.shape)
+
+    @staticmethod
     def backward(ctx: NativeLayerNorm, g: Any) -> tuple:
-        x, weight, mean, invstd = ctx.saved_tensors
+        x, weight, _, mean, invstd = ctx.saved_tensors
         xp = ctx.xp
         g2 = g.reshape(ctx.rows)
         needs_x, needs_weight, needs_bias = ctx.needs_input_grad
@@ -188,8 +185,8 @@ class NativeLayerNorm(Op):
 
 
 def _sum_of_product(ctx: Op, a: Any, b: Any, axes: tuple, spec: str) -> Any:
-    """``sum(a * b)`` over ``axes``: one einsum on arrays, ops on Tensors."""
-    return ctx.xp.sum(a * b, axes) if ctx.recording else ctx.xp.einsum(spec, a, b)
+    """``sum(a * b)`` over ``axes`` as one einsum, without the temporary product."""
+    return ctx.xp.einsum(spec, a, b)
 
 
 class NativeGroupNorm(Op):
@@ -206,12 +203,21 @@ class NativeGroupNorm(Op):
             out *= weight.reshape(-1, 1)
         if bias is not None:
             out += bias.reshape(-1, 1)
-        ctx.save_for_backward(x, weight, mean, invstd)
+        ctx.save_for_backward(x, weight, bias, mean, invstd)
         return out.reshape(x.shape)
 
     @staticmethod
+    def compose(ctx: NativeGroupNorm) -> tuple:
+        """The inputs and the output from recordable ops, for a recorded backward pass."""
+        x, weight, bias = ctx.saved_tensors[:3]
+        n, c = x.shape[:2]
+        centered, invstd = _statistics(ctx.xp, x.reshape((n * ctx.groups, -1)), (1,), ctx.eps)
+        xhat = (centered * invstd).reshape((n, c, -1))
+        return (x, weight, bias), _affine(xhat, weight, bias, (-1, 1)).reshape(x.shape)
+
+    @staticmethod
     def backward(ctx: NativeGroupNorm, g: Any) -> tuple:
-        x, weight, mean, invstd = ctx.saved_tensors
+        x, weight, _, mean, invstd = ctx.saved_tensors
         xp = ctx.xp
         n, c = x.shape[:2]
         rows, channels = (n * ctx.groups, -1), (n, c, -1)

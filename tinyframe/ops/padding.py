@@ -49,9 +49,7 @@ class _IndexPad(Op):
 
     @staticmethod
     def backward(ctx: _IndexPad, g: Any) -> Any:
-        if ctx.recording:
-            return type(ctx).adjoint.apply(g, sources=ctx.sources, shape=ctx.shape)
-        return _fold(ctx.xp, g, ctx.sources, ctx.shape)
+        return type(ctx).adjoint.call(g, sources=ctx.sources, shape=ctx.shape)
 
 
 class _IndexPadAdjoint(Op):
@@ -66,9 +64,7 @@ class _IndexPadAdjoint(Op):
 
     @staticmethod
     def backward(ctx: _IndexPadAdjoint, gg: Any) -> Any:
-        if ctx.recording:
-            return type(ctx).adjoint.apply(gg, sources=ctx.sources)
-        return _gather(ctx.xp, gg, ctx.sources)
+        return type(ctx).adjoint.call(gg, sources=ctx.sources)
 
 
 def _pad_ops(mode: str, dims: int) -> tuple:

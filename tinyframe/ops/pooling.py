@@ -201,15 +201,6 @@ def _spread(xp: Any, g: Any, geo: _Geometry) -> Any:
 
 # ------------------------------------------------------------------ ops
 
-def _linear(ctx: Op, op: type, compute: Any, g: Any, **fixed: Any) -> Any:
-    """``g`` through a linear map: its op while the backward is recorded (so it can be differentiated
-    again), else its array function. ``fixed`` holds the map's constants (the winners)."""
-    geo = ctx.geometry
-    if ctx.recording:
-        return op.apply(g, geometry=geo, **fixed)
-    return geo.drop(compute(ctx.xp, geo.lift(g), geo, **fixed))
-
-
 class MaxPool2DWithIndices(Op):
     """``y = max over each window``; the winners' offsets are kept (constants) for the backward."""
 
@@ -224,7 +215,7 @@ class MaxPool2DWithIndices(Op):
 
     @staticmethod
     def backward(ctx: MaxPool2DWithIndices, g: Any) -> Any:
-        return _linear(ctx, _MaxPoolScatter, _scatter, g, winners=ctx.saved_tensors)
+        return _MaxPoolScatter.call(g, geometry=ctx.geometry, winners=ctx.saved_tensors)
 
 
 class _MaxPoolScatter(Op, node_name="MaxPool2DWithIndicesBackwardBackward0"):
@@ -237,7 +228,7 @@ class _MaxPoolScatter(Op, node_name="MaxPool2DWithIndicesBackwardBackward0"):
 
     @staticmethod
     def backward(ctx: _MaxPoolScatter, g: Any) -> Any:
-        return _linear(ctx, _MaxPoolGather, _gather, g, winners=ctx.winners)
+        return _MaxPoolGather.call(g, geometry=ctx.geometry, winners=ctx.winners)
 
 
 class _MaxPoolGather(Op, node_name="MaxPool2DWithIndicesBackward0"):
@@ -250,7 +241,7 @@ class _MaxPoolGather(Op, node_name="MaxPool2DWithIndicesBackward0"):
 
     @staticmethod
     def backward(ctx: _MaxPoolGather, g: Any) -> Any:
-        return _linear(ctx, _MaxPoolScatter, _scatter, g, winners=ctx.winners)
+        return _MaxPoolScatter.call(g, geometry=ctx.geometry, winners=ctx.winners)
 
 
 class AvgPool2D(Op):
@@ -265,7 +256,7 @@ class AvgPool2D(Op):
 
     @staticmethod
     def backward(ctx: AvgPool2D, g: Any) -> Any:
-        return _linear(ctx, type(ctx).adjoint, _spread, g)
+        return type(ctx).adjoint.call(g, geometry=ctx.geometry)
 
 
 class _AvgPool2DAdjoint(Op, node_name="AvgPool2DBackwardBackward0"):
@@ -281,7 +272,7 @@ class _AvgPool2DAdjoint(Op, node_name="AvgPool2DBackwardBackward0"):
 
     @staticmethod
     def backward(ctx: _AvgPool2DAdjoint, g: Any) -> Any:
-        return _linear(ctx, type(ctx).adjoint, _average, g)
+        return type(ctx).adjoint.call(g, geometry=ctx.geometry)
 
 
 class AdaptiveAvgPool2D(AvgPool2D):

@@ -54,7 +54,7 @@ class Scatter(Op):
     def backward(ctx: Scatter, g: Any) -> tuple:
         needs_x, needs_src = ctx.needs_input_grad
         gx = ctx.xp.where(ctx.mask, 0.0, g) if needs_x else None
-        return gx, indexing._take(ctx, g, ctx.index, None) if needs_src else None
+        return gx, indexing._take(g, ctx.index, None) if needs_src else None
 
 
 class ScatterValue(Op, node_name="ScatterBackward1"):
@@ -161,7 +161,7 @@ class IndexAdd(Op):
     @staticmethod
     def backward(ctx: IndexAdd, g: Any) -> tuple:
         needs_x, needs_source = ctx.needs_input_grad
-        gs = indexing._take(ctx, g, ctx.index, None) if needs_source else None
+        gs = indexing._take(g, ctx.index, None) if needs_source else None
         return g if needs_x else None, gs if gs is None or ctx.alpha == 1 else gs * ctx.alpha
 
 
@@ -205,7 +205,7 @@ class IndexPutAccumulate(Op, node_name="IndexPutBackward0"):
     @staticmethod
     def backward(ctx: IndexPutAccumulate, g: Any) -> tuple:
         needs_x, needs_values = ctx.needs_input_grad
-        return g if needs_x else None, indexing._take(ctx, g, ctx.index, ctx.pre) if needs_values else None
+        return g if needs_x else None, indexing._take(g, ctx.index, ctx.pre) if needs_values else None
 
 
 # ------------------------------------------------------------------------------ public functions

@@ -24,6 +24,9 @@ def as_tensor(value: Any) -> Any:
     return _graph.wrap(value)
 
 
+asarray = as_tensor  # a constant array in a backward formula: np.asarray(a) is a itself
+
+
 def where(condition: Any, x: Any, y: Any) -> Tensor:
     condition = as_tensor(condition)
     if not isinstance(condition, _graph.Tensor):
@@ -155,3 +158,4 @@ square = _unary("square")
 reciprocal = _unary("reciprocal")
 sigmoid = _unary("sigmoid")
 erf = _unary("erf")
+trunc = _unary("trunc")

@@ -4,6 +4,7 @@ Dtypes follow PyTorch: ops with a floating result (``exp``, ``log``, ``sin``, ``
 integer and bool inputs in the default float dtype; ``neg``, ``abs``, ``relu``, ``sign`` and the
 rounding ops keep integer dtypes. Derivatives that can be written in terms of the result
 (``exp``, ``sigmoid``, ``tanh``, ``sqrt``, ``relu``, ...) save the output instead of the input.
+The simple ones are one line each of the elementwise table (``_elementwise``): a new one is a line.
 
 The activations ``silu``, ``gelu``, ``softplus``, ``leaky_relu``, ``elu``, ``hardtanh`` and ``logsigmoid``
 live here too (``tinyframe.nn.functional`` reaches them) but are not top-level functions.
@@ -28,6 +29,7 @@ __all__ = [
     "rsqrt", "square", "reciprocal", "sin", "cos", "tan", "tanh", "sinh", "cosh", "asin", "arcsin", "acos",
     "arccos", "atan", "arctan", "sigmoid", "relu", "erf", "sign", "floor", "ceil", "round", "trunc", "fix",
     "isnan", "isinf", "isfinite",
+    "frac", "nan_to_num", "lgamma", "digamma", "erfinv",
 ]
 
 _LN2 = math.log(2.0)
@@ -152,7 +154,170 @@ def _erf_single(xp: Any, x: Any) -> Any:
     return xp.clip(p, -1.0, 1.0)
 
 
-# --------------------------------------------------------------------------- sign, abs, exponentials
+# --------------------------------------------------------------------------- the elementwise table
+_INPUT, _OUTPUT = "input", "output"
+
+
+class _Elementwise(Op):
+    """An op of one tensor defined by a line of the table below: ``compute(xp, x)`` on arrays (integer
+    and bool inputs in the default float dtype), what backward needs (the input or the output) and
+    ``vjp(g, saved, xp)``, the gradient written with ``xp`` so that it also serves recorded passes."""
+
+    saves: str
+    compute: Any
+    vjp: Any
+
+    @staticmethod
+    def forward(ctx: _Elementwise, x: Any) -> Any:
+        out = ctx.compute(ctx.xp, _floating(x))
+        ctx.save_for_backward(out if ctx.saves is _OUTPUT else x)
+        return out
+
+    @staticmethod
+    def backward(ctx: _Elementwise, g: Any) -> Any:
+        (saved,) = ctx.saved_tensors
+        return ctx.vjp(g, saved, ctx.xp)
+
+
+def _elementwise(name: str, compute: Any, saves: str, vjp: Any, node_name: str | None = None) -> type:
+    """The op class of one table line (PyTorch's node name ``<name>Backward0`` unless given)."""
+    return type(name, (_Elementwise,), {"saves": saves, "compute": staticmethod(compute), "vjp": staticmethod(vjp)},
+                node_name=node_name)
+
+
+# One line an op, as in HIPS autograd's defvjp and PyTorch's derivatives.yaml:
+#   class name, forward on arrays, saved value, gradient from (g, saved value, array module)
+Exp = _elementwise("Exp", lambda xp, x: xp.exp(x), _OUTPUT, lambda g, out, xp: g * out)
+Exp2 = _elementwise("Exp2", lambda xp, x: xp.exp2(x), _OUTPUT, lambda g, out, xp: g * out * _LN2)
+Expm1 = _elementwise("Expm1", lambda xp, x: xp.expm1(x), _OUTPUT, lambda g, out, xp: g * (out + 1.0))
+Log = _elementwise("Log", lambda xp, x: xp.log(x), _INPUT, lambda g, x, xp: g / x)
+Log2 = _elementwise("Log2", lambda xp, x: xp.log2(x), _INPUT, lambda g, x, xp: g / (x * _LN2))
+Log10 = _elementwise("Log10", lambda xp, x: xp.log10(x), _INPUT, lambda g, x, xp: g / (x * _LN10))
+Log1p = _elementwise("Log1p", lambda xp, x: xp.log1p(x), _INPUT, lambda g, x, xp: g / (x + 1.0), "Log1PBackward0")
+Sqrt = _elementwise("Sqrt", lambda xp, x: xp.sqrt(x), _OUTPUT, lambda g, out, xp: g / (out * 2.0))
+Rsqrt = _elementwise("Rsqrt", lambda xp, x: xp.reciprocal(xp.sqrt(x)), _OUTPUT,
+                     lambda g, out, xp: g * (out * out * out) * -0.5)
+Reciprocal = _elementwise("Reciprocal", lambda xp, x: xp.reciprocal(x), _OUTPUT, lambda g, out, xp: -g * (out * out))
+Sin = _elementwise("Sin", lambda xp, x: xp.sin(x), _INPUT, lambda g, x, xp: g * xp.cos(x))
+Cos = _elementwise("Cos", lambda xp, x: xp.cos(x), _INPUT, lambda g, x, xp: -g * xp.sin(x))
+Tan = _elementwise("Tan", lambda xp, x: xp.tan(x), _OUTPUT, lambda g, out, xp: g * (out * out + 1.0))
+Tanh = _elementwise("Tanh", lambda xp, x: xp.tanh(x), _OUTPUT, lambda g, out, xp: g * (1.0 - out * out))
+Sinh = _elementwise("Sinh", lambda xp, x: xp.sinh(x), _INPUT, lambda g, x, xp: g * xp.cosh(x))
+Cosh = _elementwise("Cosh", lambda xp, x: xp.cosh(x), _INPUT, lambda g, x, xp: g * xp.sinh(x))
+Asin = _elementwise("Asin", lambda xp, x: xp.arcsin(x), _INPUT, lambda g, x, xp: g / xp.sqrt(1.0 - x * x))
+Acos = _elementwise("Acos", lambda xp, x: xp.arccos(x), _INPUT, lambda g, x, xp: -g / xp.sqrt(1.0 - x * x))
+Atan = _elementwise("Atan", lambda xp, x: xp.arctan(x), _INPUT, lambda g, x, xp: g / (x * x + 1.0))
+Erf = _elementwise("Erf", _erf, _INPUT, lambda g, x, xp: g * xp.exp(-x * x) * _TWO_OVER_SQRT_PI)
+Sigmoid = _elementwise("Sigmoid", _sigmoid_array, _OUTPUT, lambda g, out, xp: g * out * (1.0 - out))
+Frac = _elementwise("Frac", lambda xp, x: x - xp.trunc(x), _INPUT, lambda g, x, xp: g * 1.0)
+
+
+# --------------------------------------------------------------------------- special functions
+# float64 NumPy code (float32 and float16 inputs are computed in float64 and rounded); CuPy has kernels.
+_LGAMMA = np.frompyfunc(math.lgamma, 1, 1)
+_SQRT_PI_OVER_2 = math.sqrt(math.pi) / 2.0
+
+
+def _special(compute: Any, name: str, *leading: Any) -> Any:
+    """``compute`` on a NumPy array in float64, cast back; CuPy's ``cupyx.scipy.special.<name>(*leading, x)``."""
+    def on_array(xp: Any, x: Any) -> Any:
+        if xp is not np:
+            import cupyx.scipy.special  # ships with CuPy; imported only where CuPy is in use
+            return getattr(cupyx.scipy.special, name)(*leading, x)
+        return compute(x.astype(np.float64)).astype(x.dtype, copy=False)
+    return on_array
+
+
+def _is_pole(x: np.ndarray) -> np.ndarray:
+    return (x <= 0) & (x == np.floor(x))
+
+
+def _lgamma(x: np.ndarray) -> np.ndarray:
+    """``log|gamma(x)|`` with math.lgamma on each element (about 0.1 us each); +inf at the poles."""
+    pole = _is_pole(x)
+    out = _LGAMMA(np.where(pole, 1.0, x)).astype(np.float64)
+    out[pole] = np.inf
+    return out
+
+
+def _shifted(x: np.ndarray, minimum: float) -> tuple:
+    """``(y, steps)``: ``y = x + k >= minimum`` elementwise and the ``x + j`` (``j < k``) passed, as a list."""
+    y, steps = x.copy(), []
+    while True:
+        small = y < minimum
+        if not small.any():
+            return y, steps
+        steps.append(np.where(small, y, np.inf))  # 1 / inf = 0: nothing added where y is already large
+        y = np.where(small, y + 1.0, y)
+
+
+def _digamma(x: np.ndarray) -> np.ndarray:
+    """psi(x) = d/dx log gamma(x): psi(x) = psi(1 - x) - pi / tan(pi x) below 1/2, the recurrence
+    psi(y) = psi(y + 1) - 1/y up to y >= 10, then the asymptotic series (error below 1e-15 there).
+    -inf at 0 and NaN at the negative integers, as PyTorch."""
+    reflect = x < 0.5
+    y, steps = _shifted(np.where(reflect, 1.0 - x, x), 10.0)
+    inv2 = 1.0 / (y * y)
+    series = inv2 * (1 / 12 - inv2 * (1 / 120 - inv2 * (1 / 252 - inv2 * (1 / 240 - inv2 * (1 / 132)))))
+    out = np.log(y) - 0.5 / y - series - sum(1.0 / s for s in steps)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(reflect, out - math.pi / np.tan(math.pi * x), out)
+    return np.where(x == 0, -np.inf, np.where(_is_pole(x), np.nan, out))
+
+
+def _trigamma(x: np.ndarray) -> np.ndarray:
+    """psi'(x) (polygamma(1, x)): psi'(x) = pi^2 / sin^2(pi x) - psi'(1 - x) below 1/2, the recurrence
+    psi'(y) = psi'(y + 1) + 1/y^2 up to y >= 10, then the asymptotic series; +inf at the poles."""
+    reflect = x < 0.5
+    y, steps = _shifted(np.where(reflect, 1.0 - x, x), 10.0)
+    inv, inv2 = 1.0 / y, 1.0 / (y * y)
+    tail = 1 / 6 - inv2 * (1 / 30 - inv2 * (1 / 42 - inv2 * (1 / 30 - inv2 * 5 / 66)))
+    series = inv * (1.0 + inv * (0.5 + inv * tail))
+    out = series + sum(1.0 / (s * s) for s in steps)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(reflect, (math.pi / np.sin(math.pi * x)) ** 2 - out, out)
+    return np.where(_is_pole(x), np.inf, out)
+
+
+# Giles, "Approximating the erfinv function" (GPU Computing Gems, 2010): about 1e-7 relative, then
+# three Newton steps on erf(v) = x, each doubling the correct digits.
+_ERFINV_CENTRAL = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
+                   -0.00125372503, -0.00417768164, 0.246640727, 1.50140941)
+_ERFINV_TAIL = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
+                -0.0076224613, 0.00943887047, 1.00167406, 2.83297682)
+
+
+def _erfinv(x: np.ndarray) -> np.ndarray:
+    """The inverse of erf on (-1, 1); +-inf at +-1 and NaN outside, as PyTorch."""
+    inside = np.abs(x) < 1
+    t = np.where(inside, x, 0.0)
+    w = -np.log((1.0 - t) * (1.0 + t))
+    central, tail = w - 2.5, np.sqrt(w) - 3.0
+    p, q = np.full_like(t, _ERFINV_CENTRAL[0]), np.full_like(t, _ERFINV_TAIL[0])
+    for a, b in zip(_ERFINV_CENTRAL[1:], _ERFINV_TAIL[1:]):
+        p, q = p * central + a, q * tail + b
+    v = np.where(w < 5.0, p, q) * t
+    for _ in range(3):
+        v -= (_erf_double(np, v) - t) / (_TWO_OVER_SQRT_PI * np.exp(-v * v))
+    edge = np.where(np.abs(x) == 1, np.copysign(np.inf, x), np.nan)
+    return np.where(inside, v, edge)
+
+
+def _no_higher_derivative(name: str) -> Any:
+    def vjp(g: Any, x: Any, xp: Any) -> Any:
+        raise NotImplementedError(f"the derivative of {name} is not implemented")
+    return vjp
+
+
+Lgamma = _elementwise("Lgamma", _special(_lgamma, "gammaln"), _INPUT, lambda g, x, xp: g * Digamma.call(x))
+Digamma = _elementwise("Digamma", _special(_digamma, "digamma"), _INPUT, lambda g, x, xp: g * Trigamma.call(x))
+Trigamma = _elementwise("Trigamma", _special(_trigamma, "polygamma", 1), _INPUT,
+                        _no_higher_derivative("polygamma(1, x)"), "PolygammaBackward0")
+Erfinv = _elementwise("Erfinv", _special(_erfinv, "erfinv"), _OUTPUT,
+                      lambda g, out, xp: g * _SQRT_PI_OVER_2 * xp.exp(out * out))
+
+
+# --------------------------------------------------------------------------- sign, abs
 class Neg(Op):
     @staticmethod
     def forward(ctx: Neg, x: Any) -> Any:
@@ -179,270 +344,7 @@ class Abs(Op):
         return g * ctx.xp.sign(x)
 
 
-class Exp(Op):
-    @staticmethod
-    def forward(ctx: Exp, x: Any) -> Any:
-        out = ctx.xp.exp(_floating(x))
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx: Exp, g: Any) -> Any:
-        (out,) = ctx.saved_tensors
-        return g * out
-
-
-class Exp2(Op):
-    @staticmethod
-    def forward(ctx: Exp2, x: Any) -> Any:
-        out = ctx.xp.exp2(_floating(x))
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx: Exp2, g: Any) -> Any:
-        (out,) = ctx.saved_tensors
-        return g * out * _LN2
-
-
-class Expm1(Op):
-    @staticmethod
-    def forward(ctx: Expm1, x: Any) -> Any:
-        out = ctx.xp.expm1(_floating(x))
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx: Expm1, g: Any) -> Any:
-        (out,) = ctx.saved_tensors
-        return g * (out + 1.0)
-
-
-class Log(Op):
-    @staticmethod
-    def forward(ctx: Log, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return ctx.xp.log(_floating(x))
-
-    @staticmethod
-    def backward(ctx: Log, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return g / x
-
-
-class Log2(Op):
-    @staticmethod
-    def forward(ctx: Log2, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return ctx.xp.log2(_floating(x))
-
-    @staticmethod
-    def backward(ctx: Log2, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return g / (x * _LN2)
-
-
-class Log10(Op):
-    @staticmethod
-    def forward(ctx: Log10, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return ctx.xp.log10(_floating(x))
-
-    @staticmethod
-    def backward(ctx: Log10, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return g / (x * _LN10)
-
-
-class Log1p(Op, node_name="Log1PBackward0"):
-    @staticmethod
-    def forward(ctx: Log1p, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return ctx.xp.log1p(_floating(x))
-
-    @staticmethod
-    def backward(ctx: Log1p, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return g / (x + 1.0)
-
-
-class Sqrt(Op):
-    @staticmethod
-    def forward(ctx: Sqrt, x: Any) -> Any:
-        out = ctx.xp.sqrt(_floating(x))
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx: Sqrt, g: Any) -> Any:
-        (out,) = ctx.saved_tensors
-        return g / (out * 2.0)
-
-
-class Rsqrt(Op):
-    @staticmethod
-    def forward(ctx: Rsqrt, x: Any) -> Any:
-        xp = ctx.xp
-        out = xp.reciprocal(xp.sqrt(_floating(x)))
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx: Rsqrt, g: Any) -> Any:
-        (out,) = ctx.saved_tensors
-        return g * (out * out * out) * -0.5
-
-
-class Reciprocal(Op):
-    @staticmethod
-    def forward(ctx: Reciprocal, x: Any) -> Any:
-        out = ctx.xp.reciprocal(_floating(x))
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx: Reciprocal, g: Any) -> Any:
-        (out,) = ctx.saved_tensors
-        return -g * (out * out)
-
-
-# --------------------------------------------------------------------------- trigonometric, hyperbolic
-class Sin(Op):
-    @staticmethod
-    def forward(ctx: Sin, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return ctx.xp.sin(_floating(x))
-
-    @staticmethod
-    def backward(ctx: Sin, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return g * ctx.xp.cos(x)
-
-
-class Cos(Op):
-    @staticmethod
-    def forward(ctx: Cos, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return ctx.xp.cos(_floating(x))
-
-    @staticmethod
-    def backward(ctx: Cos, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return -g * ctx.xp.sin(x)
-
-
-class Tan(Op):
-    @staticmethod
-    def forward(ctx: Tan, x: Any) -> Any:
-        out = ctx.xp.tan(_floating(x))
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx: Tan, g: Any) -> Any:
-        (out,) = ctx.saved_tensors
-        return g * (out * out + 1.0)
-
-
-class Tanh(Op):
-    @staticmethod
-    def forward(ctx: Tanh, x: Any) -> Any:
-        out = ctx.xp.tanh(_floating(x))
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx: Tanh, g: Any) -> Any:
-        (out,) = ctx.saved_tensors
-        return g * (1.0 - out * out)
-
-
-class Sinh(Op):
-    @staticmethod
-    def forward(ctx: Sinh, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return ctx.xp.sinh(_floating(x))
-
-    @staticmethod
-    def backward(ctx: Sinh, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return g * ctx.xp.cosh(x)
-
-
-class Cosh(Op):
-    @staticmethod
-    def forward(ctx: Cosh, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return ctx.xp.cosh(_floating(x))
-
-    @staticmethod
-    def backward(ctx: Cosh, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return g * ctx.xp.sinh(x)
-
-
-class Asin(Op):
-    @staticmethod
-    def forward(ctx: Asin, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return ctx.xp.arcsin(_floating(x))
-
-    @staticmethod
-    def backward(ctx: Asin, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return g / ctx.xp.sqrt(1.0 - x * x)
-
-
-class Acos(Op):
-    @staticmethod
-    def forward(ctx: Acos, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return ctx.xp.arccos(_floating(x))
-
-    @staticmethod
-    def backward(ctx: Acos, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return -g / ctx.xp.sqrt(1.0 - x * x)
-
-
-class Atan(Op):
-    @staticmethod
-    def forward(ctx: Atan, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return ctx.xp.arctan(_floating(x))
-
-    @staticmethod
-    def backward(ctx: Atan, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return g / (x * x + 1.0)
-
-
-class Erf(Op):
-    @staticmethod
-    def forward(ctx: Erf, x: Any) -> Any:
-        ctx.save_for_backward(x)
-        return _erf(ctx.xp, _floating(x))
-
-    @staticmethod
-    def backward(ctx: Erf, g: Any) -> Any:
-        (x,) = ctx.saved_tensors
-        return g * ctx.xp.exp(-x * x) * _TWO_OVER_SQRT_PI
-
-
 # --------------------------------------------------------------------------- activations
-class Sigmoid(Op):
-    @staticmethod
-    def forward(ctx: Sigmoid, x: Any) -> Any:
-        out = _sigmoid_array(ctx.xp, _floating(x))
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx: Sigmoid, g: Any) -> Any:
-        (out,) = ctx.saved_tensors
-        return g * out * (1.0 - out)
-
-
 class Relu(Op):
     @staticmethod
     def forward(ctx: Relu, x: Any) -> Any:
@@ -496,7 +398,7 @@ class Gelu(Op):
             d_inner = (x_sq * (3.0 * _GELU_KAPPA) + 1.0) * _SQRT_2_OVER_PI
             return g * ((t + 1.0) * 0.5 + x * 0.5 * (1.0 - t * t) * d_inner)
         scaled = x * _SQRT_HALF
-        erf = xp.erf(scaled) if ctx.recording else _erf(xp, scaled)
+        erf = Erf.call(scaled)
         return g * ((erf + 1.0) * 0.5 + x * xp.exp(x * x * -0.5) * _INV_SQRT_2PI)
 
 
@@ -637,6 +539,20 @@ class Round(_PiecewiseConstant):
 
 class RoundDecimals(Round, node_name="RoundBackward1"):
     pass
+
+
+class NanToNum(Op):
+    """NaN, +inf and -inf replaced by numbers; the gradient passes where ``x`` is finite."""
+
+    @staticmethod
+    def forward(ctx: NanToNum, x: Any, *, nan: float, posinf: float | None, neginf: float | None) -> Any:
+        ctx.save_for_backward(ctx.xp.isfinite(x))
+        return ctx.xp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
+
+    @staticmethod
+    def backward(ctx: NanToNum, g: Any) -> Any:
+        (finite,) = ctx.saved_tensors
+        return g * ctx.xp.asarray(finite)
 
 
 # --------------------------------------------------------------------------- public functions
@@ -801,6 +717,32 @@ def isnan(input: Tensor) -> Tensor:
 def isinf(input: Tensor) -> Tensor:
     """Bool tensor, True where ``input`` is positive or negative infinity."""
     return _elementwise_test(input, "isinf")
+
+
+def frac(input: Tensor) -> Tensor:
+    """The fractional part, ``input - trunc(input)``, with the sign of ``input``."""
+    return Frac.apply(input)
+
+
+def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None) -> Tensor:
+    """``input`` with NaN replaced by ``nan``, +inf by ``posinf`` and -inf by ``neginf`` (by default the
+    largest and the lowest finite value of the dtype)."""
+    return NanToNum.apply(input, nan=nan, posinf=posinf, neginf=neginf)
+
+
+def lgamma(input: Tensor) -> Tensor:
+    """``log|gamma(input)|``; +inf at 0 and the negative integers. The gradient is ``digamma(input)``."""
+    return Lgamma.apply(input)
+
+
+def digamma(input: Tensor) -> Tensor:
+    """``psi(input)``, the derivative of ``lgamma``; -inf at 0, NaN at the negative integers."""
+    return Digamma.apply(input)
+
+
+def erfinv(input: Tensor) -> Tensor:
+    """The inverse error function on (-1, 1): ``erf(erfinv(x)) = x``; +-inf at +-1, NaN beyond."""
+    return Erfinv.apply(input)
 
 
 def isfinite(input: Tensor) -> Tensor:
