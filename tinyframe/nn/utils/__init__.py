@@ -1,9 +1,9 @@
 """``tinyframe.nn.utils``: gradient clipping and conversions between parameters and one flat vector."""
-from . import parametrizations, parametrize, rnn
+from . import parametrizations, parametrize, rnn, stateless
 from .clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm
 from .convert_parameters import parameters_to_vector, vector_to_parameters
 from .weight_norm import remove_weight_norm, weight_norm
 
 __all__ = ["clip_grad_norm_", "clip_grad_norm", "clip_grad_value_", "clip_grads_with_norm_", "get_total_norm",
            "parameters_to_vector", "vector_to_parameters", "rnn", "parametrize", "parametrizations",
-           "weight_norm", "remove_weight_norm"]
+           "weight_norm", "remove_weight_norm", "stateless"]
