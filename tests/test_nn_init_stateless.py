@@ -59,3 +59,42 @@ def test_functional_call_strict_reports_missing_keys() -> None:
         warnings.simplefilter("ignore")
         with pytest.raises(RuntimeError, match="Missing key"):
             functional_call(nn.Linear(2, 2), {"weight": tf.ones(2, 2)}, tf.ones(1, 2), strict=True)
+
+
+def _trained_bn(bn: nn.Module, producer: nn.Module, shape: tuple) -> nn.Module:
+    bn.train()
+    for _ in range(3):
+        bn(producer(tf.randn(*shape)))
+    return bn.eval()
+
+
+def test_fuse_conv_bn_eval_computes_bn_of_conv() -> None:
+    from tinyframe.nn.utils import fuse_conv_bn_eval
+    conv = nn.Conv2d(2, 3, 3).eval()
+    bn = _trained_bn(nn.BatchNorm2d(3), conv, (4, 2, 5, 5))
+    x = tf.randn(2, 2, 5, 5)
+    fused = fuse_conv_bn_eval(conv, bn)
+    assert type(fused) is nn.Conv2d and fused is not conv
+    np.testing.assert_allclose(fused(x).detach().numpy(), bn(conv(x)).detach().numpy(), atol=1e-5)
+    transposed = nn.ConvTranspose2d(2, 3, 2).eval()
+    np.testing.assert_allclose(fuse_conv_bn_eval(transposed, bn, transpose=True)(x).detach().numpy(),
+                               bn(transposed(x)).detach().numpy(), atol=1e-5)
+    with pytest.raises(AssertionError, match="Fusion only for eval!"):
+        fuse_conv_bn_eval(conv.train(), bn)
+
+
+def test_fuse_linear_bn_eval_computes_bn_of_linear() -> None:
+    from tinyframe.nn.utils import fuse_linear_bn_eval
+    linear = nn.Linear(3, 4).eval()
+    bn = _trained_bn(nn.BatchNorm1d(4), linear, (8, 3))
+    x = tf.randn(5, 3)
+    np.testing.assert_allclose(fuse_linear_bn_eval(linear, bn)(x).detach().numpy(), bn(linear(x)).detach().numpy(),
+                               atol=1e-5)
+
+
+def test_skip_init_and_memory_format_helpers() -> None:
+    from tinyframe.nn.utils import convert_conv2d_weight_memory_format, skip_init
+    layer = skip_init(nn.Linear, 3, 4)
+    assert layer.weight.shape == (4, 3)
+    conv = nn.Conv2d(1, 1, 1)
+    assert convert_conv2d_weight_memory_format(conv, None) is conv
