@@ -117,3 +117,22 @@ def test_spectral_norm_of_a_transposed_convolution_uses_dim_1() -> None:
     weight = layer.weight.detach().numpy()
     matrix = weight.transpose(1, 0, 2, 3).reshape(3, -1)
     assert abs(np.linalg.svd(matrix, compute_uv=False)[0] - 1.0) < 2e-2  # 15 iterations at creation
+
+
+def test_legacy_spectral_norm_hook_matches_pytorch() -> None:
+    from tinyframe.nn.utils import remove_spectral_norm, spectral_norm
+    layer = spectral_norm(nn.Linear(3, 4, dtype=tf.float64))
+    assert list(layer.state_dict()) == ["bias", "weight_orig", "weight_u", "weight_v"]
+    rng = np.random.default_rng(0)
+    layer.load_state_dict({k: tf.tensor(rng.standard_normal(tuple(v.shape))) for k, v in layer.state_dict().items()})
+    x = tf.tensor(rng.standard_normal((2, 3)))
+    out = layer(x)
+    expected = [0.21420634, -0.27511682, 0.50470893, -0.32610589, -0.05458412, 0.04543531, 1.14538097, 0.6629793]
+    np.testing.assert_allclose(out.detach().numpy().ravel(), expected, atol=1e-8)
+    out.sum().backward()
+    np.testing.assert_allclose(layer.weight_orig.grad.numpy().ravel()[:4], [-0.1447563, -0.03645349, -0.17221029,
+                                                                           -0.12039233], atol=1e-8)
+    np.testing.assert_allclose(layer.weight_u.numpy(), [-0.39461833, 0.41530731, 0.69190539, 0.43938951], atol=1e-8)
+    remove_spectral_norm(layer)
+    assert list(layer.state_dict()) == ["bias", "weight"]
+    np.testing.assert_allclose(layer(x).detach().numpy().ravel(), expected, atol=1e-8)
