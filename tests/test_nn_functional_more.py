@@ -125,3 +125,15 @@ def test_grid_functions_warn_about_the_align_corners_default() -> None:
     with pytest.warns(UserWarning, match="align_corners=False since 1.3.0"):
         out = F.grid_sample(tf.ones(1, 1, 2, 3), grid)
     np.testing.assert_allclose(out.numpy(), np.ones((1, 1, 2, 3)), rtol=1e-6)  # the identity map
+
+
+@pytest.mark.parametrize(("fn", "node"), [(F.mish, "MishBackward0"), (F.hardswish, "HardswishBackward0"),
+                                          (F.hardsigmoid, "HardsigmoidBackward0")])
+def test_single_node_activations_have_pytorchs_grad_fn(fn: object, node: str) -> None:
+    assert fn(tf.randn(3, requires_grad=True)).grad_fn.name() == node
+
+
+def test_hardswish_gradient_at_the_kinks_is_pytorchs() -> None:
+    x = tf.tensor([-3.0, 3.0, -4.0, 4.0], requires_grad=True)
+    F.hardswish(x).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [0.0, 1.0, 0.0, 1.0])  # recorded from PyTorch 2.13

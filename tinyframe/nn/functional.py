@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import dtypes
 from ..device import array_module_of, device_of
+from ..ops import activation as activation_ops
 from ..ops import binary, indexing, linalg, unary
 from ..ops import inplace as inplace_ops
 from ..ops import reduction as reductions
@@ -224,23 +225,17 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 # --------------------------------------------------------------------------- more activations
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
     """``input * tanh(softplus(input))``."""
-    if inplace:
-        return inplace_ops.apply(input, mish)
-    return binary.mul(input, unary.tanh(unary.softplus(input)))
+    return inplace_ops.apply(input, activation_ops.mish) if inplace else activation_ops.mish(input)
 
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     """``relu6(input + 3) / 6``: 0 below -3, 1 above 3, linear between."""
-    if inplace:
-        return inplace_ops.apply(input, hardsigmoid)
-    return binary.div(hardtanh(binary.add(input, 3.0), 0.0, 6.0), 6.0)
+    return inplace_ops.apply(input, activation_ops.hardsigmoid) if inplace else activation_ops.hardsigmoid(input)
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     """``input * relu6(input + 3) / 6``."""
-    if inplace:
-        return inplace_ops.apply(input, hardswish)
-    return binary.mul(input, hardsigmoid(input))
+    return inplace_ops.apply(input, activation_ops.hardswish) if inplace else activation_ops.hardswish(input)
 
 
 def glu(input: Tensor, dim: int = -1) -> Tensor:
