@@ -131,9 +131,9 @@ def test_grid_functions_warn_about_the_align_corners_default() -> None:
 
 
 @pytest.mark.parametrize(("fn", "node"), [(F.mish, "MishBackward0"), (F.hardswish, "HardswishBackward0"),
-                                          (F.hardsigmoid, "HardsigmoidBackward0")])
+                                          (F.hardsigmoid, "HardsigmoidBackward0"), (F.glu, "GluBackward0")])
 def test_single_node_activations_have_pytorchs_grad_fn(fn: object, node: str) -> None:
-    assert fn(tf.randn(3, requires_grad=True)).grad_fn.name() == node
+    assert fn(tf.randn(4, requires_grad=True)).grad_fn.name() == node
 
 
 def test_hardswish_gradient_at_the_kinks_is_pytorchs() -> None:

@@ -247,4 +247,5 @@ CASES += [
     OpCase("mish", activation.mish, lambda x: x * np.tanh(_softplus(x)), [(3, 4)], domain=(-4.0, 4.0)),
     OpCase("hardswish", activation.hardswish, lambda x: x * np.clip(x + 3, 0, 6) / 6, [(3, 5)], domain=(-5.0, 5.0)),
     OpCase("hardsigmoid", activation.hardsigmoid, lambda x: np.clip(x + 3, 0, 6) / 6, [(3, 5)], domain=(-5.0, 5.0)),
+    OpCase("glu", lambda x: activation.glu(x, 0), lambda x: x[:2] / (1 + np.exp(-x[2:])), [(4, 3)]),
 ]

@@ -281,8 +281,7 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     size = input.shape[dim]
     if size % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {dim % input.ndim} is size {size}")
-    a, b = shape_ops.chunk(input, 2, dim)
-    return binary.mul(a, unary.sigmoid(b))
+    return activation_ops.glu(input, dim)
 
 
 # --------------------------------------------------------------------------- attention

@@ -1,4 +1,4 @@
-"""Activations that PyTorch records as one node each: ``mish``, ``hardswish`` and ``hardsigmoid``.
+"""Activations that PyTorch records as one node each: ``mish``, ``hardswish``, ``hardsigmoid`` and ``glu``.
 
 Each backward is written with ``ctx.xp``, so it runs on arrays or, when the backward pass is
 recorded, on Tensors (second derivatives follow).
@@ -11,7 +11,7 @@ from ..autograd.node import Op
 from ..tensor import Tensor
 from .unary import _require_floating, _sigmoid_of
 
-__all__ = ["mish", "hardswish", "hardsigmoid"]
+__all__ = ["mish", "hardswish", "hardsigmoid", "glu"]
 
 
 def _tanh_softplus(xp: Any, x: Any) -> Any:
@@ -68,6 +68,31 @@ class Hardsigmoid(Op):
         return xp.where(x > -3.0, xp.where(x < 3.0, g / 6.0, 0.0), 0.0)
 
 
+class Glu(Op):
+    """``a * sigmoid(b)``, ``a`` and ``b`` the halves of the input along ``dim``."""
+
+    @staticmethod
+    def forward(ctx: Glu, x: Any, *, dim: int) -> Any:
+        _require_floating(x, "glu")
+        ctx.save_for_backward(x)
+        ctx.dim = dim
+        a, b = ctx.xp.split(x, 2, axis=dim)
+        return a * _sigmoid_of(ctx.xp, b)
+
+    @staticmethod
+    def backward(ctx: Glu, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        xp, dim = ctx.xp, ctx.dim
+        a, b = xp.split(x, 2, axis=dim)
+        s = _sigmoid_of(xp, b)
+        half = a.shape[dim]
+        before = [(0, 0)] * x.ndim
+        after = [(0, 0)] * x.ndim
+        after[dim], before[dim] = (0, half), (half, 0)
+        # the two halves' gradients placed side by side (zero padding, so one formula serves recording)
+        return xp.pad(g * s, after) + xp.pad(g * a * s * (1.0 - s), before)
+
+
 def mish(input: Tensor) -> Tensor:
     """``input * tanh(softplus(input))`` (``MishBackward0``)."""
     return Mish.apply(input)
@@ -81,3 +106,8 @@ def hardswish(input: Tensor) -> Tensor:
 def hardsigmoid(input: Tensor) -> Tensor:
     """``relu6(input + 3) / 6`` (``HardsigmoidBackward0``)."""
     return Hardsigmoid.apply(input)
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    """``a * sigmoid(b)`` with ``a, b`` the halves of ``input`` along ``dim`` (``GluBackward0``)."""
+    return Glu.apply(input, dim=dim % input.ndim)
