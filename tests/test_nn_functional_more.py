@@ -19,6 +19,7 @@ def _inputs(arrays: list, dtype: tf.dtype, requires_grad: bool) -> list:
 
 
 @pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.filterwarnings("ignore:`nn.functional.upsample")
 def test_values_match_pytorch(name: str) -> None:
     fn, arrays, _ = CASES[name]
     outs = fn(tf, *_inputs(arrays, tf.float64, False))
@@ -29,6 +30,7 @@ def test_values_match_pytorch(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", [n for n, case in CASES.items() if case[2]])
+@pytest.mark.filterwarnings("ignore:`nn.functional.upsample")
 def test_gradients_match_finite_differences(name: str) -> None:
     fn, arrays, _ = CASES[name]
 
@@ -41,6 +43,7 @@ def test_gradients_match_finite_differences(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", [n for n, case in CASES.items() if case[2]])
+@pytest.mark.filterwarnings("ignore:`nn.functional.upsample")
 def test_float32_stays_float32(name: str) -> None:
     fn, arrays, _ = CASES[name]
     out = fn(tf, *_inputs(arrays, tf.float32, True))
@@ -125,3 +128,21 @@ def test_grid_functions_warn_about_the_align_corners_default() -> None:
     with pytest.warns(UserWarning, match="align_corners=False since 1.3.0"):
         out = F.grid_sample(tf.ones(1, 1, 2, 3), grid)
     np.testing.assert_allclose(out.numpy(), np.ones((1, 1, 2, 3)), rtol=1e-6)  # the identity map
+
+
+@pytest.mark.parametrize(("fn", "node"), [(F.mish, "MishBackward0"), (F.hardswish, "HardswishBackward0"),
+                                          (F.hardsigmoid, "HardsigmoidBackward0"), (F.glu, "GluBackward0")])
+def test_single_node_activations_have_pytorchs_grad_fn(fn: object, node: str) -> None:
+    assert fn(tf.randn(4, requires_grad=True)).grad_fn.name() == node
+
+
+def test_hardswish_gradient_at_the_kinks_is_pytorchs() -> None:
+    x = tf.tensor([-3.0, 3.0, -4.0, 4.0], requires_grad=True)
+    F.hardswish(x).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [0.0, 1.0, 0.0, 1.0])  # recorded from PyTorch 2.13
+
+
+@pytest.mark.parametrize("name", ["upsample", "upsample_nearest", "upsample_bilinear"])
+def test_deprecated_upsample_functions_warn(name: str) -> None:
+    with pytest.warns(UserWarning, match=f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate`"):
+        assert getattr(F, name)(tf.ones(1, 1, 2, 2), scale_factor=2).shape == (1, 1, 4, 4)

@@ -84,3 +84,55 @@ def test_legacy_weight_norm_hook() -> None:
     remove_weight_norm(conv)
     assert list(conv.state_dict()) == ["bias", "weight"]
     np.testing.assert_allclose(conv(x).detach().numpy(), doubled.detach().numpy(), rtol=1e-12)
+
+
+def _filled_spectral(layer: nn.Module) -> nn.Module:
+    layer = parametrizations.spectral_norm(layer)
+    rng = np.random.default_rng(0)
+    layer.load_state_dict({k: tf.tensor(rng.standard_normal(tuple(v.shape))) for k, v in layer.state_dict().items()})
+    return layer, tf.tensor(rng.standard_normal((2, 3)))
+
+
+def test_spectral_norm_matches_pytorch() -> None:
+    layer, x = _filled_spectral(nn.Linear(3, 4, dtype=tf.float64))
+    assert list(layer.state_dict()) == ["bias", "parametrizations.weight.original", "parametrizations.weight.0._u",
+                                        "parametrizations.weight.0._v"]
+    out = layer(x)  # training: one power iteration, then weight / sigma
+    np.testing.assert_allclose(out.detach().numpy().ravel()[:6], [0.27659538, -0.37596187, 0.40901024, -0.63003029,
+                                                                 -0.181733, 0.17062797], atol=1e-8)
+    out.sum().backward()
+    np.testing.assert_allclose(layer.parametrizations.weight.original.grad.numpy().ravel()[:6],
+                               [-0.24140986, 0.0173304, -0.26458711, -0.23835071, 0.01157482, -0.25336981], atol=1e-8)
+    np.testing.assert_allclose(layer.parametrizations.weight[0]._u.numpy(),
+                               [-0.1452462, -0.11526443, 0.80299331, -0.56640922], atol=1e-8)
+    u = layer.parametrizations.weight[0]._u.numpy().copy()
+    layer.eval()
+    layer(x)
+    np.testing.assert_array_equal(layer.parametrizations.weight[0]._u.numpy(), u)  # no iteration in eval mode
+
+
+def test_spectral_norm_of_a_transposed_convolution_uses_dim_1() -> None:
+    layer = parametrizations.spectral_norm(nn.ConvTranspose2d(2, 3, 2))
+    assert layer.parametrizations.weight[0]._u.shape == (3,) and layer.parametrizations.weight[0]._v.shape == (8,)
+    weight = layer.weight.detach().numpy()
+    matrix = weight.transpose(1, 0, 2, 3).reshape(3, -1)
+    assert abs(np.linalg.svd(matrix, compute_uv=False)[0] - 1.0) < 2e-2  # 15 iterations at creation
+
+
+def test_legacy_spectral_norm_hook_matches_pytorch() -> None:
+    from tinyframe.nn.utils import remove_spectral_norm, spectral_norm
+    layer = spectral_norm(nn.Linear(3, 4, dtype=tf.float64))
+    assert list(layer.state_dict()) == ["bias", "weight_orig", "weight_u", "weight_v"]
+    rng = np.random.default_rng(0)
+    layer.load_state_dict({k: tf.tensor(rng.standard_normal(tuple(v.shape))) for k, v in layer.state_dict().items()})
+    x = tf.tensor(rng.standard_normal((2, 3)))
+    out = layer(x)
+    expected = [0.21420634, -0.27511682, 0.50470893, -0.32610589, -0.05458412, 0.04543531, 1.14538097, 0.6629793]
+    np.testing.assert_allclose(out.detach().numpy().ravel(), expected, atol=1e-8)
+    out.sum().backward()
+    np.testing.assert_allclose(layer.weight_orig.grad.numpy().ravel()[:4], [-0.1447563, -0.03645349, -0.17221029,
+                                                                           -0.12039233], atol=1e-8)
+    np.testing.assert_allclose(layer.weight_u.numpy(), [-0.39461833, 0.41530731, 0.69190539, 0.43938951], atol=1e-8)
+    remove_spectral_norm(layer)
+    assert list(layer.state_dict()) == ["bias", "weight"]
+    np.testing.assert_allclose(layer(x).detach().numpy().ravel(), expected, atol=1e-8)

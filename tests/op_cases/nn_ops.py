@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tinyframe.ops import activation
 from tinyframe.ops import convolution as conv
 from tinyframe.ops import pooling as pool
 
@@ -235,4 +236,16 @@ CASES: list[OpCase] = [
            lambda x: adaptive_avg_pool_reference(x, (None, 1)), [(2, 5, 6)]),
     OpCase("adaptive_avg_pool1d", lambda x: pool.adaptive_avg_pool1d(x, 3),
            lambda x: adaptive_avg_pool_reference(x, 3, nd=1), [(2, 3, 7)]),
+]
+
+
+def _softplus(x: np.ndarray) -> np.ndarray:
+    return np.logaddexp(0.0, x)
+
+
+CASES += [
+    OpCase("mish", activation.mish, lambda x: x * np.tanh(_softplus(x)), [(3, 4)], domain=(-4.0, 4.0)),
+    OpCase("hardswish", activation.hardswish, lambda x: x * np.clip(x + 3, 0, 6) / 6, [(3, 5)], domain=(-5.0, 5.0)),
+    OpCase("hardsigmoid", activation.hardsigmoid, lambda x: np.clip(x + 3, 0, 6) / 6, [(3, 5)], domain=(-5.0, 5.0)),
+    OpCase("glu", lambda x: activation.glu(x, 0), lambda x: x[:2] / (1 + np.exp(-x[2:])), [(4, 3)]),
 ]

@@ -1,6 +1,8 @@
 """``tinyframe.nn.functional``: the functional form of every layer, activation and loss.
 
-Each function here is the one definition its Module calls.
+Each function here is the one definition its Module calls. Distances, resampling, pooling by index
+and in 3-d, and the margin and likelihood losses live in ``nn/_functional/`` (one concept a file)
+and are re-exported here.
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import numpy as np
 
 from .. import dtypes
 from ..device import array_module_of, device_of
+from ..ops import activation as activation_ops
 from ..ops import binary, indexing, linalg, unary
 from ..ops import inplace as inplace_ops
 from ..ops import reduction as reductions
@@ -29,7 +32,6 @@ from ..ops.loss import (
     huber_loss,
     kl_div,
     l1_loss,
-    legacy_reduction,
     mse_loss,
     nll_loss,
     smooth_l1_loss,
@@ -39,6 +41,41 @@ from ..ops.padding import pad
 from ..ops.pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool1d, avg_pool2d, max_pool1d, max_pool2d
 from ..random import generator_for
 from ..tensor import Tensor
+from ._functional.distance import cosine_similarity, normalize, pairwise_distance
+from ._functional.losses import (
+    cosine_embedding_loss,
+    gaussian_nll_loss,
+    hinge_embedding_loss,
+    margin_ranking_loss,
+    multi_margin_loss,
+    multilabel_soft_margin_loss,
+    poisson_nll_loss,
+    soft_margin_loss,
+    triplet_margin_loss,
+    triplet_margin_with_distance_loss,
+)
+from ._functional.pooling import (
+    _lp_finish,
+    adaptive_avg_pool3d,
+    adaptive_max_pool1d,
+    adaptive_max_pool2d,
+    adaptive_max_pool3d,
+    avg_pool3d,
+    conv_transpose3d,
+    lp_pool3d,
+    max_pool3d,
+    max_unpool1d,
+    max_unpool2d,
+    max_unpool3d,
+)
+from ._functional.resampling import (
+    affine_grid,
+    grid_sample,
+    interpolate,
+    pixel_shuffle,
+    pixel_unshuffle,
+    upsample,
+)
 
 __all__ = ["linear", "relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "elu", "elu_", "hardtanh", "hardtanh_",
            "gelu", "silu", "sigmoid", "tanh", "softplus", "logsigmoid", "softmax", "log_softmax", "dropout",
@@ -224,23 +261,17 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 # --------------------------------------------------------------------------- more activations
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
     """``input * tanh(softplus(input))``."""
-    if inplace:
-        return inplace_ops.apply(input, mish)
-    return binary.mul(input, unary.tanh(unary.softplus(input)))
+    return inplace_ops.apply(input, activation_ops.mish) if inplace else activation_ops.mish(input)
 
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     """``relu6(input + 3) / 6``: 0 below -3, 1 above 3, linear between."""
-    if inplace:
-        return inplace_ops.apply(input, hardsigmoid)
-    return binary.div(hardtanh(binary.add(input, 3.0), 0.0, 6.0), 6.0)
+    return inplace_ops.apply(input, activation_ops.hardsigmoid) if inplace else activation_ops.hardsigmoid(input)
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     """``input * relu6(input + 3) / 6``."""
-    if inplace:
-        return inplace_ops.apply(input, hardswish)
-    return binary.mul(input, hardsigmoid(input))
+    return inplace_ops.apply(input, activation_ops.hardswish) if inplace else activation_ops.hardswish(input)
 
 
 def glu(input: Tensor, dim: int = -1) -> Tensor:
@@ -250,32 +281,7 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     size = input.shape[dim]
     if size % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {dim % input.ndim} is size {size}")
-    a, b = shape_ops.chunk(input, 2, dim)
-    return binary.mul(a, unary.sigmoid(b))
-
-
-# --------------------------------------------------------------------------- distances
-def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Tensor | None = None) -> Tensor:
-    """``input / max(||input||_p, eps)``, the norm taken along ``dim``."""
-    norm = binary.clamp(reductions.norm(input, p, dim, keepdim=True), min=eps)
-    result = binary.div(input, norm)
-    if out is not None:
-        out.copy_(result)
-        return out
-    return result
-
-
-def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
-    """``sum(x1 / max(||x1||, eps) * x2 / max(||x2||, eps))`` along ``dim`` (inputs broadcast)."""
-    x1, x2 = shape_ops.broadcast_tensors(x1, x2)
-    n1 = binary.clamp(reductions.norm(x1, 2, dim, keepdim=True), min=eps)
-    n2 = binary.clamp(reductions.norm(x2, 2, dim, keepdim=True), min=eps)
-    return reductions.sum(binary.mul(binary.div(x1, n1), binary.div(x2, n2)), dim)
-
-
-def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
-    """``||x1 - x2 + eps||_p`` along the last dimension."""
-    return reductions.norm(binary.add(binary.sub(x1, x2), eps), p, -1, keepdim=keepdim)
+    return activation_ops.glu(input, dim)
 
 
 # --------------------------------------------------------------------------- attention
@@ -319,268 +325,6 @@ def _repeat_heads(t: Tensor, repeats: int) -> Tensor:
     shape = tuple(t.shape)
     expanded = shape_ops.broadcast_to(t.unsqueeze(-3), shape[:-2] + (repeats,) + shape[-2:])
     return expanded.reshape(*shape[:-3], shape[-3] * repeats, *shape[-2:])
-
-
-# --------------------------------------------------------------------------- resampling
-_INTERPOLATING = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
-_CUBIC_A = -0.75  # the cubic convolution coefficient PyTorch uses
-
-
-def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
-                align_corners: bool | None = None, recompute_scale_factor: bool | None = None,
-                antialias: bool = False) -> Tensor:
-    """Resamples the spatial dimensions of ``input (N, C, *spatial)`` to ``size`` or
-    ``floor(spatial * scale_factor)``.
-
-    ``mode``: ``'nearest'`` (source ``floor(dst * scale)``), ``'nearest-exact'``
-    (``floor((dst + 0.5) * scale)``), ``'linear'`` / ``'bilinear'`` / ``'trilinear'`` (separable
-    linear interpolation; with ``align_corners`` the corner pixels' centres line up,
-    ``scale = (in - 1) / (out - 1)``, otherwise source ``(dst + 0.5) * scale - 0.5``) or
-    ``'area'`` (adaptive average pooling). ``scale = in / out``, or ``1 / scale_factor`` when a
-    scale factor is given and ``recompute_scale_factor`` is not True.
-    """
-    spatial = input.ndim - 2
-    if spatial < 1:
-        raise ValueError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for the "
-                         "modes: nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact "
-                         f"(got {mode})")
-    if mode in ("nearest", "area", "nearest-exact"):
-        if align_corners is not None:
-            raise ValueError("align_corners option can only be set with the interpolating modes: "
-                             "linear | bilinear | bicubic | trilinear")
-    elif mode in _INTERPOLATING:
-        if _INTERPOLATING[mode] != spatial:
-            raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs "
-                                      f"{_INTERPOLATING[mode] + 2}D input")
-        align_corners = bool(align_corners)
-    else:
-        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for "
-                                  f"the modes: nearest | linear | bilinear | bicubic | trilinear | area | "
-                                  f"nearest-exact (got {mode})")
-    if antialias:
-        raise NotImplementedError("interpolate: antialias=True is not supported by tinyframe; resample without it")
-    in_sizes = tuple(input.shape[2:])
-    out_sizes, scales = _resample_sizes(in_sizes, size, scale_factor, recompute_scale_factor)
-    if mode == "area":
-        pool = {1: adaptive_avg_pool1d, 2: adaptive_avg_pool2d}.get(spatial)
-        if pool is None:
-            raise NotImplementedError("interpolate: mode 'area' supports 3D and 4D inputs in tinyframe")
-        return pool(input, out_sizes)
-    out = input
-    for i, (n_in, n_out, scale) in enumerate(zip(in_sizes, out_sizes, scales)):
-        axis = 2 + i
-        if mode == "bicubic":
-            out = _cubic_along(out, axis, n_in, n_out, scale, align_corners)
-        elif mode in _INTERPOLATING:
-            out = _linear_along(out, axis, n_in, n_out, scale, align_corners)
-        else:
-            out = _nearest_along(out, axis, n_in, n_out, scale, mode == "nearest-exact")
-    return out
-
-
-def _resample_sizes(in_sizes: tuple, size: Any, scale_factor: Any, recompute: bool | None) -> tuple:
-    """``(output sizes, scales)``: a scale of None means ``in / out``."""
-    n = len(in_sizes)
-    if (size is None) == (scale_factor is None):
-        raise ValueError("only one of size or scale_factor should be defined" if size is not None
-                         else "either size or scale_factor should be defined")
-    if size is not None:
-        sizes = (size,) * n if isinstance(size, int) else tuple(size)
-        if len(sizes) != n:
-            raise ValueError(f"Input and output must have the same number of spatial dimensions, but got input "
-                             f"with spatial dimensions of {list(in_sizes)} and output size of {list(sizes)}. "
-                             "Please provide input tensor in (N, C, d1, d2, ...,dK) format and output size in "
-                             "(o1, o2, ...,oK) format.")
-        return tuple(int(s) for s in sizes), (None,) * n
-    factors = (scale_factor,) * n if isinstance(scale_factor, (int, float)) else tuple(scale_factor)
-    if len(factors) != n:
-        raise ValueError(f"Input and scale_factor must have the same number of spatial dimensions, but got input "
-                         f"with spatial dimensions of {list(in_sizes)} and scale_factor of shape {list(factors)}. "
-                         "Please provide input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in "
-                         "(s1, s2, ...,sK) format.")
-    sizes = tuple(int(math.floor(float(m) * float(f))) for m, f in zip(in_sizes, factors))
-    scales = (None,) * n if recompute else tuple(1.0 / float(f) for f in factors)
-    return sizes, scales
-
-
-def _nearest_along(x: Tensor, axis: int, n_in: int, n_out: int, scale: float | None, exact: bool) -> Tensor:
-    xp = array_module_of(x._data)
-    scale = n_in / n_out if scale is None else scale
-    offset = 0.5 if exact else 0.0
-    # in float32, as PyTorch computes it, so borderline positions round the same way
-    position = (np.arange(n_out, dtype=np.float32) + np.float32(offset)) * np.float32(scale)
-    source = np.minimum(np.floor(position).astype(np.int64), n_in - 1)
-    return indexing.index_select(x, axis, Tensor._make(xp.asarray(source)))
-
-
-def _source_positions(n_in: int, n_out: int, scale: float | None, align_corners: bool, cubic: bool) -> np.ndarray:
-    """Where each output sample sits on the input axis (PyTorch's ``area_pixel_compute_source_index``)."""
-    dst = np.arange(n_out, dtype=np.float64)
-    if align_corners:
-        return dst * ((n_in - 1) / (n_out - 1) if n_out > 1 else 0.0)
-    scale = n_in / n_out if scale is None else scale
-    source = (dst + 0.5) * scale - 0.5
-    return source if cubic else np.maximum(source, 0.0)
-
-
-def _cubic_along(x: Tensor, axis: int, n_in: int, n_out: int, scale: float | None, align_corners: bool) -> Tensor:
-    """``sum_k w_k(t) * x[clamp(i - 1 + k)]`` over the four neighbours of each source position
-    ``i + t``, ``w`` the cubic convolution kernel with ``A = -0.75`` (edges repeated)."""
-    xp = array_module_of(x._data)
-    source = _source_positions(n_in, n_out, scale, align_corners, cubic=True)
-    base = np.floor(source).astype(np.int64)
-    t = source - base
-    a = _CUBIC_A
-    near = [t + 1.0, t, 1.0 - t, 2.0 - t]  # distances to the four neighbours
-    weights = [((a * d - 5 * a) * d + 8 * a) * d - 4 * a if k in (0, 3) else ((a + 2) * d - (a + 3)) * d * d + 1
-               for k, d in enumerate(near)]
-    weight_shape = (n_out,) + (1,) * (x.ndim - 1 - axis)
-    out = None
-    for k, w in enumerate(weights):
-        index = Tensor._make(xp.asarray(np.clip(base - 1 + k, 0, n_in - 1)))
-        term = binary.mul(indexing.index_select(x, axis, index),
-                          Tensor._make(xp.asarray(w.reshape(weight_shape).astype(x._data.dtype))))
-        out = term if out is None else binary.add(out, term)
-    return out
-
-
-def _linear_along(x: Tensor, axis: int, n_in: int, n_out: int, scale: float | None, align_corners: bool) -> Tensor:
-    """``x[i0] + lambda * (x[i1] - x[i0])`` at each output's source position along ``axis``."""
-    xp = array_module_of(x._data)
-    source = _source_positions(n_in, n_out, scale, align_corners, cubic=False)
-    lower = np.minimum(np.floor(source).astype(np.int64), n_in - 1)
-    upper = np.minimum(lower + 1, n_in - 1)
-    weight_shape = (n_out,) + (1,) * (x.ndim - 1 - axis)
-    upper_weight = Tensor._make(xp.asarray((source - lower).reshape(weight_shape).astype(x._data.dtype)))
-    low = indexing.index_select(x, axis, Tensor._make(xp.asarray(lower)))
-    high = indexing.index_select(x, axis, Tensor._make(xp.asarray(upper)))
-    return binary.add(low, binary.mul(binary.sub(high, low), upper_weight))
-
-
-def upsample(input: Tensor, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
-             align_corners: bool | None = None) -> Tensor:
-    """``interpolate`` (deprecated in PyTorch in favour of it)."""
-    return interpolate(input, size, scale_factor, mode, align_corners)
-
-
-def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
-    """``(*, C*r^2, H, W) -> (*, C, H*r, W*r)``: each group of ``r^2`` channels becomes an ``r x r`` block."""
-    r = upscale_factor
-    if input.ndim < 3:
-        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got input with "
-                           f"{input.ndim} dimension(s)")
-    *batch, c, h, w = input.shape
-    if c % (r * r):
-        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
-                           f"upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
-    k = len(batch)
-    blocks = input.reshape(*batch, c // (r * r), r, r, h, w)
-    order = tuple(range(k)) + (k, k + 3, k + 1, k + 4, k + 2)
-    return shape_ops.permute(blocks, order).reshape(*batch, c // (r * r), h * r, w * r)
-
-
-def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
-    """``(*, C, H*r, W*r) -> (*, C*r^2, H, W)``: the inverse of ``pixel_shuffle``."""
-    r = downscale_factor
-    if input.ndim < 3:
-        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but got input with "
-                           f"{input.ndim} dimension(s)")
-    *batch, c, h, w = input.shape
-    if h % r or w % r:
-        which, size = ("height", h) if h % r else ("width", w)
-        raise RuntimeError(f"pixel_unshuffle expects {which} to be divisible by downscale_factor, but input.size"
-                           f"({-2 if which == 'height' else -1})={size} is not divisible by {r}")
-    k = len(batch)
-    blocks = input.reshape(*batch, c, h // r, r, w // r, r)
-    order = tuple(range(k)) + (k, k + 2, k + 4, k + 1, k + 3)
-    return shape_ops.permute(blocks, order).reshape(*batch, c * r * r, h // r, w // r)
-
-
-# --------------------------------------------------------------------------- pooling by index
-def _adaptive_max_pool(op: str, nd: int, input: Tensor, output_size: Any, return_indices: bool) -> Any:
-    """Max over adaptive windows; the maxima are gathered at their flat indices, so the gradient
-    goes to each window's (first) maximum."""
-    shape = tuple(input.shape)
-    if len(shape) not in (nd + 1, nd + 2):
-        raise RuntimeError(f"{op}(): Expected {nd + 1}D or {nd + 2}D tensor, but got {list(shape)}")
-    sizes = (output_size,) * nd if isinstance(output_size, int) or output_size is None else tuple(output_size)
-    if len(sizes) != nd:
-        raise RuntimeError(f"{op}: internal error: output_size.size() must be {nd}")
-    spatial = shape[-nd:]
-    sizes = tuple(n if o is None else int(o) for o, n in zip(sizes, spatial))
-    xp = array_module_of(input._data)
-    x = input._data.reshape(shape[:-nd] + (-1,))
-    windows = [[(o * n // m, -(-(o + 1) * n // m)) for o in range(m)] for n, m in zip(spatial, sizes)]
-    indices = xp.empty(shape[:-nd] + sizes, dtype=np.int64)
-    for cell in np.ndindex(*sizes):
-        ranges = [np.arange(*windows[a][c]) for a, c in enumerate(cell)]
-        flat = xp.asarray(np.ravel_multi_index(np.meshgrid(*ranges, indexing="ij"), spatial).reshape(-1))
-        indices[(...,) + cell] = flat[xp.argmax(x[..., flat], axis=-1)]
-    index = Tensor._make(indices.reshape(shape[:-nd] + (-1,)))
-    out = indexing.gather(input.reshape(*shape[:-nd], -1), -1, index).reshape(*shape[:-nd], *sizes)
-    if return_indices:
-        return out, Tensor._make(indices)
-    return out
-
-
-def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
-    """1-d adaptive max pooling of ``input (N, C, L)`` or ``(C, L)``: output ``o`` is the max of
-    ``input[..., floor(o*L/n) : ceil((o+1)*L/n)]``; ``return_indices`` also gives its positions."""
-    return _adaptive_max_pool("adaptive_max_pool1d", 1, input, output_size, return_indices)
-
-
-def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
-    """2-d adaptive max pooling of ``input (N, C, H, W)`` or ``(C, H, W)``; indices are flat
-    positions ``h * W + w`` in each input plane."""
-    return _adaptive_max_pool("adaptive_max_pool2d", 2, input, output_size, return_indices)
-
-
-def _max_unpool(op: str, nd: int, input: Tensor, indices: Tensor, kernel_size: Any, stride: Any, padding: Any,
-                output_size: Any) -> Tensor:
-    """Each value of ``input`` placed at its flat index in a zero plane (``scatter``)."""
-    def tuple_of(value: Any) -> tuple:
-        return (value,) * nd if isinstance(value, int) else tuple(value)
-    kernel = tuple_of(kernel_size)
-    strides = kernel if stride is None else tuple_of(stride)
-    pads = tuple_of(padding)
-    shape = tuple(input.shape)
-    if len(shape) not in (nd + 1, nd + 2):
-        raise RuntimeError(f"{op}: Expected {nd + 1}D or {nd + 2}D tensor, but got {list(shape)}")
-    if tuple(indices.shape) != shape:
-        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor ({list(shape)}) but got "
-                           f"indices tensor with shape: {list(indices.shape)}")
-    default = tuple((n - 1) * s - 2 * p + k for n, s, p, k in zip(shape[-nd:], strides, pads, kernel))
-    if output_size is None:
-        sizes = default
-    else:
-        sizes = tuple(output_size)[-nd:]
-        if len(sizes) != nd:
-            raise ValueError(f"output_size should be a sequence containing {nd} or {nd + 2} elements, but it has a "
-                             f"length of '{len(tuple(output_size))}'")
-    plane = math.prod(sizes)
-    index_data = indices._data.reshape(-1)
-    invalid = (index_data < 0) | (index_data >= plane)
-    if bool(invalid.any()):
-        raise RuntimeError(f"Found an invalid max index: {int(index_data[invalid][0])} (output volumes are of size "
-                           f"{'x'.join(str(s) for s in sizes)})")
-    flat_input = input.reshape(*shape[:-nd], -1)
-    zeros = Tensor._make(array_module_of(input._data).zeros(shape[:-nd] + (plane,), input._data.dtype))
-    out = indexing.scatter_add(zeros, -1, indices.reshape(*shape[:-nd], -1), flat_input)
-    return out.reshape(*shape[:-nd], *sizes)
-
-
-def max_unpool1d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
-                 output_size: Any = None) -> Tensor:
-    """The partial inverse of ``max_pool1d``: the maxima back at their ``indices``, zeros elsewhere.
-    Default output length ``(L - 1) * stride - 2 * padding + kernel_size``."""
-    return _max_unpool("max_unpool1d", 1, input, indices, kernel_size, stride, padding, output_size)
-
-
-def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
-                 output_size: Any = None) -> Tensor:
-    """The partial inverse of ``max_pool2d``: the maxima back at their flat ``indices`` (``h * W + w``),
-    zeros elsewhere."""
-    return _max_unpool("max_unpool2d", 2, input, indices, kernel_size, stride, padding, output_size)
 
 
 # --------------------------------------------------------------------------- embedding bags
@@ -923,160 +667,6 @@ def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,
     return _apply_dropout_mask(input, _bernoulli_keep(input, shape, p), p, True, inplace)
 
 
-# --------------------------------------------------------------------------- more losses
-def _reduced(losses: Tensor, reduction: str, size_average: bool | None = None, reduce: bool | None = None) -> Tensor:
-    if size_average is not None or reduce is not None:
-        reduction = legacy_reduction(size_average, reduce)
-    if reduction == "mean":
-        return reductions.mean(losses)
-    if reduction == "sum":
-        return reductions.sum(losses)
-    if reduction == "none":
-        return losses
-    raise ValueError(f"{reduction} is not a valid value for reduction")
-
-
-def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0,
-                        size_average: bool | None = None, reduce: bool | None = None,
-                        reduction: str = "mean") -> Tensor:
-    """``max(0, -target * (input1 - input2) + margin)``, ``target`` in {1, -1}."""
-    if input1.ndim != input2.ndim or input1.ndim != target.ndim:
-        raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
-                           f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} ")
-    gap = binary.add(binary.mul(unary.neg(target), binary.sub(input1, input2)), margin)
-    return _reduced(binary.clamp(gap, min=0.0), reduction, size_average, reduce)
-
-
-def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, size_average: bool | None = None,
-                         reduce: bool | None = None, reduction: str = "mean") -> Tensor:
-    """``input`` where ``target == 1``, ``max(0, margin - input)`` where ``target == -1``."""
-    margin_part = binary.where(binary.ne(target, 1), binary.clamp(binary.sub(margin, input), min=0.0), 0.0)
-    self_part = binary.where(binary.ne(target, -1), input, 0.0)
-    return _reduced(binary.add(margin_part, self_part), reduction, size_average, reduce)
-
-
-def soft_margin_loss(input: Tensor, target: Tensor, size_average: bool | None = None, reduce: bool | None = None,
-                     reduction: str = "mean") -> Tensor:
-    """``log(1 + exp(-target * input))``."""
-    return _reduced(unary.softplus(binary.mul(unary.neg(target), input), 1.0, 20.0), reduction, size_average,
-                    reduce)
-
-
-def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
-                                size_average: bool | None = None, reduce: bool | None = None,
-                                reduction: str = "mean") -> Tensor:
-    """``-mean_c(y_c log sigmoid(x_c) + (1 - y_c) log sigmoid(-x_c))`` per sample (weighted per class)."""
-    losses = unary.neg(binary.add(binary.mul(target, unary.logsigmoid(input)),
-                                  binary.mul(binary.sub(1.0, target), unary.logsigmoid(unary.neg(input)))))
-    if weight is not None:
-        losses = binary.mul(losses, weight)
-    per_sample = binary.div(reductions.sum(losses, input.ndim - 1), input.shape[-1])
-    return _reduced(per_sample, reduction, size_average, reduce)
-
-
-def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0,
-                          size_average: bool | None = None, reduce: bool | None = None,
-                          reduction: str = "mean") -> Tensor:
-    """``1 - cos(x1, x2)`` where ``target == 1``, ``max(0, cos(x1, x2) - margin)`` where ``target == -1``."""
-    dim = input1.ndim - 1
-    eps = 1e-12
-    dot = reductions.sum(binary.mul(input1, input2), dim)
-    norms = binary.mul(binary.add(reductions.sum(binary.mul(input1, input1), dim), eps),
-                       binary.add(reductions.sum(binary.mul(input2, input2), dim), eps))
-    cos = binary.div(dot, unary.sqrt(norms))
-    positive = binary.where(binary.eq(target, 1), binary.sub(1.0, cos), 0.0)
-    negative = binary.where(binary.eq(target, -1), binary.clamp(binary.sub(cos, margin), min=0.0), 0.0)
-    return _reduced(binary.add(positive, negative), reduction, size_average, reduce)
-
-
-def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2,
-                        eps: float = 1e-6, swap: bool = False, size_average: bool | None = None,
-                        reduce: bool | None = None, reduction: str = "mean") -> Tensor:
-    """``max(0, margin + d(a, p) - d(a, n))`` with ``d`` the ``p``-norm distance (``swap`` takes the
-    smaller of ``d(a, n)`` and ``d(p, n)``)."""
-    def distance(x: Tensor, y: Tensor) -> Tensor:
-        return pairwise_distance(x, y, p, eps)
-    return triplet_margin_with_distance_loss(anchor, positive, negative, distance_function=distance, margin=margin,
-                                             swap=swap, reduction=legacy_reduction(size_average, reduce)
-                                             if size_average is not None or reduce is not None else reduction)
-
-
-def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative: Tensor, *,
-                                      distance_function: Any = None, margin: float = 1.0, swap: bool = False,
-                                      reduction: str = "mean") -> Tensor:
-    """``max(0, margin + d(a, p) - d(a, n))`` for any distance ``d`` (default ``pairwise_distance``)."""
-    if margin <= 0:
-        raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, got {margin} instead")
-    distance = pairwise_distance if distance_function is None else distance_function
-    to_positive, to_negative = distance(anchor, positive), distance(anchor, negative)
-    if swap:
-        to_negative = binary.minimum(to_negative, distance(positive, negative))
-    losses = binary.clamp(binary.add(binary.sub(to_positive, to_negative), margin), min=0.0)
-    return _reduced(losses, reduction)
-
-
-def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False,
-                     size_average: bool | None = None, eps: float = 1e-8, reduce: bool | None = None,
-                     reduction: str = "mean") -> Tensor:
-    """``exp(input) - target * input`` (``log_input``) or ``input - target * log(input + eps)``; ``full``
-    adds Stirling's ``target * log(target) - target + 0.5 * log(2 * pi * target)`` where ``target > 1``."""
-    if log_input:
-        losses = binary.sub(unary.exp(input), binary.mul(target, input))
-    else:
-        losses = binary.sub(input, binary.mul(target, unary.log(binary.add(input, eps))))
-    if full:
-        counts = binary.clamp(target, min=1.0)  # the term is used where target > 1 only: no log(0) elsewhere
-        stirling = binary.add(binary.sub(binary.mul(counts, unary.log(counts)), counts),
-                              binary.mul(unary.log(binary.mul(counts, 2 * math.pi)), 0.5))
-        losses = binary.add(losses, binary.where(binary.gt(target, 1), stirling, 0.0))
-    return _reduced(losses, reduction, size_average, reduce)
-
-
-def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor | float, full: bool = False, eps: float = 1e-6,
-                      reduction: str = "mean") -> Tensor:
-    """``0.5 * (log(max(var, eps)) + (input - target)^2 / max(var, eps))`` (+ ``0.5 * log(2 pi)`` with
-    ``full``); ``var`` is per element, per sample (one dimension fewer) or a number."""
-    if not isinstance(var, Tensor):
-        var = Tensor._make(array_module_of(input._data).full((), float(var), input._data.dtype))
-    if tuple(var.shape) != tuple(input.shape):
-        if tuple(input.shape[:-1]) == tuple(var.shape):
-            var = var.unsqueeze(-1)
-        elif not (tuple(input.shape[:-1]) == tuple(var.shape[:-1]) and var.shape[-1] == 1) and var.ndim != 0:
-            raise ValueError("var is of incorrect size")
-    if reduction not in ("mean", "sum", "none"):
-        raise ValueError(reduction + " is not valid")
-    if bool((var._data < 0).any()):
-        raise ValueError("var has negative entry/entries")
-    # clamped outside autograd, as PyTorch does: the gradient reaches var as if unclamped
-    clamped = binary.add(var, Tensor._make(array_module_of(var._data).maximum(var._data, eps) - var._data))
-    losses = binary.mul(binary.add(unary.log(clamped), binary.div(unary.square(binary.sub(input, target)), clamped)),
-                        0.5)
-    if full:
-        losses = binary.add(losses, 0.5 * math.log(2 * math.pi))
-    return _reduced(losses, reduction)
-
-
-def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1.0, weight: Tensor | None = None,
-                      size_average: bool | None = None, reduce: bool | None = None,
-                      reduction: str = "mean") -> Tensor:
-    """``sum_{i != y} max(0, margin - x[y] + x[i])^p / C`` per sample (times ``weight[y]``)."""
-    if p not in (1, 2):
-        raise ValueError("only p == 1 and p == 2 supported")
-    x = input if input.ndim == 2 else input.reshape(1, -1)
-    index = target.reshape(-1, 1)
-    chosen = indexing.gather(x, 1, index)
-    gaps = binary.clamp(binary.add(binary.sub(x, chosen), margin), min=0.0)
-    if p == 2:
-        gaps = unary.square(gaps)
-    if weight is not None:
-        gaps = binary.mul(gaps, indexing.gather(weight, 0, target.reshape(-1)).reshape(-1, 1))
-    not_target = Tensor._make(array_module_of(x._data).arange(x.shape[1])[None, :] != index._data)
-    losses = binary.div(reductions.sum(binary.where(not_target, gaps, 0.0), 1), x.shape[1])
-    if input.ndim != 2:
-        losses = losses.reshape(()) if input.ndim <= 1 else losses
-    return _reduced(losses, reduction, size_average, reduce)
-
-
 # --------------------------------------------------------------------------- more pooling and normalisation
 def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int, stride: Any = None,
               ceil_mode: bool = False) -> Tensor:
@@ -1092,11 +682,6 @@ def lp_pool2d(input: Tensor, norm_type: float, kernel_size: Any, stride: Any = N
     kh, kw = (kernel_size, kernel_size) if isinstance(kernel_size, int) else kernel_size
     pooled = avg_pool2d(binary.pow(input, norm_type), kernel_size, stride, 0, ceil_mode)
     return _lp_finish(pooled, kh * kw, norm_type)
-
-
-def _lp_finish(pooled: Tensor, window: int, norm_type: float) -> Tensor:
-    signed = binary.mul(unary.sign(pooled), unary.relu(unary.abs(pooled)))
-    return binary.pow(binary.mul(signed, window), 1.0 / norm_type)
 
 
 def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:
@@ -1136,11 +721,15 @@ def pdist(input: Tensor, p: float = 2) -> Tensor:
 
 def upsample_nearest(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:
     """``interpolate(mode='nearest')`` (deprecated in PyTorch)."""
+    warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
+                  stacklevel=2)
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
 def upsample_bilinear(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:
     """``interpolate(mode='bilinear', align_corners=True)`` (deprecated in PyTorch)."""
+    warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
+                  stacklevel=2)
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 
@@ -1161,266 +750,3 @@ def adaptive_max_pool1d_with_indices(input: Tensor, output_size: Any, return_ind
 def adaptive_max_pool2d_with_indices(input: Tensor, output_size: Any, return_indices: bool = True) -> tuple:
     return adaptive_max_pool2d(input, output_size, True)
 
-
-# --------------------------------------------------------------------------- 3-d pooling, composed along depth
-def _triple(value: Any) -> tuple:
-    return (value,) * 3 if isinstance(value, int) else tuple(value)
-
-
-def _pooled_size(size: int, kernel: int, stride: int, padding: int, dilation: int, ceil_mode: bool) -> int:
-    """PyTorch's ``pooling_output_shape``: in ceil mode the last window must start inside the input
-    or its left padding."""
-    out = (size + 2 * padding - dilation * (kernel - 1) - 1 + (stride - 1 if ceil_mode else 0)) // stride + 1
-    if ceil_mode and (out - 1) * stride >= size + padding:
-        out -= 1
-    return out
-
-
-def _depth_slabs(x: Tensor, kernel: int, stride: int, padding: int, dilation: int, ceil_mode: bool,
-                 fill: float) -> list:
-    """For each kernel depth offset, the input slices ``(N, C, D_out, H, W)`` it meets, the depth
-    padded with ``fill`` (including the overrun of a ceil-mode last window)."""
-    depth = x.shape[2]
-    out = _pooled_size(depth, kernel, stride, padding, dilation, ceil_mode)
-    reach = (out - 1) * stride + dilation * (kernel - 1) + 1
-    after = max(reach - depth - padding, 0)
-    padded = pad(x, (0, 0, 0, 0, padding, after), value=fill) if padding or after else x
-    return [padded[:, :, k * dilation:k * dilation + (out - 1) * stride + 1:stride] for k in range(kernel)]
-
-
-def _as_batched_3d(op: str, input: Tensor) -> tuple:
-    if input.ndim not in (4, 5):
-        raise RuntimeError(f"{op}: Expected 4D or 5D tensor for input, but got: {list(input.shape)}")
-    return (input, True) if input.ndim == 5 else (input.unsqueeze(0), False)
-
-
-def _planes(x: Tensor) -> Tensor:
-    """``(N, C, D, H, W)`` as ``(N, C*D, H, W)`` for the 2-d pools."""
-    n, c, d = x.shape[:3]
-    return x.reshape(n, c * d, *x.shape[3:])
-
-
-def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
-               ceil_mode: bool = False, return_indices: bool = False) -> Tensor:
-    """3-d max pooling of ``(N, C, D, H, W)`` or ``(C, D, H, W)``: the max over the depth offsets of a
-    window, then ``max_pool2d`` over height and width."""
-    if return_indices:
-        raise NotImplementedError("max_pool3d: return_indices=True is not supported by tinyframe; use max_pool2d "
-                                  "on depth slices if you need the indices")
-    x, batched = _as_batched_3d("max_pool3d", input)
-    kernel = _triple(kernel_size)
-    strides = kernel if stride is None else _triple(stride)
-    pads, dilations = _triple(padding), _triple(dilation)
-    slabs = _depth_slabs(x, kernel[0], strides[0], pads[0], dilations[0], ceil_mode, float("-inf"))
-    deepest = slabs[0]
-    for slab in slabs[1:]:
-        deepest = binary.maximum(deepest, slab)
-    n, c, depth = deepest.shape[:3]
-    out = max_pool2d(_planes(deepest), kernel[1:], strides[1:], pads[1:], dilations[1:], ceil_mode)
-    out = out.reshape(n, c, depth, *out.shape[2:])
-    return out if batched else out.squeeze(0)
-
-
-def avg_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
-               count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
-    """3-d average pooling of ``(N, C, D, H, W)`` or ``(C, D, H, W)``: window sums (along depth, then
-    ``avg_pool2d`` sums) divided by the window size, or by the positions inside the input when
-    ``count_include_pad=False``, or by ``divisor_override``."""
-    x, batched = _as_batched_3d("avg_pool3d", input)
-    kernel = _triple(kernel_size)
-    strides = kernel if stride is None else _triple(stride)
-    pads = _triple(padding)
-    slabs = _depth_slabs(x, kernel[0], strides[0], pads[0], 1, ceil_mode, 0.0)
-    total = slabs[0]
-    for slab in slabs[1:]:
-        total = binary.add(total, slab)
-    n, c, depth = total.shape[:3]
-    sums = avg_pool2d(_planes(total), kernel[1:], strides[1:], pads[1:], ceil_mode, True, 1)
-    sums = sums.reshape(n, c, depth, *sums.shape[2:])
-    if divisor_override is not None:
-        out = binary.div(sums, divisor_override)
-    else:
-        counts = [_window_counts(size, out, k, s, p, count_include_pad)
-                  for size, out, k, s, p in zip(x.shape[2:], sums.shape[2:], kernel, strides, pads)]
-        divisor = counts[0][:, None, None] * counts[1][None, :, None] * counts[2][None, None, :]
-        out = binary.div(sums, Tensor._make(array_module_of(x._data).asarray(divisor.astype(x._data.dtype))))
-    return out if batched else out.squeeze(0)
-
-
-def _window_counts(size: int, out: int, kernel: int, stride: int, padding: int, include_pad: bool) -> np.ndarray:
-    """How many positions each window along one axis divides by (PyTorch's rule, per axis)."""
-    start = np.arange(out) * stride - padding
-    end = np.minimum(start + kernel, size + padding)
-    if include_pad:
-        return end - start
-    return np.minimum(end, size) - np.maximum(start, 0)
-
-
-def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
-    """3-d adaptive average pooling: averages over adaptive depth windows, then ``adaptive_avg_pool2d``."""
-    x, batched = _as_batched_3d("adaptive_avg_pool3d", input)
-    sizes = _triple(output_size) if output_size is not None else (None,) * 3
-    sizes = tuple(n if o is None else o for o, n in zip(sizes, x.shape[2:]))
-    depth = x.shape[2]
-    windows = [(o * depth // sizes[0], -(-(o + 1) * depth // sizes[0])) for o in range(sizes[0])]
-    means = shape_ops.stack([reductions.mean(x[:, :, a:b], 2) for a, b in windows], 2)
-    n, c = x.shape[:2]
-    out = adaptive_avg_pool2d(_planes(means), sizes[1:]).reshape(n, c, *sizes)
-    return out if batched else out.squeeze(0)
-
-
-def adaptive_max_pool3d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
-    """3-d adaptive max pooling of ``(N, C, D, H, W)`` or ``(C, D, H, W)``; indices are flat positions
-    in each ``D*H*W`` volume."""
-    return _adaptive_max_pool("adaptive_max_pool3d", 3, input, output_size, return_indices)
-
-
-def max_unpool3d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
-                 output_size: Any = None) -> Tensor:
-    """The partial inverse of a 3-d max pool: values back at their flat ``indices``, zeros elsewhere."""
-    return _max_unpool("max_unpool3d", 3, input, indices, kernel_size, stride, padding, output_size)
-
-
-def lp_pool3d(input: Tensor, norm_type: float, kernel_size: Any, stride: Any = None,
-              ceil_mode: bool = False) -> Tensor:
-    """``(sum over each window of x^p)^(1/p)`` on ``(N, C, D, H, W)``."""
-    kernel = _triple(kernel_size)
-    pooled = avg_pool3d(binary.pow(input, norm_type), kernel, stride, 0, ceil_mode)
-    return _lp_finish(pooled, math.prod(kernel), norm_type)
-
-
-def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1, padding: Any = 0,
-                     output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
-    """3-d transposed convolution of ``(N, C_in, D, H, W)`` or ``(C_in, D, H, W)`` with
-    ``weight (C_in, C_out/groups, kD, kH, kW)``: each kernel depth ``k`` is a 2-d transposed
-    convolution of every input depth slice ``d``, landing at output depth ``d*sD + k*dD - pD``.
-    ``D_out = (D - 1)*sD - 2*pD + dD*(kD - 1) + output_padding_D + 1``, and likewise ``H``, ``W``."""
-    x, batched = _as_batched_3d("conv_transpose3d", input)
-    strides, pads, extras, dilations = _triple(stride), _triple(padding), _triple(output_padding), _triple(dilation)
-    if weight.ndim != 5:
-        raise RuntimeError(f"conv_transpose3d: expected weight to be 5-dimensional, but got weight of size "
-                           f"{list(weight.shape)}")
-    n, c, depth = x.shape[:3]
-    k_depth = weight.shape[2]
-    full = (depth - 1) * strides[0] + dilations[0] * (k_depth - 1) + 1 + extras[0]
-    planes = shape_ops.transpose(x, 1, 2).reshape(n * depth, c, *x.shape[3:])
-    out = None
-    for k in range(k_depth):
-        y = conv_transpose2d(planes, weight[:, :, k], None, strides[1:], pads[1:], extras[1:], groups, dilations[1:])
-        y = y.reshape(n, depth, *y.shape[1:])
-        if strides[0] > 1:  # (s - 1) zero slices after each input depth
-            zeros = binary.mul(y, 0.0)
-            y = shape_ops.stack([y] + [zeros] * (strides[0] - 1), 2).reshape(n, depth * strides[0], *y.shape[2:])
-            y = y[:, :(depth - 1) * strides[0] + 1]
-        before = k * dilations[0]
-        y = pad(y, (0, 0, 0, 0, 0, 0, before, full - before - y.shape[1]))
-        out = y if out is None else binary.add(out, y)
-    out = shape_ops.transpose(out[:, pads[0]:full - pads[0]], 1, 2)
-    if bias is not None:
-        out = binary.add(out, bias.reshape(-1, 1, 1, 1))
-    return out if batched else out.squeeze(0)
-
-
-# --------------------------------------------------------------------------- spatial transformers
-_ALIGN_CORNERS_WARNING = ("Default grid_sample and affine_grid behavior has changed to align_corners=False since "
-                          "1.3.0. Please specify align_corners=True if the old behavior is desired. See the "
-                          "documentation of grid_sample for details.")
-
-
-def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> Tensor:
-    """The sampling grid ``(N, H, W, 2)`` of the affine maps ``theta (N, 2, 3)`` for an output of
-    ``size = (N, C, H, W)``: ``grid[n, h, w] = theta[n] @ (x_w, y_h, 1)`` over normalised
-    coordinates in ``[-1, 1]`` (pixel centres unless ``align_corners``)."""
-    if align_corners is None:
-        warnings.warn(_ALIGN_CORNERS_WARNING, UserWarning, stacklevel=2)
-        align_corners = False
-    size = tuple(size)
-    if len(size) != 4:
-        raise NotImplementedError(f"affine_grid only supports 4D sizes in tinyframe, for 2D affine "
-                                  f"transformations. Got size {list(size)}.")
-    if theta.ndim != 3 or tuple(theta.shape[1:]) != (2, 3):
-        raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size "
-                         f"tinyframe.Size({list(size)}). Got {list(theta.shape)}.")
-    n, _, h, w = size
-
-    def axis(steps: int) -> np.ndarray:
-        values = np.linspace(-1.0, 1.0, steps) if steps > 1 else np.zeros(1)
-        return values if align_corners else values * (steps - 1) / steps
-    xs, ys = np.meshgrid(axis(w), axis(h))
-    base = np.stack([xs, ys, np.ones_like(xs)], -1).reshape(1, h * w, 3)
-    base = Tensor._make(array_module_of(theta._data).asarray(base.astype(theta._data.dtype)))
-    return linalg.matmul(base, shape_ops.transpose(theta, 1, 2)).reshape(n, h, w, 2)
-
-
-def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: str = "zeros",
-                align_corners: bool | None = None) -> Tensor:
-    """Samples ``input (N, C, H, W)`` at the normalised positions ``grid (N, H_out, W_out, 2)``
-    (``x`` then ``y``, ``-1`` and ``1`` the edges, or the corner pixels' centres with
-    ``align_corners``), bilinearly or at the nearest pixel; positions outside read zeros
-    (``padding_mode='zeros'``), the border (``'border'``) or the reflected image (``'reflection'``).
-    Differentiable in ``input`` and ``grid``."""
-    if mode not in ("bilinear", "nearest"):
-        if mode == "bicubic":
-            raise NotImplementedError("grid_sample: mode='bicubic' is not supported by tinyframe; use 'bilinear'")
-        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but "
-                         f"got: '{mode}'")
-    if padding_mode not in ("zeros", "border", "reflection"):
-        raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
-                         f"'reflection', but got: '{padding_mode}'")
-    if align_corners is None:
-        warnings.warn(_ALIGN_CORNERS_WARNING, UserWarning, stacklevel=2)
-        align_corners = False
-    if input.ndim != 4:
-        raise NotImplementedError("grid_sample: tinyframe samples 4-D inputs (N, C, H, W) only")
-    n, c, h, w = input.shape
-    xs = _source_coordinate(grid[..., 0], w, padding_mode, align_corners)
-    ys = _source_coordinate(grid[..., 1], h, padding_mode, align_corners)
-    flat = input.reshape(n, c, h * w)
-    out_shape = tuple(grid.shape[1:3])
-    xp = array_module_of(input._data)
-
-    def read(col: Any, row: Any) -> Tensor:
-        """``input[n, :, row, col]`` for integer arrays ``(N, H_out, W_out)``, zeros outside."""
-        inside = (col >= 0) & (col < w) & (row >= 0) & (row < h)
-        index = (xp.clip(row, 0, h - 1) * w + xp.clip(col, 0, w - 1)).reshape(n, 1, -1)
-        values = indexing.gather(flat, 2, Tensor._make(xp.broadcast_to(index, (n, c, index.shape[2]))))
-        values = values.reshape(n, c, *out_shape)
-        return binary.mul(values, Tensor._make(inside[:, None].astype(input._data.dtype)))
-
-    if mode == "nearest":
-        # round half to even, as PyTorch's nearbyint
-        return read(xp.rint(xs._data).astype(np.int64), xp.rint(ys._data).astype(np.int64))
-    x0 = xp.floor(xs._data)
-    y0 = xp.floor(ys._data)
-    tx = binary.sub(xs, Tensor._make(x0)).unsqueeze(1)
-    ty = binary.sub(ys, Tensor._make(y0)).unsqueeze(1)
-    x0, y0 = x0.astype(np.int64), y0.astype(np.int64)
-    top = binary.add(read(x0, y0), binary.mul(binary.sub(read(x0 + 1, y0), read(x0, y0)), tx))
-    bottom = binary.add(read(x0, y0 + 1), binary.mul(binary.sub(read(x0 + 1, y0 + 1), read(x0, y0 + 1)), tx))
-    return binary.add(top, binary.mul(binary.sub(bottom, top), ty))
-
-
-def _source_coordinate(coord: Tensor, size: int, padding_mode: str, align_corners: bool) -> Tensor:
-    """A normalised coordinate in pixels, then clipped or reflected per ``padding_mode``."""
-    if align_corners:
-        pixel = binary.mul(binary.add(coord, 1.0), (size - 1) / 2)
-    else:
-        pixel = binary.div(binary.sub(binary.mul(binary.add(coord, 1.0), size), 1.0), 2)
-    if padding_mode == "border":
-        return binary.clamp(pixel, 0.0, size - 1.0)
-    if padding_mode == "reflection":
-        low, high = (0.0, 2.0 * (size - 1)) if align_corners else (-1.0, 2.0 * size - 1)
-        return binary.clamp(_reflect(pixel, low, high), 0.0, size - 1.0)
-    return pixel
-
-
-def _reflect(x: Tensor, twice_low: float, twice_high: float) -> Tensor:
-    """``x`` reflected into ``[twice_low / 2, twice_high / 2]`` (PyTorch's ``reflect_coordinates``)."""
-    if twice_low == twice_high:
-        return binary.mul(x, 0.0)
-    low, span = twice_low / 2, (twice_high - twice_low) / 2
-    distance = unary.abs(binary.sub(x, low))
-    flips = array_module_of(x._data).floor(distance._data / span)
-    extra = binary.sub(distance, Tensor._make(flips * span))  # fmod, differentiable in x
-    even = Tensor._make(flips % 2 == 0)
-    return binary.where(even, binary.add(extra, low), binary.add(binary.sub(span, extra), low))

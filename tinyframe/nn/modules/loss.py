@@ -15,7 +15,7 @@ __all__ = ["MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "CrossEntropyLoss",
            "BCEWithLogitsLoss", "KLDivLoss", "CTCLoss",
            "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss",
            "CosineEmbeddingLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss", "PoissonNLLLoss",
-           "GaussianNLLLoss", "MultiMarginLoss"]
+           "GaussianNLLLoss", "MultiMarginLoss", "NLLLoss2d"]
 
 
 class _Loss(Module):
@@ -272,3 +272,7 @@ class MultiMarginLoss(_WeightedLoss):
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.multi_margin_loss(input, target, p=self.p, margin=self.margin, weight=self.weight,
                                    reduction=self.reduction)
+
+
+class NLLLoss2d(NLLLoss):
+    """``NLLLoss`` under its old name for ``(N, C, H, W)`` inputs (kept by PyTorch for compatibility)."""

@@ -1,0 +1,30 @@
+"""Distances: ``normalize``, ``cosine_similarity``, ``pairwise_distance`` (re-exported by ``nn.functional``)."""
+from __future__ import annotations
+
+from ...ops import binary
+from ...ops import reduction as reductions
+from ...ops import shape as shape_ops
+from ...tensor import Tensor
+
+
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Tensor | None = None) -> Tensor:
+    """``input / max(||input||_p, eps)``, the norm taken along ``dim``."""
+    norm = binary.clamp(reductions.norm(input, p, dim, keepdim=True), min=eps)
+    result = binary.div(input, norm)
+    if out is not None:
+        out.copy_(result)
+        return out
+    return result
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """``sum(x1 / max(||x1||, eps) * x2 / max(||x2||, eps))`` along ``dim`` (inputs broadcast)."""
+    x1, x2 = shape_ops.broadcast_tensors(x1, x2)
+    n1 = binary.clamp(reductions.norm(x1, 2, dim, keepdim=True), min=eps)
+    n2 = binary.clamp(reductions.norm(x2, 2, dim, keepdim=True), min=eps)
+    return reductions.sum(binary.mul(binary.div(x1, n1), binary.div(x2, n2)), dim)
+
+
+def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
+    """``||x1 - x2 + eps||_p`` along the last dimension."""
+    return reductions.norm(binary.add(binary.sub(x1, x2), eps), p, -1, keepdim=keepdim)

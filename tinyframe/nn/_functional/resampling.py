@@ -1,0 +1,294 @@
+"""Resampling: ``interpolate`` and ``upsample``, ``pixel_(un)shuffle``, ``affine_grid`` and ``grid_sample``
+(re-exported by ``nn.functional``)."""
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ...device import array_module_of
+from ...ops import binary, indexing, linalg, unary
+from ...ops import shape as shape_ops
+from ...ops.pooling import adaptive_avg_pool1d, adaptive_avg_pool2d
+from ...tensor import Tensor
+
+_INTERPOLATING = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
+_CUBIC_A = -0.75  # the cubic convolution coefficient PyTorch uses
+
+
+def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+                align_corners: bool | None = None, recompute_scale_factor: bool | None = None,
+                antialias: bool = False) -> Tensor:
+    """Resamples the spatial dimensions of ``input (N, C, *spatial)`` to ``size`` or
+    ``floor(spatial * scale_factor)``.
+
+    ``mode``: ``'nearest'`` (source ``floor(dst * scale)``), ``'nearest-exact'``
+    (``floor((dst + 0.5) * scale)``), ``'linear'`` / ``'bilinear'`` / ``'trilinear'`` (separable
+    linear interpolation; with ``align_corners`` the corner pixels' centres line up,
+    ``scale = (in - 1) / (out - 1)``, otherwise source ``(dst + 0.5) * scale - 0.5``) or
+    ``'area'`` (adaptive average pooling). ``scale = in / out``, or ``1 / scale_factor`` when a
+    scale factor is given and ``recompute_scale_factor`` is not True.
+    """
+    spatial = input.ndim - 2
+    if spatial < 1:
+        raise ValueError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for the "
+                         "modes: nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact "
+                         f"(got {mode})")
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating modes: "
+                             "linear | bilinear | bicubic | trilinear")
+    elif mode in _INTERPOLATING:
+        if _INTERPOLATING[mode] != spatial:
+            raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs "
+                                      f"{_INTERPOLATING[mode] + 2}D input")
+        align_corners = bool(align_corners)
+    else:
+        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for "
+                                  f"the modes: nearest | linear | bilinear | bicubic | trilinear | area | "
+                                  f"nearest-exact (got {mode})")
+    if antialias:
+        raise NotImplementedError("interpolate: antialias=True is not supported by tinyframe; resample without it")
+    in_sizes = tuple(input.shape[2:])
+    out_sizes, scales = _resample_sizes(in_sizes, size, scale_factor, recompute_scale_factor)
+    if mode == "area":
+        pool = {1: adaptive_avg_pool1d, 2: adaptive_avg_pool2d}.get(spatial)
+        if pool is None:
+            raise NotImplementedError("interpolate: mode 'area' supports 3D and 4D inputs in tinyframe")
+        return pool(input, out_sizes)
+    out = input
+    for i, (n_in, n_out, scale) in enumerate(zip(in_sizes, out_sizes, scales)):
+        axis = 2 + i
+        if mode == "bicubic":
+            out = _cubic_along(out, axis, n_in, n_out, scale, align_corners)
+        elif mode in _INTERPOLATING:
+            out = _linear_along(out, axis, n_in, n_out, scale, align_corners)
+        else:
+            out = _nearest_along(out, axis, n_in, n_out, scale, mode == "nearest-exact")
+    return out
+
+
+def _resample_sizes(in_sizes: tuple, size: Any, scale_factor: Any, recompute: bool | None) -> tuple:
+    """``(output sizes, scales)``: a scale of None means ``in / out``."""
+    n = len(in_sizes)
+    if (size is None) == (scale_factor is None):
+        raise ValueError("only one of size or scale_factor should be defined" if size is not None
+                         else "either size or scale_factor should be defined")
+    if size is not None:
+        sizes = (size,) * n if isinstance(size, int) else tuple(size)
+        if len(sizes) != n:
+            raise ValueError(f"Input and output must have the same number of spatial dimensions, but got input "
+                             f"with spatial dimensions of {list(in_sizes)} and output size of {list(sizes)}. "
+                             "Please provide input tensor in (N, C, d1, d2, ...,dK) format and output size in "
+                             "(o1, o2, ...,oK) format.")
+        return tuple(int(s) for s in sizes), (None,) * n
+    factors = (scale_factor,) * n if isinstance(scale_factor, (int, float)) else tuple(scale_factor)
+    if len(factors) != n:
+        raise ValueError(f"Input and scale_factor must have the same number of spatial dimensions, but got input "
+                         f"with spatial dimensions of {list(in_sizes)} and scale_factor of shape {list(factors)}. "
+                         "Please provide input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in "
+                         "(s1, s2, ...,sK) format.")
+    sizes = tuple(int(math.floor(float(m) * float(f))) for m, f in zip(in_sizes, factors))
+    scales = (None,) * n if recompute else tuple(1.0 / float(f) for f in factors)
+    return sizes, scales
+
+
+def _nearest_along(x: Tensor, axis: int, n_in: int, n_out: int, scale: float | None, exact: bool) -> Tensor:
+    xp = array_module_of(x._data)
+    scale = n_in / n_out if scale is None else scale
+    offset = 0.5 if exact else 0.0
+    # in float32, as PyTorch computes it, so borderline positions round the same way
+    position = (np.arange(n_out, dtype=np.float32) + np.float32(offset)) * np.float32(scale)
+    source = np.minimum(np.floor(position).astype(np.int64), n_in - 1)
+    return indexing.index_select(x, axis, Tensor._make(xp.asarray(source)))
+
+
+def _source_positions(n_in: int, n_out: int, scale: float | None, align_corners: bool, cubic: bool) -> np.ndarray:
+    """Where each output sample sits on the input axis (PyTorch's ``area_pixel_compute_source_index``)."""
+    dst = np.arange(n_out, dtype=np.float64)
+    if align_corners:
+        return dst * ((n_in - 1) / (n_out - 1) if n_out > 1 else 0.0)
+    scale = n_in / n_out if scale is None else scale
+    source = (dst + 0.5) * scale - 0.5
+    return source if cubic else np.maximum(source, 0.0)
+
+
+def _cubic_along(x: Tensor, axis: int, n_in: int, n_out: int, scale: float | None, align_corners: bool) -> Tensor:
+    """``sum_k w_k(t) * x[clamp(i - 1 + k)]`` over the four neighbours of each source position
+    ``i + t``, ``w`` the cubic convolution kernel with ``A = -0.75`` (edges repeated)."""
+    xp = array_module_of(x._data)
+    source = _source_positions(n_in, n_out, scale, align_corners, cubic=True)
+    base = np.floor(source).astype(np.int64)
+    t = source - base
+    a = _CUBIC_A
+    near = [t + 1.0, t, 1.0 - t, 2.0 - t]  # distances to the four neighbours
+    weights = [((a * d - 5 * a) * d + 8 * a) * d - 4 * a if k in (0, 3) else ((a + 2) * d - (a + 3)) * d * d + 1
+               for k, d in enumerate(near)]
+    weight_shape = (n_out,) + (1,) * (x.ndim - 1 - axis)
+    out = None
+    for k, w in enumerate(weights):
+        index = Tensor._make(xp.asarray(np.clip(base - 1 + k, 0, n_in - 1)))
+        term = binary.mul(indexing.index_select(x, axis, index),
+                          Tensor._make(xp.asarray(w.reshape(weight_shape).astype(x._data.dtype))))
+        out = term if out is None else binary.add(out, term)
+    return out
+
+
+def _linear_along(x: Tensor, axis: int, n_in: int, n_out: int, scale: float | None, align_corners: bool) -> Tensor:
+    """``x[i0] + lambda * (x[i1] - x[i0])`` at each output's source position along ``axis``."""
+    xp = array_module_of(x._data)
+    source = _source_positions(n_in, n_out, scale, align_corners, cubic=False)
+    lower = np.minimum(np.floor(source).astype(np.int64), n_in - 1)
+    upper = np.minimum(lower + 1, n_in - 1)
+    weight_shape = (n_out,) + (1,) * (x.ndim - 1 - axis)
+    upper_weight = Tensor._make(xp.asarray((source - lower).reshape(weight_shape).astype(x._data.dtype)))
+    low = indexing.index_select(x, axis, Tensor._make(xp.asarray(lower)))
+    high = indexing.index_select(x, axis, Tensor._make(xp.asarray(upper)))
+    return binary.add(low, binary.mul(binary.sub(high, low), upper_weight))
+
+
+def upsample(input: Tensor, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+             align_corners: bool | None = None) -> Tensor:
+    """``interpolate`` (deprecated in PyTorch in favour of it)."""
+    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2)
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
+    """``(*, C*r^2, H, W) -> (*, C, H*r, W*r)``: each group of ``r^2`` channels becomes an ``r x r`` block."""
+    r = upscale_factor
+    if input.ndim < 3:
+        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{input.ndim} dimension(s)")
+    *batch, c, h, w = input.shape
+    if c % (r * r):
+        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                           f"upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
+    k = len(batch)
+    blocks = input.reshape(*batch, c // (r * r), r, r, h, w)
+    order = tuple(range(k)) + (k, k + 3, k + 1, k + 4, k + 2)
+    return shape_ops.permute(blocks, order).reshape(*batch, c // (r * r), h * r, w * r)
+
+
+def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
+    """``(*, C, H*r, W*r) -> (*, C*r^2, H, W)``: the inverse of ``pixel_shuffle``."""
+    r = downscale_factor
+    if input.ndim < 3:
+        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{input.ndim} dimension(s)")
+    *batch, c, h, w = input.shape
+    if h % r or w % r:
+        which, size = ("height", h) if h % r else ("width", w)
+        raise RuntimeError(f"pixel_unshuffle expects {which} to be divisible by downscale_factor, but input.size"
+                           f"({-2 if which == 'height' else -1})={size} is not divisible by {r}")
+    k = len(batch)
+    blocks = input.reshape(*batch, c, h // r, r, w // r, r)
+    order = tuple(range(k)) + (k, k + 2, k + 4, k + 1, k + 3)
+    return shape_ops.permute(blocks, order).reshape(*batch, c * r * r, h // r, w // r)
+
+
+# --------------------------------------------------------------------------- spatial transformers
+_ALIGN_CORNERS_WARNING = ("Default grid_sample and affine_grid behavior has changed to align_corners=False since "
+                          "1.3.0. Please specify align_corners=True if the old behavior is desired. See the "
+                          "documentation of grid_sample for details.")
+
+
+def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> Tensor:
+    """The sampling grid ``(N, H, W, 2)`` of the affine maps ``theta (N, 2, 3)`` for an output of
+    ``size = (N, C, H, W)``: ``grid[n, h, w] = theta[n] @ (x_w, y_h, 1)`` over normalised
+    coordinates in ``[-1, 1]`` (pixel centres unless ``align_corners``)."""
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_WARNING, UserWarning, stacklevel=2)
+        align_corners = False
+    size = tuple(size)
+    if len(size) != 4:
+        raise NotImplementedError(f"affine_grid only supports 4D sizes in tinyframe, for 2D affine "
+                                  f"transformations. Got size {list(size)}.")
+    if theta.ndim != 3 or tuple(theta.shape[1:]) != (2, 3):
+        raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size "
+                         f"tinyframe.Size({list(size)}). Got {list(theta.shape)}.")
+    n, _, h, w = size
+
+    def axis(steps: int) -> np.ndarray:
+        values = np.linspace(-1.0, 1.0, steps) if steps > 1 else np.zeros(1)
+        return values if align_corners else values * (steps - 1) / steps
+    xs, ys = np.meshgrid(axis(w), axis(h))
+    base = np.stack([xs, ys, np.ones_like(xs)], -1).reshape(1, h * w, 3)
+    base = Tensor._make(array_module_of(theta._data).asarray(base.astype(theta._data.dtype)))
+    return linalg.matmul(base, shape_ops.transpose(theta, 1, 2)).reshape(n, h, w, 2)
+
+
+def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: str = "zeros",
+                align_corners: bool | None = None) -> Tensor:
+    """Samples ``input (N, C, H, W)`` at the normalised positions ``grid (N, H_out, W_out, 2)``
+    (``x`` then ``y``, ``-1`` and ``1`` the edges, or the corner pixels' centres with
+    ``align_corners``), bilinearly or at the nearest pixel; positions outside read zeros
+    (``padding_mode='zeros'``), the border (``'border'``) or the reflected image (``'reflection'``).
+    Differentiable in ``input`` and ``grid``."""
+    if mode not in ("bilinear", "nearest"):
+        if mode == "bicubic":
+            raise NotImplementedError("grid_sample: mode='bicubic' is not supported by tinyframe; use 'bilinear'")
+        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but "
+                         f"got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+                         f"'reflection', but got: '{padding_mode}'")
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_WARNING, UserWarning, stacklevel=2)
+        align_corners = False
+    if input.ndim != 4:
+        raise NotImplementedError("grid_sample: tinyframe samples 4-D inputs (N, C, H, W) only")
+    n, c, h, w = input.shape
+    xs = _source_coordinate(grid[..., 0], w, padding_mode, align_corners)
+    ys = _source_coordinate(grid[..., 1], h, padding_mode, align_corners)
+    flat = input.reshape(n, c, h * w)
+    out_shape = tuple(grid.shape[1:3])
+    xp = array_module_of(input._data)
+
+    def read(col: Any, row: Any) -> Tensor:
+        """``input[n, :, row, col]`` for integer arrays ``(N, H_out, W_out)``, zeros outside."""
+        inside = (col >= 0) & (col < w) & (row >= 0) & (row < h)
+        index = (xp.clip(row, 0, h - 1) * w + xp.clip(col, 0, w - 1)).reshape(n, 1, -1)
+        values = indexing.gather(flat, 2, Tensor._make(xp.broadcast_to(index, (n, c, index.shape[2]))))
+        values = values.reshape(n, c, *out_shape)
+        return binary.mul(values, Tensor._make(inside[:, None].astype(input._data.dtype)))
+
+    if mode == "nearest":
+        # round half to even, as PyTorch's nearbyint
+        return read(xp.rint(xs._data).astype(np.int64), xp.rint(ys._data).astype(np.int64))
+    x0 = xp.floor(xs._data)
+    y0 = xp.floor(ys._data)
+    tx = binary.sub(xs, Tensor._make(x0)).unsqueeze(1)
+    ty = binary.sub(ys, Tensor._make(y0)).unsqueeze(1)
+    x0, y0 = x0.astype(np.int64), y0.astype(np.int64)
+    top = binary.add(read(x0, y0), binary.mul(binary.sub(read(x0 + 1, y0), read(x0, y0)), tx))
+    bottom = binary.add(read(x0, y0 + 1), binary.mul(binary.sub(read(x0 + 1, y0 + 1), read(x0, y0 + 1)), tx))
+    return binary.add(top, binary.mul(binary.sub(bottom, top), ty))
+
+
+def _source_coordinate(coord: Tensor, size: int, padding_mode: str, align_corners: bool) -> Tensor:
+    """A normalised coordinate in pixels, then clipped or reflected per ``padding_mode``."""
+    if align_corners:
+        pixel = binary.mul(binary.add(coord, 1.0), (size - 1) / 2)
+    else:
+        pixel = binary.div(binary.sub(binary.mul(binary.add(coord, 1.0), size), 1.0), 2)
+    if padding_mode == "border":
+        return binary.clamp(pixel, 0.0, size - 1.0)
+    if padding_mode == "reflection":
+        low, high = (0.0, 2.0 * (size - 1)) if align_corners else (-1.0, 2.0 * size - 1)
+        return binary.clamp(_reflect(pixel, low, high), 0.0, size - 1.0)
+    return pixel
+
+
+def _reflect(x: Tensor, twice_low: float, twice_high: float) -> Tensor:
+    """``x`` reflected into ``[twice_low / 2, twice_high / 2]`` (PyTorch's ``reflect_coordinates``)."""
+    if twice_low == twice_high:
+        return binary.mul(x, 0.0)
+    low, span = twice_low / 2, (twice_high - twice_low) / 2
+    distance = unary.abs(binary.sub(x, low))
+    flips = array_module_of(x._data).floor(distance._data / span)
+    extra = binary.sub(distance, Tensor._make(flips * span))  # fmod, differentiable in x
+    even = Tensor._make(flips % 2 == 0)
+    return binary.where(even, binary.add(extra, low), binary.add(binary.sub(span, extra), low))

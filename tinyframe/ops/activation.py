@@ -1,0 +1,113 @@
+"""Activations that PyTorch records as one node each: ``mish``, ``hardswish``, ``hardsigmoid`` and ``glu``.
+
+Each backward is written with ``ctx.xp``, so it runs on arrays or, when the backward pass is
+recorded, on Tensors (second derivatives follow).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..autograd.node import Op
+from ..tensor import Tensor
+from .unary import _require_floating, _sigmoid_of
+
+__all__ = ["mish", "hardswish", "hardsigmoid", "glu"]
+
+
+def _tanh_softplus(xp: Any, x: Any) -> Any:
+    """``tanh(log(1 + exp(x)))``, the softplus computed without overflow."""
+    return xp.tanh(xp.maximum(x, 0.0) + xp.log(xp.exp(-xp.abs(x)) + 1.0))
+
+
+class Mish(Op):
+    """``x * tanh(softplus(x))``."""
+
+    @staticmethod
+    def forward(ctx: Mish, x: Any) -> Any:
+        _require_floating(x, "mish")
+        ctx.save_for_backward(x)
+        return x * _tanh_softplus(ctx.xp, x)
+
+    @staticmethod
+    def backward(ctx: Mish, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        t = _tanh_softplus(ctx.xp, x)
+        return g * (t + x * _sigmoid_of(ctx.xp, x) * (1.0 - t * t))
+
+
+class Hardswish(Op):
+    """``x * clamp(x + 3, 0, 6) / 6``; the gradient is 0 up to -3, ``x / 3 + 1/2`` below 3, then 1
+    (PyTorch's values at the kinks)."""
+
+    @staticmethod
+    def forward(ctx: Hardswish, x: Any) -> Any:
+        _require_floating(x, "hardswish")
+        ctx.save_for_backward(x)
+        return x * ctx.xp.clip(x + 3.0, 0.0, 6.0) / 6.0
+
+    @staticmethod
+    def backward(ctx: Hardswish, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        xp = ctx.xp
+        return xp.where(x <= -3.0, 0.0, xp.where(x < 3.0, g * (x / 3.0 + 0.5), g))
+
+
+class Hardsigmoid(Op):
+    """``clamp(x + 3, 0, 6) / 6``; the gradient is ``1/6`` strictly between -3 and 3, else 0."""
+
+    @staticmethod
+    def forward(ctx: Hardsigmoid, x: Any) -> Any:
+        _require_floating(x, "hardsigmoid")
+        ctx.save_for_backward(x)
+        return ctx.xp.clip(x + 3.0, 0.0, 6.0) / 6.0
+
+    @staticmethod
+    def backward(ctx: Hardsigmoid, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        xp = ctx.xp
+        return xp.where(x > -3.0, xp.where(x < 3.0, g / 6.0, 0.0), 0.0)
+
+
+class Glu(Op):
+    """``a * sigmoid(b)``, ``a`` and ``b`` the halves of the input along ``dim``."""
+
+    @staticmethod
+    def forward(ctx: Glu, x: Any, *, dim: int) -> Any:
+        _require_floating(x, "glu")
+        ctx.save_for_backward(x)
+        ctx.dim = dim
+        a, b = ctx.xp.split(x, 2, axis=dim)
+        return a * _sigmoid_of(ctx.xp, b)
+
+    @staticmethod
+    def backward(ctx: Glu, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        xp, dim = ctx.xp, ctx.dim
+        a, b = xp.split(x, 2, axis=dim)
+        s = _sigmoid_of(xp, b)
+        half = a.shape[dim]
+        before = [(0, 0)] * x.ndim
+        after = [(0, 0)] * x.ndim
+        after[dim], before[dim] = (0, half), (half, 0)
+        # the two halves' gradients placed side by side (zero padding, so one formula serves recording)
+        return xp.pad(g * s, after) + xp.pad(g * a * s * (1.0 - s), before)
+
+
+def mish(input: Tensor) -> Tensor:
+    """``input * tanh(softplus(input))`` (``MishBackward0``)."""
+    return Mish.apply(input)
+
+
+def hardswish(input: Tensor) -> Tensor:
+    """``input * relu6(input + 3) / 6`` (``HardswishBackward0``)."""
+    return Hardswish.apply(input)
+
+
+def hardsigmoid(input: Tensor) -> Tensor:
+    """``relu6(input + 3) / 6`` (``HardsigmoidBackward0``)."""
+    return Hardsigmoid.apply(input)
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    """``a * sigmoid(b)`` with ``a, b`` the halves of ``input`` along ``dim`` (``GluBackward0``)."""
+    return Glu.apply(input, dim=dim % input.ndim)
