@@ -5,11 +5,13 @@ recorded, on Tensors (second derivatives follow).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..autograd.node import Op
-from ..tensor import Tensor
+from .._graph import Op
 from .unary import _require_floating, _sigmoid_of
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = ["mish", "hardswish", "hardsigmoid", "glu"]
 
