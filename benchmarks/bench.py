@@ -1,6 +1,6 @@
 """Times tinyframe against hand-written NumPy (the floor) and PyTorch (when importable), interleaved.
 
-    python benchmarks/bench.py [--threads 2] [--repeat 7] [--only tiny,mlp,cnn,...] [--device cpu]
+    python benchmarks/bench.py [--threads 1] [--repeat 7] [--only tiny,mlp,cnn,...] [--device cpu]
     python benchmarks/bench.py --profile [--only cnn] [--repeat 5]
     python benchmarks/bench.py --distributed [--ranks 1,2] [--repeat 5]
 
@@ -103,7 +103,9 @@ def machine(threads: int) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--threads", type=int, default=2, help="BLAS / OpenMP / PyTorch threads (default 2)")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="BLAS / OpenMP / PyTorch threads (default 1, as the MNIST example: on the shared "
+                             "2-core machine 2 threads made every case several times slower, PyTorch's too)")
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--only", default=DEFAULT_CASES, help=f"cases, comma-separated (default {DEFAULT_CASES})")
     parser.add_argument("--device", default="cpu")
