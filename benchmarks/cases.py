@@ -1,18 +1,33 @@
-"""The benchmark cases: each returns rows of (label, formatted value)."""
+"""The benchmark cases. Each builds a ``Case``: one step per implementation (tinyframe, hand-written
+NumPy as the floor, PyTorch when importable), which bench.py times interleaved.
+
+Training steps and eval passes are ``TrainStep`` / ``EvalPass`` objects written once for both
+frameworks (``lib`` is ``tinyframe`` or ``torch``), so that ``--profile`` can time their parts.
+"""
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 import tinyframe as tf
 
-Timer = Callable[[Callable[[], object], int, int], float]
+
+@dataclass
+class Case:
+    """A workload: ``steps`` maps an implementation's name to one call of the work, and
+    ``iterations`` calls make one timed round (a few tens of milliseconds)."""
+
+    title: str
+    iterations: int
+    steps: dict[str, Callable[[], object]] = field(default_factory=dict)
 
 
-def _torch(threads: int, device: str = "cpu"):  # noqa: ANN202
-    """PyTorch when it is importable and has ``device`` (its CUDA build on a GPU), else None."""
+def torch_or_none(threads: int, device: str = "cpu") -> Any:
+    """PyTorch with ``threads`` intra-op threads, or None when it is not importable or cannot use
+    ``device`` (a CPU-only build on ``cuda``)."""
     try:
         import torch
     except ImportError:
@@ -23,56 +38,89 @@ def _torch(threads: int, device: str = "cpu"):  # noqa: ANN202
     return torch
 
 
-def _rows(name: str, times: dict[str, float]) -> list[tuple[str, str]]:
-    rows = [(f"{name}: {impl}", f"{seconds * 1e6:10.1f} us") for impl, seconds in times.items()]
-    for floor in ("numpy", "torch"):
-        if floor in times:
-            rows.append((f"{name}: tinyframe / {floor}", f"{times['tinyframe'] / times[floor]:10.2f} x"))
-    return rows
+class TrainStep:
+    """One SGD step: ``forward`` (model and loss), ``backward`` (zero_grad and backward), ``update``."""
+
+    def __init__(self, lib: Any, model: Any, inputs: np.ndarray, loss: Callable[[Any, Any], Any],
+                 device: str = "cpu") -> None:
+        self.lib, self.model, self.loss = lib, model.to(device), loss
+        self.inputs = lib.tensor(inputs).to(device)
+        self.optimizer = lib.optim.SGD(self.model.parameters(), lr=0.01)
+
+    def forward(self) -> Any:
+        return self.loss(self.model, self.inputs)
+
+    def backward(self, loss: Any) -> None:
+        self.optimizer.zero_grad()
+        loss.backward()
+
+    def update(self) -> None:
+        self.optimizer.step()
+
+    def __call__(self) -> None:
+        self.backward(self.forward())
+        self.update()
+
+
+class EvalPass:
+    """The model in eval mode on a batch under ``no_grad``; its one part is ``forward``."""
+
+    def __init__(self, lib: Any, model: Any, inputs: np.ndarray, device: str = "cpu") -> None:
+        self.lib, self.model = lib, model.to(device).eval()
+        self.inputs = lib.tensor(inputs).to(device)
+
+    def forward(self) -> Any:
+        with self.lib.no_grad():
+            return self.model(self.inputs)
+
+    __call__ = forward
+
+
+def cross_entropy(lib: Any, y: np.ndarray, device: str = "cpu") -> Callable[[Any, Any], Any]:
+    """The loss ``CrossEntropyLoss(model(x), y)`` of a classifier."""
+    criterion, targets = lib.nn.CrossEntropyLoss(), lib.tensor(y).to(device)
+    return lambda model, x: criterion(model(x), targets)
+
+
+def mean_square(model: Any, x: Any) -> Any:
+    """``mean(model(x) ** 2)``: a loss that reaches every output of a sequence model."""
+    out = model(x)
+    out = out[0] if isinstance(out, tuple) else out  # an LSTM returns (output, (h, c))
+    return (out * out).mean()
+
+
+def _compare(case: Case, build: Callable[[Any], Any], threads: int, device: str) -> Case:
+    """Adds tinyframe's and (when importable, with ``device``) PyTorch's step, each from ``build(lib)``."""
+    case.steps["tinyframe"] = build(tf)
+    torch = torch_or_none(threads, device)
+    if torch is not None:
+        case.steps["torch"] = build(torch)
+    return case
 
 
 # ---------------------------------------------------------------------------- tiny graph
-def tiny(device: str, threads: int, repeat: int, timer: Timer) -> list[tuple[str, str]]:
+def tiny(device: str, threads: int) -> Case:
     """((a*b + c).exp() * a).sum().backward() on shape-(4,) float32 leaves."""
     values = np.array([0.1, 0.2, 0.3, 0.4], np.float32)
-    a, b, c = (tf.tensor(values, device=device, requires_grad=True) for _ in range(3))
 
-    def tinyframe_step() -> None:
-        ((a * b + c).exp() * a).sum().backward()
+    def build(lib: Any) -> Callable[[], None]:
+        a, b, c = (lib.tensor(values, requires_grad=True, device=device) for _ in range(3))
+        return lambda: ((a * b + c).exp() * a).sum().backward()
 
     an, bn, cn = values.copy(), values.copy(), values.copy()
 
-    def numpy_step() -> None:
+    def numpy_step() -> tuple:
         e = np.exp(an * bn + cn)
         (e * an).sum()
         g = np.ones_like(e)
         ge = g * an * e
         return g * e + ge * bn, ge * an, ge
 
-    times = {"tinyframe": timer(tinyframe_step, 5000, repeat), "numpy": timer(numpy_step, 5000, repeat)}
-    torch = _torch(threads, device)
-    if torch is not None:
-        ta, tb, tc = (torch.tensor(values, requires_grad=True, device=device) for _ in range(3))
-        times["torch"] = timer(lambda: ((ta * tb + tc).exp() * ta).sum().backward(), 5000, repeat)
-    return _rows("tiny graph", times)
-
-
-def _train_step(lib, model, x: np.ndarray, y: np.ndarray, device: str = "cpu") -> Callable[[], None]:  # noqa: ANN001
-    """One SGD training step of ``model`` in ``lib`` (tinyframe or torch: the same code serves both)."""
-    optimizer = lib.optim.SGD(model.parameters(), lr=0.01)
-    criterion = lib.nn.CrossEntropyLoss()
-    inputs, targets = lib.tensor(x).to(device), lib.tensor(y).to(device)
-
-    def step() -> None:
-        loss = criterion(model(inputs), targets)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-    return step
+    return _compare(Case("tiny graph", 500, {"numpy": numpy_step}), build, threads, device)
 
 
 # ---------------------------------------------------------------------------- MLP step
-def mlp(device: str, threads: int, repeat: int, timer: Timer) -> list[tuple[str, str]]:
+def mlp(device: str, threads: int) -> Case:
     """784-512-256-10 ReLU MLP, batch 128: forward, cross-entropy, backward, SGD update."""
     rng = np.random.default_rng(0)
     x = rng.standard_normal((128, 784)).astype(np.float32)
@@ -81,15 +129,13 @@ def mlp(device: str, threads: int, repeat: int, timer: Timer) -> list[tuple[str,
     weights = [(rng.uniform(-1, 1, (o, i)) / np.sqrt(i)).astype(np.float32) for i, o in sizes]
     biases = [np.zeros(o, np.float32) for _, o in sizes]
 
-    def build(nn):  # noqa: ANN001, ANN202
-        return nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 256), nn.ReLU(), nn.Linear(256, 10))
+    def build(lib: Any) -> TrainStep:
+        nn = lib.nn
+        model = nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 256), nn.ReLU(), nn.Linear(256, 10))
+        return TrainStep(lib, model, x, cross_entropy(lib, y, device), device)
 
-    times = {"tinyframe": timer(_train_step(tf, build(tf.nn).to(device), x, y, device), 30, repeat),
-             "numpy": timer(lambda: _numpy_mlp_step(x, y, weights, biases), 30, repeat)}
-    torch = _torch(threads, device)
-    if torch is not None:
-        times["torch"] = timer(_train_step(torch, build(torch.nn).to(device), x, y, device), 30, repeat)
-    return _rows("MLP step", times)
+    case = Case("MLP step", 10, {"numpy": lambda: _numpy_mlp_step(x, y, weights, biases)})
+    return _compare(case, build, threads, device)
 
 
 def _numpy_mlp_step(x: np.ndarray, y: np.ndarray, weights: list, biases: list) -> None:
@@ -114,41 +160,74 @@ def _numpy_mlp_step(x: np.ndarray, y: np.ndarray, weights: list, biases: list) -
 
 
 # ---------------------------------------------------------------------------- CNN step
-def cnn(device: str, threads: int, repeat: int, timer: Timer) -> list[tuple[str, str]]:
+def cnn(device: str, threads: int) -> Case:
     """conv(1->16,3x3,pad 1)-ReLU-maxpool(2)-conv(16->32)-ReLU-maxpool(2)-flatten-linear(1568->10), batch 64."""
     rng = np.random.default_rng(0)
     x = rng.standard_normal((64, 1, 28, 28)).astype(np.float32)
     y = rng.integers(0, 10, 64)
 
-    def build(nn):  # noqa: ANN001, ANN202
-        return nn.Sequential(nn.Conv2d(1, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
-                             nn.Conv2d(16, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),
-                             nn.Linear(1568, 10))
+    def build(lib: Any) -> TrainStep:
+        nn = lib.nn
+        model = nn.Sequential(nn.Conv2d(1, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                              nn.Conv2d(16, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),
+                              nn.Linear(1568, 10))
+        return TrainStep(lib, model, x, cross_entropy(lib, y, device), device)
 
-    times = {"tinyframe": timer(_train_step(tf, build(tf.nn).to(device), x, y, device), 10, repeat)}
-    torch = _torch(threads, device)
-    if torch is not None:
-        times["torch"] = timer(_train_step(torch, build(torch.nn).to(device), x, y, device), 10, repeat)
-    return _rows("CNN step", times)
+    return _compare(Case("CNN step", 3, {}), build, threads, device)
 
 
-CASES = {"tiny": tiny, "mlp": mlp, "cnn": cnn}
+# ---------------------------------------------------------------------------- Transformer / LSTM steps
+def transformer(device: str, threads: int) -> Case:
+    """TransformerEncoderLayer(d_model 256, 4 heads, feed-forward 2048, dropout 0.1, batch_first),
+    sequence 64, batch 32: forward, mean-square loss, backward, SGD update."""
+    x = np.random.default_rng(0).standard_normal((32, 64, 256)).astype(np.float32)
+
+    def build(lib: Any) -> TrainStep:
+        return TrainStep(lib, lib.nn.TransformerEncoderLayer(256, 4, batch_first=True), x, mean_square, device)
+
+    return _compare(Case("Transformer layer step", 1, {}), build, threads, device)
 
 
-def run_case(name: str, device: str, threads: int, repeat: int, timer: Timer) -> list[tuple[str, str]]:
-    if device != "cpu":
-        timer = _synchronized(timer)
-    return CASES[name](device, threads, repeat, timer)
+def lstm(device: str, threads: int) -> Case:
+    """2-layer LSTM(256 -> 256), sequence 35, batch 32: forward, mean-square loss, backward, SGD."""
+    x = np.random.default_rng(0).standard_normal((35, 32, 256)).astype(np.float32)
+
+    def build(lib: Any) -> TrainStep:
+        return TrainStep(lib, lib.nn.LSTM(256, 256, num_layers=2), x, mean_square, device)
+
+    return _compare(Case("LSTM step", 1, {}), build, threads, device)
 
 
-def _synchronized(timer: Timer) -> Timer:
-    """``timer`` that waits for the GPU (tinyframe's and PyTorch's queues) after every step."""
-    def timed(step: Callable[[], object], iterations: int, repeat: int) -> float:
-        def step_and_wait() -> None:
-            step()
-            tf.cuda.synchronize()
-            torch = sys.modules.get("torch")
-            if torch is not None and torch.cuda.is_available():
-                torch.cuda.synchronize()
-        return timer(step_and_wait, iterations, repeat)
-    return timed
+# ---------------------------------------------------------------------------- MNIST eval
+def mnist_models(nn: Any) -> dict[str, Any]:
+    """The MNIST example's two models (tinyframe/examples/mnist/models.py), for either library."""
+    mlp = nn.Sequential(nn.Flatten(), nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 256), nn.ReLU(),
+                        nn.Linear(256, 10))
+    cnn = nn.Sequential(
+        nn.Conv2d(1, 16, 3, padding=1), nn.MaxPool2d(2), nn.BatchNorm2d(16), nn.ReLU(),
+        nn.Conv2d(16, 32, 3, padding=1), nn.MaxPool2d(2), nn.BatchNorm2d(32), nn.ReLU(),
+        nn.Flatten(), nn.Linear(32 * 7 * 7, 128), nn.ReLU(), nn.Dropout(0.25), nn.Linear(128, 10))
+    return {"mlp": mlp, "cnn": cnn}
+
+
+def _mnist_eval(kind: str, iterations: int, device: str, threads: int) -> Case:
+    x = np.random.default_rng(0).random((1000, 1, 28, 28), np.float32)
+
+    def build(lib: Any) -> EvalPass:
+        return EvalPass(lib, mnist_models(lib.nn)[kind], x, device)
+
+    return _compare(Case(f"MNIST {kind} eval, 1000 images", iterations, {}), build, threads, device)
+
+
+def mnist_cnn_eval(device: str, threads: int) -> Case:
+    """The MNIST example's CNN in eval mode under no_grad on 1000 images."""
+    return _mnist_eval("cnn", 1, device, threads)
+
+
+def mnist_mlp_eval(device: str, threads: int) -> Case:
+    """The MNIST example's MLP in eval mode under no_grad on 1000 images."""
+    return _mnist_eval("mlp", 5, device, threads)
+
+
+CASES = {"tiny": tiny, "mlp": mlp, "cnn": cnn, "transformer": transformer, "lstm": lstm,
+         "mnist-cnn-eval": mnist_cnn_eval, "mnist-mlp-eval": mnist_mlp_eval}

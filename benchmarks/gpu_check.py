@@ -93,15 +93,18 @@ def run_tests(fake: bool) -> dict:
     return {**counts, "seconds": seconds, "failed": failed[:50]}
 
 
-def run_benchmarks(repeat: int) -> list[tuple[str, str]]:
-    """The benchmark cases on cuda (with PyTorch CUDA rows when torch is importable with CUDA)."""
+def run_benchmarks(repeat: int) -> list[str]:
+    """The benchmark cases on cuda, as bench.py reports them (with PyTorch CUDA rows when torch is
+    importable with CUDA)."""
     sys.path.insert(0, str(REPO / "benchmarks"))
     import bench
     import cases
-    rows = []
-    for name in cases.CASES:
-        rows.extend(cases.run_case(name, "cuda", 2, repeat, bench.median_seconds))
-    return rows
+    lines = []
+    for make in cases.CASES.values():
+        case = make("cuda", 2)
+        steps = {name: bench.synchronized(step) for name, step in case.steps.items()}
+        lines.extend(bench.report(case.title, bench.interleaved_seconds(steps, case.iterations, repeat)))
+    return lines
 
 
 def train_mnist(model: str, args: argparse.Namespace) -> dict:
@@ -118,7 +121,7 @@ def train_mnist(model: str, args: argparse.Namespace) -> dict:
     return {"status": status, "history": history}
 
 
-def report(gpu: str, tests: dict, benchmarks: list, training: dict, args: argparse.Namespace) -> str:
+def report(gpu: str, tests: dict, benchmarks: list[str], training: dict, args: argparse.Namespace) -> str:
     lines = ["# tinyframe GPU check", "", f"- GPU: {gpu}", f"- Python {platform.python_version()}, "
              f"{platform.platform()}", f"- run: {' '.join(sys.argv)}", "", "## Test suite on cuda (-k cuda)", ""]
     if "error" in tests:
@@ -128,8 +131,7 @@ def report(gpu: str, tests: dict, benchmarks: list, training: dict, args: argpar
                      f"{tests['skipped']} skipped in {tests['seconds']:.0f} s")
         lines += [f"- {line}" for line in tests["failed"]]
     lines += ["", "## Benchmark cases on cuda (per-step medians; ratios tinyframe / other)", "", "```"]
-    width = max((len(label) for label, _ in benchmarks), default=0)
-    lines += [f"{label:<{width}}  {value}" for label, value in benchmarks] + ["```", "",
+    lines += benchmarks + ["```", "",
               f"## MNIST, --device cuda, {args.epochs} epoch(s), "
               f"{'all' if args.limit is None else args.limit} training images", "",
               "| model | epoch | seconds | samples/s | train loss | test acc |", "|---|---|---|---|---|---|"]

@@ -189,3 +189,24 @@ def test_second_derivative_through_the_weight_gradient() -> None:
             return (gw * gw).sum()
 
     assert tf.autograd.gradcheck(penalty, (x,))
+
+
+@pytest.mark.parametrize("transposed", [False, True])
+def test_batch_chunks_give_the_whole_batch_result(transposed: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the CPU the three maps run over the batch a few images at a time; one image per chunk
+    gives the same output and gradients as the whole batch in one piece."""
+    from tinyframe.ops import convolution
+
+    def run() -> list:
+        x, w = _randn(5, 4, 9, 8, dtype=tf.float64, requires_grad=True), _randn(4, 2, 3, 2, dtype=tf.float64,
+                                                                                   requires_grad=True)
+        b = _randn(4, dtype=tf.float64, requires_grad=True)
+        conv = conv_transpose2d if transposed else conv2d
+        out = conv(x, w, b, stride=(2, 1), padding=1, dilation=(1, 2), groups=2)
+        (out * out).sum().backward()
+        return [_host(t) for t in (out, x.grad, w.grad, b.grad)]
+
+    whole = run()
+    monkeypatch.setattr(convolution, "_CHUNK_BYTES", 1)
+    for chunked, expected in zip(run(), whole):
+        np.testing.assert_allclose(chunked, expected, rtol=1e-12, atol=1e-12)

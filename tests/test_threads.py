@@ -14,6 +14,7 @@ def restore_threads():
     yield
     for pool in before:
         threadpoolctl.threadpool_limits(limits=pool["num_threads"], user_api=pool["user_api"])
+    tinyframe.threads._known_count = None  # queried afresh, as the pools are back behind its back
 
 
 def test_set_num_threads_sizes_the_blas_pool(restore_threads):
@@ -35,3 +36,11 @@ def test_without_threadpoolctl_set_num_threads_warns_and_changes_nothing(monkeyp
     with pytest.warns(RuntimeWarning, match="changed nothing: threadpoolctl is not installed"):
         tinyframe.set_num_threads(1)
     assert tinyframe.get_num_threads() >= 1
+
+
+def test_known_num_threads_follows_set_num_threads(restore_threads):
+    from tinyframe.threads import known_num_threads
+    tinyframe.set_num_threads(2)
+    assert known_num_threads() == 2
+    tinyframe.set_num_threads(1)
+    assert known_num_threads() == 1

@@ -29,6 +29,8 @@ def set_num_threads(num: int) -> None:
                       stacklevel=2)
         return
     threadpoolctl.threadpool_limits(limits=num)
+    global _known_count
+    _known_count = num
 
 
 def get_num_threads() -> int:
@@ -38,6 +40,19 @@ def get_num_threads() -> int:
     if threadpoolctl is None:
         return os.cpu_count() or 1
     return max((pool["num_threads"] for pool in threadpoolctl.threadpool_info()), default=1)
+
+
+_known_count: int | None = None  # what get_num_threads() returned or set_num_threads() set last
+
+
+def known_num_threads() -> int:
+    """``get_num_threads()``, queried once and then as ``set_num_threads`` changes it: cheap enough for
+    an op to size its work by (the query reads every loaded library's pool). A pool resized behind
+    tinyframe's back (threadpoolctl directly) is not seen."""
+    global _known_count
+    if _known_count is None:
+        _known_count = get_num_threads()
+    return _known_count
 
 
 def _threadpoolctl() -> ModuleType | None:
