@@ -58,11 +58,9 @@ class UninitializedParameter(Parameter):
     cls_to_become = Parameter
 
     def __init__(self, requires_grad: bool = True, device: Any = None, dtype: Any = None) -> None:
-        from ..creation import empty
         super().__init__(empty(0, device=device, dtype=dtype), requires_grad)
 
     def materialize(self, shape: Any, device: Any = None, dtype: Any = None) -> None:
-        from ..creation import empty
         like = empty(*tuple(shape), device=device or self.device, dtype=dtype or self.dtype)
         self._data = like._data
         self.__class__ = self.cls_to_become
@@ -77,7 +75,6 @@ class UninitializedBuffer(Tensor):
     cls_to_become = Tensor
 
     def __init__(self, requires_grad: bool = False, device: Any = None, dtype: Any = None) -> None:
-        from ..creation import empty
         self._data = empty(0, device=device, dtype=dtype)._data
         self.grad_fn = None
         self._requires_grad = False
