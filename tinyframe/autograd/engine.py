@@ -252,7 +252,11 @@ class _Pass:
 
 def _send(node: Node, input_grads: tuple, pending: dict, dependencies: dict, ready: list) -> None:
     """Adds each input's gradient, reduced to its shape and dtype, to what is pending for it, and
-    marks inputs whose every gradient has arrived as ready."""
+    marks inputs whose every gradient has arrived as ready. Ready leaves go on top of the stack:
+    as in PyTorch, whose ready queue puts AccumulateGrad first, a parameter's ``.grad`` is final as
+    soon as its last gradient arrived (DDP starts all-reducing it then), not after the deeper layers.
+    """
+    leaves = []
     for i, (child, output_nr) in enumerate(node.next_functions):
         if child is None:
             continue
@@ -268,7 +272,8 @@ def _send(node: Node, input_grads: tuple, pending: dict, dependencies: dict, rea
         count = dependencies[child] - 1
         dependencies[child] = count
         if count == 0:
-            ready.append(child)
+            (leaves if type(child) is AccumulateGrad else ready).append(child)
+    ready.extend(leaves)
 
 
 def _call_recorded_backward(node: Node, g: Any) -> tuple:
@@ -332,12 +337,27 @@ class _Ownership:
 
     def __init__(self, root_grads: list) -> None:
         self.given = set(map(id, root_grads))
+        self.given.update(id(g.base) for g in root_grads if getattr(g, "base", None) is not None)
 
     def claim(self, g: Any) -> Any:
-        if g.base is not None or id(g) in self.given:
-            g = g.copy()
-        self.given.add(id(g))
+        owner = g if g.base is None else _whole_view_base(g)
+        if owner is None or id(owner) in self.given:
+            g = owner = g.copy()
+        self.given.add(id(owner))
         return g
+
+
+def _whole_view_base(g: Any) -> Any:
+    """The array that ``g`` views when ``g`` covers all of its memory (as ``weight.t()``'s gradient
+    transposed back covers the product it views), else None: such a view is owned as its base is."""
+    base = g.base
+    if type(base) is type(g) and base.base is None and g.nbytes == base.nbytes and _dense(g) and _dense(base):
+        return base
+    return None
+
+
+def _dense(array: Any) -> bool:
+    return array.flags.c_contiguous or array.flags.f_contiguous
 
 
 def _accumulate(leaf: Tensor, g: Any, create_graph: bool, owned: _Ownership) -> None:

@@ -255,10 +255,14 @@ class Addmm(Op):
     def forward(ctx: Addmm, input: Any, mat1: Any, mat2: Any, *, beta: Any, alpha: Any) -> Any:
         ctx.beta, ctx.alpha = beta, alpha
         ctx.save_for_backward(mat1, mat2)
+        ctx.mat2_transposed = linalg.is_transposed(mat2)
         product = ctx.product(mat1, mat2)
         if alpha != 1:
             product = product * alpha
         if beta == 0:
+            return product
+        if beta == 1 and input.dtype == product.dtype:
+            product += input  # the product is a fresh array: no second one for the sum (nn.Linear's path)
             return product
         return product + (input if beta == 1 else input * beta)
 
@@ -277,7 +281,10 @@ class Addmm(Op):
             g_mat2 = xp.swapaxes(mat1, -1, -2) @ scaled if needs_mat2 else None
         else:
             g_mat1 = scaled @ xp.swapaxes(mat2, -1, -2) if needs_mat1 else None
-            g_mat2 = xp.swapaxes(mat1, -1, -2) @ scaled if needs_mat2 else None
+            g_mat2 = None
+            if needs_mat2:
+                g_mat2 = (linalg.second_factor_grad(xp, mat1, scaled, ctx.mat2_transposed) if mat1.ndim == 2
+                          else xp.swapaxes(mat1, -1, -2) @ scaled)
         return g_input, g_mat1, g_mat2
 
 
