@@ -11,9 +11,7 @@ from ._graph_walk import CASES, walk
 
 # Graphs still built differently from PyTorch's, each for a reason given in the report of issue 9.
 KNOWN_DIFFERENCES = {
-    "adaptive_avg_pool2d", "cross_entropy", "cross_entropy_sum", "cross_entropy_none",
-    "cross_entropy_label_smoothing", "mnist_mlp", "mnist_cnn", "tutorial_polynomial", "reflected_scalars",
-    "lstm", "gru", "multihead_attention",
+    "adaptive_avg_pool2d", "cross_entropy_label_smoothing", "lstm", "gru", "multihead_attention",
 }
 
 

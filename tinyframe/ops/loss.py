@@ -36,7 +36,6 @@ _UINT8 = np.dtype(np.uint8)
 _TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
                "int64": "Long", "float16": "Half", "float32": "Float", "float64": "Double"}
 _BCE_EPSILON = 9.999999960041972e-13  # PyTorch's 1e-12 in float32, as its binary_cross_entropy backward uses
-_SHORT_ROWS = 32  # up to this many classes, numpy's max along the last axis is slower than on a transposed copy
 
 
 # --------------------------------------------------------------------------- shared helpers
@@ -128,66 +127,6 @@ def _log_sigmoid(xp: Any, x: Any) -> Any:
 def _log_sigmoid_of(ctx: Op, x: Any) -> Any:
     """``log(sigmoid(x))`` for a backward formula: the logsigmoid op while the graph is recorded."""
     return unary.logsigmoid(x) if ctx.recording else _log_sigmoid(ctx.xp, x)
-
-
-# --------------------------------------------------------------------------- cross entropy, fused
-class CrossEntropy(Op, node_name="NllLossBackward0"):
-    """``loss_n = logsumexp(x_n) - x_n[t_n]`` for logits ``x`` ``(N, C)`` and class indices ``t`` ``(N,)``
-    (all in range), reduced; the gradient is ``(softmax(x) - one_hot(t)) * g`` (divided by N for 'mean').
-
-    The exponentials and their row sums are kept for backward (freed with the graph); a recorded
-    backward recomputes the softmax from ``x`` with tinyframe ops instead, so second derivatives follow.
-    """
-
-    @staticmethod
-    def forward(ctx: CrossEntropy, x: Any, *, target: Any, reduction: str) -> Any:
-        xp = ctx.xp
-        n, c = x.shape
-        flat = xp.arange(0, n * c, c)
-        flat += target  # the position of each target logit in x.ravel()
-        if xp is np and c <= _SHORT_ROWS:
-            row_max = np.ascontiguousarray(x.T).max(axis=0)
-        else:
-            row_max = x.max(axis=1)
-        e = x - row_max[:, None]
-        xp.exp(e, out=e)
-        sums = e @ xp.ones(c, dtype=e.dtype)  # a matrix-vector product: faster than e.sum(1) for short rows
-        shifted_target = x.take(flat)
-        shifted_target -= row_max  # x_t - max before the subtraction: no cancellation for large logits
-        losses = xp.log(sums)
-        losses -= shifted_target
-        ctx.save_for_backward(x, e, sums)
-        ctx.flat, ctx.reduction, ctx.count = flat, reduction, n
-        return _reduce(xp, losses, reduction)
-
-    @staticmethod
-    def backward(ctx: CrossEntropy, g: Any) -> Any:
-        x, e, sums = ctx.saved_tensors
-        if ctx.reduction == "mean":
-            g = g / ctx.count
-        if ctx.recording:
-            one_hot = array_module_of(e).zeros(e.shape, dtype=e.dtype)
-            one_hot.reshape(-1)[ctx.flat] = 1
-            if ctx.reduction == "none":
-                g = g.reshape((ctx.count, 1))
-            return (reductions.softmax(x, 1) - _graph.wrap(one_hot)) * g
-        grad = e * (g / sums)[:, None]  # softmax times g, row by row, in one pass over (N, C)
-        grad.reshape(-1)[ctx.flat] -= g  # minus g at the targets: no (N, C) one-hot array
-        return grad
-
-
-def _fused_cross_entropy(input: Tensor, target: Tensor, ignore_index: int, reduction: str) -> Tensor | None:
-    """The fused op's result when it applies (2-D floating logits, int64 class indices all in range and
-    none ignored); None otherwise."""
-    x, t = input._data, target._data
-    if x.ndim != 2 or t.ndim != 1 or t.dtype != _INT64 or x.dtype.kind != "f" or type(t) is not type(x):
-        return None
-    n, c = x.shape
-    if n == 0 or t.shape[0] != n or 0 <= ignore_index < c or reduction not in _REDUCTIONS:
-        return None
-    if t.view(np.uint64).max() >= c:  # negatives wrap to huge values: one test for both ends
-        return None
-    return CrossEntropy.apply(input, target=t, reduction=reduction)
 
 
 # --------------------------------------------------------------------------- negative log likelihood
@@ -342,10 +281,6 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
     """
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
-    if weight is None and label_smoothing <= 0.0 and isinstance(target, _graph.Tensor):
-        fused = _fused_cross_entropy(input, target, ignore_index, reduction)
-        if fused is not None:
-            return fused
     _check_reduction(reduction)
     if not isinstance(target, _graph.Tensor):
         raise TypeError(f"cross_entropy(): argument 'target' must be Tensor, not {type(target).__name__}")
