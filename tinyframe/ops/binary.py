@@ -92,6 +92,21 @@ class Mul(Op):
         return g * y if needs_x else None, g * x if needs_y else None
 
 
+class MulNumber(Op, node_name="MulBackward1"):
+    """``input * other`` for a number ``other``, as PyTorch's own C++ code multiplies (``mul(Tensor,
+    Scalar)``: one edge); Python's ``x * 2`` is MulBackward0, with an edge for the number."""
+
+    @staticmethod
+    def forward(ctx: MulNumber, x: Any, *, other: Any) -> Any:
+        ctx.other = other
+        x, other = promote(x, other)
+        return x * other
+
+    @staticmethod
+    def backward(ctx: MulNumber, g: Any) -> Any:
+        return g * ctx.other
+
+
 class Div(Op):
     @staticmethod
     def forward(ctx: Div, x: Any, y: Any) -> Any:

@@ -331,7 +331,7 @@ def _smoothed(log_probabilities: Tensor, nll: Tensor, target: Tensor, weight: Te
             smooth = reductions.sum(smooth) / total
     elif reduction == "sum":
         smooth = reductions.sum(smooth)
-    return nll * (1.0 - eps) + smooth * (eps / n_classes)
+    return binary.MulNumber.apply(nll, other=1.0 - eps) + binary.MulNumber.apply(smooth, other=eps / n_classes)
 
 
 def _cross_entropy_probabilities(input: Tensor, target: Tensor, weight: Tensor | None, reduction: str,
