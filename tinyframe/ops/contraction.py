@@ -269,22 +269,23 @@ class Addmm(Op):
     @staticmethod
     def backward(ctx: Addmm, g: Any) -> tuple:
         mat1, mat2 = ctx.saved_tensors
-        xp = ctx.xp
         needs_input, needs_mat1, needs_mat2 = ctx.needs_input_grad
         scaled = g if ctx.alpha == 1 else g * ctx.alpha
         g_input = (g * ctx.beta if ctx.beta != 1 else g) if needs_input else None
+        if mat1.ndim == 2 and mat2.ndim == 2:  # addmm: every linear layer's path, kept short
+            g_mat1 = scaled @ mat2.T if needs_mat1 else None
+            g_mat2 = linalg.second_factor_grad(mat1, scaled, ctx.mat2_transposed) if needs_mat2 else None
+            return g_input, g_mat1, g_mat2
+        xp = ctx.xp
         if mat1.ndim == 1:  # addr: an outer product of a column and a row
             g_mat1 = scaled @ mat2 if needs_mat1 else None
             g_mat2 = xp.swapaxes(scaled, 0, 1) @ mat1 if needs_mat2 else None
         elif mat2.ndim == 1:  # addmv: mat2 is a column
             g_mat1 = xp.expand_dims(scaled, -1) * mat2 if needs_mat1 else None
             g_mat2 = xp.swapaxes(mat1, -1, -2) @ scaled if needs_mat2 else None
-        else:
+        else:  # baddbmm, addbmm
             g_mat1 = scaled @ xp.swapaxes(mat2, -1, -2) if needs_mat1 else None
-            g_mat2 = None
-            if needs_mat2:
-                g_mat2 = (linalg.second_factor_grad(xp, mat1, scaled, ctx.mat2_transposed) if mat1.ndim == 2
-                          else xp.swapaxes(mat1, -1, -2) @ scaled)
+            g_mat2 = xp.swapaxes(mat1, -1, -2) @ scaled if needs_mat2 else None
         return g_input, g_mat1, g_mat2
 
 

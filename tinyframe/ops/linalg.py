@@ -64,7 +64,7 @@ class Mm(Matmul):
     def backward(ctx: Mm, g: Any) -> tuple:
         a, b = ctx.saved_tensors
         needs_a, needs_b = ctx.needs_input_grad
-        return g @ b.T if needs_a else None, second_factor_grad(ctx.xp, a, g, ctx.b_transposed) if needs_b else None
+        return g @ b.T if needs_a else None, second_factor_grad(a, g, ctx.b_transposed) if needs_b else None
 
 
 def is_transposed(a: Any) -> bool:
@@ -72,14 +72,12 @@ def is_transposed(a: Any) -> bool:
     return a.ndim == 2 and a.flags.f_contiguous and not a.flags.c_contiguous
 
 
-def second_factor_grad(xp: Any, a: Any, g: Any, b_transposed: bool) -> Any:
+def second_factor_grad(a: Any, g: Any, b_transposed: bool) -> Any:
     """``a^T @ g``, the gradient of the matrix ``b`` in ``a @ b``. For a transposed ``b`` (a linear
     layer's ``weight.t()``) it is computed as ``(g^T @ a)^T``, in ``b``'s layout, as PyTorch does:
     transposed back by ``TBackward0`` it is then a fresh product in the weight's own layout, which
     the weight's ``.grad`` keeps without a copy."""
-    if b_transposed:
-        return xp.swapaxes(xp.swapaxes(g, 0, 1) @ a, 0, 1)
-    return xp.swapaxes(a, 0, 1) @ g
+    return (g.T @ a).T if b_transposed else a.T @ g
 
 
 class Mv(Matmul):
