@@ -135,6 +135,24 @@ def _reflected_scalars(lib: Any) -> tuple:
     return lib.stack([2 + x, 2 - x, 2 * x, 2 / x, 2 ** x, x - 2, x / 2, x ** 2, -x]), {"x": x}
 
 
+def _linear_transposed_input(lib: Any) -> tuple:
+    return _module(lib.nn.Linear(4, 3), lib.randn(2, 4, 5, requires_grad=True).transpose(1, 2))
+
+
+def _residual_block(lib: Any) -> tuple:
+    """A ResNet basic block: conv, batch norm, in-place ReLU, conv, batch norm, ``out += identity``."""
+    nn = lib.nn
+    conv1, bn1, conv2, bn2 = nn.Conv2d(2, 2, 3, padding=1, bias=False), nn.BatchNorm2d(2), \
+        nn.Conv2d(2, 2, 3, padding=1, bias=False), nn.BatchNorm2d(2)
+    x = lib.randn(1, 2, 4, 4, requires_grad=True)
+    out = nn.functional.relu(bn1(conv1(x)), inplace=True)
+    out = bn2(conv2(out))
+    out += x
+    leaves = {"x": x, "conv1": conv1.weight, "bn1.weight": bn1.weight, "bn1.bias": bn1.bias, "conv2": conv2.weight,
+              "bn2.weight": bn2.weight, "bn2.bias": bn2.bias}
+    return nn.functional.relu(out), leaves
+
+
 def _rnn(make: Any) -> Any:
     def case(lib: Any) -> tuple:
         module = make(lib.nn)
@@ -201,6 +219,11 @@ CASES = {
     "tutorial_norm_loop": _tutorial_norm_loop,
     "tutorial_exp_sum": _tutorial_exp_sum,
     "reflected_scalars": _reflected_scalars,
+    "linear_transposed_input": _linear_transposed_input,
+    "residual_block": _residual_block,
+    "view_sum_cat": lambda lib: (lambda x: (lib.cat([x.view(6, 2).sum(1), x.mean()[None]]), {"x": x}))(
+        _leaf(lib, 3, 4)),
+    "softmax_3d_identity": _layer(lambda nn: nn.Sequential(nn.Identity(), nn.Softmax(-1)), 2, 3, 4),
     "lstm": _rnn(lambda nn: nn.LSTM(3, 4)),
     "gru": _rnn(lambda nn: nn.GRU(3, 4)),
     "multihead_attention": _attention,
