@@ -241,14 +241,18 @@ def _nll_loss_nd(input: Tensor, target: Tensor, weight: Tensor | None, reduction
     if w is not None and w.dtype != x.dtype:
         raise RuntimeError(f"expected scalar type {_type_name(x)} but found {_type_name(w)}")
     t = t.astype(_INT64, copy=False)
-    ignored = t == ignore_index
-    if ignored.any():
-        t = array_module_of(t).where(ignored, 0, t)
-    else:
-        ignored = None
-    out_of_range = (t < 0) | (t >= c)
-    if out_of_range.any():
-        raise IndexError(f"Target {int(t[out_of_range].reshape(-1)[0])} is out of bounds.")
+    ignored = None
+    # The common case in one pass: every target a class (negatives wrap to huge values as uint64), so
+    # none can equal an ignore_index outside [0, C).
+    if 0 <= ignore_index < c or not t.size or int(t.view(np.uint64).max()) >= c:
+        ignored = t == ignore_index
+        if ignored.any():
+            t = array_module_of(t).where(ignored, 0, t)
+        else:
+            ignored = None
+        out_of_range = (t < 0) | (t >= c)
+        if out_of_range.any():
+            raise IndexError(f"Target {int(t[out_of_range].reshape(-1)[0])} is out of bounds.")
     out = op.apply(input, target=t, ignored=ignored, weight=w, reduction=reduction)
     return out if view_as is None or reduction != "none" else shape.reshape(out, view_as)
 
