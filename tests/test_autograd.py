@@ -120,7 +120,7 @@ def test_graph_structure_matches_pytorch() -> None:
     assert mul.name() == "MulBackward0" and mul_index == 0
     assert nothing is None and nothing_index == 0
     acc_a, acc_b = (node for node, _ in mul.next_functions)
-    assert acc_a.name() == "AccumulateGrad" and acc_a.variable is a and acc_b.variable is b
+    assert acc_a.name() == "torch::autograd::AccumulateGrad" and acc_a.variable is a and acc_b.variable is b
     assert a.is_leaf and not y.is_leaf and y.requires_grad and not c.requires_grad
     assert repr(y.grad_fn).startswith("<AddBackward0 object at 0x")
 

@@ -91,7 +91,7 @@ def test_dtype_casts_are_recorded_where_pytorch_records_them(device: str) -> Non
     for out in (x.sum(dtype=tf.float64), x.mean(dtype=tf.float64), x.prod(dtype=tf.float64),
                 x.cumsum(0, dtype=tf.float64), tf.norm(x, dtype=tf.float64)):
         assert out.dtype == tf.float64
-        assert out.grad_fn.next_functions[0][0].name() == "AccumulateGrad"
+        assert out.grad_fn.next_functions[0][0].name() == "torch::autograd::AccumulateGrad"
     for out in (x.softmax(0, dtype=tf.float64), x.log_softmax(0, dtype=tf.float64)):
         assert out.dtype == tf.float64
         assert out.grad_fn.next_functions[0][0].name() == "ToCopyBackward0"

@@ -109,6 +109,9 @@ class AccumulateGrad(Node):
     strong reference both ways would be a cycle that delays freeing the leaf until a GC pass.
     """
 
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"  # PyTorch's name: the C++ class, namespace included
+
     def __init__(self, variable: Any) -> None:
         self._variable = weakref.ref(variable)
         # The leaf's shape and dtype now; a leaf whose storage is replaced (``.data =``,

@@ -401,7 +401,7 @@ class Tensor:
 
     @_operator
     def __radd__(self, other: Any) -> Tensor:
-        return binary.Add.apply(other, self)
+        return binary.Add.apply(self, other)  # PyTorch's order: the tensor's edge first
 
     @_operator
     def __iadd__(self, other: Any) -> Tensor:
@@ -413,6 +413,8 @@ class Tensor:
 
     @_operator
     def __rsub__(self, other: Any) -> Tensor:
+        if isinstance(other, (int, float)):
+            return binary.Rsub.apply(self, other=other)
         return binary.Sub.apply(other, self)
 
     @_operator
@@ -425,7 +427,7 @@ class Tensor:
 
     @_operator
     def __rmul__(self, other: Any) -> Tensor:
-        return binary.Mul.apply(other, self)
+        return binary.Mul.apply(self, other)  # PyTorch's order: the tensor's edge first
 
     @_operator
     def __imul__(self, other: Any) -> Tensor:
@@ -437,6 +439,8 @@ class Tensor:
 
     @_operator
     def __rtruediv__(self, other: Any) -> Tensor:
+        if isinstance(other, (int, float)):  # as PyTorch computes it, to the last bit: reciprocal, then times
+            return binary.Mul.apply(unary.reciprocal(self), other)
         return binary.Div.apply(other, self)
 
     @_operator

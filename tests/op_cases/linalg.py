@@ -1,4 +1,5 @@
-"""Registry cases for the linalg ops: every rank combination of matmul, and its special cases."""
+"""Registry cases for the linalg ops: every rank combination of matmul, and its special cases; and
+``linear``, composed of them as in PyTorch (addmm or matmul of ``weight.t()``), for every input rank."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,6 +7,15 @@ import numpy as np
 import tinyframe as tf
 
 from . import OpCase
+
+
+def _linear(x: tf.Tensor, w: tf.Tensor, b: tf.Tensor | None = None) -> tf.Tensor:
+    return tf.nn.functional.linear(x, w, b)
+
+
+def _linear_reference(x: np.ndarray, w: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
+    return x @ w.T if b is None else x @ w.T + b
+
 
 CASES: list[OpCase] = [
     OpCase("matmul_matrix_matrix", tf.matmul, np.matmul, [(3, 4), (4, 5)]),
@@ -27,4 +37,12 @@ CASES: list[OpCase] = [
     OpCase("outer", tf.outer, np.outer, [(3,), (4,)]),
     OpCase("inner", tf.inner, np.inner, [(2, 4), (3, 4)]),
     OpCase("inner_batched", tf.inner, np.inner, [(2, 3, 4), (5, 4)]),
+    OpCase("linear_vector", _linear, _linear_reference, [(4,), (3, 4), (3,)]),
+    OpCase("linear_matrix", _linear, _linear_reference, [(2, 4), (3, 4), (3,)]),
+    OpCase("linear_batch", _linear, _linear_reference, [(2, 5, 4), (3, 4), (3,)]),
+    OpCase("linear_transposed_batch", lambda x, w, b: _linear(x.transpose(0, 1), w, b),
+           lambda x, w, b: _linear_reference(x.swapaxes(0, 1), w, b), [(5, 2, 4), (3, 4), (3,)]),
+    OpCase("linear_without_bias_vector", _linear, _linear_reference, [(4,), (3, 4)]),
+    OpCase("linear_without_bias_matrix", _linear, _linear_reference, [(2, 4), (3, 4)]),
+    OpCase("linear_without_bias_batch", _linear, _linear_reference, [(2, 5, 4), (3, 4)]),
 ]

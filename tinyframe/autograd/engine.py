@@ -160,7 +160,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
 
     The steps: order the graph (``_order``); for each ready node, ``_Pass.step`` takes the gradient
     that arrived (``_Pass.arrive``: hooks, ``retain_grad``, capture) and runs the node's backward
-    (on arrays, or recorded: ``_call_recorded_backward``) or accumulates into a leaf
+    (``_Pass.call``: on arrays, or recorded) or accumulates into a leaf
     (``_Pass.accumulate``); then each input is sent its gradient, reduced to its shape and dtype
     (``_reduce_to_input``) where they differ.
     """
@@ -178,7 +178,10 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
             g = pending.pop(node, None)
             input_grads = step(node, g) if g is not None else ()
             # Send each input its gradient, reduced to its shape and dtype; an input whose every
-            # gradient has arrived is ready.
+            # gradient has arrived is ready. Ready leaves go on top of the stack: as in PyTorch, whose
+            # ready queue puts AccumulateGrad first, a parameter's ``.grad`` is final as soon as its
+            # last gradient arrived (DDP starts all-reducing it then), not after the deeper layers.
+            leaves = []
             for i, (child, output_nr) in enumerate(node.next_functions):
                 if child is None:
                     continue
@@ -194,7 +197,8 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
                 count = dependencies[child] - 1
                 dependencies[child] = count
                 if count == 0:
-                    ready.append(child)
+                    (leaves if type(child) is AccumulateGrad else ready).append(child)
+            ready.extend(leaves)
     finally:
         state.enabled = previous_mode
     return run.captured
@@ -225,9 +229,7 @@ class _Pass:
             self.accumulate(node, g)
             input_grads = ()
         else:
-            input_grads = node.backward(node, g) if not self.create_graph else _call_recorded_backward(node, g)
-            if type(input_grads) is not tuple:
-                input_grads = (input_grads,)
+            input_grads = self.call(node, g)
             if self.check_nan:
                 anomaly_mode.check_gradients(node, input_grads)
         if not self.retain_graph and node._saved is not None:
@@ -248,6 +250,11 @@ class _Pass:
         if self.needed is not None and node not in self.needed:
             return None
         return g
+
+    def call(self, node: Node, g: Any) -> tuple:
+        """The node's backward: on arrays, or recorded on Tensors when ``create_graph``."""
+        input_grads = node.backward(node, g) if not self.create_graph else _call_recorded_backward(node, g)
+        return input_grads if type(input_grads) is tuple else (input_grads,)
 
     def accumulate(self, node: AccumulateGrad, g: Any) -> None:
         """Adds ``g`` to the leaf's ``.grad`` (unless ``grad`` captures it), then runs its
@@ -325,12 +332,27 @@ class _Ownership:
 
     def __init__(self, root_grads: list) -> None:
         self.given = set(map(id, root_grads))
+        self.given.update(id(g.base) for g in root_grads if getattr(g, "base", None) is not None)
 
     def claim(self, g: Any) -> Any:
-        if g.base is not None or id(g) in self.given:
-            g = g.copy()
-        self.given.add(id(g))
+        owner = g if g.base is None else _whole_view_base(g)
+        if owner is None or id(owner) in self.given:
+            g = owner = g.copy()
+        self.given.add(id(owner))
         return g
+
+
+def _whole_view_base(g: Any) -> Any:
+    """The array that ``g`` views when ``g`` covers all of its memory (as ``weight.t()``'s gradient
+    transposed back covers the product it views), else None: such a view is owned as its base is."""
+    base = g.base
+    if type(base) is type(g) and base.base is None and g.nbytes == base.nbytes and _dense(g) and _dense(base):
+        return base
+    return None
+
+
+def _dense(array: Any) -> bool:
+    return array.flags.c_contiguous or array.flags.f_contiguous
 
 
 def _accumulate(leaf: Tensor, g: Any, create_graph: bool, owned: _Ownership) -> None:

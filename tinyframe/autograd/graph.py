@@ -90,7 +90,8 @@ def _kept_values(node: Node) -> Any:
 
 def _node_label(node: Node) -> str:
     saved = saved_bytes(node)
-    return f"{node.name()}\nsaved {_format_bytes(saved)}" if saved else node.name()
+    name = type(node).__name__  # as torchviz labels nodes: AccumulateGrad, not its name() with the C++ namespace
+    return f"{name}\nsaved {_format_bytes(saved)}" if saved else name
 
 
 def _format_bytes(count: int) -> str:

@@ -56,6 +56,18 @@ class Sub(Op):
         return g, -g if ctx.alpha == 1 else g * -ctx.alpha
 
 
+class Rsub(Sub, node_name="RsubBackward1"):
+    """``other - input`` for a number ``other`` (``2 - x``): PyTorch's rsub, with one edge, to ``input``."""
+
+    @staticmethod
+    def forward(ctx: Rsub, x: Any, *, other: Any) -> Any:
+        return Sub.forward(ctx, other, x)
+
+    @staticmethod
+    def backward(ctx: Rsub, g: Any) -> Any:
+        return -g
+
+
 def _is_bool(value: Any) -> bool:
     return value.__class__ is bool or (not is_number(value) and value.dtype.kind == "b")
 
@@ -80,6 +92,21 @@ class Mul(Op):
         x, y = ctx.saved_tensors
         needs_x, needs_y = ctx.needs_input_grad
         return g * y if needs_x else None, g * x if needs_y else None
+
+
+class MulNumber(Op, node_name="MulBackward1"):
+    """``input * other`` for a number ``other``, as PyTorch's own C++ code multiplies (``mul(Tensor,
+    Scalar)``: one edge); Python's ``x * 2`` is MulBackward0, with an edge for the number."""
+
+    @staticmethod
+    def forward(ctx: MulNumber, x: Any, *, other: Any) -> Any:
+        ctx.other = other
+        x, other = promote(x, other)
+        return x * other
+
+    @staticmethod
+    def backward(ctx: MulNumber, g: Any) -> Any:
+        return g * ctx.other
 
 
 class Div(Op):
@@ -134,11 +161,26 @@ class PowTensor(Op, node_name="PowBackward1"):
         gy = None
         if needs_y:
             # d(x^y)/dy = x^y log x; PyTorch defines it as 0 where x == 0 (the limit for y > 0).
-            if isinstance(x, (int, float)):
-                gy = g * out * math.log(x) if x != 0 else g * 0.0
-            else:
-                gy = g * xp.where(x == 0, 0.0, out * xp.log(xp.where(x == 0, 1.0, x)))
+            gy = g * xp.where(x == 0, 0.0, out * xp.log(xp.where(x == 0, 1.0, x)))
         return gx, gy
+
+
+class PowNumberBase(Op, node_name="PowBackward2"):
+    """``base ** exponent`` for a number ``base`` (``2 ** x``): one edge, to the exponent, as PyTorch's
+    ``pow(Scalar, Tensor)``; the gradient is ``base^y log(base)``, 0 for a zero base."""
+
+    @staticmethod
+    def forward(ctx: PowNumberBase, y: Any, *, base: Any) -> Any:
+        base, y = promote(base, y)
+        out = base ** y
+        ctx.base = base
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: PowNumberBase, g: Any) -> Any:
+        (out,) = ctx.saved_tensors
+        return g * out * math.log(ctx.base) if ctx.base != 0 else g * 0.0
 
 
 class Maximum(Op):
@@ -335,8 +377,11 @@ def _trunc_divide(a: Any, b: Any) -> Any:
 
 
 def pow(input: Any, exponent: Any) -> Tensor:
-    """``input ** exponent``: PowBackward0 for a number exponent, PowBackward1 for a tensor one."""
+    """``input ** exponent``: PowBackward0 for a number exponent, PowBackward1 for a tensor one,
+    PowBackward2 for a number base."""
     if isinstance(exponent, _graph.Tensor):
+        if isinstance(input, (int, float)):
+            return PowNumberBase.apply(exponent, base=input)
         return PowTensor.apply(input, exponent)
     if not isinstance(input, _graph.Tensor):
         raise TypeError("pow expects a Tensor base or exponent")

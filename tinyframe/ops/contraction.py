@@ -255,27 +255,35 @@ class Addmm(Op):
     def forward(ctx: Addmm, input: Any, mat1: Any, mat2: Any, *, beta: Any, alpha: Any) -> Any:
         ctx.beta, ctx.alpha = beta, alpha
         ctx.save_for_backward(mat1, mat2)
+        ctx.mat2_transposed = linalg.is_transposed(mat2)
         product = ctx.product(mat1, mat2)
         if alpha != 1:
             product = product * alpha
         if beta == 0:
+            return product
+        if beta == 1 and input.dtype == product.dtype:
+            product += input  # the product is a fresh array: no second one for the sum (nn.Linear's path)
             return product
         return product + (input if beta == 1 else input * beta)
 
     @staticmethod
     def backward(ctx: Addmm, g: Any) -> tuple:
         mat1, mat2 = ctx.saved_tensors
-        xp = ctx.xp
         needs_input, needs_mat1, needs_mat2 = ctx.needs_input_grad
         scaled = g if ctx.alpha == 1 else g * ctx.alpha
         g_input = (g * ctx.beta if ctx.beta != 1 else g) if needs_input else None
+        if mat1.ndim == 2 and mat2.ndim == 2:  # addmm: every linear layer's path, kept short
+            g_mat1 = scaled @ mat2.T if needs_mat1 else None
+            g_mat2 = linalg.second_factor_grad(mat1, scaled, ctx.mat2_transposed) if needs_mat2 else None
+            return g_input, g_mat1, g_mat2
+        xp = ctx.xp
         if mat1.ndim == 1:  # addr: an outer product of a column and a row
             g_mat1 = scaled @ mat2 if needs_mat1 else None
             g_mat2 = xp.swapaxes(scaled, 0, 1) @ mat1 if needs_mat2 else None
         elif mat2.ndim == 1:  # addmv: mat2 is a column
             g_mat1 = xp.expand_dims(scaled, -1) * mat2 if needs_mat1 else None
             g_mat2 = xp.swapaxes(mat1, -1, -2) @ scaled if needs_mat2 else None
-        else:
+        else:  # baddbmm, addbmm
             g_mat1 = scaled @ xp.swapaxes(mat2, -1, -2) if needs_mat1 else None
             g_mat2 = xp.swapaxes(mat1, -1, -2) @ scaled if needs_mat2 else None
         return g_input, g_mat1, g_mat2

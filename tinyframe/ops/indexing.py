@@ -141,26 +141,36 @@ class IndexPut(CopySlices, node_name="IndexPutBackward0"):
 
 
 class MaskedFill(Op):
-    """``value`` where ``mask`` is True, else ``x``; ``mask`` broadcasts with ``x``."""
+    """``value`` (a number) where ``mask`` is True, else ``x``; ``mask`` broadcasts with ``x``. As in
+    PyTorch, the node has one edge, to ``x``."""
 
     @staticmethod
-    def forward(ctx: MaskedFill, x: Any, value: Any, *, mask: Any) -> Any:
+    def forward(ctx: MaskedFill, x: Any, *, value: Any, mask: Any) -> Any:
         ctx.save_for_backward(mask)
         out = ctx.xp.where(mask, value, x)
         return out if out.dtype == x.dtype else out.astype(x.dtype)
 
     @staticmethod
-    def backward(ctx: MaskedFill, g: Any) -> tuple:
+    def backward(ctx: MaskedFill, g: Any) -> Any:
+        (mask,) = ctx.saved_tensors
+        return ctx.xp.where(mask, ctx.xp.zeros_like(g), g)
+
+
+class MaskedFillTensor(Op, node_name="MaskedFillBackward1"):
+    """masked_fill with a 0-dim tensor value, which receives the sum of the masked gradient."""
+
+    @staticmethod
+    def forward(ctx: MaskedFillTensor, x: Any, value: Any, *, mask: Any) -> Any:
+        return MaskedFill.forward(ctx, x, value=value, mask=mask)
+
+    @staticmethod
+    def backward(ctx: MaskedFillTensor, g: Any) -> tuple:
         (mask,) = ctx.saved_tensors
         xp = ctx.xp
         needs_x, needs_value = ctx.needs_input_grad
         zero = xp.zeros_like(g)
         return (xp.where(mask, zero, g) if needs_x else None,
                 xp.where(mask, g, zero) if needs_value else None)
-
-
-class MaskedFillTensor(MaskedFill, node_name="MaskedFillBackward1"):
-    """masked_fill with a 0-dim tensor value, which receives the sum of the masked gradient."""
 
 
 class ScatterAdd(Op):
@@ -535,7 +545,7 @@ def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
         if value.device != input.device:
             value = value.to(input.device)
         return MaskedFillTensor.apply(input, value, mask=mask_data)
-    return MaskedFill.apply(input, value, mask=mask_data)
+    return MaskedFill.apply(input, value=value, mask=mask_data)
 
 
 def masked_select(input: Tensor, mask: Tensor) -> Tensor:

@@ -12,7 +12,7 @@ from .. import _graph
 from .._graph import Op
 from ..dtypes import cpp_type_name, scalar_type_name
 from . import binary
-from .shape import broadcast_pair, movedim, reshape
+from .shape import SqueezeDimInplace, UnsafeView, broadcast_pair, movedim, reshape, unsqueeze
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -55,10 +55,29 @@ class Mm(Matmul):
     """``mat1 @ mat2`` of two matrices: the hot path of every linear layer."""
 
     @staticmethod
+    def forward(ctx: Mm, a: Any, b: Any) -> Any:
+        ctx.save_for_backward(a, b)
+        ctx.b_transposed = is_transposed(b)
+        return a @ b
+
+    @staticmethod
     def backward(ctx: Mm, g: Any) -> tuple:
         a, b = ctx.saved_tensors
         needs_a, needs_b = ctx.needs_input_grad
-        return g @ b.T if needs_a else None, a.T @ g if needs_b else None
+        return g @ b.T if needs_a else None, second_factor_grad(a, g, ctx.b_transposed) if needs_b else None
+
+
+def is_transposed(a: Any) -> bool:
+    """Whether the array ``a`` is a matrix stored column by column (a transposed view: ``weight.t()``)."""
+    return a.ndim == 2 and a.flags.f_contiguous and not a.flags.c_contiguous
+
+
+def second_factor_grad(a: Any, g: Any, b_transposed: bool) -> Any:
+    """``a^T @ g``, the gradient of the matrix ``b`` in ``a @ b``. For a transposed ``b`` (a linear
+    layer's ``weight.t()``) it is computed as ``(g^T @ a)^T``, in ``b``'s layout, as PyTorch does:
+    transposed back by ``TBackward0`` it is then a fresh product in the weight's own layout, which
+    the weight's ``.grad`` keeps without a copy."""
+    return (g.T @ a).T if b_transposed else a.T @ g
 
 
 class Mv(Matmul):
@@ -67,10 +86,6 @@ class Mv(Matmul):
 
 class Bmm(Matmul):
     pass
-
-
-class VectorMatrix(Matmul, node_name="SqueezeBackward4"):
-    """``vector @ matrix``: PyTorch multiplies a one-row matrix and squeezes the row in place."""
 
 
 class MatmulTransposed(Matmul, node_name="CloneBackward0"):
@@ -146,10 +161,13 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
     inner = a.shape[-1]
     if inner != b.shape[-2 if nb > 1 else 0]:
         raise RuntimeError(_mismatch_message(a.shape, b.shape))
-    if nb == 1:
-        return (Mv if na == 2 else Matmul).apply(input, other)
-    if na == 1 and nb == 2:
-        return VectorMatrix.apply(input, other)
+    if na == 2 and nb == 1:
+        return Mv.apply(input, other)
+    if na == 1 and nb == 2:  # a row times the matrix, the row squeezed out again
+        return SqueezeDimInplace.apply(Mm.apply(unsqueeze(input, 0), other), axes=(0,))
+    if nb <= 2:  # a batch times a matrix or vector: the batch folded into the rows of one product
+        product = (Mm if nb == 2 else Mv).apply(reshape(input, -1, inner), other)
+        return UnsafeView.apply(product, shape=a.shape[:-1] + b.shape[1:])
     broadcast_pair(a.shape[:-2], b.shape[:-2])
     return _batched_node(input, a.shape, b.shape).apply(input, other)
 

@@ -36,7 +36,6 @@ _UINT8 = np.dtype(np.uint8)
 _TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
                "int64": "Long", "float16": "Half", "float32": "Float", "float64": "Double"}
 _BCE_EPSILON = 9.999999960041972e-13  # PyTorch's 1e-12 in float32, as its binary_cross_entropy backward uses
-_SHORT_ROWS = 32  # up to this many classes, numpy's max along the last axis is slower than on a transposed copy
 
 
 # --------------------------------------------------------------------------- shared helpers
@@ -110,122 +109,13 @@ def _log_sigmoid(xp: Any, x: Any) -> Any:
     return xp.minimum(x, 0.0) - xp.log1p(xp.exp(-xp.abs(x)))
 
 
-# --------------------------------------------------------------------------- cross entropy, fused
-class CrossEntropy(Op, node_name="NllLossBackward0"):
-    """``loss_n = logsumexp(x_n) - x_n[t_n]`` for logits ``x`` ``(N, C)`` and class indices ``t`` ``(N,)``
-    (all in range), reduced; the gradient is ``(softmax(x) - one_hot(t)) * g`` (divided by N for 'mean').
-
-    The exponentials and their row sums are kept for backward (freed with the graph); the backward is
-    the op ``_CrossEntropyGrad``, whose own backward recomputes the softmax, so higher orders follow.
-    """
-
-    @staticmethod
-    def forward(ctx: CrossEntropy, x: Any, *, target: Any, reduction: str, ignore_index: int | None = None) -> Any:
-        xp = ctx.xp
-        n, c = x.shape
-        keep = None
-        if ignore_index is not None:  # targets not checked on the host: weigh them on the device
-            keep = _target_weights(xp, target, c, ignore_index, x.dtype)
-            target = xp.where(keep == 1, target, 0)
-        flat = xp.arange(0, n * c, c)
-        flat += target  # the position of each target logit in x.ravel()
-        if xp is np and c <= _SHORT_ROWS:
-            row_max = np.ascontiguousarray(x.T).max(axis=0)
-        else:
-            row_max = x.max(axis=1)
-        e = x - row_max[:, None]
-        xp.exp(e, out=e)
-        sums = e @ xp.ones(c, dtype=e.dtype)  # a matrix-vector product: faster than e.sum(1) for short rows
-        shifted_target = x.take(flat)
-        shifted_target -= row_max  # x_t - max before the subtraction: no cancellation for large logits
-        losses = xp.log(sums)
-        losses -= shifted_target
-        if keep is not None:
-            losses *= keep
-        ctx.save_for_backward(x, e, sums)
-        ctx.flat, ctx.reduction, ctx.count, ctx.keep = flat, reduction, n, keep
-        if keep is not None and reduction == "mean":
-            return losses.sum() / keep.sum()  # over the targets not ignored: NaN when all are
-        return _reduce(xp, losses, reduction)
-
-    @staticmethod
-    def backward(ctx: CrossEntropy, g: Any) -> Any:
-        x, e, sums = ctx.saved_tensors
-        keep = ctx.keep
-        if ctx.reduction == "mean":
-            divisor = ctx.count if keep is None else keep.sum()
-        else:
-            divisor = None
-        return _CrossEntropyGrad.call(x, g, e=e, sums=sums, flat=ctx.flat, keep=keep, divisor=divisor)
-
-
-class _CrossEntropyGrad(Op, node_name="NllLossBackwardBackward0"):
-    """The backward of the fused cross entropy: ``(softmax(x) - one_hot(t)) * keep * g / divisor``
-    (``g`` per row, or one number; ``keep`` weighs ignored targets 0; ``divisor`` is the 'mean'
-    reduction's count), from the exponentials and row sums its forward kept."""
-
-    @staticmethod
-    def forward(ctx: _CrossEntropyGrad, x: Any, g: Any, *, e: Any, sums: Any, flat: Any, keep: Any,
-                divisor: Any) -> Any:
-        ctx.save_for_backward(x, g)
-        ctx.flat, ctx.shape, ctx.dtype, ctx.keep, ctx.divisor = flat, x.shape, x.dtype, keep, divisor
-        if divisor is not None:
-            g = g / divisor
-        grad = e * (g / sums)[:, None]  # softmax times g, row by row, in one pass over (N, C)
-        grad.reshape(-1)[flat] -= g  # minus g at the targets: no (N, C) one-hot array
-        if keep is not None:
-            grad *= keep[:, None]
-        return grad
-
-    @staticmethod
-    def backward(ctx: _CrossEntropyGrad, gg: Any) -> tuple:
-        x, g = ctx.saved_tensors
-        xp = ctx.xp
-        needs_x, needs_g = ctx.needs_input_grad
-        s = reductions.Softmax.call(x, dim=1)
-        per_row = g.ndim == 1
-        if ctx.keep is not None:
-            gg = gg * _same_kind(gg, ctx.keep[:, None])
-        if ctx.divisor is not None:
-            gg = gg / _same_kind(gg, ctx.divisor)
-        gx = gg_g = None
-        if needs_x:  # the softmax's Jacobian applied to gg * g
-            v = gg * (g.reshape((-1, 1)) if per_row else g)
-            gx = s * (v - xp.sum(s * v, axis=1, keepdims=True))
-        if needs_g:
-            one_hot = array_module_of(ctx.flat).zeros(ctx.shape, dtype=ctx.dtype)
-            one_hot.reshape(-1)[ctx.flat] = 1
-            weighted = (s - xp.asarray(one_hot)) * gg
-            gg_g = xp.sum(weighted, axis=1) if per_row else xp.sum(weighted)
-        return gx, gg_g
-
-
-def _same_kind(like: Any, value: Any) -> Any:
-    """A constant array as a Tensor where ``like`` is one (a recorded pass), else as it is."""
-    return _graph.wrap(value) if isinstance(like, _graph.Tensor) and hasattr(value, "shape") else value
-
-
-def _target_weights(xp: Any, target: Any, c: int, ignore_index: int, dtype: Any) -> Any:
-    """Per target: 1 in range, 0 when it is ``ignore_index``, NaN when out of range (as PyTorch's CUDA
-    kernels, which flag a bad target on the device rather than make every step wait to check)."""
-    in_range = target.view(np.uint64) < c  # negatives wrap to huge values: one test for both ends
-    return xp.where(in_range, 1.0, xp.where(target == ignore_index, 0.0, math.nan)).astype(dtype)
-
-
-def _fused_cross_entropy(input: Tensor, target: Tensor, ignore_index: int, reduction: str) -> Tensor | None:
-    """The fused op's result when it applies (2-D floating logits, int64 class indices; on the cpu all in
-    range and none ignored, on a GPU checked by the op on the device); None otherwise."""
-    x, t = input._data, target._data
-    if x.ndim != 2 or t.ndim != 1 or t.dtype != _INT64 or x.dtype.kind != "f" or type(t) is not type(x):
-        return None
-    n, c = x.shape
-    if n == 0 or t.shape[0] != n or 0 <= ignore_index < c or reduction not in _REDUCTIONS:
-        return None
-    if not isinstance(t, np.ndarray):  # on a GPU, checking the targets here would make every step wait
-        return CrossEntropy.apply(input, target=t, reduction=reduction, ignore_index=ignore_index)
-    if t.view(np.uint64).max() >= c:  # negatives wrap to huge values: one test for both ends
-        return None
-    return CrossEntropy.apply(input, target=t, reduction=reduction)
+def _flag_targets(target: Any, c: int, ignore_index: int) -> tuple:
+    """Which targets are ``ignore_index`` and which are out of range, as device arrays: PyTorch's CUDA
+    kernels flag a bad target on the device rather than make every step wait to check; here its loss
+    is NaN."""
+    ignored = target == ignore_index
+    out_of_range = target.view(np.uint64) >= c  # negatives wrap to huge values: one test for both ends
+    return ignored, out_of_range & ~ignored
 
 
 # --------------------------------------------------------------------------- negative log likelihood
@@ -238,10 +128,13 @@ class NllLoss(Op):
     """
 
     @staticmethod
-    def forward(ctx: NllLoss, x: Any, *, target: Any, ignored: Any, weight: Any, reduction: str) -> Any:
+    def forward(ctx: NllLoss, x: Any, *, target: Any, ignored: Any, weight: Any, reduction: str,
+                invalid: Any = None) -> Any:
         xp = ctx.xp
         index = _class_index(xp, target, x.ndim)
         picked = x[index]
+        if invalid is not None:  # out-of-range targets (flagged on a GPU): NaN losses
+            picked = xp.where(invalid, math.nan, picked)
         w = weight[target] if weight is not None else None
         if ignored is not None:
             w = xp.where(ignored, 0, w) if w is not None else (~ignored).astype(x.dtype)
@@ -349,15 +242,22 @@ def _nll_loss_nd(input: Tensor, target: Tensor, weight: Tensor | None, reduction
     if w is not None and w.dtype != x.dtype:
         raise RuntimeError(f"expected scalar type {_type_name(x)} but found {_type_name(w)}")
     t = t.astype(_INT64, copy=False)
-    ignored = t == ignore_index
-    if ignored.any():
-        t = array_module_of(t).where(ignored, 0, t)
-    else:
-        ignored = None
-    out_of_range = (t < 0) | (t >= c)
-    if out_of_range.any():
-        raise IndexError(f"Target {int(t[out_of_range].reshape(-1)[0])} is out of bounds.")
-    out = op.apply(input, target=t, ignored=ignored, weight=w, reduction=reduction)
+    ignored = invalid = None
+    if not isinstance(t, np.ndarray):  # on a GPU, checking the targets here would make every step wait
+        ignored, invalid = _flag_targets(t, c, ignore_index)
+        t = array_module_of(t).where(ignored | invalid, 0, t)
+    # The common case in one pass: every target a class (negatives wrap to huge values as uint64), so
+    # none can equal an ignore_index outside [0, C).
+    elif 0 <= ignore_index < c or not t.size or int(t.view(np.uint64).max()) >= c:
+        ignored = t == ignore_index
+        if ignored.any():
+            t = array_module_of(t).where(ignored, 0, t)
+        else:
+            ignored = None
+        out_of_range = (t < 0) | (t >= c)
+        if out_of_range.any():
+            raise IndexError(f"Target {int(t[out_of_range].reshape(-1)[0])} is out of bounds.")
+    out = op.apply(input, target=t, ignored=ignored, invalid=invalid, weight=w, reduction=reduction)
     return out if view_as is None or reduction != "none" else shape.reshape(out, view_as)
 
 
@@ -389,10 +289,6 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
     """
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
-    if weight is None and label_smoothing <= 0.0 and isinstance(target, _graph.Tensor):
-        fused = _fused_cross_entropy(input, target, ignore_index, reduction)
-        if fused is not None:
-            return fused
     _check_reduction(reduction)
     if not isinstance(target, _graph.Tensor):
         raise TypeError(f"cross_entropy(): argument 'target' must be Tensor, not {type(target).__name__}")
@@ -443,7 +339,7 @@ def _smoothed(log_probabilities: Tensor, nll: Tensor, target: Tensor, weight: Te
             smooth = reductions.sum(smooth) / total
     elif reduction == "sum":
         smooth = reductions.sum(smooth)
-    return nll * (1.0 - eps) + smooth * (eps / n_classes)
+    return binary.MulNumber.apply(nll, other=1.0 - eps) + binary.MulNumber.apply(smooth, other=eps / n_classes)
 
 
 def _cross_entropy_probabilities(input: Tensor, target: Tensor, weight: Tensor | None, reduction: str,

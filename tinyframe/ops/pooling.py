@@ -23,6 +23,7 @@ import numpy as np
 from .. import _graph
 from .._graph import Op
 from ..device import array_module_of
+from . import reduction
 from .convolution import drop_from_2d, lift_to_2d
 
 if TYPE_CHECKING:
@@ -493,6 +494,8 @@ def _adaptive_avg_pool(op: str, nd: int, input: Tensor, output_size: Any) -> Ten
     if any(o < 0 for o in sizes):
         raise RuntimeError(f"{op}: elements of output_size must be greater than or equal to 0 but received "
                            f"{{{', '.join(str(o) for o in sizes)}}}")
+    if nd == 2 and sizes == (1, 1):  # global average pooling: PyTorch takes the mean (MeanBackward1)
+        return reduction.mean(input, (-2, -1), keepdim=True)
     batched = len(shape) == nd + 2
     if nd == 1:
         sizes, shape = (1,) + sizes, shape[:-1] + (1, shape[-1])

@@ -119,6 +119,10 @@ class SqueezeDims(Squeeze, node_name="SqueezeBackward2"):
     pass
 
 
+class SqueezeDimInplace(Squeeze, node_name="SqueezeBackward4"):
+    """``squeeze_(dim)``'s node: matmul squeezes a vector's row out of its product this way."""
+
+
 class Unsqueeze(Op):
     is_view = True
 
@@ -358,8 +362,9 @@ def _wrap_dims(dims: Sequence[int], ndim: int) -> tuple:
 def reshape(input: Tensor, *shape: Any) -> Tensor:
     """The elements of ``input`` in shape ``shape`` (one entry may be -1: inferred).
 
-    A view sharing storage when the memory layout allows it (ViewBackward0), else a copy
-    (UnsafeViewBackward0). Accepts ``reshape(2, 3)`` or ``reshape((2, 3))``.
+    A view sharing storage when the memory layout allows it (ViewBackward0), else a row-major copy
+    reshaped (UnsafeViewBackward0 of CloneBackward0, as in PyTorch). Accepts ``reshape(2, 3)`` or
+    ``reshape((2, 3))``.
     """
     return _reshape(input, _infer_size(_int_tuple("reshape", shape), input._data.size))
 
@@ -368,7 +373,7 @@ def _reshape(input: Tensor, shape: tuple) -> Tensor:
     a = input._data
     if a.flags.c_contiguous or _viewable(a.shape, a.strides, shape):
         return View.apply(input, shape=shape)
-    return UnsafeView.apply(input, shape=shape)
+    return UnsafeView.apply(Contiguous.apply(input), shape=shape)
 
 
 def view(input: Tensor, *shape: Any) -> Tensor:

@@ -1,0 +1,248 @@
+"""Walks of the backward graph, shared by ``test_graph_parity.py`` and the script that recorded
+PyTorch's walks (``python tests/_graph_walk.py`` under a PyTorch install rewrites
+``tests/_graph_expected.py``).
+
+A walk lists the nodes reached from an output's ``grad_fn`` through ``next_functions`` breadth
+first, one line per node: ``"index Name -> edges"``, where each edge is the index of the next node
+(``index:output_nr`` when the edge leaves from another output than the first) or ``None``. A leaf's
+``AccumulateGrad`` is named by its leaf: ``AccumulateGrad[weight]``.
+
+Each case is ``name -> fn(lib) -> (output, leaves)`` with ``lib`` ``tinyframe`` or ``torch`` and
+``leaves`` a dict naming the leaf tensors (parameters and inputs).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+def walk(output: Any, leaves: dict) -> list[str]:
+    """The breadth-first walk of ``output.grad_fn``'s graph, as lines (see the module docstring)."""
+    if output.grad_fn is None:
+        return []
+    leaf_names = {id(tensor): name for name, tensor in leaves.items()}
+    order, index = [output.grad_fn], {id(output.grad_fn): 0}
+    lines = []
+    for position, node in enumerate(order):  # order grows while it is walked
+        edges = []
+        for child, output_nr in node.next_functions:
+            if child is None:
+                edges.append("None")
+                continue
+            if id(child) not in index:
+                index[id(child)] = len(order)
+                order.append(child)
+            edges.append(f"{index[id(child)]}:{output_nr}" if output_nr else str(index[id(child)]))
+        label = node.name()
+        if label.endswith("AccumulateGrad"):  # PyTorch names it torch::autograd::AccumulateGrad
+            label += f"[{leaf_names.get(id(node.variable), '?')}]"
+        lines.append(f"{position} {label} -> {', '.join(edges)}")
+    return lines
+
+
+def _leaf(lib: Any, *shape: int) -> Any:
+    return lib.randn(*shape, requires_grad=True)
+
+
+def _module(module: Any, x: Any, *, train: bool = True) -> tuple:
+    """The module's output on ``x``, with its parameters and ``x`` as the named leaves."""
+    module.train(train)
+    leaves = dict(module.named_parameters())
+    leaves["x"] = x
+    return module(x), leaves
+
+
+def _layer(make: Any, *shape: int, train: bool = True, grad: bool = True) -> Any:
+    """A case: ``make(nn)`` applied to a ``shape`` input (a leaf requiring grad when ``grad``)."""
+    def case(lib: Any) -> tuple:
+        x = lib.randn(*shape, requires_grad=grad)
+        return _module(make(lib.nn), x, train=train)
+    return case
+
+
+def _loss(make: Any, target: Any, *, probabilities: bool = False, shape: tuple = (4, 3)) -> Any:
+    """A case: ``make(nn)(input, target(lib))`` with ``input`` a leaf (its sigmoid for probabilities)."""
+    def case(lib: Any) -> tuple:
+        x = lib.randn(*shape, requires_grad=True)
+        prediction = lib.sigmoid(x) if probabilities else x
+        return make(lib.nn)(prediction, target(lib)), {"x": x}
+    return case
+
+
+def _classes(lib: Any) -> Any:
+    return lib.tensor([0, 2, 1, 2])
+
+
+def _mlp(nn: Any) -> Any:
+    return nn.Sequential(nn.Flatten(), nn.Linear(12, 8), nn.ReLU(), nn.Linear(8, 6), nn.ReLU(), nn.Linear(6, 3))
+
+
+def _cnn(nn: Any) -> Any:
+    return nn.Sequential(
+        nn.Conv2d(1, 4, 3, padding=1), nn.MaxPool2d(2), nn.BatchNorm2d(4), nn.ReLU(),
+        nn.Conv2d(4, 8, 3, padding=1), nn.MaxPool2d(2), nn.BatchNorm2d(8), nn.ReLU(),
+        nn.Flatten(), nn.Linear(8 * 2 * 2, 16), nn.ReLU(), nn.Dropout(0.25), nn.Linear(16, 3))
+
+
+def _model_loss(make: Any, *shape: int) -> Any:
+    def case(lib: Any) -> tuple:
+        model = make(lib.nn)
+        out, leaves = _module(model, lib.randn(*shape))
+        del leaves["x"]
+        return lib.nn.CrossEntropyLoss()(out, _classes(lib)), leaves
+    return case
+
+
+def _tutorial_add_mul_mean(lib: Any) -> tuple:
+    x = lib.ones(2, 2, requires_grad=True)
+    y = x + 2
+    z = y * y * 3
+    return z.mean(), {"x": x}
+
+
+def _tutorial_matmul_bce(lib: Any) -> tuple:
+    x, y = lib.ones(5), lib.zeros(3)
+    w, b = _leaf(lib, 5, 3), _leaf(lib, 3)
+    z = lib.matmul(x, w) + b
+    return lib.nn.functional.binary_cross_entropy_with_logits(z, y), {"w": w, "b": b}
+
+
+def _tutorial_polynomial(lib: Any) -> tuple:
+    a = lib.tensor([2.0, 3.0], requires_grad=True)
+    b = lib.tensor([6.0, 4.0], requires_grad=True)
+    return 3 * a ** 3 - b ** 2, {"a": a, "b": b}
+
+
+def _tutorial_w_x_b(lib: Any) -> tuple:
+    w, x, b = _leaf(lib, 3, 4), _leaf(lib, 4), _leaf(lib, 3)
+    return (w @ x + b).sum(), {"w": w, "x": x, "b": b}
+
+
+def _tutorial_norm_loop(lib: Any) -> tuple:
+    x = _leaf(lib, 3)
+    y = x * 2
+    for _ in range(2):
+        y = y * 2
+    return y.norm(), {"x": x}
+
+
+def _tutorial_exp_sum(lib: Any) -> tuple:
+    x = _leaf(lib, 3)
+    return (x.exp() / x.exp().sum()).log().pow(2).sum(), {"x": x}
+
+
+def _reflected_scalars(lib: Any) -> tuple:
+    x = _leaf(lib, 3)
+    return lib.stack([2 + x, 2 - x, 2 * x, 2 / x, 2 ** x, x - 2, x / 2, x ** 2, -x]), {"x": x}
+
+
+def _linear_transposed_input(lib: Any) -> tuple:
+    return _module(lib.nn.Linear(4, 3), lib.randn(2, 4, 5, requires_grad=True).transpose(1, 2))
+
+
+def _residual_block(lib: Any) -> tuple:
+    """A ResNet basic block: conv, batch norm, in-place ReLU, conv, batch norm, ``out += identity``."""
+    nn = lib.nn
+    conv1, bn1, conv2, bn2 = nn.Conv2d(2, 2, 3, padding=1, bias=False), nn.BatchNorm2d(2), \
+        nn.Conv2d(2, 2, 3, padding=1, bias=False), nn.BatchNorm2d(2)
+    x = lib.randn(1, 2, 4, 4, requires_grad=True)
+    out = nn.functional.relu(bn1(conv1(x)), inplace=True)
+    out = bn2(conv2(out))
+    out += x
+    leaves = {"x": x, "conv1": conv1.weight, "bn1.weight": bn1.weight, "bn1.bias": bn1.bias, "conv2": conv2.weight,
+              "bn2.weight": bn2.weight, "bn2.bias": bn2.bias}
+    return nn.functional.relu(out), leaves
+
+
+def _rnn(make: Any) -> Any:
+    def case(lib: Any) -> tuple:
+        module = make(lib.nn)
+        out, leaves = _module(module, lib.randn(5, 2, 3))
+        del leaves["x"]
+        return out[0], leaves
+    return case
+
+
+def _attention(lib: Any) -> tuple:
+    module = lib.nn.MultiheadAttention(4, 2)
+    x = lib.randn(3, 2, 4)
+    leaves = dict(module.named_parameters())
+    return module(x, x, x)[0], leaves
+
+
+CASES = {
+    "linear_1d": _layer(lambda nn: nn.Linear(4, 3), 4),
+    "linear_1d_no_bias": _layer(lambda nn: nn.Linear(4, 3, bias=False), 4),
+    "linear_2d": _layer(lambda nn: nn.Linear(4, 3), 2, 4),
+    "linear_2d_input_without_grad": _layer(lambda nn: nn.Linear(4, 3), 2, 4, grad=False),
+    "linear_2d_no_bias": _layer(lambda nn: nn.Linear(4, 3, bias=False), 2, 4),
+    "linear_3d": _layer(lambda nn: nn.Linear(4, 3), 5, 2, 4),
+    "linear_3d_no_bias": _layer(lambda nn: nn.Linear(4, 3, bias=False), 5, 2, 4),
+    "linear_4d": _layer(lambda nn: nn.Linear(4, 3), 2, 5, 2, 4),
+    "conv1d": _layer(lambda nn: nn.Conv1d(2, 3, 3), 2, 2, 6),
+    "conv2d": _layer(lambda nn: nn.Conv2d(2, 3, 3, padding=1), 2, 2, 5, 5),
+    "conv2d_no_bias": _layer(lambda nn: nn.Conv2d(2, 3, 3, bias=False), 2, 2, 5, 5),
+    "conv_transpose2d": _layer(lambda nn: nn.ConvTranspose2d(2, 3, 3, stride=2), 2, 2, 4, 4),
+    "batch_norm1d_train": _layer(lambda nn: nn.BatchNorm1d(3), 4, 3),
+    "batch_norm1d_eval": _layer(lambda nn: nn.BatchNorm1d(3), 4, 3, train=False),
+    "batch_norm2d_train": _layer(lambda nn: nn.BatchNorm2d(3), 2, 3, 4, 4),
+    "batch_norm2d_eval": _layer(lambda nn: nn.BatchNorm2d(3), 2, 3, 4, 4, train=False),
+    "layer_norm": _layer(lambda nn: nn.LayerNorm(4), 2, 3, 4),
+    "group_norm": _layer(lambda nn: nn.GroupNorm(2, 4), 2, 4, 3),
+    "embedding": lambda lib: _module(lib.nn.Embedding(5, 3), lib.tensor([[0, 4], [2, 2]])),
+    "dropout_train": _layer(lambda nn: nn.Sequential(nn.Tanh(), nn.Dropout(0.5)), 3, 4),
+    "dropout_eval": _layer(lambda nn: nn.Sequential(nn.Tanh(), nn.Dropout(0.5)), 3, 4, train=False),
+    "relu": _layer(lambda nn: nn.ReLU(), 3, 4),
+    "gelu": _layer(lambda nn: nn.GELU(), 3, 4),
+    "sigmoid": _layer(lambda nn: nn.Sigmoid(), 3, 4),
+    "tanh": _layer(lambda nn: nn.Tanh(), 3, 4),
+    "softmax": _layer(lambda nn: nn.Softmax(dim=1), 3, 4),
+    "log_softmax": _layer(lambda nn: nn.LogSoftmax(dim=1), 3, 4),
+    "max_pool2d": _layer(lambda nn: nn.MaxPool2d(2), 1, 2, 4, 4),
+    "avg_pool2d": _layer(lambda nn: nn.AvgPool2d(2), 1, 2, 4, 4),
+    "adaptive_avg_pool2d": _layer(lambda nn: nn.AdaptiveAvgPool2d((1, 1)), 1, 2, 4, 4),
+    "flatten": _layer(lambda nn: nn.Flatten(), 2, 3, 2),
+    "cross_entropy": _loss(lambda nn: nn.CrossEntropyLoss(), _classes),
+    "cross_entropy_sum": _loss(lambda nn: nn.CrossEntropyLoss(reduction="sum"), _classes),
+    "cross_entropy_none": _loss(lambda nn: nn.CrossEntropyLoss(reduction="none"), _classes),
+    "cross_entropy_label_smoothing": _loss(lambda nn: nn.CrossEntropyLoss(label_smoothing=0.1), _classes),
+    "nll_loss": _loss(lambda nn: nn.NLLLoss(), _classes),
+    "mse_loss": _loss(lambda nn: nn.MSELoss(), lambda lib: lib.zeros(4, 3)),
+    "l1_loss": _loss(lambda nn: nn.L1Loss(), lambda lib: lib.zeros(4, 3)),
+    "bce_loss": _loss(lambda nn: nn.BCELoss(), lambda lib: lib.ones(4, 3), probabilities=True),
+    "bce_with_logits_loss": _loss(lambda nn: nn.BCEWithLogitsLoss(), lambda lib: lib.ones(4, 3)),
+    "mnist_mlp": _model_loss(_mlp, 4, 1, 3, 4),
+    "mnist_cnn": _model_loss(_cnn, 4, 1, 8, 8),
+    "tutorial_add_mul_mean": _tutorial_add_mul_mean,
+    "tutorial_matmul_bce": _tutorial_matmul_bce,
+    "tutorial_polynomial": _tutorial_polynomial,
+    "tutorial_w_x_b": _tutorial_w_x_b,
+    "tutorial_norm_loop": _tutorial_norm_loop,
+    "tutorial_exp_sum": _tutorial_exp_sum,
+    "reflected_scalars": _reflected_scalars,
+    "linear_transposed_input": _linear_transposed_input,
+    "residual_block": _residual_block,
+    "view_sum_cat": lambda lib: (lambda x: (lib.cat([x.view(6, 2).sum(1), x.mean()[None]]), {"x": x}))(
+        _leaf(lib, 3, 4)),
+    "softmax_3d_identity": _layer(lambda nn: nn.Sequential(nn.Identity(), nn.Softmax(-1)), 2, 3, 4),
+    "lstm": _rnn(lambda nn: nn.LSTM(3, 4)),
+    "gru": _rnn(lambda nn: nn.GRU(3, 4)),
+    "multihead_attention": _attention,
+}
+
+
+def _record() -> None:
+    """Rewrites ``_graph_expected.py`` with PyTorch's walks (run under a PyTorch install)."""
+    import pathlib
+    import pprint
+
+    import torch
+    torch.manual_seed(0)
+    walks = {name: walk(*case(torch)) for name, case in CASES.items()}
+    text = (f'"""PyTorch {torch.__version__.split("+")[0]}\'s walks of the cases in ``_graph_walk.py`` '
+            '(written by ``python tests/_graph_walk.py``)."""\n'
+            f"EXPECTED = {pprint.pformat(walks, width=110, sort_dicts=False)}\n")
+    pathlib.Path(__file__).with_name("_graph_expected.py").write_text(text)
+
+
+if __name__ == "__main__":
+    _record()
