@@ -78,6 +78,22 @@ class ModuleList(Module):
             self.append(module)
         return self
 
+    def __repr__(self) -> str:
+        """As PyTorch prints a ModuleList: a run of children with equal reprs is one entry,
+        ``(0-5): 6 x Linear(...)``."""
+        runs: list[list] = []  # [first index, last index, repr]
+        for index, module in enumerate(self):
+            text = repr(module)
+            if runs and runs[-1][2] == text:
+                runs[-1][1] = index
+            else:
+                runs.append([index, index, text])
+        if not runs:
+            return f"{self._get_name()}()"
+        lines = [f"({first}): {text}" if first == last else f"({first}-{last}): {last - first + 1} x {text}"
+                 for first, last, text in runs]
+        return f"{self._get_name()}(\n  " + "\n  ".join(line.replace("\n", "\n  ") for line in lines) + "\n)"
+
 
 class ModuleDict(Module):
     """A dict of modules, each registered under its key, in insertion order."""
