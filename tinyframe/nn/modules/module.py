@@ -5,11 +5,12 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
-from ... import dtypes
+from ... import dtypes, grad_mode
 from ...autograd.hooks import RemovableHandle
 from ...device import as_device, move_array
 from ...tensor import Tensor, parse_to_arguments
 from ..parameter import Buffer, Parameter
+from ._backward_hooks import call_with_backward_hooks
 
 __all__ = ["Module"]
 
@@ -42,11 +43,21 @@ class Module:
         object.__setattr__(self, "_modules", OrderedDict())
         object.__setattr__(self, "_forward_hooks", OrderedDict())
         object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
+        object.__setattr__(self, "_backward_hooks", OrderedDict())
+        object.__setattr__(self, "_backward_pre_hooks", OrderedDict())
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        backward_hooks = self._backward_hooks or self._backward_pre_hooks
+        if not self._forward_pre_hooks and not self._forward_hooks and not backward_hooks:
+            return self.forward(*args, **kwargs)  # called here, so that forward's warnings name the caller's line
+        if backward_hooks and grad_mode.is_grad_enabled():
+            return call_with_backward_hooks(self, args, kwargs)
+        return self._forward_with_hooks(args, kwargs)
+
+    def _forward_with_hooks(self, args: tuple, kwargs: dict) -> Any:
         if not self._forward_pre_hooks and not self._forward_hooks:
             return self.forward(*args, **kwargs)
         for hook in list(self._forward_pre_hooks.values()):
@@ -156,6 +167,16 @@ class Module:
     def register_forward_pre_hook(self, hook: Callable) -> RemovableHandle:
         """``hook(module, args)`` runs before ``forward``; a returned value replaces the args."""
         return self._add_hook(self._forward_pre_hooks, hook)
+
+    def register_full_backward_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(module, grad_input, grad_output)`` runs when the gradients with respect to the
+        module's positional Tensor inputs are computed; a returned tuple replaces ``grad_input``."""
+        return self._add_hook(self._backward_hooks, hook)
+
+    def register_full_backward_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(module, grad_output)`` runs when the gradients with respect to the module's outputs
+        are computed; a returned tuple replaces ``grad_output``."""
+        return self._add_hook(self._backward_pre_hooks, hook)
 
     @staticmethod
     def _add_hook(table: OrderedDict, hook: Callable) -> RemovableHandle:
