@@ -146,3 +146,13 @@ def test_division_by_zero_and_log_of_zero_do_not_warn():
     code = ("import tinyframe as t; t.tensor([1., 0.]) / 0; t.tensor([0., -1.]).log(); t.tensor(-1.).sqrt()")
     done = subprocess.run([sys.executable, "-W", "error", "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_parameter_list_and_dict_print_their_entries_as_pytorch():
+    plist = nn.ParameterList([nn.Parameter(torch.zeros(2)), nn.Parameter(torch.zeros(2, 3).double())])
+    assert repr(plist) == ("ParameterList(\n    (0): Parameter containing: [tinyframe.float32 of size 2]\n"
+                           "    (1): Parameter containing: [tinyframe.float64 of size 2x3]\n)")
+    pdict = nn.ParameterDict({"w": nn.Parameter(torch.zeros(2, 3)), "b": torch.zeros(1)})
+    assert repr(pdict) == ("ParameterDict(\n    (b): Parameter containing: [tinyframe.FloatTensor of size 1]\n"
+                           "    (w): Parameter containing: [tinyframe.FloatTensor of size 2x3]\n)")
+    assert list(nn.ParameterDict({"w": torch.zeros(1), "b": torch.zeros(1)}).keys()) == ["b", "w"]

@@ -149,14 +149,24 @@ class ParameterList(Module):
     def __iter__(self) -> Iterator[Parameter]:
         return iter(self._parameters.values())
 
+    def extra_repr(self) -> str:
+        """One line per parameter, as PyTorch prints it (``(0): Parameter containing: [... of size 2x3]``)."""
+        return "\n".join(f"  ({k}): {_describe_parameter(p, repr(p.dtype))}" for k, p in enumerate(self))
+
 
 class ParameterDict(Module):
     """A dict of parameters, each registered under its key."""
 
     def __init__(self, values: dict | None = None) -> None:
         super().__init__()
-        for key, value in (values or {}).items():
+        items = (values or {}).items()
+        # As PyTorch: an OrderedDict (or ParameterDict) keeps its order, a plain dict is taken in key order.
+        for key, value in items if isinstance(values, (OrderedDict, ParameterDict)) else sorted(items):
             self[key] = value
+
+    def extra_repr(self) -> str:
+        """One line per parameter, named by the legacy type (``[tinyframe.FloatTensor of size 2x3]``)."""
+        return "\n".join(f"  ({k}): {_describe_parameter(p, p.type())}" for k, p in self.items())
 
     def __setitem__(self, key: str, value: Parameter) -> None:
         self.register_parameter(key, value if isinstance(value, Parameter) else Parameter(value))
@@ -175,3 +185,10 @@ class ParameterDict(Module):
 
     def items(self) -> Iterable[tuple[str, Parameter]]:
         return self._parameters.items()
+
+
+def _describe_parameter(p: Parameter, type_name: str) -> str:
+    """How ParameterList and ParameterDict print an entry (PyTorch names the type differently in each)."""
+    size = "x".join(str(n) for n in p.shape)
+    device = f" ({p.device})" if p.device.type == "cuda" else ""
+    return f"Parameter containing: [{type_name} of size {size}{device}]"
