@@ -156,3 +156,18 @@ def test_parameter_list_and_dict_print_their_entries_as_pytorch():
     assert repr(pdict) == ("ParameterDict(\n    (b): Parameter containing: [tinyframe.FloatTensor of size 1]\n"
                            "    (w): Parameter containing: [tinyframe.FloatTensor of size 2x3]\n)")
     assert list(nn.ParameterDict({"w": torch.zeros(1), "b": torch.zeros(1)}).keys()) == ["b", "w"]
+
+
+def test_in_operator_compares_elements_as_pytorch():
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    assert 2.0 in x and 5 not in x and torch.tensor(2.0) in x and torch.tensor([1.0, 2.0]) in x
+    with pytest.raises(RuntimeError, match="Tensor.__contains__ only supports Tensor or scalar"):
+        "a" in x  # noqa: B015
+
+
+def test_typename_broadcast_to_sizes_and_is_nonzero():
+    assert torch.typename(torch.zeros(1)) == "tinyframe.FloatTensor" and torch.typename(3) == "int"
+    assert torch.zeros(2).broadcast_to(3, 2).shape == (3, 2) and torch.zeros(2).broadcast_to((3, 2)).shape == (3, 2)
+    assert torch.tensor([1]).is_nonzero() and torch.is_nonzero(torch.tensor(1.0))
+    with pytest.raises(RuntimeError, match="Boolean value of Tensor with more than one value is ambiguous"):
+        torch.zeros(2).is_nonzero()

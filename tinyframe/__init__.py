@@ -27,6 +27,8 @@ from .functional import *  # noqa: F401,F403  the op functions: tinyframe.exp, t
 from .functional import __all__ as _functional_names
 from . import linalg, return_types  # noqa: E402  torch.linalg, torch.return_types
 from . import accelerator, backends, testing  # noqa: E402  torch.accelerator, torch.backends, torch.testing
+from . import amp  # noqa: E402  torch.amp
+from .amp import autocast, get_autocast_dtype, is_autocast_enabled  # noqa: E402
 from .type_info import finfo, iinfo  # noqa: E402
 from .legacy_tensor_types import *  # noqa: E402,F401,F403  FloatTensor, LongTensor, ...
 from .legacy_tensor_types import __all__ as _legacy_type_names  # noqa: E402
@@ -53,7 +55,8 @@ __all__ = [
     "save", "load", "utils", "can_cast", "linalg", "return_types", "distributed",
     "from_dlpack", "set_num_threads", "get_num_threads",
     *_functional_names,
-    "accelerator", "backends", "testing", "finfo", "iinfo", *_toplevel_names, *_legacy_type_names,
+    "accelerator", "backends", "testing", "amp", "autocast", "get_autocast_dtype", "is_autocast_enabled",
+    "finfo", "iinfo", *_toplevel_names, *_legacy_type_names,
 ]
 
 # The layers above the core, exported as PyTorch exports torch.nn and torch.optim.

@@ -8,7 +8,7 @@ from typing import Any
 from . import dtypes
 from .tensor import Tensor
 
-__all__ = ["equal", "is_tensor", "is_floating_point", "is_nonzero", "numel", "promote_types", "result_type",
+__all__ = ["equal", "is_tensor", "is_floating_point", "is_nonzero", "typename", "numel", "promote_types", "result_type",
            "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
            "set_float32_matmul_precision", "get_float32_matmul_precision", "compile", "pi", "e", "inf", "nan",
            "newaxis"]
@@ -37,11 +37,16 @@ def is_floating_point(input: Tensor) -> bool:
 
 def is_nonzero(input: Tensor) -> bool:
     """The truth of a one-element tensor; RuntimeError for any other size, as PyTorch."""
-    if input.numel() != 1:
-        if input.numel() == 0:
-            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
-        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
-    return bool(input.item())
+    return input.is_nonzero()
+
+
+def typename(obj: Any) -> str:
+    """The type name of ``obj``: a tensor's legacy type (``tinyframe.FloatTensor``), else the class's
+    qualified name."""
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module = type(obj).__module__
+    return type(obj).__qualname__ if module in ("builtins", None) else f"{module}.{type(obj).__qualname__}"
 
 
 def numel(input: Tensor) -> int:

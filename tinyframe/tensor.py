@@ -953,8 +953,9 @@ class Tensor:
         """``expand(other.shape)``."""
         return shape_ops.expand(self, other.shape)
 
-    def broadcast_to(self, size: Sequence[int]) -> Tensor:
-        return shape_ops.expand(self, size)
+    def broadcast_to(self, *size: Any) -> Tensor:
+        """This tensor expanded to ``size`` (given as one sequence or as ints), without copying."""
+        return shape_ops.expand(self, size[0] if len(size) == 1 and not isinstance(size[0], int) else size)
 
     def narrow(self, dim: int, start: int, length: int) -> Tensor:
         return shape_ops.narrow(self, dim, start, length)
@@ -1321,6 +1322,20 @@ class Tensor:
     # ----------------------------------------------------------------- Python protocol
     def __repr__(self) -> str:
         return tensor_repr(self)
+
+    def __contains__(self, element: Any) -> bool:
+        """``element in t``: whether any element equals ``element`` (a number or a broadcastable tensor)."""
+        if not isinstance(element, (Tensor, int, float, bool)):
+            raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
+                               f"{type(element)}.")
+        return bool((self == element).any())
+
+    def is_nonzero(self) -> bool:
+        """The truth of a one-element tensor; RuntimeError for any other size."""
+        if self.numel() != 1:
+            amount = "no values" if self.numel() == 0 else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
+        return bool(self.item())
 
     def __len__(self) -> int:
         if self._data.ndim == 0:
