@@ -171,3 +171,14 @@ def test_typename_broadcast_to_sizes_and_is_nonzero():
     assert torch.tensor([1]).is_nonzero() and torch.is_nonzero(torch.tensor(1.0))
     with pytest.raises(RuntimeError, match="Boolean value of Tensor with more than one value is ambiguous"):
         torch.zeros(2).is_nonzero()
+
+
+def test_reshape_that_must_copy_records_clone_then_unsafe_view():
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    r = a.unsqueeze(0).expand(3, 2).reshape(-1)
+    clone = r.grad_fn.next_functions[0][0]
+    assert [type(n).__name__ for n in (r.grad_fn, clone, clone.next_functions[0][0])] == [
+        "UnsafeViewBackward0", "CloneBackward0", "ExpandBackward0"]
+    r.sum().backward()
+    assert a.grad.tolist() == [3.0, 3.0]
+    assert torch.arange(6.0).reshape(2, 3).t().reshape(6).tolist() == [0.0, 3.0, 1.0, 4.0, 2.0, 5.0]

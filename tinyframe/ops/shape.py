@@ -368,7 +368,8 @@ def _reshape(input: Tensor, shape: tuple) -> Tensor:
     a = input._data
     if a.flags.c_contiguous or _viewable(a.shape, a.strides, shape):
         return View.apply(input, shape=shape)
-    return UnsafeView.apply(input, shape=shape)
+    # As PyTorch: a contiguous copy (CloneBackward0), then an unsafe view of it (UnsafeViewBackward0).
+    return UnsafeView.apply(Contiguous.apply(input), shape=shape)
 
 
 def view(input: Tensor, *shape: Any) -> Tensor:
