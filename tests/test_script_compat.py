@@ -182,3 +182,27 @@ def test_reshape_that_must_copy_records_clone_then_unsafe_view():
     r.sum().backward()
     assert a.grad.tolist() == [3.0, 3.0]
     assert torch.arange(6.0).reshape(2, 3).t().reshape(6).tolist() == [0.0, 3.0, 1.0, 4.0, 2.0, 5.0]
+
+
+def test_requires_grad_on_integers_words_the_error_as_pytorch_does_per_entry_point():
+    x = torch.zeros(2, dtype=torch.long)
+    with pytest.raises(RuntimeError, match="^only Tensors of floating point dtype can require gradients$"):
+        x.requires_grad_()
+    for make in (lambda: setattr(x, "requires_grad", True),
+                 lambda: torch.zeros(2, dtype=torch.long, requires_grad=True),
+                 lambda: nn.Parameter(torch.zeros(2, dtype=torch.long))):
+        with pytest.raises(RuntimeError, match="^Only Tensors of floating point and complex dtype can require"):
+            make()
+
+
+def test_error_messages_scripts_hit_are_pytorchs():
+    with pytest.raises(IndexError, match="^index 3 is out of range$"):
+        nn.Sequential(nn.ReLU())[3]
+    with pytest.raises(IndexError, match="^index -3 is out of range$"):
+        nn.ModuleList([nn.ReLU()])[-3]
+    with pytest.raises(RuntimeError, match="^step must be nonzero$"):
+        torch.arange(0, 5, 0)
+    with pytest.raises(RuntimeError, match="but got tinyframe.FloatTensor instead"):
+        nn.Embedding(3, 2)(torch.tensor([1.0]))
+    with pytest.raises(TypeError, match="Tensors or dicts, but got tinyframe.FloatTensor$"):
+        torch.optim.SGD(torch.zeros(2, requires_grad=True), lr=0.1)

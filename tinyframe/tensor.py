@@ -209,6 +209,9 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, flag: bool) -> None:
+        # PyTorch words this error differently here (and in factories) than in requires_grad_().
+        if flag and self._data.dtype.kind != "f":
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         self.requires_grad_(flag)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
@@ -218,7 +221,7 @@ class Tensor:
                                "to use a computed variable in a subgraph that doesn't require "
                                "differentiation use var_no_grad = var.detach().")
         if requires_grad and self._data.dtype.kind != "f":
-            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self._requires_grad = bool(requires_grad)
         return self
 

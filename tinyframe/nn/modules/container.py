@@ -35,7 +35,7 @@ class Sequential(Module):
         modules = list(self._modules.values())
         if isinstance(index, slice):
             return Sequential(OrderedDict(list(self._modules.items())[index]))
-        return modules[index]
+        return modules[_checked_index(index, len(modules))]
 
     def __len__(self) -> int:
         return len(self._modules)
@@ -58,7 +58,7 @@ class ModuleList(Module):
 
     def __getitem__(self, index: int | slice) -> Any:
         modules = list(self._modules.values())
-        return ModuleList(modules[index]) if isinstance(index, slice) else modules[index]
+        return ModuleList(modules[index]) if isinstance(index, slice) else modules[_checked_index(index, len(modules))]
 
     def __setitem__(self, index: int, module: Module) -> None:
         self.register_module(list(self._modules)[index], module)
@@ -192,3 +192,10 @@ def _describe_parameter(p: Parameter, type_name: str) -> str:
     size = "x".join(str(n) for n in p.shape)
     device = f" ({p.device})" if p.device.type == "cuda" else ""
     return f"Parameter containing: [{type_name} of size {size}{device}]"
+
+
+def _checked_index(index: int, length: int) -> int:
+    """``index`` if it addresses one of ``length`` entries, else PyTorch's IndexError."""
+    if not -length <= index < length:
+        raise IndexError(f"index {index} is out of range")
+    return index
