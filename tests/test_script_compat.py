@@ -206,3 +206,32 @@ def test_error_messages_scripts_hit_are_pytorchs():
         nn.Embedding(3, 2)(torch.tensor([1.0]))
     with pytest.raises(TypeError, match="Tensors or dicts, but got tinyframe.FloatTensor$"):
         torch.optim.SGD(torch.zeros(2, requires_grad=True), lr=0.1)
+
+
+def test_forward_hooks_take_prepend_and_with_kwargs():
+    m, order = nn.Linear(1, 1), []
+    m.register_forward_pre_hook(lambda mod, args: order.append("a"))
+    m.register_forward_pre_hook(lambda mod, args: order.append("b"), prepend=True)
+
+    def drop_kwargs(mod, args, kwargs):
+        order.append(sorted(kwargs))
+        return args, {}
+    m.register_forward_pre_hook(drop_kwargs, with_kwargs=True)
+    m.register_forward_hook(lambda mod, args, kwargs, out: out * 0, with_kwargs=True)
+    assert m(torch.ones(1, 1)).tolist() == [[0.0]] and order == ["b", "a", []]
+
+
+def test_module_get_parameter_get_buffer_and_rnn_flatten_parameters():
+    model = nn.Sequential(nn.Linear(1, 1), nn.BatchNorm1d(2))
+    assert model.get_parameter("0.weight") is model[0].weight
+    assert model.get_buffer("1.running_mean") is model[1].running_mean
+    with pytest.raises(AttributeError, match="Linear has no attribute `nope`"):
+        model.get_parameter("0.nope")
+    assert nn.LSTM(1, 1).flatten_parameters() is None
+
+
+def test_flip_takes_dims_keyword_and_clip_is_clamp():
+    x = torch.arange(4).view(2, 2)
+    assert torch.flip(x, dims=[0, 1]).tolist() == [[3, 2], [1, 0]] and x.flip(dims=(0,)).tolist() == [[2, 3], [0, 1]]
+    assert x.flip(0, 1).tolist() == [[3, 2], [1, 0]]
+    assert torch.clip(torch.tensor([2.0, -2.0]), -1, 1).tolist() == [1.0, -1.0]

@@ -6,14 +6,17 @@ import math
 from typing import Any
 
 from . import dtypes
+from .ops.binary import clamp
 from .tensor import Tensor
 
-__all__ = ["equal", "is_tensor", "is_floating_point", "is_nonzero", "typename", "numel", "promote_types", "result_type",
+__all__ = ["clip",
+           "equal", "is_tensor", "is_floating_point", "is_nonzero", "typename", "numel", "promote_types", "result_type",
            "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
            "set_float32_matmul_precision", "get_float32_matmul_precision", "compile", "pi", "e", "inf", "nan",
            "newaxis"]
 
 pi, e, inf, nan = math.pi, math.e, math.inf, math.nan
+clip = clamp  # PyTorch's alias
 newaxis = None
 
 _DETERMINISTIC = [False]

@@ -970,8 +970,9 @@ class Tensor:
         """The tensor tiled ``sizes`` times along each dimension (copying)."""
         return shape_ops.repeat(self, *sizes)
 
-    def flip(self, *dims: Any) -> Tensor:
-        return shape_ops.flip(self, *dims)
+    def flip(self, *args: Any, dims: Any = None) -> Tensor:
+        """The elements in reverse order along ``dims`` (given as ints, a sequence, or ``dims=``)."""
+        return shape_ops.flip(self, *args, dims=dims)
 
     def split(self, split_size: Any, dim: int = 0) -> tuple:
         return shape_ops.split(self, split_size, dim)

@@ -591,9 +591,9 @@ def tile(input: Tensor, dims: Sequence[int]) -> Tensor:
     return repeat(input, (1,) * (input._data.ndim - len(dims)) + dims)
 
 
-def flip(input: Tensor, *dims: Any) -> Tensor:
-    """A copy with the order of the elements reversed along ``dims``."""
-    dims = _int_tuple("flip", dims)
+def flip(input: Tensor, *args: Any, dims: Any = None) -> Tensor:
+    """A copy with the order of the elements reversed along ``dims`` (ints, a sequence, or ``dims=``)."""
+    dims = _int_tuple("flip", args if dims is None else (dims,))
     ndim = input._data.ndim
     wrapped = _wrap_dims(dims, ndim) if ndim else ()  # dims 0 and -1 of a 0-dim tensor name no axis
     if len(set(wrapped)) != len(wrapped):

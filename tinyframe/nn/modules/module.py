@@ -61,12 +61,20 @@ class Module:
         if not self._forward_pre_hooks and not self._forward_hooks:
             return self.forward(*args, **kwargs)
         for hook in list(self._forward_pre_hooks.values()):
+            if isinstance(hook, _WithKwargs):
+                result = hook.hook(self, args, kwargs)
+                if result is not None:
+                    args, kwargs = result
+                continue
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
         output = self.forward(*args, **kwargs)
         for hook in list(self._forward_hooks.values()):
-            result = hook(self, args, output)
+            if isinstance(hook, _WithKwargs):
+                result = hook.hook(self, args, kwargs, output)
+            else:
+                result = hook(self, args, output)
             if result is not None:
                 output = result
         return output
@@ -160,13 +168,17 @@ class Module:
 
     add_module = register_module
 
-    def register_forward_hook(self, hook: Callable) -> RemovableHandle:
-        """``hook(module, args, output)`` runs after ``forward``; a returned value replaces the output."""
-        return self._add_hook(self._forward_hooks, hook)
+    def register_forward_hook(self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False,
+                              always_call: bool = False) -> RemovableHandle:
+        """``hook(module, args, output)`` (``hook(module, args, kwargs, output)`` with ``with_kwargs``)
+        runs after ``forward``; a returned value replaces the output. ``prepend`` runs it first."""
+        return self._add_hook(self._forward_hooks, _WithKwargs(hook) if with_kwargs else hook, prepend)
 
-    def register_forward_pre_hook(self, hook: Callable) -> RemovableHandle:
-        """``hook(module, args)`` runs before ``forward``; a returned value replaces the args."""
-        return self._add_hook(self._forward_pre_hooks, hook)
+    def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> RemovableHandle:
+        """``hook(module, args)`` runs before ``forward``; a returned value replaces the args. With
+        ``with_kwargs``, ``hook(module, args, kwargs)`` may return a new ``(args, kwargs)``."""
+        return self._add_hook(self._forward_pre_hooks, _WithKwargs(hook) if with_kwargs else hook, prepend)
 
     def register_full_backward_hook(self, hook: Callable) -> RemovableHandle:
         """``hook(module, grad_input, grad_output)`` runs when the gradients with respect to the
@@ -179,9 +191,11 @@ class Module:
         return self._add_hook(self._backward_pre_hooks, hook)
 
     @staticmethod
-    def _add_hook(table: OrderedDict, hook: Callable) -> RemovableHandle:
+    def _add_hook(table: OrderedDict, hook: Callable, prepend: bool = False) -> RemovableHandle:
         key = max(table, default=-1) + 1
         table[key] = hook
+        if prepend:
+            table.move_to_end(key, last=False)
         return _DictHandle(table, key)
 
     # ----------------------------------------------------------------- traversal
@@ -236,6 +250,24 @@ class Module:
     def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
         for _, buffer in self.named_buffers(recurse=recurse):
             yield buffer
+
+    def get_parameter(self, target: str) -> Parameter:
+        """The parameter at the dotted path ``target`` (``"0.weight"``)."""
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if name not in module._parameters:
+            raise AttributeError(f"`{name}` is not an nn.Parameter" if hasattr(module, name)
+                                 else f"{module._get_name()} has no attribute `{name}`")
+        return module._parameters[name]
+
+    def get_buffer(self, target: str) -> Tensor:
+        """The buffer at the dotted path ``target`` (``"bn.running_mean"``)."""
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if name not in module._buffers:
+            raise AttributeError(f"`{name}` is not a buffer" if hasattr(module, name)
+                                 else f"{module._get_name()} has no attribute `{name}`")
+        return module._buffers[name]
 
     def get_submodule(self, target: str) -> Module:
         module = self
@@ -400,6 +432,13 @@ class Module:
         if len(lines) == 1 and not self._modules:
             return f"{self._get_name()}({lines[0]})"
         return f"{self._get_name()}(\n  " + "\n  ".join(lines) + "\n)"
+
+
+class _WithKwargs:
+    """A forward (pre-)hook registered with ``with_kwargs=True``: it also gets the keyword arguments."""
+
+    def __init__(self, hook: Callable) -> None:
+        self.hook = hook
 
 
 class _DictHandle(RemovableHandle):
