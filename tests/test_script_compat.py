@@ -235,3 +235,26 @@ def test_flip_takes_dims_keyword_and_clip_is_clamp():
     assert torch.flip(x, dims=[0, 1]).tolist() == [[3, 2], [1, 0]] and x.flip(dims=(0,)).tolist() == [[2, 3], [0, 1]]
     assert x.flip(0, 1).tolist() == [[3, 2], [1, 0]]
     assert torch.clip(torch.tensor([2.0, -2.0]), -1, 1).tolist() == [1.0, -1.0]
+
+
+def test_tensor_split_and_hsplit_vsplit_match_pytorch():
+    x = torch.arange(7.0, requires_grad=True)
+    pieces = torch.tensor_split(x, 3)
+    assert [p.tolist() for p in pieces] == [[0.0, 1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]
+    assert {type(p.grad_fn).__name__ for p in pieces} == {"SliceBackward0"}
+    assert [p.tolist() for p in torch.tensor_split(x, [1, 5])] == [[0.0], [1.0, 2.0, 3.0, 4.0], [5.0, 6.0]]
+    assert [p.tolist() for p in torch.tensor_split(x, [5, 2])] == [
+        [0.0, 1.0, 2.0, 3.0, 4.0], [], [2.0, 3.0, 4.0, 5.0, 6.0]]
+    assert [p.tolist() for p in x.tensor_split(torch.tensor([2]))] == [[0.0, 1.0], [2.0, 3.0, 4.0, 5.0, 6.0]]
+    sum(p.sum() * i for i, p in enumerate(pieces)).backward()
+    assert x.grad.tolist() == [0.0, 0.0, 0.0, 1.0, 1.0, 2.0, 2.0]
+    y = torch.arange(12.0).view(3, 4)
+    assert [tuple(p.shape) for p in torch.tensor_split(y, 5, dim=0)] == [(1, 4), (1, 4), (1, 4), (0, 4), (0, 4)]
+    assert [tuple(p.shape) for p in torch.hsplit(y, 2)] == [(3, 2), (3, 2)]
+    assert [tuple(p.shape) for p in y.vsplit([1])] == [(1, 4), (2, 4)]
+    assert [tuple(p.shape) for p in torch.hsplit(torch.arange(6), 3)] == [(2,), (2,), (2,)]
+    with pytest.raises(RuntimeError, match="torch.hsplit attempted to split along dimension 1, but the size of the "
+                                           "dimension 4 is not divisible by the split_size 3!"):
+        torch.hsplit(y, 3)
+    with pytest.raises(RuntimeError, match="torch.vsplit requires a tensor with at least 2 dimension"):
+        torch.vsplit(torch.arange(3), 1)

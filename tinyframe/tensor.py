@@ -974,6 +974,12 @@ class Tensor:
         """The elements in reverse order along ``dims`` (given as ints, a sequence, or ``dims=``)."""
         return shape_ops.flip(self, *args, dims=dims)
 
+    def tensor_split(self, indices_or_sections: Any, dim: int = 0) -> tuple:
+        """See :func:`tinyframe.tensor_split`."""
+        return shape_ops.tensor_split(self, indices_or_sections, dim)
+
+    hsplit, vsplit, dsplit = shape_ops.hsplit, shape_ops.vsplit, shape_ops.dsplit
+
     def split(self, split_size: Any, dim: int = 0) -> tuple:
         return shape_ops.split(self, split_size, dim)
 
