@@ -258,3 +258,12 @@ def test_tensor_split_and_hsplit_vsplit_match_pytorch():
         torch.hsplit(y, 3)
     with pytest.raises(RuntimeError, match="torch.vsplit requires a tensor with at least 2 dimension"):
         torch.vsplit(torch.arange(3), 1)
+
+
+def test_autograd_grad_errors_are_worded_as_pytorchs():
+    p, q = torch.tensor([1.0], requires_grad=True), torch.tensor([1.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="^The differentiated Tensor at index 1 appears to not have been used in "
+                                           "the graph. Set allow_unused=True if this is the desired behavior.$"):
+        torch.autograd.grad((p * 3).sum(), [p, q])
+    with pytest.raises(RuntimeError, match="^One of the differentiated Tensors does not require grad$"):
+        torch.autograd.grad((p * 3).sum(), [p, torch.tensor([1.0])])
