@@ -267,3 +267,12 @@ def test_autograd_grad_errors_are_worded_as_pytorchs():
         torch.autograd.grad((p * 3).sum(), [p, q])
     with pytest.raises(RuntimeError, match="^One of the differentiated Tensors does not require grad$"):
         torch.autograd.grad((p * 3).sum(), [p, torch.tensor([1.0])])
+
+
+def test_memory_formats_are_accepted_and_change_nothing():
+    x = torch.arange(8.0).view(1, 2, 2, 2)
+    assert repr(torch.channels_last) == "torch.channels_last"
+    assert x.contiguous(memory_format=torch.channels_last).tolist() == x.tolist()
+    assert x.to(memory_format=torch.channels_last) is x
+    conv = nn.Conv2d(2, 2, 1).to(memory_format=torch.channels_last)
+    assert conv.weight.shape == (2, 2, 1, 1)

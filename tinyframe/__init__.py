@@ -30,6 +30,7 @@ from . import accelerator, backends, testing  # noqa: E402  torch.accelerator, t
 from . import amp  # noqa: E402  torch.amp
 from .amp import autocast, get_autocast_dtype, is_autocast_enabled  # noqa: E402
 from .type_info import finfo, iinfo  # noqa: E402
+from .memory_format import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa: E402,I001
 from .legacy_tensor_types import *  # noqa: E402,F401,F403  FloatTensor, LongTensor, ...
 from .legacy_tensor_types import __all__ as _legacy_type_names  # noqa: E402
 from ._toplevel import *  # noqa: E402,F401,F403  equal, is_tensor, promote_types, ...
@@ -56,7 +57,8 @@ __all__ = [
     "from_dlpack", "set_num_threads", "get_num_threads",
     *_functional_names,
     "accelerator", "backends", "testing", "amp", "autocast", "get_autocast_dtype", "is_autocast_enabled",
-    "finfo", "iinfo", *_toplevel_names, *_legacy_type_names,
+    "finfo", "iinfo", "memory_format", "channels_last", "channels_last_3d", "contiguous_format", "preserve_format",
+    *_toplevel_names, *_legacy_type_names,
 ]
 
 # The layers above the core, exported as PyTorch exports torch.nn and torch.optim.

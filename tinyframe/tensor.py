@@ -992,8 +992,9 @@ class Tensor:
     def clone(self) -> Tensor:
         return shape_ops.clone(self)
 
-    def contiguous(self) -> Tensor:
-        """The tensor with its elements in row-major order: ``self`` if they already are, else a copy."""
+    def contiguous(self, memory_format: Any = None) -> Tensor:
+        """The tensor with its elements in row-major order: ``self`` if they already are, else a copy.
+        (``memory_format`` is accepted; tinyframe has the one layout.)"""
         return shape_ops.contiguous(self)
 
     # ----------------------------------------------------------------- indexing
@@ -1415,6 +1416,7 @@ def parse_to_arguments(args: tuple, kwargs: dict) -> tuple:
     target_dtype = kwargs.pop("dtype", None)
     copy = kwargs.pop("copy", False)
     kwargs.pop("non_blocking", None)
+    kwargs.pop("memory_format", None)  # one layout in tinyframe: any format is already satisfied
     if kwargs:
         raise TypeError(f"to() got unexpected keyword arguments {sorted(kwargs)}")
     for arg in args:
