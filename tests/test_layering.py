@@ -29,12 +29,15 @@ PACKAGE = ROOT / "tinyframe"
 # Bottom up. A module may import its own layer or a lower one; a package may import its own contents.
 LAYERS = [
     ["tinyframe.dtypes", "tinyframe.device", "tinyframe.grad_mode", "tinyframe._dims", "tinyframe.random",
-     "tinyframe.cuda", "tinyframe._tensor_str", "tinyframe.threads", "tinyframe.return_types"],
+     "tinyframe.cuda", "tinyframe._tensor_str", "tinyframe.threads", "tinyframe.return_types",
+     "tinyframe.type_info", "tinyframe.backends", "tinyframe.accelerator", "tinyframe.memory_format"],
     ["tinyframe._graph"],
     ["tinyframe.ops", "tinyframe.creation", "tinyframe._numpy_interop", "tinyframe.linalg"],
     ["tinyframe.autograd"],
     ["tinyframe.tensor", "tinyframe.functional", "tinyframe.serialization", "tinyframe._dlpack",
-     "tinyframe._safetensors", "tinyframe._torch_load", "tinyframe._torch_save", "tinyframe.distributed", "tinyframe"],
+     "tinyframe._safetensors", "tinyframe._torch_load", "tinyframe._torch_save", "tinyframe.distributed", "tinyframe",
+     "tinyframe._toplevel", "tinyframe.legacy_tensor_types", "tinyframe.testing",
+     "tinyframe.amp"],
     ["tinyframe.nn"],
     ["tinyframe.optim", "tinyframe.utils"],
     ["tinyframe.examples"],

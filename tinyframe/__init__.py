@@ -1,6 +1,8 @@
 """tinyframe: tensors, autograd, nn and optim with PyTorch's API, on NumPy (cpu) and CuPy (cuda)."""
 from __future__ import annotations
 
+import warnings as _warnings
+
 __version__ = "0.1.0"
 
 from . import dtypes  # noqa: F401,I001  (tinyframe.dtypes)
@@ -24,6 +26,15 @@ from .threads import get_num_threads, set_num_threads
 from .functional import *  # noqa: F401,F403  the op functions: tinyframe.exp, tinyframe.matmul, ...
 from .functional import __all__ as _functional_names
 from . import linalg, return_types  # noqa: E402  torch.linalg, torch.return_types
+from . import accelerator, backends, testing  # noqa: E402  torch.accelerator, torch.backends, torch.testing
+from . import amp  # noqa: E402  torch.amp
+from .amp import autocast, get_autocast_dtype, is_autocast_enabled  # noqa: E402
+from .type_info import finfo, iinfo  # noqa: E402
+from .memory_format import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa: E402,I001
+from .legacy_tensor_types import *  # noqa: E402,F401,F403  FloatTensor, LongTensor, ...
+from .legacy_tensor_types import __all__ as _legacy_type_names  # noqa: E402
+from ._toplevel import *  # noqa: E402,F401,F403  equal, is_tensor, promote_types, ...
+from ._toplevel import __all__ as _toplevel_names  # noqa: E402
 
 float = float32
 double = float64
@@ -45,7 +56,13 @@ __all__ = [
     "save", "load", "utils", "can_cast", "linalg", "return_types", "distributed",
     "from_dlpack", "set_num_threads", "get_num_threads",
     *_functional_names,
+    "accelerator", "backends", "testing", "amp", "autocast", "get_autocast_dtype", "is_autocast_enabled",
+    "finfo", "iinfo", "memory_format", "channels_last", "channels_last_3d", "contiguous_format", "preserve_format",
+    *_toplevel_names, *_legacy_type_names,
 ]
 
 # The layers above the core, exported as PyTorch exports torch.nn and torch.optim.
 from . import distributed, nn, optim, utils  # noqa: E402
+
+# PyTorch computes 1/0, log(0) and sqrt(-1) silently (inf, -inf, nan); NumPy would warn from inside ops.
+_warnings.filterwarnings("ignore", message=".*encountered in", category=RuntimeWarning, module=r"tinyframe\.")

@@ -112,6 +112,9 @@ class AccumulateGrad(Node):
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"  # PyTorch's name: the C++ class, namespace included
 
+    def __repr__(self) -> str:
+        return f"<AccumulateGrad object at {hex(id(self))}>"  # PyTorch's repr: the class name alone
+
     def __init__(self, variable: Any) -> None:
         self._variable = weakref.ref(variable)
         # The leaf's shape and dtype now; a leaf whose storage is replaced (``.data =``,

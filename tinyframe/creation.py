@@ -30,7 +30,7 @@ def _finish(array: Any, dtype: Any, device: Any, requires_grad: bool) -> Tensor:
     array = move_array(array, as_device(device))
     out = _graph.wrap(array)
     if requires_grad:
-        out.requires_grad_(True)
+        out.requires_grad = True
     return out
 
 
@@ -216,7 +216,7 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, dev
     if end is None:
         start, end = 0, start
     if step == 0:
-        raise RuntimeError("arange: step must be nonzero")
+        raise RuntimeError("step must be nonzero")
     if dtype is None:
         dtype = dtypes.result_type(start, end, step)
     xp, np_dtype, dev = _module_and_dtype(dtype, device)

@@ -6,7 +6,7 @@ import numpy as np
 __all__ = [
     "dtype", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool_",
     "as_dtype", "from_numpy_dtype", "get_default_dtype", "set_default_dtype", "result_type",
-    "scalar_type_name", "cpp_type_name",
+    "scalar_type_name", "cpp_type_name", "legacy_type_name",
 ]
 
 
@@ -69,6 +69,11 @@ def cpp_type_name(d: object) -> str:
     return _CPP_TYPE_NAMES.get(d.name, d.name)
 
 
+def legacy_type_name(d: dtype) -> str:
+    """PyTorch's legacy tensor type name of ``d``: ``FloatTensor`` for float32, ``LongTensor`` for int64."""
+    return _SCALAR_TYPE_NAMES[d.name] + "Tensor"
+
+
 def from_numpy_dtype(np_dtype: np.dtype) -> dtype:
     """The tinyframe dtype of a NumPy dtype; raises TypeError for types tinyframe lacks."""
     found = _BY_NUMPY.get(np_dtype)
@@ -88,8 +93,13 @@ def as_dtype(value: object) -> dtype:
     alias = _ALIASES.get(value) if isinstance(value, (str, type)) else None
     if alias is not None:
         return alias
+    legacy = getattr(value, "dtype", None)  # a legacy type: tinyframe.FloatTensor
+    if isinstance(legacy, dtype):
+        return legacy
     if isinstance(value, str):
-        named = next((d for d in _ALL if d.name == value), None)
+        # "float32", or a legacy type name as Tensor.type() takes it: "torch.FloatTensor"
+        named = next((d for d in _ALL if value in (d.name, f"torch.{legacy_type_name(d)}",
+                                                   f"tinyframe.{legacy_type_name(d)}")), None)
         if named is not None:
             return named
     try:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-__all__ = ["sort", "topk", "kthvalue", "median", "nanmedian", "mode", "cummax", "cummin", "aminmax", "slogdet", "qr",
+__all__ = ["max", "min",
+           "sort", "topk", "kthvalue", "median", "nanmedian", "mode", "cummax", "cummin", "aminmax", "slogdet", "qr",
            "svd", "linalg_slogdet", "linalg_qr", "linalg_svd", "linalg_eigh", "linalg_lstsq",
            "linalg_inv_ex", "linalg_cholesky_ex"]
 
@@ -23,6 +24,8 @@ def _structseq(name: str, fields: list[str]) -> type:
     return cls
 
 
+max = _structseq("max", ["values", "indices"])
+min = _structseq("min", ["values", "indices"])
 sort = _structseq("sort", ["values", "indices"])
 topk = _structseq("topk", ["values", "indices"])
 kthvalue = _structseq("kthvalue", ["values", "indices"])

@@ -49,6 +49,16 @@ def _operator(method: Any) -> Any:
     return operator
 
 
+def _inplace_of(name: str) -> Any:
+    """The in-place method ``name_``: computes ``self.name(...)`` and writes the result into self
+    (cast to self's dtype), recorded by autograd as PyTorch records ``name_``."""
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        return inplace.apply(self, getattr(Tensor, name), *args, **kwargs)
+    method.__name__ = method.__qualname__ = name + "_"
+    method.__doc__ = f"In-place version of :meth:`{name}`; returns self."
+    return method
+
+
 class Tensor:
     """A multi-dimensional array with autograd, like ``torch.Tensor``.
 
@@ -69,8 +79,13 @@ class Tensor:
     _retains_grad = False
     _output_nr = 0                     # which output of its grad_fn this tensor is (custom Functions)
 
-    def __init__(self, data: Any = (), *, device: Any = None) -> None:
-        made = creation.tensor(data, dtype=dtypes.get_default_dtype(), device=device)
+    def __init__(self, *data: Any, device: Any = None) -> None:
+        """``Tensor(sequence)`` copies the data; ``Tensor(2, 3)`` or ``Tensor(size)`` makes a tensor of
+        that size (zeros; PyTorch leaves them uninitialized), in the default dtype."""
+        if data and all(isinstance(n, int) for n in data) or len(data) == 1 and isinstance(data[0], Size):
+            made = creation.zeros(*data, dtype=dtypes.get_default_dtype(), device=device)
+        else:
+            made = creation.tensor(data[0] if data else (), dtype=dtypes.get_default_dtype(), device=device)
         self._data = made._data
         self.grad_fn = None
         self._requires_grad = False
@@ -142,6 +157,25 @@ class Tensor:
         """The size of one element in bytes."""
         return self._data.itemsize
 
+    @property
+    def itemsize(self) -> int:
+        """The size of one element in bytes."""
+        return self._data.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        """The number of bytes of the elements: ``numel() * itemsize``."""
+        return int(self._data.nbytes)
+
+    @property
+    def is_cpu(self) -> bool:
+        """Whether the data is in host memory."""
+        return isinstance(self._data, np.ndarray)
+
+    def get_device(self) -> int:
+        """The CUDA device index, or -1 for a CPU tensor."""
+        return -1 if self.is_cpu else self.device.index
+
     def stride(self, dim: int | None = None) -> tuple | int:
         """The step in elements between neighbours along each dimension, or along ``dim``."""
         strides = tuple(s // self._data.itemsize for s in self._data.strides)
@@ -175,6 +209,9 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, flag: bool) -> None:
+        # PyTorch words this error differently here (and in factories) than in requires_grad_().
+        if flag and self._data.dtype.kind != "f":
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         self.requires_grad_(flag)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
@@ -184,8 +221,7 @@ class Tensor:
                                "to use a computed variable in a subgraph that doesn't require "
                                "differentiation use var_no_grad = var.detach().")
         if requires_grad and self._data.dtype.kind != "f":
-            raise RuntimeError("only Tensors of floating point dtype can require gradients, "
-                               f"got {self.dtype}")
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -333,9 +369,11 @@ class Tensor:
         return out
 
     def type(self, dtype: Any = None) -> Any:
-        """The type name (``'tinyframe.FloatTensor'``) without ``dtype``; else the tensor cast to ``dtype``."""
+        """The type name (``'tinyframe.FloatTensor'``) without ``dtype``; else the tensor cast to ``dtype``
+        (a dtype, a legacy type such as ``tinyframe.LongTensor``, or its name ``'torch.LongTensor'``)."""
         if dtype is None:
-            return f"tinyframe.{self.dtype.name}"
+            device = "" if self.device.type == "cpu" else f"{self.device.type}."
+            return f"tinyframe.{device}{dtypes.legacy_type_name(self.dtype)}"
         return self.to(dtypes.as_dtype(dtype))
 
     def float(self) -> Tensor:
@@ -649,6 +687,77 @@ class Tensor:
     def abs(self) -> Tensor:
         return unary.abs(self)
 
+    # Methods that are the functions of the same name (t.remainder(2) is remainder(t, 2)).
+    absolute, arccos, arcsin, arctan, fix = unary.absolute, unary.arccos, unary.arcsin, unary.arctan, unary.fix
+    floor_divide, remainder, logical_xor = binary.floor_divide, binary.remainder, binary.logical_xor
+    ger, inner, moveaxis = linalg.ger, linalg.inner, shape_ops.moveaxis
+    cholesky_inverse, cholesky_solve = decomposition_ops.cholesky_inverse, decomposition_ops.cholesky_solve
+
+    def bitwise_and(self, other: Any) -> Tensor:
+        """Elementwise AND of integer or bool tensors."""
+        return binary.bitwise_and(self, other)
+
+    def bitwise_or(self, other: Any) -> Tensor:
+        """Elementwise OR of integer or bool tensors."""
+        return binary.bitwise_or(self, other)
+
+    def bitwise_xor(self, other: Any) -> Tensor:
+        """Elementwise XOR of integer or bool tensors."""
+        return binary.bitwise_xor(self, other)
+
+    def bitwise_not(self) -> Tensor:
+        """Elementwise NOT of an integer or bool tensor."""
+        return binary.bitwise_not(self)
+
+    def clamp_min(self, min: Any) -> Tensor:
+        """``clamp(min=min)``."""
+        return binary.clamp(self, min, None)
+
+    def clamp_max(self, max: Any) -> Tensor:
+        """``clamp(max=max)``."""
+        return binary.clamp(self, None, max)
+
+    def ravel(self) -> Tensor:
+        """The elements as a 1-D tensor (a view when the layout allows): ``reshape(-1)``."""
+        return self.reshape(-1)
+
+    def select(self, dim: int, index: int) -> Tensor:
+        """The slice at ``index`` along ``dim``, which is removed: ``self[..., index, ...]``."""
+        dim = dim + self.dim() if dim < 0 else dim
+        return self[(slice(None),) * dim + (index,)]
+
+    def type_as(self, other: Tensor) -> Tensor:
+        """This tensor cast to ``other``'s dtype."""
+        return self.to(other.dtype)
+
+    def byte(self) -> Tensor:
+        """``self.to(tinyframe.uint8)``."""
+        return self.to(dtypes.uint8)
+
+    def char(self) -> Tensor:
+        """``self.to(tinyframe.int8)``."""
+        return self.to(dtypes.int8)
+
+    def short(self) -> Tensor:
+        """``self.to(tinyframe.int16)``."""
+        return self.to(dtypes.int16)
+
+    def pin_memory(self) -> Tensor:
+        """Self: tinyframe has no page-locked memory, and copies to the GPU work without it."""
+        return self
+
+    def is_pinned(self) -> bool:
+        """False: see :meth:`pin_memory`."""
+        return False
+
+    def share_memory_(self) -> Tensor:
+        """Self: DataLoader workers in tinyframe are threads, which share memory already."""
+        return self
+
+    def is_shared(self) -> bool:
+        """False: see :meth:`share_memory_`."""
+        return False
+
     def exp(self) -> Tensor:
         return unary.exp(self)
 
@@ -884,8 +993,9 @@ class Tensor:
         """``expand(other.shape)``."""
         return shape_ops.expand(self, other.shape)
 
-    def broadcast_to(self, size: Sequence[int]) -> Tensor:
-        return shape_ops.expand(self, size)
+    def broadcast_to(self, *size: Any) -> Tensor:
+        """This tensor expanded to ``size`` (given as one sequence or as ints), without copying."""
+        return shape_ops.expand(self, size[0] if len(size) == 1 and not isinstance(size[0], int) else size)
 
     def narrow(self, dim: int, start: int, length: int) -> Tensor:
         return shape_ops.narrow(self, dim, start, length)
@@ -897,8 +1007,15 @@ class Tensor:
         """The tensor tiled ``sizes`` times along each dimension (copying)."""
         return shape_ops.repeat(self, *sizes)
 
-    def flip(self, *dims: Any) -> Tensor:
-        return shape_ops.flip(self, *dims)
+    def flip(self, *args: Any, dims: Any = None) -> Tensor:
+        """The elements in reverse order along ``dims`` (given as ints, a sequence, or ``dims=``)."""
+        return shape_ops.flip(self, *args, dims=dims)
+
+    def tensor_split(self, indices_or_sections: Any, dim: int = 0) -> tuple:
+        """See :func:`tinyframe.tensor_split`."""
+        return shape_ops.tensor_split(self, indices_or_sections, dim)
+
+    hsplit, vsplit, dsplit = shape_ops.hsplit, shape_ops.vsplit, shape_ops.dsplit
 
     def split(self, split_size: Any, dim: int = 0) -> tuple:
         return shape_ops.split(self, split_size, dim)
@@ -912,8 +1029,9 @@ class Tensor:
     def clone(self) -> Tensor:
         return shape_ops.clone(self)
 
-    def contiguous(self) -> Tensor:
-        """The tensor with its elements in row-major order: ``self`` if they already are, else a copy."""
+    def contiguous(self, memory_format: Any = None) -> Tensor:
+        """The tensor with its elements in row-major order: ``self`` if they already are, else a copy.
+        (``memory_format`` is accepted; tinyframe has the one layout.)"""
         return shape_ops.contiguous(self)
 
     # ----------------------------------------------------------------- indexing
@@ -1225,6 +1343,26 @@ class Tensor:
         """Fills the tensor with samples from the normal distribution ``N(mean, std**2)``; returns self."""
         return inplace.random_fill(self, "normal", mean, std, generator=generator)
 
+    # In-place forms of elementwise methods, as PyTorch names them.
+    acos_, asin_, atan_, cos_ = (_inplace_of(n) for n in ("acos", "asin", "atan", "cos"))
+    cosh_, sin_, sinh_, tan_ = (_inplace_of(n) for n in ("cosh", "sin", "sinh", "tan"))
+    arccos_, arcsin_, arctan_ = acos_, asin_, atan_
+    ceil_, floor_, round_, trunc_, sign_ = (_inplace_of(n) for n in ("ceil", "floor", "round", "trunc", "sign"))
+    fix_ = trunc_
+    erf_, exp2_, expm1_, log10_, log1p_, log2_ = (_inplace_of(n) for n in
+                                                  ("erf", "exp2", "expm1", "log10", "log1p", "log2"))
+    reciprocal_, rsqrt_, square_ = (_inplace_of(n) for n in ("reciprocal", "rsqrt", "square"))
+    negative_ = neg_
+    eq_, ne_, ge_, gt_, le_, lt_ = (_inplace_of(n) for n in ("eq", "ne", "ge", "gt", "le", "lt"))
+    logical_and_, logical_not_, logical_or_ = (_inplace_of(n) for n in ("logical_and", "logical_not", "logical_or"))
+    multiply_, subtract_, divide_, true_divide_ = mul_, sub_, div_, div_
+    floor_divide_, remainder_ = _inplace_of("floor_divide"), _inplace_of("remainder")
+    cumsum_, cumprod_ = _inplace_of("cumsum"), _inplace_of("cumprod")
+    addmm_, addmv_, addr_ = _inplace_of("addmm"), _inplace_of("addmv"), _inplace_of("addr")
+    addbmm_, baddbmm_ = _inplace_of("addbmm"), _inplace_of("baddbmm")
+
+    clamp_min_, clamp_max_ = _inplace_of("clamp_min"), _inplace_of("clamp_max")
+
     def bernoulli_(self, p: float = 0.5, *, generator: Any = None) -> Tensor:
         """Fills the tensor with 1s drawn with probability ``p`` and 0s otherwise; returns self."""
         return inplace.random_fill(self, "bernoulli", p, generator=generator)
@@ -1232,6 +1370,20 @@ class Tensor:
     # ----------------------------------------------------------------- Python protocol
     def __repr__(self) -> str:
         return tensor_repr(self)
+
+    def __contains__(self, element: Any) -> bool:
+        """``element in t``: whether any element equals ``element`` (a number or a broadcastable tensor)."""
+        if not isinstance(element, (Tensor, int, float, bool)):
+            raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
+                               f"{type(element)}.")
+        return bool((self == element).any())
+
+    def is_nonzero(self) -> bool:
+        """The truth of a one-element tensor; RuntimeError for any other size."""
+        if self.numel() != 1:
+            amount = "no values" if self.numel() == 0 else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
+        return bool(self.item())
 
     def __len__(self) -> int:
         if self._data.ndim == 0:
@@ -1301,6 +1453,7 @@ def parse_to_arguments(args: tuple, kwargs: dict) -> tuple:
     target_dtype = kwargs.pop("dtype", None)
     copy = kwargs.pop("copy", False)
     kwargs.pop("non_blocking", None)
+    kwargs.pop("memory_format", None)  # one layout in tinyframe: any format is already satisfied
     if kwargs:
         raise TypeError(f"to() got unexpected keyword arguments {sorted(kwargs)}")
     for arg in args:

@@ -39,9 +39,8 @@ def grad(outputs: Sequence[Tensor] | Tensor, inputs: Sequence[Tensor] | Tensor, 
          allow_unused: bool | None = None, materialize_grads: bool = False) -> tuple:
     """Returns the gradients of ``outputs`` with respect to ``inputs`` without touching ``.grad``."""
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
-    for i, t in enumerate(inputs):
-        if not t.requires_grad:
-            raise RuntimeError(f"One of the differentiated Tensors (input {i}) does not require grad")
+    if any(not t.requires_grad for t in inputs):
+        raise RuntimeError("One of the differentiated Tensors does not require grad")
     roots, grads = _roots_and_grads(outputs, grad_outputs, create_graph)
     edges = [edge_of(t) for t in inputs]
     targets = [node for node, _ in edges]
@@ -54,9 +53,8 @@ def grad(outputs: Sequence[Tensor] | Tensor, inputs: Sequence[Tensor] | Tensor, 
             g = g.slots[output_nr]
         if g is None:
             if not (allow_unused or materialize_grads):
-                raise RuntimeError(f"One of the differentiated Tensors (input {i}) appears to not have "
-                                   "been used in the graph. Set allow_unused=True if this is the "
-                                   "desired behavior.")
+                raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used "
+                                   "in the graph. Set allow_unused=True if this is the desired behavior.")
             results.append(tensor_math.zeros_like(t) if materialize_grads else None)
         else:
             results.append(g if create_graph else _graph.wrap(g))

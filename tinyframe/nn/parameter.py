@@ -24,7 +24,7 @@ class Parameter(Tensor):
         self.grad_fn = None
         self._requires_grad = False
         self._grad = None
-        self.requires_grad_(requires_grad)
+        self.requires_grad = requires_grad
 
     def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()

@@ -113,7 +113,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
                            "method embedding)")
     if indices.dtype.kind not in "iu" or indices.dtype.itemsize < 4:
         raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar types: "
-                           f"Long, Int; but got {input.dtype} instead (while checking arguments for embedding)")
+                           f"Long, Int; but got {input.type()} instead (while checking arguments for embedding)")
     num_weights = weight.shape[0]
     if indices.size and (int(indices.min()) < 0 or int(indices.max()) >= num_weights):
         raise IndexError("index out of range in self")

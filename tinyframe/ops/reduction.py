@@ -8,12 +8,11 @@ that it broadcasts against the input.
 from __future__ import annotations
 
 import math
-from collections import namedtuple
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph, dtypes
+from .. import _graph, dtypes, return_types
 from .._dims import wrap_dim
 from .._graph import Op
 from ..device import array_module_of
@@ -35,8 +34,8 @@ _TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short"
                "int64": "Long", "float16": "Half", "float32": "Float", "float64": "Double"}
 
 # The (values, indices) pairs that max / min with a dim return, like torch.return_types.max.
-MaxResult = namedtuple("max", ["values", "indices"])
-MinResult = namedtuple("min", ["values", "indices"])
+MaxResult = return_types.max
+MinResult = return_types.min
 
 
 # --------------------------------------------------------------------------- dimension helpers

@@ -23,7 +23,7 @@ __all__ = [
     "reshape", "flatten", "unflatten", "transpose", "swapaxes", "swapdims", "t", "permute", "movedim",
     "moveaxis", "squeeze", "unsqueeze", "broadcast_to", "broadcast_tensors", "broadcast_shapes", "tile",
     "flip", "narrow", "split", "chunk", "unbind", "clone", "cat", "concat", "concatenate", "stack",
-    "hstack", "vstack", "constant_pad_nd",
+    "hstack", "vstack", "constant_pad_nd", "tensor_split", "hsplit", "vsplit", "dsplit",
 ]
 
 
@@ -373,6 +373,7 @@ def _reshape(input: Tensor, shape: tuple) -> Tensor:
     a = input._data
     if a.flags.c_contiguous or _viewable(a.shape, a.strides, shape):
         return View.apply(input, shape=shape)
+    # As PyTorch: a contiguous copy (CloneBackward0), then an unsafe view of it (UnsafeViewBackward0).
     return UnsafeView.apply(Contiguous.apply(input), shape=shape)
 
 
@@ -595,9 +596,9 @@ def tile(input: Tensor, dims: Sequence[int]) -> Tensor:
     return repeat(input, (1,) * (input._data.ndim - len(dims)) + dims)
 
 
-def flip(input: Tensor, *dims: Any) -> Tensor:
-    """A copy with the order of the elements reversed along ``dims``."""
-    dims = _int_tuple("flip", dims)
+def flip(input: Tensor, *args: Any, dims: Any = None) -> Tensor:
+    """A copy with the order of the elements reversed along ``dims`` (ints, a sequence, or ``dims=``)."""
+    dims = _int_tuple("flip", args if dims is None else (dims,))
     ndim = input._data.ndim
     wrapped = _wrap_dims(dims, ndim) if ndim else ()  # dims 0 and -1 of a 0-dim tensor name no axis
     if len(set(wrapped)) != len(wrapped):
@@ -620,6 +621,48 @@ def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     if length < 0 or start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return Slice.apply(input, dim=d, start=start, stop=start + length)
+
+
+def tensor_split(input: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple:
+    """Views of ``input`` cut along ``dim``: into ``n`` nearly equal pieces (the first ``size % n``
+    one longer) for an int ``n``, or at the listed indices (a list or a 1-D integer tensor)."""
+    if isinstance(indices_or_sections, _graph.Tensor):
+        indices_or_sections = indices_or_sections.tolist()
+    d = wrap_dim(dim, input._data.ndim)
+    size = input._data.shape[d]
+    if isinstance(indices_or_sections, int):
+        n = indices_or_sections
+        if n <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {n}")
+        lengths = [size // n + 1] * (size % n) + [size // n] * (n - size % n)
+        cuts = [sum(lengths[:k]) for k in range(1, n)]
+    else:
+        cuts = list(indices_or_sections)
+    bounds = [min(max(c, 0), size) for c in cuts]
+    starts, stops = [0, *bounds], [*bounds, size]
+    return tuple(narrow(input, d, start, max(stop - start, 0)) for start, stop in zip(starts, stops))
+
+
+def _split_along(name: str, dim: int, min_dims: int) -> Any:
+    def split_along(input: Tensor, indices_or_sections: Any) -> tuple:
+        ndim = input._data.ndim
+        if ndim < min_dims:
+            raise RuntimeError(f"torch.{name} requires a tensor with at least {min_dims} dimension, but got a "
+                               f"tensor with {ndim} dimensions!")
+        along = 0 if name == "hsplit" and ndim == 1 else dim
+        size = input._data.shape[along]
+        if isinstance(indices_or_sections, int) and indices_or_sections and size % indices_or_sections:
+            raise RuntimeError(f"torch.{name} attempted to split along dimension {along}, but the size of the "
+                               f"dimension {size} is not divisible by the split_size {indices_or_sections}!")
+        return tensor_split(input, indices_or_sections, along)
+    split_along.__name__ = split_along.__qualname__ = name
+    split_along.__doc__ = f"``tensor_split`` along dimension {dim}, into equal pieces when given an int."
+    return split_along
+
+
+hsplit = _split_along("hsplit", 1, 1)
+vsplit = _split_along("vsplit", 0, 2)
+dsplit = _split_along("dsplit", 2, 3)
 
 
 def split(tensor: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 0) -> tuple:

@@ -44,7 +44,7 @@ class Optimizer:
     def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
         if isinstance(params, Tensor):
             raise TypeError("params argument given to the optimizer should be an iterable of Tensors or "
-                            "dicts, but got tinyframe.Tensor")
+                            f"dicts, but got {params.type()}")
         if isinstance(params, set):
             raise TypeError(_SET_MESSAGE)
         self.defaults = defaults

@@ -16,7 +16,7 @@ class _ModuleSequence(Module):
     are renumbered when one is inserted or deleted, as PyTorch's are."""
 
     def __setitem__(self, index: int, module: Module) -> None:
-        self.register_module(list(self._modules)[index], module)
+        self.register_module(list(self._modules)[_checked_index(index, len(self._modules))], module)
 
     def __delitem__(self, index: int | slice) -> None:
         keys = list(self._modules)
@@ -82,7 +82,7 @@ class Sequential(_ModuleSequence):
     def __getitem__(self, index: int | slice) -> Any:
         if isinstance(index, slice):
             return Sequential(OrderedDict(list(self._modules.items())[index]))
-        return list(self._modules.values())[index]
+        return list(self._modules.values())[_checked_index(index, len(self._modules))]
 
 
 class ModuleList(_ModuleSequence):
@@ -94,7 +94,23 @@ class ModuleList(_ModuleSequence):
 
     def __getitem__(self, index: int | slice) -> Any:
         modules = list(self._modules.values())
-        return ModuleList(modules[index]) if isinstance(index, slice) else modules[index]
+        return ModuleList(modules[index]) if isinstance(index, slice) else modules[_checked_index(index, len(modules))]
+
+    def __repr__(self) -> str:
+        """As PyTorch prints a ModuleList: a run of children with equal reprs is one entry,
+        ``(0-5): 6 x Linear(...)``."""
+        runs: list[list] = []  # [first index, last index, repr]
+        for index, module in enumerate(self):
+            text = repr(module)
+            if runs and runs[-1][2] == text:
+                runs[-1][1] = index
+            else:
+                runs.append([index, index, text])
+        if not runs:
+            return f"{self._get_name()}()"
+        lines = [f"({first}): {text}" if first == last else f"({first}-{last}): {last - first + 1} x {text}"
+                 for first, last, text in runs]
+        return f"{self._get_name()}(\n  " + "\n  ".join(line.replace("\n", "\n  ") for line in lines) + "\n)"
 
 
 class ModuleDict(Module):
@@ -151,14 +167,24 @@ class ParameterList(Module):
     def __iter__(self) -> Iterator[Parameter]:
         return iter(self._parameters.values())
 
+    def extra_repr(self) -> str:
+        """One line per parameter, as PyTorch prints it (``(0): Parameter containing: [... of size 2x3]``)."""
+        return "\n".join(f"  ({k}): {_describe_parameter(p, repr(p.dtype))}" for k, p in enumerate(self))
+
 
 class ParameterDict(Module):
     """A dict of parameters, each registered under its key."""
 
     def __init__(self, values: dict | None = None) -> None:
         super().__init__()
-        for key, value in (values or {}).items():
+        items = (values or {}).items()
+        # As PyTorch: an OrderedDict (or ParameterDict) keeps its order, a plain dict is taken in key order.
+        for key, value in items if isinstance(values, (OrderedDict, ParameterDict)) else sorted(items):
             self[key] = value
+
+    def extra_repr(self) -> str:
+        """One line per parameter, named by the legacy type (``[tinyframe.FloatTensor of size 2x3]``)."""
+        return "\n".join(f"  ({k}): {_describe_parameter(p, p.type())}" for k, p in self.items())
 
     def __setitem__(self, key: str, value: Parameter) -> None:
         self.register_parameter(key, value if isinstance(value, Parameter) else Parameter(value))
@@ -177,3 +203,17 @@ class ParameterDict(Module):
 
     def items(self) -> Iterable[tuple[str, Parameter]]:
         return self._parameters.items()
+
+
+def _describe_parameter(p: Parameter, type_name: str) -> str:
+    """How ParameterList and ParameterDict print an entry (PyTorch names the type differently in each)."""
+    size = "x".join(str(n) for n in p.shape)
+    device = f" ({p.device})" if p.device.type == "cuda" else ""
+    return f"Parameter containing: [{type_name} of size {size}{device}]"
+
+
+def _checked_index(index: int, length: int) -> int:
+    """``index`` if it addresses one of ``length`` entries, else PyTorch's IndexError."""
+    if not -length <= index < length:
+        raise IndexError(f"index {index} is out of range")
+    return index

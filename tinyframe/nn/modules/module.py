@@ -5,11 +5,12 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
-from ... import dtypes
+from ... import dtypes, grad_mode
 from ...autograd.hooks import RemovableHandle
 from ...device import as_device, move_array
 from ...tensor import Tensor, parse_to_arguments
 from ..parameter import Buffer, Parameter
+from ._backward_hooks import call_with_backward_hooks
 
 __all__ = ["Module"]
 
@@ -42,20 +43,38 @@ class Module:
         object.__setattr__(self, "_modules", OrderedDict())
         object.__setattr__(self, "_forward_hooks", OrderedDict())
         object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
+        object.__setattr__(self, "_backward_hooks", OrderedDict())
+        object.__setattr__(self, "_backward_pre_hooks", OrderedDict())
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        backward_hooks = self._backward_hooks or self._backward_pre_hooks
+        if not self._forward_pre_hooks and not self._forward_hooks and not backward_hooks:
+            return self.forward(*args, **kwargs)  # called here, so that forward's warnings name the caller's line
+        if backward_hooks and grad_mode.is_grad_enabled():
+            return call_with_backward_hooks(self, args, kwargs)
+        return self._forward_with_hooks(args, kwargs)
+
+    def _forward_with_hooks(self, args: tuple, kwargs: dict) -> Any:
         if not self._forward_pre_hooks and not self._forward_hooks:
             return self.forward(*args, **kwargs)
         for hook in list(self._forward_pre_hooks.values()):
+            if isinstance(hook, _WithKwargs):
+                result = hook.hook(self, args, kwargs)
+                if result is not None:
+                    args, kwargs = result
+                continue
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
         output = self.forward(*args, **kwargs)
         for hook in list(self._forward_hooks.values()):
-            result = hook(self, args, output)
+            if isinstance(hook, _WithKwargs):
+                result = hook.hook(self, args, kwargs, output)
+            else:
+                result = hook(self, args, output)
             if result is not None:
                 output = result
         return output
@@ -152,18 +171,34 @@ class Module:
 
     add_module = register_module
 
-    def register_forward_hook(self, hook: Callable) -> RemovableHandle:
-        """``hook(module, args, output)`` runs after ``forward``; a returned value replaces the output."""
-        return self._add_hook(self._forward_hooks, hook)
+    def register_forward_hook(self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False,
+                              always_call: bool = False) -> RemovableHandle:
+        """``hook(module, args, output)`` (``hook(module, args, kwargs, output)`` with ``with_kwargs``)
+        runs after ``forward``; a returned value replaces the output. ``prepend`` runs it first."""
+        return self._add_hook(self._forward_hooks, _WithKwargs(hook) if with_kwargs else hook, prepend)
 
-    def register_forward_pre_hook(self, hook: Callable) -> RemovableHandle:
-        """``hook(module, args)`` runs before ``forward``; a returned value replaces the args."""
-        return self._add_hook(self._forward_pre_hooks, hook)
+    def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> RemovableHandle:
+        """``hook(module, args)`` runs before ``forward``; a returned value replaces the args. With
+        ``with_kwargs``, ``hook(module, args, kwargs)`` may return a new ``(args, kwargs)``."""
+        return self._add_hook(self._forward_pre_hooks, _WithKwargs(hook) if with_kwargs else hook, prepend)
+
+    def register_full_backward_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(module, grad_input, grad_output)`` runs when the gradients with respect to the
+        module's positional Tensor inputs are computed; a returned tuple replaces ``grad_input``."""
+        return self._add_hook(self._backward_hooks, hook)
+
+    def register_full_backward_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(module, grad_output)`` runs when the gradients with respect to the module's outputs
+        are computed; a returned tuple replaces ``grad_output``."""
+        return self._add_hook(self._backward_pre_hooks, hook)
 
     @staticmethod
-    def _add_hook(table: OrderedDict, hook: Callable) -> RemovableHandle:
+    def _add_hook(table: OrderedDict, hook: Callable, prepend: bool = False) -> RemovableHandle:
         key = max(table, default=-1) + 1
         table[key] = hook
+        if prepend:
+            table.move_to_end(key, last=False)
         return _DictHandle(table, key)
 
     # ----------------------------------------------------------------- traversal
@@ -218,6 +253,24 @@ class Module:
     def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
         for _, buffer in self.named_buffers(recurse=recurse):
             yield buffer
+
+    def get_parameter(self, target: str) -> Parameter:
+        """The parameter at the dotted path ``target`` (``"0.weight"``)."""
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if name not in module._parameters:
+            raise AttributeError(f"`{name}` is not an nn.Parameter" if hasattr(module, name)
+                                 else f"{module._get_name()} has no attribute `{name}`")
+        return module._parameters[name]
+
+    def get_buffer(self, target: str) -> Tensor:
+        """The buffer at the dotted path ``target`` (``"bn.running_mean"``)."""
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if name not in module._buffers:
+            raise AttributeError(f"`{name}` is not a buffer" if hasattr(module, name)
+                                 else f"{module._get_name()} has no attribute `{name}`")
+        return module._buffers[name]
 
     def get_submodule(self, target: str) -> Module:
         module = self
@@ -382,6 +435,13 @@ class Module:
         if len(lines) == 1 and not self._modules:
             return f"{self._get_name()}({lines[0]})"
         return f"{self._get_name()}(\n  " + "\n  ".join(lines) + "\n)"
+
+
+class _WithKwargs:
+    """A forward (pre-)hook registered with ``with_kwargs=True``: it also gets the keyword arguments."""
+
+    def __init__(self, hook: Callable) -> None:
+        self.hook = hook
 
 
 class _DictHandle(RemovableHandle):

@@ -99,6 +99,9 @@ class RNNBase(Module):
         """The parameters of each layer and direction, as lists in PyTorch's order."""
         return [[getattr(self, name) for name in names] for names in self._all_weights]
 
+    def flatten_parameters(self) -> None:
+        """Does nothing: PyTorch compacts the weights for cuDNN here; tinyframe keeps them as they are."""
+
     def extra_repr(self) -> str:
         s = f"{self.input_size}, {self.hidden_size}"
         if self.proj_size != 0:

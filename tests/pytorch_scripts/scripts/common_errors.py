@@ -1,0 +1,55 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def attempt(label, fn):
+    try:
+        fn()
+        print(label, "ok")
+    except Exception as e:
+        print(label, type(e).__name__, str(e).splitlines()[0])
+
+
+attempt("matmul", lambda: torch.zeros(2, 3) @ torch.zeros(2, 3))
+attempt("mm", lambda: torch.mm(torch.zeros(2, 3), torch.zeros(4, 3)))
+attempt("cat", lambda: torch.cat([torch.zeros(2, 3), torch.zeros(2, 4)]))
+attempt("stack", lambda: torch.stack([torch.zeros(2), torch.zeros(3)]))
+attempt("view", lambda: torch.zeros(2, 3).view(4))
+attempt("reshape", lambda: torch.zeros(2, 3).reshape(4, -1))
+attempt("index", lambda: torch.zeros(2, 3)[5])
+attempt("dim", lambda: torch.zeros(2, 3).sum(dim=2))
+attempt("item", lambda: torch.zeros(2).item())
+attempt("bool", lambda: bool(torch.zeros(2)))
+attempt("ce_target", lambda: F.cross_entropy(torch.zeros(2, 3), torch.tensor([0, 3])))
+attempt("ce_dtype", lambda: F.cross_entropy(torch.zeros(2, 3), torch.tensor([0.0, 1.0])))
+attempt("nll_shape", lambda: F.nll_loss(torch.zeros(2, 3), torch.tensor([0, 1, 2])))
+attempt("mse_dtype", lambda: F.mse_loss(torch.zeros(2), torch.zeros(2, dtype=torch.long)))
+attempt("conv", lambda: nn.Conv2d(3, 4, 3)(torch.zeros(1, 2, 5, 5)))
+attempt("conv_small", lambda: nn.Conv2d(1, 1, 5)(torch.zeros(1, 1, 3, 3)))
+attempt("embedding", lambda: nn.Embedding(3, 2)(torch.tensor([3])))
+attempt("embedding_float", lambda: nn.Embedding(3, 2)(torch.tensor([1.0])))
+attempt("bn", lambda: nn.BatchNorm1d(3)(torch.zeros(2, 4)))
+attempt("bn_one", lambda: nn.BatchNorm1d(3)(torch.zeros(1, 3)))
+attempt("lstm", lambda: nn.LSTM(3, 4)(torch.zeros(2, 5, 2)))
+attempt("backward_nonscalar", lambda: torch.zeros(2, requires_grad=True).mul(2).backward())
+attempt("no_grad_backward", lambda: torch.zeros(2).sum().backward())
+attempt("leaf_inplace", lambda: torch.zeros(2, requires_grad=True).add_(1))
+attempt("numpy_grad", lambda: torch.zeros(2, requires_grad=True).numpy())
+attempt("int_grad", lambda: torch.zeros(2, dtype=torch.long).requires_grad_())
+attempt("expand", lambda: torch.zeros(2, 3).expand(4, 3))
+attempt("permute", lambda: torch.zeros(2, 3).permute(0))
+attempt("transpose", lambda: torch.zeros(2, 3).transpose(0, 2))
+attempt("squeeze_dim", lambda: torch.zeros(2, 3).squeeze(3))
+attempt("gather", lambda: torch.zeros(2, 3).gather(1, torch.tensor([[0.0]])))
+attempt("load_state", lambda: nn.Linear(2, 2).load_state_dict({"weight": torch.zeros(3, 2), "bias": torch.zeros(2)}))
+attempt("optim_empty", lambda: torch.optim.SGD([], lr=0.1))
+attempt("optim_lr", lambda: torch.optim.Adam(nn.Linear(1, 1).parameters(), lr=-1))
+attempt("param_tensor", lambda: torch.optim.SGD(torch.zeros(2, requires_grad=True), lr=0.1))
+attempt("module_attr", lambda: nn.Linear(1, 1).nonexistent)
+attempt("sequential_idx", lambda: nn.Sequential(nn.ReLU())[3])
+attempt("softmax_dim", lambda: F.softmax(torch.zeros(2, 3), dim=2))
+attempt("tensor_ragged", lambda: torch.tensor([[1, 2], [3]]))
+attempt("arange_step", lambda: torch.arange(0, 5, 0))
+attempt("randint", lambda: torch.randint(5, 2, (3,)))
+attempt("div_int_zero", lambda: torch.tensor([1]) // 0)

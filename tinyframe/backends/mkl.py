@@ -1,0 +1,8 @@
+"""``torch.backends.mkl``: not used by tinyframe."""
+
+__all__ = ["is_available"]
+
+
+def is_available() -> bool:
+    """False: tinyframe computes with NumPy (CPU) or CuPy (CUDA) only."""
+    return False

@@ -1,0 +1,42 @@
+"""PyTorch's legacy typed constructors (``torch.FloatTensor(2, 3)``, ``torch.LongTensor([1, 2])``),
+which older scripts still call and test with ``isinstance``."""
+from __future__ import annotations
+
+from typing import Any
+
+from . import creation, dtypes
+from .tensor import Tensor
+
+__all__ = ["FloatTensor", "DoubleTensor", "HalfTensor", "ByteTensor", "CharTensor", "ShortTensor",
+           "IntTensor", "LongTensor", "BoolTensor"]
+
+
+class _LegacyTensorType(type):
+    """The class of the typed constructors: calling one makes a CPU tensor of its dtype, and
+    ``isinstance(t, FloatTensor)`` checks ``t``'s dtype and device, as in PyTorch."""
+
+    dtype: dtypes.dtype
+
+    def __call__(cls, *data: Any) -> Tensor:
+        if all(isinstance(n, int) for n in data) or len(data) == 1 and isinstance(data[0], tuple):
+            return creation.zeros(*data, dtype=cls.dtype)  # a size: PyTorch leaves the values uninitialized
+        return creation.tensor(data[0], dtype=cls.dtype)
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, Tensor) and obj.dtype is cls.dtype and obj.device.type == "cpu"
+
+
+def _legacy_type(d: dtypes.dtype) -> _LegacyTensorType:
+    name = dtypes.legacy_type_name(d)
+    return _LegacyTensorType(name, (), {"dtype": d, "__module__": "tinyframe", "__qualname__": name})
+
+
+FloatTensor = _legacy_type(dtypes.float32)
+DoubleTensor = _legacy_type(dtypes.float64)
+HalfTensor = _legacy_type(dtypes.float16)
+ByteTensor = _legacy_type(dtypes.uint8)
+CharTensor = _legacy_type(dtypes.int8)
+ShortTensor = _legacy_type(dtypes.int16)
+IntTensor = _legacy_type(dtypes.int32)
+LongTensor = _legacy_type(dtypes.int64)
+BoolTensor = _legacy_type(dtypes.bool_)

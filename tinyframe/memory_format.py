@@ -1,0 +1,26 @@
+"""PyTorch's memory formats (``torch.channels_last``, ...), accepted where PyTorch takes them.
+
+tinyframe keeps every tensor in one row-major layout, so asking for a format changes no values
+and no results: ``x.to(memory_format=tinyframe.channels_last)`` returns ``x`` as it is.
+"""
+from __future__ import annotations
+
+__all__ = ["memory_format", "contiguous_format", "channels_last", "channels_last_3d", "preserve_format"]
+
+
+class memory_format:
+    """A memory layout name, printed as PyTorch prints it (``torch.channels_last``)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+
+contiguous_format = memory_format("contiguous_format")
+channels_last = memory_format("channels_last")
+channels_last_3d = memory_format("channels_last_3d")
+preserve_format = memory_format("preserve_format")
