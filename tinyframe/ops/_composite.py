@@ -1,29 +1,17 @@
-"""Two ways for a backward formula to reuse ops, so that one formula serves first and higher orders.
+"""A way for a backward formula to reuse tinyframe's public functions, so that one formula serves
+first and higher orders (a backward that reuses one op calls it with ``Op.call``).
 
-``again(ctx, op, *inputs)`` runs another op: recorded while the backward pass is recorded, else its
-forward on arrays. ``on_tensors(ctx, formula, g)`` runs a formula written with tinyframe's public
-functions on Tensors: recorded while the backward is recorded, else under ``no_grad`` on the arrays
-wrapped as Tensors. The second suits formulas (linear algebra) that NumPy's names cannot express.
+``on_tensors(ctx, formula, g)`` runs a formula written with tinyframe's public functions on Tensors:
+recorded while the backward is recorded, else under ``no_grad`` on the arrays wrapped as Tensors. It
+suits formulas (linear algebra) that NumPy's names cannot express.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import _graph, grad_mode
 from .._graph import Op
-
-if TYPE_CHECKING:
-    pass
-
-
-def again(ctx: Op, op: type, *inputs: Any, **options: Any) -> Any:
-    """``op`` applied to ``inputs`` (arrays, or Tensors while the backward is recorded)."""
-    if ctx.recording:
-        return op.apply(*inputs, **options)
-    inner = object.__new__(op)
-    inner.xp = ctx.xp
-    return op.forward(inner, *inputs, **options)
 
 
 def on_tensors(ctx: Op, formula: Callable[..., Any], g: Any) -> Any:
