@@ -96,3 +96,35 @@ def test_dtypes_cupy_has_no_arrays_of_are_refused() -> None:
     for host in (np.array(["a"]), np.array([None], dtype=object)):
         with pytest.raises(ValueError, match="Unsupported dtype"):
             cupy.asarray(host)
+
+
+def test_diagonal_is_a_writable_view_as_in_cupy() -> None:
+    a = cupy.zeros((2, 3))
+    cupy.diagonal(a)[...] = 1.0
+    a.diagonal(1)[...] += 2.0
+    assert a.get().tolist() == [[1.0, 2.0, 0.0], [0.0, 1.0, 2.0]]
+
+
+def test_linalg_results_are_plain_tuples_of_device_arrays() -> None:
+    u, s, vh = result = cupy.linalg.svd(cupy.eye(2), full_matrices=False)
+    assert type(result) is tuple and all(isinstance(part, cupy.ndarray) for part in (u, s, vh))
+    assert all(isinstance(part, cupy.ndarray) for part in cupy.linalg.eigh(cupy.eye(2)))
+
+
+def test_dlpack_exchange_shares_device_memory_and_refuses_host_memory() -> None:
+    a = cupy.arange(3.0)
+    assert a.__dlpack_device__() == (2, 0)
+    shared = cupy.from_dlpack(a)
+    shared[0] = 5.0
+    assert a.get().tolist() == [5.0, 1.0, 2.0]
+    with pytest.raises(RuntimeError, match="unsupported DLPack device type 1"):
+        cupy.from_dlpack(np.arange(3.0))
+
+
+def test_special_functions_stay_on_the_device_in_the_input_dtype() -> None:
+    special = MODULES["cupyx.scipy.special"]
+    x = cupy.asarray([0.5, 2.0], dtype=np.float32)
+    for result in (special.gammaln(x), special.digamma(x), special.polygamma(1, x), special.erfinv(x * 0.5)):
+        assert isinstance(result, cupy.ndarray) and result.dtype == np.float32
+    np.testing.assert_allclose(special.gammaln(x).get(), [0.5723649, 0.0], atol=1e-6)
+    np.testing.assert_allclose(special.erfinv(cupy.asarray([0.5])).get(), [0.4769362762], rtol=1e-9)

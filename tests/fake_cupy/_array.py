@@ -82,6 +82,8 @@ def wrap(value: Any) -> Any:
         return ndarray._of(np.asarray(value))
     if kind is tuple or kind is list:
         return kind([wrap(item) for item in value])
+    if isinstance(value, tuple):  # NumPy's named results (SVDResult, EighResult, ...): CuPy's are plain tuples
+        return tuple(wrap(item) for item in value)
     return value
 
 
@@ -204,6 +206,15 @@ class ndarray:  # noqa: N801 -- CuPy's class name
     def __format__(self, spec: str) -> str:
         return format(to_host(self, "format"), spec)
 
+    # -- DLPack: CuPy exports device memory, (2, index) = kDLCUDA --------------------------------
+    def __dlpack_device__(self) -> tuple:
+        return (2, 0)
+
+    def __dlpack__(self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+                   copy: Any = None) -> Any:
+        """NumPy's capsule of the data: only the stand-in's ``cupy.from_dlpack`` reads it."""
+        return self._data.__dlpack__(max_version=(1, 0))  # the versioned capsule says it is writable
+
     # -- NumPy protocols: dispatch to the stand-in's CuPy namespace, as CuPy does -----------------
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
         fake = _lookup("numpy", ufunc.__name__)
@@ -263,6 +274,9 @@ class ndarray:  # noqa: N801 -- CuPy's class name
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d array")
         return (self[i] for i in range(len(self)))
+
+    def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> ndarray:
+        return MODULES["cupy"].diagonal(self, offset, axis1, axis2)
 
     def __getitem__(self, key: Any) -> Any:
         key = _index_key(key)

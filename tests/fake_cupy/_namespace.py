@@ -115,6 +115,27 @@ def get_array_module(*args: Any) -> types.ModuleType:
     return MODULES["cupy"] if any(isinstance(arg, ndarray) for arg in args) else np
 
 
+class _HostCapsule:
+    """The stand-in's DLPack capsule (NumPy's, of the data) shown to ``np.from_dlpack`` as host memory."""
+
+    def __init__(self, capsule: Any) -> None:
+        self._capsule = capsule
+
+    def __dlpack__(self, **options: Any) -> Any:
+        return self._capsule
+
+    def __dlpack_device__(self) -> tuple:
+        return (1, 0)
+
+
+def from_dlpack(array: Any) -> Any:
+    """``cupy.from_dlpack``: a device array sharing the memory of ``array``, which must be CUDA memory."""
+    kind, _ = array.__dlpack_device__()
+    if kind != 2:
+        raise RuntimeError(f"CuPy: unsupported DLPack device type {kind}")
+    return ndarray._of(np.from_dlpack(_HostCapsule(array.__dlpack__())))
+
+
 def as_strided(x: Any, shape: Any = None, strides: Any = None) -> Any:
     """``cupy.lib.stride_tricks.as_strided``: no ``subok`` / ``writeable`` arguments, unlike NumPy's."""
     if not isinstance(x, ndarray):
@@ -146,6 +167,35 @@ def erf(x: Any) -> Any:
     data = unwrap(x)
     dtype = data.dtype if data.dtype.kind == "f" else np.float64
     return wrap(np.vectorize(math.erf, otypes=[dtype])(data))
+
+
+def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
+    """``cupy.diagonal``: a writable view, as CuPy's is (NumPy's is read-only)."""
+    if not isinstance(a, ndarray):
+        raise TypeError(f"Unsupported type {type(a)}")
+    view = np.diagonal(a._data, offset, axis1, axis2)
+    view.flags.writeable = a._data.flags.writeable
+    return ndarray._of(view)
+
+
+def _special_function(reference: str) -> Any:
+    """A ``cupyx.scipy.special`` function of ``x``: tinyframe's NumPy ``reference`` on ``x``'s data in
+    float64, in ``x``'s floating dtype. Without SciPy here, the references are tinyframe's own CPU code
+    (tested on its own against PyTorch's numbers): the stand-in checks where data lives, not values."""
+    def special(x: Any) -> Any:
+        compute = getattr(importlib.import_module("tinyframe.ops.unary"), reference)
+        data = unwrap(x)
+        dtype = data.dtype if data.dtype.kind == "f" else np.float64
+        with np.errstate(all="ignore"):
+            return wrap(np.asarray(compute(data.astype(np.float64))).astype(dtype))
+    return special
+
+
+def polygamma(n: Any, x: Any) -> Any:
+    """``cupyx.scipy.special.polygamma`` for ``n = 1`` (trigamma), the one order tinyframe uses."""
+    if int(n) != 1:
+        raise NotImplementedError("the stand-in's polygamma has n = 1 only; add it to tests/fake_cupy")
+    return _special_function("_trigamma")(x)
 
 
 class RandomState:
@@ -187,12 +237,15 @@ def _random_function(name: str) -> Any:
 HAND_WRITTEN = {
     "cupy": {"ndarray": ndarray, "ufunc": ufunc, "asarray": asarray, "array": array, "asanyarray": asarray,
              "asnumpy": asnumpy, "get_array_module": get_array_module, "cuda": _cuda.MODULE,
-             "is_available": lambda: True},
+             "is_available": lambda: True, "diagonal": diagonal,
+             "from_dlpack": from_dlpack},
     "cupy.lib.stride_tricks": {"as_strided": as_strided},
     "cupy.random": {"RandomState": RandomState, "get_random_state": get_random_state},
     "cupyx": {"scatter_add": scatter_add, "scatter_max": _scatter_extreme(np.maximum),
               "scatter_min": _scatter_extreme(np.minimum)},
-    "cupyx.scipy.special": {"erf": erf},
+    "cupyx.scipy.special": {"erf": erf, "gammaln": _special_function("_lgamma"),
+                            "digamma": _special_function("_digamma"), "erfinv": _special_function("_erfinv"),
+                            "polygamma": polygamma},
 }
 
 

@@ -12,11 +12,11 @@ from . import OpCase
 
 def _shifted(x: tf.Tensor) -> tf.Tensor:
     """``x + 4 I``: far from singular for entries in [-2, 2] at these sizes."""
-    return x + tf.eye(x.shape[-1], dtype=x.dtype) * 4.0
+    return x + tf.eye(x.shape[-1], dtype=x.dtype, device=x.device) * 4.0
 
 
 def _spd(x: tf.Tensor) -> tf.Tensor:
-    return x @ x.mT + tf.eye(x.shape[-1], dtype=x.dtype) * 3.0
+    return x @ x.mT + tf.eye(x.shape[-1], dtype=x.dtype, device=x.device) * 3.0
 
 
 def _np_shifted(a: np.ndarray) -> np.ndarray:

@@ -30,7 +30,7 @@ CASES: list[OpCase] = [
     OpCase("nanmedian_dim", lambda x: x.nanmedian(0).values, lambda a: _lower_median(a, 0), [(5, 2)]),
     OpCase("mode", lambda x: tf.mode(x, 1).values, lambda a: a.min(1), [(3, 4)]),
     OpCase("quantile", lambda x: tf.quantile(x, 0.3, dim=1), lambda a: np.quantile(a, 0.3, axis=1), [(3, 5)]),
-    OpCase("quantile_vector_q", lambda x: tf.quantile(x, tf.tensor([0.25, 0.9], dtype=x.dtype)),
+    OpCase("quantile_vector_q", lambda x: tf.quantile(x, tf.tensor([0.25, 0.9], dtype=x.dtype, device=x.device)),
            lambda a: np.quantile(a, [0.25, 0.9]), [(3, 4)]),
     OpCase("quantile_midpoint_keepdim", lambda x: x.quantile(0.5, 0, True, interpolation="midpoint"),
            lambda a: np.quantile(a, 0.5, axis=0, keepdims=True, method="midpoint"), [(4, 3)]),
@@ -38,7 +38,7 @@ CASES: list[OpCase] = [
     OpCase("cumprod", lambda x: tf.cumprod(x, 1), lambda a: np.cumprod(a, 1), [(3, 5)]),
     OpCase("cumprod_dim0", lambda x: x.cumprod(0), lambda a: np.cumprod(a, 0), [(4, 3)]),
     # zeros in the input take the explicit-product path of the gradient
-    OpCase("cumprod_with_zeros", lambda x: tf.cumprod(x * tf.tensor(ZEROS, dtype=x.dtype), 1),
+    OpCase("cumprod_with_zeros", lambda x: tf.cumprod(x * tf.tensor(ZEROS, dtype=x.dtype, device=x.device), 1),
            lambda a: np.cumprod(a * ZEROS, 1), [(3, 5)]),
     OpCase("cummax", lambda x: tf.cummax(x, 1).values, lambda a: np.maximum.accumulate(a, 1), [(3, 5)]),
     OpCase("cummin", lambda x: x.cummin(0).values, lambda a: np.minimum.accumulate(a, 0), [(4, 3)]),

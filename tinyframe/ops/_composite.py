@@ -1,38 +1,26 @@
-"""Two ways for a backward formula to reuse ops, so that one formula serves first and higher orders.
+"""A way for a backward formula to reuse tinyframe's public functions, so that one formula serves
+first and higher orders (a backward that reuses one op calls it with ``Op.call``).
 
-``again(ctx, op, *inputs)`` runs another op: recorded while the backward pass is recorded, else its
-forward on arrays. ``on_tensors(ctx, formula, g)`` runs a formula written with tinyframe's public
-functions on Tensors: recorded while the backward is recorded, else under ``no_grad`` on the arrays
-wrapped as Tensors. The second suits formulas (linear algebra) that NumPy's names cannot express.
+``on_tensors(ctx, formula, g)`` runs a formula written with tinyframe's public functions on Tensors:
+recorded while the backward is recorded, else on the arrays wrapped as Tensors (recording nothing). It
+suits formulas (linear algebra) that NumPy's names cannot express.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .. import _graph, grad_mode
+from .. import _graph
 from .._graph import Op
-
-if TYPE_CHECKING:
-    pass
-
-
-def again(ctx: Op, op: type, *inputs: Any, **options: Any) -> Any:
-    """``op`` applied to ``inputs`` (arrays, or Tensors while the backward is recorded)."""
-    if ctx.recording:
-        return op.apply(*inputs, **options)
-    inner = object.__new__(op)
-    inner.xp = ctx.xp
-    return op.forward(inner, *inputs, **options)
 
 
 def on_tensors(ctx: Op, formula: Callable[..., Any], g: Any) -> Any:
-    """``formula(ctx, g, *saved)`` on Tensors; returns its gradient(s) as the engine expects them."""
-    saved = ctx.saved_tensors
-    if ctx.recording:
-        return formula(ctx, g, *(_tensor(s) for s in saved))
-    with grad_mode.no_grad():
-        grads = formula(ctx, _graph.wrap(g), *(_tensor(s) for s in saved))
+    """``formula(ctx, g, *saved)`` on Tensors; its gradient(s) come back as ``g`` came, as with
+    ``Op.call``: Tensors (the pass is recorded, and the formula's ops with it) or arrays (the formula
+    ran on the arrays wrapped as Tensors that require no grad, so it recorded nothing)."""
+    grads = formula(ctx, _tensor(g), *(_tensor(s) for s in ctx.saved_tensors))
+    if isinstance(g, _graph.Tensor):
+        return grads
     if isinstance(grads, tuple):
         return tuple(None if gi is None else gi._data for gi in grads)
     return grads._data

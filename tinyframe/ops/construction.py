@@ -19,7 +19,6 @@ from .._dims import wrap_dim
 from .._graph import Op
 from ..device import add_at, array_module_of
 from . import indexing, shape
-from ._composite import again
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -41,7 +40,7 @@ class Tril(Op):
 
     @staticmethod
     def backward(ctx: Tril, g: Any) -> Any:
-        return again(ctx, Tril, g, diagonal=ctx.diagonal)
+        return Tril.call(g, diagonal=ctx.diagonal)
 
 
 class Triu(Op):
@@ -54,7 +53,7 @@ class Triu(Op):
 
     @staticmethod
     def backward(ctx: Triu, g: Any) -> Any:
-        return again(ctx, Triu, g, diagonal=ctx.diagonal)
+        return Triu.call(g, diagonal=ctx.diagonal)
 
 
 class Roll(Op):
@@ -67,7 +66,7 @@ class Roll(Op):
 
     @staticmethod
     def backward(ctx: Roll, g: Any) -> Any:
-        return again(ctx, Roll, g, shifts=tuple(-s for s in ctx.shifts), dims=ctx.dims)
+        return Roll.call(g, shifts=tuple(-s for s in ctx.shifts), dims=ctx.dims)
 
 
 def _diagonal_view(xp: Any, a: Any, offset: int, dim1: int, dim2: int) -> Any:
@@ -98,7 +97,7 @@ class Diagonal(Op):
 
     @staticmethod
     def backward(ctx: Diagonal, g: Any) -> Any:
-        return again(ctx, DiagonalBackward, g, shape=ctx.shape, offset=ctx.offset, dim1=ctx.dim1, dim2=ctx.dim2)
+        return DiagonalBackward.call(g, shape=ctx.shape, offset=ctx.offset, dim1=ctx.dim1, dim2=ctx.dim2)
 
 
 class DiagonalCopy(Diagonal, node_name="DiagonalBackward0_copy"):
@@ -123,7 +122,7 @@ class DiagonalBackward(Op, node_name="DiagonalBackwardBackward0"):
 
     @staticmethod
     def backward(ctx: DiagonalBackward, g: Any) -> Any:
-        return again(ctx, Diagonal, g, offset=ctx.offset, dim1=ctx.dim1, dim2=ctx.dim2)
+        return Diagonal.call(g, offset=ctx.offset, dim1=ctx.dim1, dim2=ctx.dim2)
 
 
 class DiagEmbed(DiagonalBackward, node_name="DiagEmbedBackward0"):
@@ -145,8 +144,8 @@ class DiagonalScatter(Op):
     def backward(ctx: DiagonalScatter, g: Any) -> tuple:
         needs_a, needs_src = ctx.needs_input_grad
         options = {"offset": ctx.offset, "dim1": ctx.dim1, "dim2": ctx.dim2}
-        diagonal_of_g = again(ctx, Diagonal, g, **options)
-        ga = again(ctx, DiagonalScatter, g, diagonal_of_g * 0.0, **options) if needs_a else None
+        diagonal_of_g = Diagonal.call(g, **options)
+        ga = DiagonalScatter.call(g, diagonal_of_g * 0.0, **options) if needs_a else None
         return ga, diagonal_of_g if needs_src else None
 
 
@@ -161,7 +160,7 @@ class Trace(Op):
     @staticmethod
     def backward(ctx: Trace, g: Any) -> Any:
         n = min(ctx.shape)
-        return again(ctx, DiagonalBackward, ctx.xp.broadcast_to(g, (n,)), shape=ctx.shape, offset=0, dim1=0, dim2=1)
+        return DiagonalBackward.call(ctx.xp.broadcast_to(g, (n,)), shape=ctx.shape, offset=0, dim1=0, dim2=1)
 
 
 class Unfold(Op):
@@ -184,7 +183,7 @@ class Unfold(Op):
 
     @staticmethod
     def backward(ctx: Unfold, g: Any) -> Any:
-        return again(ctx, UnfoldBackward, g, shape=ctx.shape, dim=ctx.dim, size=ctx.size, step=ctx.step)
+        return UnfoldBackward.call(g, shape=ctx.shape, dim=ctx.dim, size=ctx.size, step=ctx.step)
 
 
 class UnfoldBackward(Op, node_name="UnfoldBackwardBackward0"):
@@ -204,7 +203,7 @@ class UnfoldBackward(Op, node_name="UnfoldBackwardBackward0"):
 
     @staticmethod
     def backward(ctx: UnfoldBackward, g: Any) -> Any:
-        return again(ctx, Unfold, g, dim=ctx.dim, size=ctx.size, step=ctx.step)
+        return Unfold.call(g, dim=ctx.dim, size=ctx.size, step=ctx.step)
 
 
 class Rot90(Op):
@@ -218,7 +217,7 @@ class Rot90(Op):
 
     @staticmethod
     def backward(ctx: Rot90, g: Any) -> Any:
-        return again(ctx, Rot90, g, k=-ctx.k, dims=ctx.dims)
+        return Rot90.call(g, k=-ctx.k, dims=ctx.dims)
 
 
 class Take(indexing.Index):

@@ -17,7 +17,7 @@ from .._dims import wrap_dim
 from .._graph import Op
 from ..device import array_module_of
 from . import binary, indexing, linalg, reduction, shape
-from ._composite import again, on_tensors
+from ._composite import on_tensors
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -196,8 +196,8 @@ class LinalgCross(Op):
     def backward(ctx: LinalgCross, g: Any) -> tuple:
         a, b = ctx.saved_tensors
         needs_a, needs_b = ctx.needs_input_grad
-        return (again(ctx, LinalgCross, b, g, dim=ctx.dim) if needs_a else None,
-                again(ctx, LinalgCross, g, a, dim=ctx.dim) if needs_b else None)
+        return (LinalgCross.call(b, g, dim=ctx.dim) if needs_a else None,
+                LinalgCross.call(g, a, dim=ctx.dim) if needs_b else None)
 
 
 def _cross(input: Tensor, other: Tensor, dim: int, name: str) -> Tensor:

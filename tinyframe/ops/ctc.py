@@ -126,8 +126,7 @@ class CtcLoss(Op):
 
     @staticmethod
     def backward(ctx: CtcLoss, g: Any) -> Any:
-        grad = _graph.wrap(ctx.grad) if ctx.recording else ctx.grad
-        return grad * g.reshape((1, -1, 1))
+        return ctx.xp.asarray(ctx.grad) * g.reshape((1, -1, 1))  # a constant Tensor in a recorded pass
 
 
 def _lengths(value: Any, name: str, n: int) -> np.ndarray:

@@ -54,7 +54,7 @@ class Factorization(Op):
 
 def _factor_gradient(ctx: Factorization, g: Tensor, a: Tensor, *results: Tensor) -> Tensor:
     kind = type(ctx)
-    if ctx.recording:  # results that are differentiable functions of ``a``, for the second derivative
+    if a.requires_grad:  # a recorded pass: results as differentiable functions of ``a`` (second derivative)
         results = kind.recompute(a, **ctx.options)
     grads = [None] * len(results)
     grads[ctx.which] = g

@@ -46,9 +46,7 @@ class Im2Col(Op):
 
     @staticmethod
     def backward(ctx: Im2Col, g: Any) -> Any:
-        if ctx.recording:
-            return Col2Im.apply(g, geometry=ctx.geometry)
-        return _col2im(ctx.xp, g, ctx.geometry)
+        return Col2Im.call(g, geometry=ctx.geometry)
 
 
 class Col2Im(Op):
@@ -61,9 +59,7 @@ class Col2Im(Op):
 
     @staticmethod
     def backward(ctx: Col2Im, g: Any) -> Any:
-        if ctx.recording:
-            return Im2Col.apply(g, geometry=ctx.geometry)
-        return _im2col(ctx.xp, g, ctx.geometry)
+        return Im2Col.call(g, geometry=ctx.geometry)
 
 
 def _pair(value: Any, name: str) -> tuple:

@@ -114,16 +114,11 @@ def _cumprod_grad_with_zeros(ctx: Cumprod, x: Any, g: Any, dim: int) -> Any:
     k = arrays.arange(n).reshape((n,) + (1,) * x.ndim)
     i = arrays.arange(n).reshape((1,) * (dim + 1) + (n,) + (1,) * (x.ndim - dim - 1))
     without_k = xp.where(k == i, 1.0, xp.expand_dims(x, 0))  # shape (n, *x.shape)
-    products = _cumprod(ctx, without_k, dim + 1)
+    products = Cumprod.call(without_k, dim=dim + 1, dtype=None)
     grad = xp.sum(xp.where(i >= k, products * xp.expand_dims(g, 0), 0.0), axis=dim + 1)  # k leads
     return xp.transpose(grad, list(range(1, dim + 1)) + [0] + list(range(dim + 1, x.ndim)))
 
 
-def _cumprod(ctx: Op, a: Any, dim: int) -> Any:
-    """The cumulative product as a recorded op while the backward is recorded."""
-    if ctx.recording:
-        return cumprod(a, dim)
-    return ctx.xp.cumprod(a, axis=dim)
 
 
 # --------------------------------------------------------------------------- array-level helpers
