@@ -8,7 +8,7 @@ Three tables per case:
    (ordering, un-broadcasting, sending gradients) and leaf accumulation;
 3. PyTorch per op: ``torch.profiler``'s self CPU time per aten op.
 
-The op timings wrap ``Op.apply`` and the engine's ``_Pass.call`` / ``_Pass.accumulate`` here, only
+The op timings wrap ``Op.apply`` and the engine's ``_Pass.step`` (a node's backward or leaf accumulation) here, only
 while profiling: the library's hot path carries no hooks. The wrappers cost about a microsecond per
 op, so table 2 over-states small ops; table 1 is unhooked.
 """
@@ -66,7 +66,7 @@ def op_timers(forward: dict[str, float], backward: dict[str, float]) -> Iterator
     """While active, adds each Op class's self seconds in ``apply`` to ``forward`` and each node's
     seconds in the engine (backward, or leaf accumulation) to ``backward``, keyed by node name."""
     original_apply = _graph.Op.__dict__["apply"]
-    original_call, original_accumulate = engine._Pass.call, engine._Pass.accumulate
+    original_step = engine._Pass.step
     run_apply = original_apply.__func__
     nested: list[float] = []  # per active apply, the seconds spent in the applies it made
 
@@ -91,12 +91,12 @@ def op_timers(forward: dict[str, float], backward: dict[str, float]) -> Iterator
         return run
 
     _graph.Op.apply = classmethod(apply)
-    engine._Pass.call, engine._Pass.accumulate = timed(original_call), timed(original_accumulate)
+    engine._Pass.step = timed(original_step)
     try:
         yield
     finally:
         _graph.Op.apply = original_apply
-        engine._Pass.call, engine._Pass.accumulate = original_call, original_accumulate
+        engine._Pass.step = original_step
 
 
 def tinyframe_ops(step: Any, calls: int) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:

@@ -158,7 +158,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
 
     The steps: order the graph (``_order``); for each ready node, ``_Pass.step`` takes the gradient
     that arrived (``_Pass.arrive``: hooks, ``retain_grad``, capture) and runs the node's backward
-    (``_Pass.call``: on arrays, or recorded) or accumulates into a leaf
+    (on arrays, or recorded: ``_call_recorded_backward``) or accumulates into a leaf
     (``_Pass.accumulate``); then each input is sent its gradient, reduced to its shape and dtype
     (``_reduce_to_input``) where they differ.
     """
@@ -176,10 +176,9 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
             g = pending.pop(node, None)
             input_grads = step(node, g) if g is not None else ()
             # Send each input its gradient, reduced to its shape and dtype; an input whose every
-            # gradient has arrived is ready. Ready leaves go on top of the stack: as in PyTorch, whose
+            # gradient has arrived is ready. A ready leaf accumulates at once: as in PyTorch, whose
             # ready queue puts AccumulateGrad first, a parameter's ``.grad`` is final as soon as its
             # last gradient arrived (DDP starts all-reducing it then), not after the deeper layers.
-            leaves = []
             for i, (child, output_nr) in enumerate(node.next_functions):
                 if child is None:
                     continue
@@ -195,8 +194,12 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
                 count = dependencies[child] - 1
                 dependencies[child] = count
                 if count == 0:
-                    (leaves if type(child) is AccumulateGrad else ready).append(child)
-            ready.extend(leaves)
+                    if type(child) is AccumulateGrad:
+                        leaf_grad = pending.pop(child, None)
+                        if leaf_grad is not None:
+                            step(child, leaf_grad)
+                    else:
+                        ready.append(child)
     finally:
         state.enabled = previous_mode
     return run.captured
@@ -227,7 +230,10 @@ class _Pass:
             self.accumulate(node, g)
             input_grads = ()
         else:
-            input_grads = self.call(node, g)
+            # The node's backward: on arrays, or recorded on Tensors when ``create_graph``.
+            input_grads = node.backward(node, g) if not self.create_graph else _call_recorded_backward(node, g)
+            if type(input_grads) is not tuple:
+                input_grads = (input_grads,)
             if self.check_nan:
                 anomaly_mode.check_gradients(node, input_grads)
         if not self.retain_graph and node._saved is not None:
@@ -248,11 +254,6 @@ class _Pass:
         if self.needed is not None and node not in self.needed:
             return None
         return g
-
-    def call(self, node: Node, g: Any) -> tuple:
-        """The node's backward: on arrays, or recorded on Tensors when ``create_graph``."""
-        input_grads = node.backward(node, g) if not self.create_graph else _call_recorded_backward(node, g)
-        return input_grads if type(input_grads) is tuple else (input_grads,)
 
     def accumulate(self, node: AccumulateGrad, g: Any) -> None:
         """Adds ``g`` to the leaf's ``.grad`` (unless ``grad`` captures it), then runs its
