@@ -14,7 +14,7 @@ from ._docs import (
     _params_doc,
     check_not_differentiable,
 )
-from .optimizer import Optimizer, _step_tensor
+from .optimizer import Optimizer, stepped_states
 
 __all__ = ["Adadelta"]
 
@@ -42,19 +42,9 @@ class Adadelta(Optimizer):
         # Python floats: a NumPy float64 or a tensor in a group must not promote float32 arrays.
         lr, rho, eps = float(group["lr"]), float(group["rho"]), float(group["eps"])
         weight_decay, maximize = float(group["weight_decay"]), group["maximize"]
-        for p in group["params"]:
-            if p._grad is None:
-                continue
-            state = self.state[p]
-            if not state:
-                xp = array_module_of(p._data)
-                state["step"] = _step_tensor(0.0)
-                state["square_avg"] = Tensor._make(xp.zeros_like(p._data))
-                state["acc_delta"] = Tensor._make(xp.zeros_like(p._data))
-            state["step"]._data += 1
+        for p, state in stepped_states(self, group, ("square_avg", "acc_delta")):
             adadelta_update(p._data, p._grad._data, state["square_avg"]._data, state["acc_delta"]._data,
                             lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize)
-            p._bump_version()
 
 
 Adadelta.__doc__ = r"""Implements the Adadelta algorithm, like ``torch.optim.Adadelta``.

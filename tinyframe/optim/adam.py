@@ -7,7 +7,7 @@ from typing import Any
 from ..device import array_module_of
 from ..tensor import Tensor
 from ._docs import check_not_differentiable
-from .optimizer import Optimizer, _step_tensor, lerp_
+from .optimizer import Optimizer, lerp_, stepped_states
 
 __all__ = ["Adam", "AdamW"]
 
@@ -90,24 +90,12 @@ class Adam(Optimizer):
         eps, weight_decay = float(group["eps"]), float(group["weight_decay"])
         amsgrad, maximize = group["amsgrad"], group["maximize"]
         decoupled = group["decoupled_weight_decay"]
-        for p in group["params"]:
-            if p._grad is None:
-                continue
-            state = self.state[p]
-            if not state:
-                xp = array_module_of(p._data)
-                state["step"] = _step_tensor(0.0)
-                state["exp_avg"] = Tensor._make(xp.zeros_like(p._data))
-                state["exp_avg_sq"] = Tensor._make(xp.zeros_like(p._data))
-                if amsgrad:
-                    state["max_exp_avg_sq"] = Tensor._make(xp.zeros_like(p._data))
-            step = state["step"]._data
-            step += 1
+        buffers = ("exp_avg", "exp_avg_sq", *(("max_exp_avg_sq",) if amsgrad else ()))
+        for p, state in stepped_states(self, group, buffers):
             adam_update(p._data, p._grad._data, state["exp_avg"]._data, state["exp_avg_sq"]._data,
-                        state["max_exp_avg_sq"]._data if amsgrad else None, step.item(),
+                        state["max_exp_avg_sq"]._data if amsgrad else None, state["step"].item(),
                         lr=lr, beta1=beta1, beta2=beta2, eps=eps, weight_decay=weight_decay,
                         maximize=maximize, decoupled_weight_decay=decoupled)
-            p._bump_version()
 
 
 class AdamW(Adam):

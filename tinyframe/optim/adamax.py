@@ -14,7 +14,7 @@ from ._docs import (
     _params_doc,
     check_not_differentiable,
 )
-from .optimizer import Optimizer, _step_tensor, lerp_
+from .optimizer import Optimizer, lerp_, stepped_states
 
 __all__ = ["Adamax"]
 
@@ -33,20 +33,10 @@ class Adamax(Optimizer):
         # Python floats: a NumPy float64 or a tensor in a group must not promote float32 arrays.
         lr, beta1, beta2 = float(group["lr"]), float(group["betas"][0]), float(group["betas"][1])
         eps, weight_decay, maximize = float(group["eps"]), float(group["weight_decay"]), group["maximize"]
-        for p in group["params"]:
-            if p._grad is None:
-                continue
-            state = self.state[p]
-            if not state:
-                xp = array_module_of(p._data)
-                state["step"] = _step_tensor(0.0)
-                state["exp_avg"] = Tensor._make(xp.zeros_like(p._data))
-                state["exp_inf"] = Tensor._make(xp.zeros_like(p._data))
-            step = state["step"]._data
-            step += 1
-            adamax_update(p._data, p._grad._data, state["exp_avg"]._data, state["exp_inf"]._data, step.item(),
-                          lr=lr, beta1=beta1, beta2=beta2, eps=eps, weight_decay=weight_decay, maximize=maximize)
-            p._bump_version()
+        for p, state in stepped_states(self, group, ("exp_avg", "exp_inf")):
+            adamax_update(p._data, p._grad._data, state["exp_avg"]._data, state["exp_inf"]._data,
+                          state["step"].item(), lr=lr, beta1=beta1, beta2=beta2, eps=eps,
+                          weight_decay=weight_decay, maximize=maximize)
 
 
 Adamax.__doc__ = r"""Implements the Adamax algorithm (Adam based on the infinity norm), like ``torch.optim.Adamax``.

@@ -4,7 +4,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..device import array_module_of
 from ..tensor import Tensor
 from ._docs import (
     _capturable_doc,
@@ -14,7 +13,7 @@ from ._docs import (
     _params_doc,
     check_not_differentiable,
 )
-from .optimizer import Optimizer, _step_tensor
+from .optimizer import Optimizer, stepped_states
 
 __all__ = ["ASGD"]
 
@@ -39,23 +38,13 @@ class ASGD(Optimizer):
         # Python floats: a NumPy float64 or a tensor in a group must not promote float32 arrays.
         lr, lambd, alpha = float(group["lr"]), float(group["lambd"]), float(group["alpha"])
         t0, weight_decay = float(group["t0"]), float(group["weight_decay"])
-        for p in group["params"]:
-            if p._grad is None:
-                continue
-            state = self.state[p]
-            if not state:
-                state["step"] = _step_tensor(0.0)
-                state["eta"] = _step_tensor(lr)
-                state["mu"] = _step_tensor(1.0)
-                state["ax"] = Tensor._make(array_module_of(p._data).zeros_like(p._data))
+        for p, state in stepped_states(self, group, ("ax",), eta=lr, mu=1.0):
             step, eta, mu = state["step"]._data, state["eta"]._data, state["mu"]._data
-            step += 1
             asgd_update(p._data, p._grad._data, state["ax"]._data, eta.item(), mu.item(), lambd=lambd,
                         weight_decay=weight_decay, maximize=group["maximize"])
             # The next step's rate and averaging weight, kept in PyTorch's scalar dtype.
             eta[...] = lr / ((1 + lambd * lr * step.item()) ** alpha)
             mu[...] = 1 / max(1, step.item() - t0)
-            p._bump_version()
 
 
 ASGD.__doc__ = r"""Implements averaged stochastic gradient descent, like ``torch.optim.ASGD``.

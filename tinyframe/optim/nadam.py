@@ -6,7 +6,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..device import array_module_of
-from ..tensor import Tensor
 from ._docs import (
     _capturable_doc,
     _differentiable_doc,
@@ -16,9 +15,12 @@ from ._docs import (
     check_not_differentiable,
 )
 from .adamax import check_adam_family_args
-from .optimizer import Optimizer, _step_tensor, lerp_
+from .optimizer import Optimizer, lerp_, stepped_states
 
 __all__ = ["NAdam", "RAdam"]
+
+
+_MOMENTS = ("exp_avg", "exp_avg_sq")  # the two moments' keys in PyTorch's state, in its order
 
 
 class NAdam(Optimizer):
@@ -40,17 +42,11 @@ class NAdam(Optimizer):
         # Python floats: a NumPy float64 or a tensor in a group must not promote float32 arrays.
         lr, beta1, beta2 = float(group["lr"]), float(group["betas"][0]), float(group["betas"][1])
         eps, weight_decay = float(group["eps"]), float(group["weight_decay"])
-        for p in group["params"]:
-            if p._grad is None:
-                continue
-            state = _moment_state(self.state[p], p, mu_product=1.0)
-            step = state["step"]._data
-            step += 1
+        for p, state in stepped_states(self, group, _MOMENTS, mu_product=1.0):
             nadam_update(p._data, p._grad._data, state["exp_avg"]._data, state["exp_avg_sq"]._data,
-                         state["mu_product"]._data, step.item(), lr=lr, beta1=beta1, beta2=beta2, eps=eps,
+                         state["mu_product"]._data, state["step"].item(), lr=lr, beta1=beta1, beta2=beta2, eps=eps,
                          weight_decay=weight_decay, momentum_decay=float(group["momentum_decay"]),
                          decoupled_weight_decay=group["decoupled_weight_decay"], maximize=group["maximize"])
-            p._bump_version()
 
 
 class RAdam(Optimizer):
@@ -69,28 +65,11 @@ class RAdam(Optimizer):
         # Python floats: a NumPy float64 or a tensor in a group must not promote float32 arrays.
         lr, beta1, beta2 = float(group["lr"]), float(group["betas"][0]), float(group["betas"][1])
         eps, weight_decay = float(group["eps"]), float(group["weight_decay"])
-        for p in group["params"]:
-            if p._grad is None:
-                continue
-            state = _moment_state(self.state[p], p)
-            step = state["step"]._data
-            step += 1
-            radam_update(p._data, p._grad._data, state["exp_avg"]._data, state["exp_avg_sq"]._data, step.item(),
+        for p, state in stepped_states(self, group, _MOMENTS):
+            radam_update(p._data, p._grad._data, state["exp_avg"]._data, state["exp_avg_sq"]._data,
+                         state["step"].item(),
                          lr=lr, beta1=beta1, beta2=beta2, eps=eps, weight_decay=weight_decay,
                          decoupled_weight_decay=group["decoupled_weight_decay"], maximize=group["maximize"])
-            p._bump_version()
-
-
-def _moment_state(state: dict[str, Any], p: Tensor, **scalars: float) -> dict[str, Any]:
-    """Creates, on a parameter's first step, the step counter, ``scalars`` as 0-dim cpu tensors like
-    it, then both moments: PyTorch's keys, in its order."""
-    if not state:
-        xp = array_module_of(p._data)
-        state["step"] = _step_tensor(0.0)
-        state.update((name, _step_tensor(value)) for name, value in scalars.items())
-        state["exp_avg"] = Tensor._make(xp.zeros_like(p._data))
-        state["exp_avg_sq"] = Tensor._make(xp.zeros_like(p._data))
-    return state
 
 
 NAdam.__doc__ = r"""Implements the NAdam algorithm (Adam with Nesterov momentum), like ``torch.optim.NAdam``.

@@ -10,7 +10,7 @@ import copy
 import functools
 import warnings
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
 from typing import Any
 
@@ -268,6 +268,25 @@ def register_optimizer_step_post_hook(hook: Callable) -> RemovableHandle:
 
 _SET_MESSAGE = ("optimizer parameters need to be organized in ordered collections, but the ordering of tensors "
                 "in sets will change between runs. Please use a list instead.")
+
+
+def stepped_states(optimizer: Optimizer, group: dict[str, Any], zeros: Sequence[str] = (),
+                   **scalars: float) -> Iterator[tuple[Tensor, dict[str, Any]]]:
+    """Each parameter of ``group`` that has a gradient, with its state, its step count advanced; a new
+    state holds ``step``, the 0-dim ``scalars`` and a zero tensor like the parameter under each name of
+    ``zeros``: PyTorch's keys, in its order. The parameter's version is bumped after its update."""
+    for p in group["params"]:
+        if p._grad is None:
+            continue
+        state = optimizer.state[p]
+        if not state:
+            state["step"] = _step_tensor(0.0)
+            state.update((name, _step_tensor(value)) for name, value in scalars.items())
+            zeros_like = array_module_of(p._data).zeros_like
+            state.update((name, Tensor._make(zeros_like(p._data))) for name in zeros)
+        state["step"]._data += 1
+        yield p, state
+        p._bump_version()
 
 
 def _step_tensor(value: Any) -> Tensor:

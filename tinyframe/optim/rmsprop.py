@@ -7,7 +7,7 @@ from typing import Any
 from ..device import array_module_of
 from ..tensor import Tensor
 from ._docs import check_not_differentiable
-from .optimizer import Optimizer, _step_tensor, lerp_
+from .optimizer import Optimizer, lerp_, stepped_states
 
 __all__ = ["RMSprop"]
 
@@ -85,25 +85,13 @@ class RMSprop(Optimizer):
         lr, alpha, eps = float(group["lr"]), float(group["alpha"]), float(group["eps"])
         momentum, weight_decay = float(group["momentum"]), float(group["weight_decay"])
         centered, maximize = group["centered"], group["maximize"]
-        for p in group["params"]:
-            if p._grad is None:
-                continue
-            state = self.state[p]
-            if not state:
-                xp = array_module_of(p._data)
-                state["step"] = _step_tensor(0.0)
-                state["square_avg"] = Tensor._make(xp.zeros_like(p._data))
-                if momentum > 0:
-                    state["momentum_buffer"] = Tensor._make(xp.zeros_like(p._data))
-                if centered:
-                    state["grad_avg"] = Tensor._make(xp.zeros_like(p._data))
-            state["step"]._data += 1
+        buffers = ("square_avg", *(("momentum_buffer",) if momentum > 0 else ()), *(("grad_avg",) if centered else ()))
+        for p, state in stepped_states(self, group, buffers):
             rmsprop_update(p._data, p._grad._data, state["square_avg"]._data,
                            state["grad_avg"]._data if centered else None,
                            state["momentum_buffer"]._data if momentum > 0 else None,
                            lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay, momentum=momentum,
                            maximize=maximize)
-            p._bump_version()
 
 
 def rmsprop_update(param: Any, grad: Any, square_avg: Any, grad_avg: Any, momentum_buffer: Any, *, lr: float,
