@@ -12,6 +12,22 @@ from .optimizer import Optimizer, lerp_, stepped_states
 __all__ = ["Adam", "AdamW"]
 
 
+def check_adam_family_args(lr: Any, betas: tuple[float, float], eps: float, weight_decay: float) -> None:
+    """PyTorch's checks, and messages, for the arguments Adam's relatives share."""
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
+    if not 0.0 <= lr:
+        raise ValueError(f"Invalid learning rate: {lr}")
+    if not 0.0 <= eps:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    if not 0.0 <= betas[0] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+    if not 0.0 <= betas[1] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+    if not 0.0 <= weight_decay:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+
+
 class Adam(Optimizer):
     r"""Implements the Adam algorithm, like ``torch.optim.Adam``.
 
@@ -65,18 +81,7 @@ class Adam(Optimizer):
                  eps: float = 1e-8, weight_decay: float = 0, amsgrad: bool = False, *, foreach: bool | None = None,
                  maximize: bool = False, capturable: bool = False, differentiable: bool = False,
                  fused: bool | None = None, decoupled_weight_decay: bool = False) -> None:
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        check_adam_family_args(lr, betas, eps, weight_decay)
         check_not_differentiable(differentiable)
         defaults = {"lr": lr, "betas": (float(betas[0]), float(betas[1])), "eps": eps,
                     "weight_decay": weight_decay, "amsgrad": amsgrad, "maximize": maximize, "foreach": foreach,

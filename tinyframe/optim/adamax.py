@@ -5,7 +5,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..device import array_module_of
-from ..tensor import Tensor
 from ._docs import (
     _capturable_doc,
     _differentiable_doc,
@@ -14,6 +13,7 @@ from ._docs import (
     _params_doc,
     check_not_differentiable,
 )
+from .adam import check_adam_family_args
 from .optimizer import Optimizer, lerp_, stepped_states
 
 __all__ = ["Adamax"]
@@ -71,22 +71,6 @@ Adamax.__doc__ = r"""Implements the Adamax algorithm (Adam based on the infinity
 
     State per parameter: ``step`` (a 0-dim cpu tensor), ``exp_avg`` and ``exp_inf``.
     """
-
-
-def check_adam_family_args(lr: Any, betas: tuple[float, float], eps: float, weight_decay: float) -> None:
-    """PyTorch's checks, and messages, for the arguments Adam's relatives share."""
-    if isinstance(lr, Tensor) and lr.numel() != 1:
-        raise ValueError("Tensor lr must be 1-element")
-    if not 0.0 <= lr:
-        raise ValueError(f"Invalid learning rate: {lr}")
-    if not 0.0 <= eps:
-        raise ValueError(f"Invalid epsilon value: {eps}")
-    if not 0.0 <= betas[0] < 1.0:
-        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-    if not 0.0 <= betas[1] < 1.0:
-        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-    if not 0.0 <= weight_decay:
-        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
 
 
 def adamax_update(param: Any, grad: Any, exp_avg: Any, exp_inf: Any, step: float, *, lr: float, beta1: float,

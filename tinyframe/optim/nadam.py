@@ -14,7 +14,7 @@ from ._docs import (
     _params_doc,
     check_not_differentiable,
 )
-from .adamax import check_adam_family_args
+from .adam import check_adam_family_args
 from .optimizer import Optimizer, lerp_, stepped_states
 
 __all__ = ["NAdam", "RAdam"]

@@ -6,12 +6,11 @@ from typing import Any
 from ... import creation, grad_mode
 from ...distributed import process_group as _dist
 from ...distributed.nn.functional import all_reduce as _all_reduce
-from ...dtypes import int64 as _int64
 from ...ops.shape import cat
 from ...tensor import Tensor
 from .. import functional as F
 from .module import Module
-from .normalization import register_affine, reset_affine
+from .normalization import register_affine, register_running_stats, reset_affine
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm"]
 
@@ -36,14 +35,7 @@ class _BatchNorm(Module):
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
         register_affine(self, (num_features,), affine, bias, device, dtype)
-        if track_running_stats:
-            self.register_buffer("running_mean", creation.zeros(num_features, device=device, dtype=dtype))
-            self.register_buffer("running_var", creation.ones(num_features, device=device, dtype=dtype))
-            self.register_buffer("num_batches_tracked", creation.tensor(0, dtype=_int64, device=device))
-        else:
-            self.register_buffer("running_mean", None)
-            self.register_buffer("running_var", None)
-            self.register_buffer("num_batches_tracked", None)
+        register_running_stats(self, num_features, track_running_stats, device, dtype)
         self.reset_parameters()
 
     def reset_running_stats(self) -> None:

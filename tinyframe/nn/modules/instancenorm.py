@@ -4,12 +4,10 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from ... import creation
-from ...dtypes import int64 as _int64
 from ...tensor import Tensor
 from .. import functional as F
 from .module import Module
-from .normalization import register_affine, reset_affine
+from .normalization import register_affine, register_running_stats, reset_affine
 
 __all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
 
@@ -30,14 +28,7 @@ class _InstanceNorm(Module):
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
         register_affine(self, (num_features,), affine, bias, device, dtype)
-        if track_running_stats:
-            self.register_buffer("running_mean", creation.zeros(num_features, device=device, dtype=dtype))
-            self.register_buffer("running_var", creation.ones(num_features, device=device, dtype=dtype))
-            self.register_buffer("num_batches_tracked", creation.tensor(0, dtype=_int64, device=device))
-        else:
-            self.register_buffer("running_mean", None)
-            self.register_buffer("running_var", None)
-            self.register_buffer("num_batches_tracked", None)
+        register_running_stats(self, num_features, track_running_stats, device, dtype)
 
     def reset_running_stats(self) -> None:
         if self.track_running_stats:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ... import creation
+from ... import creation, dtypes
 from ...tensor import Tensor
 from .. import functional as F
 from .. import init
@@ -26,6 +26,15 @@ def register_affine(module: Module, shape: tuple, affine: bool, bias: bool, devi
     module.register_parameter("bias", Parameter(creation.empty(shape, device=device, dtype=dtype))
                               if affine and bias else None)
     reset_affine(module)
+
+
+def register_running_stats(module: Module, num_features: int, track: bool, device: Any, dtype: Any) -> None:
+    """The buffers ``running_mean`` (zeros), ``running_var`` (ones) and ``num_batches_tracked`` (0) of a
+    normalisation that tracks running statistics; None under those names when it does not."""
+    module.register_buffer("running_mean", creation.zeros(num_features, device=device, dtype=dtype) if track else None)
+    module.register_buffer("running_var", creation.ones(num_features, device=device, dtype=dtype) if track else None)
+    module.register_buffer("num_batches_tracked",
+                           creation.tensor(0, dtype=dtypes.int64, device=device) if track else None)
 
 
 def reset_affine(module: Module) -> None:
