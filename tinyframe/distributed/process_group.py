@@ -15,6 +15,8 @@ from typing import Any
 
 from ..device import array_module_of
 from ..tensor import Tensor
+from .mpi_backend import MPIBackend
+from .nccl_backend import NCCLBackend, gpu_count
 from .reduce_op import ReduceOp
 
 __all__ = ["Work", "init_process_group", "destroy_process_group", "is_available", "is_initialized",
@@ -90,8 +92,6 @@ def init_process_group(backend: str | None = None, init_method: str | None = Non
     ``init_method``, ``timeout``, ``store``, ``group_name`` and ``pg_options`` are accepted for
     PyTorch compatibility and unused.
     """
-    from .mpi_backend import MPIBackend
-    from .nccl_backend import NCCLBackend, gpu_count
     if _STATE["group"] is not None:
         raise ValueError("trying to initialize the default process group twice!")
     if backend is not None and str(backend).lower() not in ("mpi", "nccl"):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph
+from .. import _graph, creation
 from .._dims import wrap_dim
 from .._graph import Op
 from ..device import add_at, array_module_of
@@ -430,9 +430,8 @@ def take(input: Tensor, index: Tensor) -> Tensor:
 
 
 def _triangle_indices(lower: bool, row: int, col: int, offset: int, dtype: Any, device: Any) -> Tensor:
-    from ..creation import tensor
     rows, cols = np.tril_indices(row, offset, col) if lower else np.triu_indices(row, offset, col)
-    return tensor(np.stack([rows, cols]), dtype=dtype or "int64", device=device)
+    return creation.tensor(np.stack([rows, cols]), dtype=dtype or "int64", device=device)
 
 
 def tril_indices(row: int, col: int, offset: int = 0, *, dtype: Any = None, device: Any = None) -> Tensor:

@@ -16,7 +16,7 @@ from .. import _graph
 from .._dims import wrap_dim
 from .._graph import Op
 from ..device import add_at, array_module_of, device_of, move_array
-from . import indexing, reduction
+from . import binary, indexing, reduction
 from ._composite import on_tensors
 
 if TYPE_CHECKING:
@@ -124,7 +124,6 @@ class ScatterReduce(Op):
 
 
 def _scatter_reduce_grads(ctx: ScatterReduce, g: Tensor, x: Tensor, src: Tensor, out: Tensor) -> tuple:
-    from . import binary
     index, reduce = ctx.index, ctx.reduce
     written = _graph.wrap(ctx.mask)
     kept = binary.where(written, 0.0, g)  # the gradient of positions nothing was reduced into
