@@ -59,7 +59,8 @@ def test_matrix_products_refuse_mixed_dtypes(compute: object, message: str) -> N
         compute()
 
 
-_CONVS = [(F.conv1d, (1, 1, 5), (1, 1, 3)), (F.conv2d, (1, 1, 5, 5), (1, 1, 3, 3))]
+_CONVS = [(F.conv1d, (1, 1, 5), (1, 1, 3)), (F.conv2d, (1, 1, 5, 5), (1, 1, 3, 3)),
+          (F.conv3d, (1, 1, 4, 4, 4), (1, 1, 2, 2, 2))]
 _TRANSPOSED = [(F.conv_transpose1d, (1, 1, 5), (1, 1, 3)), (F.conv_transpose2d, (1, 1, 5, 5), (1, 1, 3, 3))]
 
 

@@ -20,7 +20,7 @@ from ..ops import inplace as inplace_ops
 from ..ops import reduction as reductions
 from ..ops import shape as shape_ops
 from ..ops.bilinear import bilinear
-from ..ops.convolution import conv1d, conv2d, conv_transpose1d, conv_transpose2d
+from ..ops.convolution import check_convolution_arguments, conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from ..ops.ctc import ctc_loss
 from ..ops.embedding import embedding
 from ..ops.fold import fold, unfold
@@ -426,12 +426,7 @@ def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
     2-d convolutions of the depth slices ``d*sD + k*dD`` of the (padded) input with ``weight[:, :, k]``.
     ``D_out = floor((D + 2*pD - dD*(kD-1) - 1) / sD) + 1``, and likewise ``H_out``, ``W_out``.
     """
-    if input.ndim not in (4, 5):
-        raise RuntimeError(f"Expected 4D (unbatched) or 5D (batched) input to conv3d, but got input of size: "
-                           f"{list(input.shape)}")
-    if weight.ndim != 5:
-        raise RuntimeError(f"conv3d: expected weight to be 5-dimensional, but got weight of size "
-                           f"{list(weight.shape)}")
+    check_convolution_arguments("conv3d", input, weight, bias, 3, transposed=False)
     batched = input.ndim == 5
     x = input if batched else input.unsqueeze(0)
     strides = (stride,) * 3 if isinstance(stride, int) else tuple(stride)

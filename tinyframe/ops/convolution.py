@@ -292,7 +292,8 @@ def _tuple(value: Any, name: str, nd: int) -> tuple:
     return values
 
 
-def _check_tensors(op: str, input: Any, weight: Any, bias: Any, nd: int, transposed: bool) -> None:
+def check_convolution_arguments(op: str, input: Any, weight: Any, bias: Any, nd: int, transposed: bool) -> None:
+    """PyTorch's checks, and messages, of a convolution's tensors: their types, dimensions and dtypes."""
     if not isinstance(input, _graph.Tensor) or not isinstance(weight, _graph.Tensor):
         raise TypeError(f"{op}(): argument 'input' and 'weight' must be Tensors, got "
                         f"{type(input).__name__} and {type(weight).__name__}")
@@ -353,7 +354,7 @@ def _sizes(values: tuple) -> str:
 
 def _conv(op: str, nd: int, input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any, padding: Any,
           dilation: Any, groups: int) -> Tensor:
-    _check_tensors(op, input, weight, bias, nd, transposed=False)
+    check_convolution_arguments(op, input, weight, bias, nd, transposed=False)
     batched = input.ndim == nd + 2
     in_shape = tuple(input.shape) if batched else (1,) + tuple(input.shape)
     stride, dilation = _tuple(stride, "stride", nd), _tuple(dilation, "dilation", nd)
@@ -420,7 +421,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
 
 def _conv_transpose(op: str, nd: int, input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,
                     padding: Any, output_padding: Any, groups: int, dilation: Any) -> Tensor:
-    _check_tensors(op, input, weight, bias, nd, transposed=True)
+    check_convolution_arguments(op, input, weight, bias, nd, transposed=True)
     if isinstance(padding, str):
         raise TypeError(f"{op}(): argument 'padding' must be tuple of ints, not str")
     batched = input.ndim == nd + 2
