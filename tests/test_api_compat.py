@@ -145,3 +145,18 @@ def test_set_detect_anomaly_switches_at_once_and_restores_as_a_context() -> None
         (x.sqrt() * 0).sum().backward()
     finally:
         torch.autograd.set_detect_anomaly(False)
+
+
+def test_special_function_methods_and_in_place_forms_give_pytorchs_values() -> None:
+    # Values recorded from torch 2.13 (float32).
+    np.testing.assert_allclose(torch.tensor([0.5, -0.3]).erfinv().tolist(), [0.4769362807273865, -0.27246272563934326],
+                               rtol=1e-6)
+    np.testing.assert_allclose(torch.tensor([2.5]).lgamma_().tolist(), [0.28468286991119385], rtol=1e-6)
+    np.testing.assert_allclose(torch.tensor([0.5, 0.2]).lerp_(torch.tensor([1.0, 1.0]), 0.5).tolist(), [0.75, 0.6],
+                               rtol=1e-6)
+    np.testing.assert_allclose(torch.tensor([0.2, 0.7]).logit(eps=0.3).tolist(),
+                               [-0.8472977876663208, 0.8472978472709656], rtol=1e-6)
+    np.testing.assert_allclose(torch.tensor([1.0, 2.0]).atan2_(torch.tensor([2.0, -1.0])).tolist(),
+                               [0.46364760398864746, 2.0344438552856445], rtol=1e-6)
+    np.testing.assert_allclose(torch.tensor([90.0]).deg2rad_().tolist(), [1.5707963705062866], rtol=1e-6)
+    np.testing.assert_allclose(torch.tensor([0.25]).sinc().tolist(), [0.9003162980079651], rtol=1e-6)

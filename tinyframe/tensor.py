@@ -610,6 +610,32 @@ class Tensor:
     def hypot(self, other: Tensor) -> Tensor:
         return binary.hypot(self, other)
 
+    def atan2(self, other: Tensor) -> Tensor:
+        return binary.atan2(self, other)
+
+    arctan2 = atan2
+
+    def lgamma(self) -> Tensor:
+        return unary.lgamma(self)
+
+    def digamma(self) -> Tensor:
+        return unary.digamma(self)
+
+    def erfinv(self) -> Tensor:
+        return unary.erfinv(self)
+
+    def sinc(self) -> Tensor:
+        return unary.sinc(self)
+
+    def logit(self, eps: float | None = None) -> Tensor:
+        return unary.logit(self, eps)
+
+    def deg2rad(self) -> Tensor:
+        return unary.deg2rad(self)
+
+    def rad2deg(self) -> Tensor:
+        return unary.rad2deg(self)
+
     def logaddexp(self, other: Tensor) -> Tensor:
         return binary.logaddexp(self, other)
 
@@ -1362,6 +1388,12 @@ class Tensor:
     addbmm_, baddbmm_ = _inplace_of("addbmm"), _inplace_of("baddbmm")
 
     clamp_min_, clamp_max_ = _inplace_of("clamp_min"), _inplace_of("clamp_max")
+    lgamma_, digamma_, erfinv_, frac_, sinc_, logit_ = (_inplace_of(n) for n in
+                                                        ("lgamma", "digamma", "erfinv", "frac", "sinc", "logit"))
+    deg2rad_, rad2deg_, nan_to_num_ = _inplace_of("deg2rad"), _inplace_of("rad2deg"), _inplace_of("nan_to_num")
+    hypot_, atan2_, copysign_, fmod_, xlogy_ = (_inplace_of(n) for n in ("hypot", "atan2", "copysign", "fmod", "xlogy"))
+    arctan2_ = atan2_
+    lerp_, addcmul_, addcdiv_ = _inplace_of("lerp"), _inplace_of("addcmul"), _inplace_of("addcdiv")
 
     def bernoulli_(self, p: float = 0.5, *, generator: Any = None) -> Tensor:
         """Fills the tensor with 1s drawn with probability ``p`` and 0s otherwise; returns self."""

@@ -32,6 +32,7 @@ CASES: list[OpCase] = [
            [(3, 4), (3, 4)], domain=(0.5, 2.0), broadcasts=True),
     OpCase("fmod", lambda x, y: tf.fmod(x + 3.0, y + 2.0), lambda x, y: np.fmod(x + 3.0, y + 2.0),
            [(3, 4), (3, 4)], domain=(0.0, 0.4), broadcasts=True),
+    OpCase("atan2", tf.atan2, np.arctan2, [(3, 4), (3, 4)], domain=(0.5, 2.0), broadcasts=True),
     OpCase("xlogy", tf.xlogy, lambda x, y: x * np.log(y), [(3, 4), (3, 4)], domain=(0.5, 2.0), broadcasts=True),
     OpCase("lerp_scalar", lambda x, y: tf.lerp(x, y, 0.3), lambda x, y: x + 0.3 * (y - x), [(3, 4), (4,)]),
     OpCase("lerp_tensor", tf.lerp, lambda x, y, w: x + w * (y - x), [(3, 4), (3, 4), (3, 4)], broadcasts=True),

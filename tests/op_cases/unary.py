@@ -109,4 +109,8 @@ CASES: list[OpCase] = [
     OpCase("digamma", tf.digamma, lambda x: np.vectorize(_digamma_by_quadrature)(x), [(3, 4)], domain=(0.2, 4.0),
            second_order=False),
     OpCase("erfinv", tf.erfinv, lambda x: np.vectorize(_erfinv_by_bisection)(x), [(3, 4)], domain=(-0.9, 0.9)),
+    OpCase("sinc", tf.sinc, np.sinc, [(3, 4)], domain=(-2.0, 2.0)),
+    OpCase("logit", tf.logit, lambda x: np.log(x / (1.0 - x)), [(3, 4)], domain=(0.1, 0.9)),
+    OpCase("deg2rad", tf.deg2rad, np.deg2rad, [(3, 4)]),
+    OpCase("rad2deg", tf.rad2deg, np.rad2deg, [(3, 4)]),
 ]

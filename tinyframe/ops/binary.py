@@ -25,7 +25,7 @@ __all__ = [
     "where", "clamp", "floor_divide", "remainder", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or",
     "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isclose", "allclose",
     "hypot", "logaddexp", "logaddexp2", "copysign", "fmod",
-    "xlogy", "lerp", "addcmul", "addcdiv",
+    "xlogy", "lerp", "addcmul", "addcdiv", "atan2", "arctan2",
 ]
 
 
@@ -324,6 +324,8 @@ Fmod = _elementwise2("Fmod", lambda xp, x, y: xp.fmod(x, y),
                      lambda g, x, y, out, xp: g * 1.0, lambda g, x, y, out, xp: -g * xp.trunc(x / y),
                      "FmodBackward1")
 
+Atan2 = _elementwise2("Atan2", lambda xp, x, y: xp.arctan2(x, y), lambda g, x, y, out, xp: g * y / (x * x + y * y),
+                      lambda g, x, y, out, xp: -g * x / (x * x + y * y))
 Xlogy = _elementwise2("Xlogy", lambda xp, x, y: _xlogy(xp, x, y),
                       lambda g, x, y, out, xp: g * _log_or_zero(xp, y), lambda g, x, y, out, xp: g * x / y)
 
@@ -543,6 +545,14 @@ def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1
 def xlogy(input: Any, other: Any) -> Tensor:
     """``input * log(other)``, and 0 where ``input`` is 0 (unless ``other`` is NaN)."""
     return Xlogy.apply(input, other)
+
+
+def atan2(input: Tensor, other: Tensor) -> Tensor:
+    """The angle of the point ``(other, input)``, elementwise: ``atan(input / other)`` in the right quadrant."""
+    return Atan2.apply(input, other)
+
+
+arctan2 = atan2
 
 
 def hypot(input: Tensor, other: Tensor) -> Tensor:

@@ -29,10 +29,12 @@ __all__ = [
     "rsqrt", "square", "reciprocal", "sin", "cos", "tan", "tanh", "sinh", "cosh", "asin", "arcsin", "acos",
     "arccos", "atan", "arctan", "sigmoid", "relu", "erf", "sign", "floor", "ceil", "round", "trunc", "fix",
     "isnan", "isinf", "isfinite",
-    "frac", "nan_to_num", "lgamma", "digamma", "erfinv",
+    "frac", "nan_to_num", "lgamma", "digamma", "erfinv", "sinc", "logit", "deg2rad", "rad2deg",
 ]
 
 _LN2 = math.log(2.0)
+_RADIANS_PER_DEGREE = math.pi / 180.0
+_DEGREES_PER_RADIAN = 180.0 / math.pi
 _LN10 = math.log(10.0)
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _SQRT_HALF = math.sqrt(0.5)
@@ -210,6 +212,18 @@ Atan = _elementwise("Atan", lambda xp, x: xp.arctan(x), _INPUT, lambda g, x, xp:
 Erf = _elementwise("Erf", _erf, _INPUT, lambda g, x, xp: g * xp.exp(-x * x) * _TWO_OVER_SQRT_PI)
 Sigmoid = _elementwise("Sigmoid", _sigmoid_array, _OUTPUT, lambda g, out, xp: g * out * (1.0 - out))
 Frac = _elementwise("Frac", lambda xp, x: x - xp.trunc(x), _INPUT, lambda g, x, xp: g * 1.0)
+Sinc = _elementwise("Sinc", lambda xp, x: xp.sinc(x), _INPUT, lambda g, x, xp: g * _sinc_slope(xp, x))
+Logit = _elementwise("Logit", lambda xp, x: xp.log(x / (1.0 - x)), _INPUT, lambda g, x, xp: g / (x * (1.0 - x)))
+Deg2rad = _elementwise("Deg2rad", lambda xp, x: x * _RADIANS_PER_DEGREE, _INPUT,
+                       lambda g, x, xp: g * _RADIANS_PER_DEGREE, "Deg2RadBackward0")
+Rad2deg = _elementwise("Rad2deg", lambda xp, x: x * _DEGREES_PER_RADIAN, _INPUT,
+                       lambda g, x, xp: g * _DEGREES_PER_RADIAN, "Rad2DegBackward0")
+
+
+def _sinc_slope(xp: Any, x: Any) -> Any:
+    """``d/dx sin(pi x) / (pi x) = (cos(pi x) - sinc(x)) / x``, and 0 at ``x = 0``."""
+    zero = x == 0
+    return xp.where(zero, 0.0, (xp.cos(x * math.pi) - Sinc.call(x)) / xp.where(zero, 1.0, x))
 
 
 # --------------------------------------------------------------------------- special functions
@@ -738,6 +752,28 @@ def lgamma(input: Tensor) -> Tensor:
 def digamma(input: Tensor) -> Tensor:
     """``psi(input)``, the derivative of ``lgamma``; -inf at 0, NaN at the negative integers."""
     return Digamma.apply(input)
+
+
+def sinc(input: Tensor) -> Tensor:
+    """The normalised sinc, ``sin(pi x) / (pi x)``, and 1 at ``x = 0``."""
+    return Sinc.apply(input)
+
+
+def logit(input: Tensor, eps: float | None = None) -> Tensor:
+    """``log(p / (1 - p))``; with ``eps``, ``p`` is first clamped to ``[eps, 1 - eps]``."""
+    if eps is not None:
+        input = binary.clamp(input, eps, 1.0 - eps)
+    return Logit.apply(input)
+
+
+def deg2rad(input: Tensor) -> Tensor:
+    """Degrees to radians."""
+    return Deg2rad.apply(input)
+
+
+def rad2deg(input: Tensor) -> Tensor:
+    """Radians to degrees."""
+    return Rad2deg.apply(input)
 
 
 def erfinv(input: Tensor) -> Tensor:
