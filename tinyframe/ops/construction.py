@@ -31,29 +31,25 @@ __all__ = ["tril", "triu", "roll", "diag", "diag_embed", "diagonal", "diagonal_s
 
 # ------------------------------------------------------------------------------------------ the ops
 class Tril(Op):
-    """The lower triangle: elements with ``column - row <= diagonal`` (the others are zero)."""
+    """The lower triangle: elements with ``column - row <= diagonal`` (the others are zero). Its
+    gradient is the same triangle of the incoming gradient."""
+
+    keep = "tril"  # the array module's function that keeps the triangle
 
     @staticmethod
     def forward(ctx: Tril, a: Any, *, diagonal: int) -> Any:
         ctx.diagonal = diagonal
-        return ctx.xp.tril(a, diagonal)
+        return getattr(ctx.xp, ctx.keep)(a, diagonal)
 
     @staticmethod
     def backward(ctx: Tril, g: Any) -> Any:
-        return Tril.call(g, diagonal=ctx.diagonal)
+        return type(ctx).call(g, diagonal=ctx.diagonal)
 
 
-class Triu(Op):
+class Triu(Tril):
     """The upper triangle: elements with ``column - row >= diagonal``."""
 
-    @staticmethod
-    def forward(ctx: Triu, a: Any, *, diagonal: int) -> Any:
-        ctx.diagonal = diagonal
-        return ctx.xp.triu(a, diagonal)
-
-    @staticmethod
-    def backward(ctx: Triu, g: Any) -> Any:
-        return Triu.call(g, diagonal=ctx.diagonal)
+    keep = "triu"
 
 
 class Roll(Op):
