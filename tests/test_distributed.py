@@ -20,7 +20,6 @@ import pytest
 import tinyframe
 import tinyframe.distributed as dist
 import tinyframe.examples.mnist.models
-from tinyframe.distributed.nccl_backend import gpu_count
 from tinyframe.utils.data.distributed import DistributedSampler, pytorch_randperm
 
 from .conftest import MNIST_DIR
@@ -32,7 +31,7 @@ MPIEXEC = shutil.which("mpiexec", path=os.pathsep.join([str(Path(sys.executable)
 needs_mpi = pytest.mark.skipif(importlib.util.find_spec("mpi4py") is None or MPIEXEC is None,
                                reason="needs mpi4py and mpiexec: pip install -e '.[distributed]'")
 # The ranks are separate processes, which the --fake-cuda stand-in does not reach (and it has no NCCL).
-GPUS = 0 if sys.modules.get("cupy") is FAKE_MODULES["cupy"] else gpu_count()
+GPUS = 0 if sys.modules.get("cupy") is FAKE_MODULES["cupy"] else tinyframe.cuda.device_count()
 needs_gpu = pytest.mark.skipif(GPUS == 0, reason="the nccl backend needs CuPy and a CUDA GPU")
 
 

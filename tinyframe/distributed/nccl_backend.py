@@ -8,21 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..cuda import device_count
 from ..device import cupy_module
 from .mpi_backend import MPIBackend
 from .reduce_op import ReduceOp
 
 
-def gpu_count() -> int:
-    """CUDA devices that CuPy sees; 0 when CuPy or a driver is missing."""
-    try:
-        return cupy_module().cuda.runtime.getDeviceCount()
-    except Exception:  # noqa: BLE001  (no CuPy, no driver, no device: all mean "no GPU")
-        return 0
-
-
 class NCCLBackend:
-    """Collectives of every rank's GPU (device ``local_rank % gpu_count``) over one NCCL communicator."""
+    """Collectives of every rank's GPU (device ``local_rank % device_count``) over one NCCL communicator."""
 
     name = "nccl"
 
@@ -31,7 +24,7 @@ class NCCLBackend:
         from cupy.cuda import nccl
         self.nccl, self.cupy, self.control = nccl, cupy, control
         self.rank, self.size = control.rank, control.size
-        self.device_index = control.local_rank() % gpu_count()
+        self.device_index = control.local_rank() % device_count()
         cupy.cuda.Device(self.device_index).use()
         unique_id = control.broadcast_object(nccl.get_unique_id() if self.rank == 0 else None, 0)
         self.comm = nccl.NcclCommunicator(self.size, unique_id, self.rank)

@@ -13,10 +13,11 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from .. import cuda
 from ..device import array_module_of
 from ..tensor import Tensor
 from .mpi_backend import MPIBackend
-from .nccl_backend import NCCLBackend, gpu_count
+from .nccl_backend import NCCLBackend
 from .reduce_op import ReduceOp
 
 __all__ = ["Work", "init_process_group", "destroy_process_group", "is_available", "is_initialized",
@@ -86,7 +87,7 @@ def init_process_group(backend: str | None = None, init_method: str | None = Non
     """Joins the processes started by ``mpiexec`` into the default group.
 
     ``backend`` is ``"mpi"`` (CPU tensors), ``"nccl"`` (CUDA tensors, rank ``r`` on GPU
-    ``local_rank % gpu_count``) or ``None``: nccl when every rank sees a GPU, else mpi. Rank and world
+    ``local_rank % device_count``) or ``None``: nccl when every rank sees a GPU, else mpi. Rank and world
     size come from MPI; ``world_size`` and ``rank``, when given, must agree with them. From here on
     an uncaught exception on any rank prints its traceback and aborts every rank (``MPI_Abort``).
     ``init_method``, ``timeout``, ``store``, ``group_name`` and ``pg_options`` are accepted for
@@ -102,7 +103,7 @@ def init_process_group(backend: str | None = None, init_method: str | None = Non
             raise ValueError(f"init_process_group: {name}={given} but mpiexec started this process with "
                              f"{name} {actual}; launch with mpiexec -n <world_size> and leave {name} out")
     if backend is None:
-        backend = "nccl" if all(control.all_gather_object(gpu_count() > 0)) else "mpi"
+        backend = "nccl" if all(control.all_gather_object(cuda.is_available())) else "mpi"
     chosen = NCCLBackend(control) if str(backend).lower() == "nccl" else control
     _STATE["group"] = _ProcessGroup(chosen, chosen.abort_on_uncaught_exception())
 
