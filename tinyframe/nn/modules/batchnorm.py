@@ -10,12 +10,12 @@ from ...ops.shape import cat
 from ...tensor import Tensor
 from .. import functional as F
 from .module import Module
-from .normalization import register_affine, register_running_stats, reset_affine
+from .normalization import NormBase
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm"]
 
 
-class _BatchNorm(Module):
+class _BatchNorm(NormBase):
     """``y = (x - E[x]) / sqrt(Var[x] + eps) * weight + bias`` per channel (dim 1).
 
     In training mode the statistics are those of the batch (over every dim but 1, biased
@@ -31,22 +31,7 @@ class _BatchNorm(Module):
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
                  track_running_stats: bool = True, device: Any = None, dtype: Any = None, *,
                  bias: bool = True) -> None:
-        super().__init__()
-        self.num_features, self.eps, self.momentum = num_features, eps, momentum
-        self.affine, self.track_running_stats = affine, track_running_stats
-        register_affine(self, (num_features,), affine, bias, device, dtype)
-        register_running_stats(self, num_features, track_running_stats, device, dtype)
-        self.reset_parameters()
-
-    def reset_running_stats(self) -> None:
-        if self.track_running_stats:
-            self.running_mean.zero_()
-            self.running_var.fill_(1)
-            self.num_batches_tracked.zero_()
-
-    def reset_parameters(self) -> None:
-        self.reset_running_stats()
-        reset_affine(self)
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias)
 
     def _check_input_dim(self, input: Tensor) -> None:
         if input.ndim not in self._expected_dims:
@@ -66,9 +51,6 @@ class _BatchNorm(Module):
         return F.batch_norm(input, self.running_mean if tracked else None, self.running_var if tracked else None,
                             self.weight, self.bias, use_batch_stats, factor, self.eps)
 
-    def extra_repr(self) -> str:
-        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
 
 
 class BatchNorm1d(_BatchNorm):

@@ -6,13 +6,12 @@ from typing import Any
 
 from ...tensor import Tensor
 from .. import functional as F
-from .module import Module
-from .normalization import register_affine, register_running_stats, reset_affine
+from .normalization import NormBase
 
 __all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
 
 
-class _InstanceNorm(Module):
+class _InstanceNorm(NormBase):
     """``y = (x - E[x]) / sqrt(Var[x] + eps) * weight + bias`` per sample and channel, over the
     spatial dimensions. ``affine`` learns ``weight`` (ones) and ``bias`` (zeros);
     ``track_running_stats`` keeps running averages (of the batch-averaged statistics) for eval mode.
@@ -24,21 +23,7 @@ class _InstanceNorm(Module):
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.1, affine: bool = False,
                  track_running_stats: bool = False, device: Any = None, dtype: Any = None, *,
                  bias: bool = True) -> None:
-        super().__init__()
-        self.num_features, self.eps, self.momentum = num_features, eps, momentum
-        self.affine, self.track_running_stats = affine, track_running_stats
-        register_affine(self, (num_features,), affine, bias, device, dtype)
-        register_running_stats(self, num_features, track_running_stats, device, dtype)
-
-    def reset_running_stats(self) -> None:
-        if self.track_running_stats:
-            self.running_mean.zero_()
-            self.running_var.fill_(1)
-            self.num_batches_tracked.zero_()
-
-    def reset_parameters(self) -> None:
-        self.reset_running_stats()
-        reset_affine(self)
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias)
 
     def forward(self, input: Tensor) -> Tensor:
         batched_dims, n = self._spatial + 2, self._spatial
@@ -59,9 +44,6 @@ class _InstanceNorm(Module):
                               self.momentum if self.momentum is not None else 0.0, self.eps)
         return out.squeeze(0) if unbatched else out
 
-    def extra_repr(self) -> str:
-        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
 
 
 class InstanceNorm1d(_InstanceNorm):

@@ -37,6 +37,34 @@ def register_running_stats(module: Module, num_features: int, track: bool, devic
                            creation.tensor(0, dtype=dtypes.int64, device=device) if track else None)
 
 
+class NormBase(Module):
+    """What batch and instance normalisation share (PyTorch's ``_NormBase``): ``num_features``,
+    ``eps``, ``momentum``, the affine ``weight`` / ``bias`` and the running-statistics buffers."""
+
+    def __init__(self, num_features: int, eps: float, momentum: float | None, affine: bool,
+                 track_running_stats: bool, device: Any, dtype: Any, bias: bool) -> None:
+        super().__init__()
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.affine, self.track_running_stats = affine, track_running_stats
+        register_affine(self, (num_features,), affine, bias, device, dtype)
+        register_running_stats(self, num_features, track_running_stats, device, dtype)
+        self.reset_parameters()
+
+    def reset_running_stats(self) -> None:
+        if self.track_running_stats:
+            self.running_mean.zero_()
+            self.running_var.fill_(1)
+            self.num_batches_tracked.zero_()
+
+    def reset_parameters(self) -> None:
+        self.reset_running_stats()
+        reset_affine(self)
+
+    def extra_repr(self) -> str:
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
+
+
 def reset_affine(module: Module) -> None:
     """Resets a normalisation layer's affine parameters to the identity: weight ones, bias zeros."""
     if module.weight is not None:
