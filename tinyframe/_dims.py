@@ -1,6 +1,8 @@
 """Shapes and dimension indices: ``Size`` and the wrapping of negative dimensions (no tinyframe imports)."""
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 __all__ = ["Size", "wrap_dim"]
@@ -11,6 +13,22 @@ class Size(tuple):
 
     def __repr__(self) -> str:
         return f"tinyframe.Size({list(self)})"
+
+    # As torch.Size: concatenating, repeating and slicing give a Size, not a plain tuple.
+    def __add__(self, other: tuple) -> Size:  # type: ignore[override]
+        return Size(tuple(self) + tuple(other)) if isinstance(other, tuple) else NotImplemented
+
+    def __radd__(self, other: tuple) -> Size:
+        return Size(tuple(other) + tuple(self)) if isinstance(other, tuple) else NotImplemented
+
+    def __mul__(self, count: int) -> Size:  # type: ignore[override]
+        return Size(tuple(self) * count)
+
+    __rmul__ = __mul__
+
+    def __getitem__(self, index: Any) -> Any:
+        item = tuple.__getitem__(self, index)
+        return Size(item) if isinstance(index, slice) else item
 
     def numel(self) -> int:
         return int(np.prod(self, dtype=np.int64))

@@ -1369,6 +1369,10 @@ class Tensor:
         """Fills the tensor with samples from the normal distribution ``N(mean, std**2)``; returns self."""
         return inplace.random_fill(self, "normal", mean, std, generator=generator)
 
+    def exponential_(self, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
+        """Fills the tensor with samples from the exponential distribution of rate ``lambd``; returns self."""
+        return inplace.random_fill(self, "exponential", lambd, generator=generator)
+
     # In-place forms of elementwise methods, as PyTorch names them.
     acos_, asin_, atan_, cos_ = (_inplace_of(n) for n in ("acos", "asin", "atan", "cos"))
     cosh_, sin_, sinh_, tan_ = (_inplace_of(n) for n in ("cosh", "sin", "sinh", "tan"))

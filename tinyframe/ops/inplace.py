@@ -159,7 +159,8 @@ def _replaced_by(old: Tensor, new: Any) -> Tensor:
 
 
 def random_fill(target: Tensor, kind: str, a: float, b: float | None = None, *, generator: Any = None) -> Tensor:
-    """Fills ``target`` with samples: ``uniform`` on [a, b), ``normal`` (mean a, std b), ``bernoulli`` (p=a)."""
+    """Fills ``target`` with samples: ``uniform`` on [a, b), ``normal`` (mean a, std b), ``exponential``
+    (rate a), ``bernoulli`` (p=a)."""
     _check_not_leaf(target)
     state = generator_for(device_of(target._data), generator).state
     shape = target._data.shape
@@ -168,6 +169,8 @@ def random_fill(target: Tensor, kind: str, a: float, b: float | None = None, *, 
         target._data[...] = uniform * (b - a) + a
     elif kind == "normal":
         target._data[...] = state.standard_normal(shape) * b + a
+    elif kind == "exponential":
+        target._data[...] = state.exponential(size=shape) / a
     else:
         uniform = state.random(shape) if hasattr(state, "random") else state.random_sample(shape)
         target._data[...] = uniform < a

@@ -249,9 +249,8 @@ def _is_pole(x: np.ndarray) -> np.ndarray:
 def _lgamma(x: np.ndarray) -> np.ndarray:
     """``log|gamma(x)|`` with math.lgamma on each element (about 0.1 us each); +inf at the poles."""
     pole = _is_pole(x)
-    out = _LGAMMA(np.where(pole, 1.0, x)).astype(np.float64)
-    out[pole] = np.inf
-    return out
+    out = np.asarray(_LGAMMA(np.where(pole, 1.0, x)), dtype=np.float64)  # a 0-d input gives a float
+    return np.where(pole, np.inf, out)
 
 
 def _shifted(x: np.ndarray, minimum: float) -> tuple:
