@@ -38,7 +38,7 @@ LAYERS = [
      "tinyframe._safetensors", "tinyframe._torch_load", "tinyframe._torch_save", "tinyframe.distributed", "tinyframe",
      "tinyframe._toplevel", "tinyframe.legacy_tensor_types", "tinyframe.testing",
      "tinyframe.amp"],
-    ["tinyframe.nn"],
+    ["tinyframe.nn", "tinyframe.distributions"],
     ["tinyframe.optim", "tinyframe.utils"],
     ["tinyframe.examples"],
 ]

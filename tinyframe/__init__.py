@@ -53,7 +53,7 @@ __all__ = [
     "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",
     "randint", "rand_like", "randn_like", "randint_like", "randperm", "Generator",
     "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state", "set_printoptions", "nn", "optim",
-    "save", "load", "utils", "can_cast", "linalg", "return_types", "distributed",
+    "save", "load", "utils", "distributions", "can_cast", "linalg", "return_types", "distributed",
     "from_dlpack", "set_num_threads", "get_num_threads",
     *_functional_names,
     "accelerator", "backends", "testing", "amp", "autocast", "get_autocast_dtype", "is_autocast_enabled",
@@ -62,7 +62,7 @@ __all__ = [
 ]
 
 # The layers above the core, exported as PyTorch exports torch.nn and torch.optim.
-from . import distributed, nn, optim, utils  # noqa: E402
+from . import distributed, distributions, nn, optim, utils  # noqa: E402
 
 # PyTorch computes 1/0, log(0) and sqrt(-1) silently (inf, -inf, nan); NumPy would warn from inside ops.
 _warnings.filterwarnings("ignore", message=".*encountered in", category=RuntimeWarning, module=r"tinyframe\.")

@@ -844,6 +844,11 @@ class Tensor:
     def atan(self) -> Tensor:
         return unary.atan(self)
 
+    def atanh(self) -> Tensor:
+        return unary.atanh(self)
+
+    arctanh = atanh
+
     def sigmoid(self) -> Tensor:
         return unary.sigmoid(self)
 

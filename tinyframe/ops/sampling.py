@@ -1,5 +1,6 @@
 """Sampling from distributions given by tensors: normal (tensor mean / std), bernoulli, multinomial,
-poisson.
+poisson, binomial, and the standard gamma distribution (``_standard_gamma``, for
+tinyframe.distributions).
 
 As in PyTorch, the samples are not reparameterised: where a parameter requires grad the result is
 recorded (NormalBackward1, BernoulliBackward0, ...) but its gradient is zero.
@@ -21,7 +22,7 @@ from . import reduction
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
-__all__ = ["normal", "bernoulli", "multinomial", "poisson"]
+__all__ = ["normal", "bernoulli", "multinomial", "poisson", "binomial", "_standard_gamma"]
 
 
 class Sample(Op, node_name="NormalBackward3"):
@@ -51,6 +52,22 @@ class Bernoulli(Sample, node_name="BernoulliBackward0"):
 
 class Poisson(Sample, node_name="PoissonBackward0"):
     pass
+
+
+class StandardGamma(Op, node_name="StandardGammaBackward0"):
+    """Samples drawn beforehand (``samples``). PyTorch differentiates them by implicit
+    reparameterisation (``_standard_gamma_grad``); tinyframe does not, and says so rather than give a
+    wrong gradient."""
+
+    @staticmethod
+    def forward(ctx: StandardGamma, concentration: Any, samples: Any) -> Any:
+        return samples
+
+    @staticmethod
+    def backward(ctx: StandardGamma, g: Any) -> tuple:
+        raise NotImplementedError("the derivative of _standard_gamma (implicit reparameterisation of gamma "
+                                  "samples) is not implemented in tinyframe: detach the concentration or use "
+                                  "sample() instead of rsample()")
 
 
 def _state(like: Any, generator: Generator | None) -> Any:
@@ -102,6 +119,21 @@ def poisson(input: Tensor, generator: Generator | None = None) -> Tensor:
     data = input._data
     samples = _state(data, generator).poisson(data).astype(data.dtype)
     return Poisson.apply(input, samples=array_module_of(data).asarray(samples))
+
+
+def binomial(count: Tensor, prob: Tensor, generator: Generator | None = None) -> Tensor:
+    """Binomial samples: successes in ``count`` trials of probability ``prob`` (elementwise, broadcast),
+    in ``count``'s dtype. Not differentiable."""
+    samples = _state(count._data, generator).binomial(count._data.astype(np.int64), prob._data)
+    return _graph.wrap(samples.astype(count._data.dtype))
+
+
+def _standard_gamma(input: Tensor, generator: Generator | None = None) -> Tensor:
+    """Samples of the gamma distribution of concentration ``input`` and rate 1 (elementwise), in
+    ``input``'s dtype."""
+    data = input._data
+    samples = _state(data, generator).standard_gamma(data).astype(data.dtype)
+    return StandardGamma.apply(input, samples=samples)
 
 
 def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 __all__ = [
     "neg", "negative", "abs", "absolute", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt",
     "rsqrt", "square", "reciprocal", "sin", "cos", "tan", "tanh", "sinh", "cosh", "asin", "arcsin", "acos",
-    "arccos", "atan", "arctan", "sigmoid", "relu", "erf", "sign", "floor", "ceil", "round", "trunc", "fix",
-    "isnan", "isinf", "isfinite",
+    "arccos", "atan", "arctan", "atanh", "arctanh", "sigmoid", "relu", "erf", "sign", "floor", "ceil", "round",
+    "trunc", "fix", "isnan", "isinf", "isfinite",
     "frac", "nan_to_num", "lgamma", "digamma", "erfinv", "sinc", "logit", "deg2rad", "rad2deg",
 ]
 
@@ -209,6 +209,7 @@ Cosh = _elementwise("Cosh", lambda xp, x: xp.cosh(x), _INPUT, lambda g, x, xp: g
 Asin = _elementwise("Asin", lambda xp, x: xp.arcsin(x), _INPUT, lambda g, x, xp: g / xp.sqrt(1.0 - x * x))
 Acos = _elementwise("Acos", lambda xp, x: xp.arccos(x), _INPUT, lambda g, x, xp: -g / xp.sqrt(1.0 - x * x))
 Atan = _elementwise("Atan", lambda xp, x: xp.arctan(x), _INPUT, lambda g, x, xp: g / (x * x + 1.0))
+Atanh = _elementwise("Atanh", lambda xp, x: xp.arctanh(x), _INPUT, lambda g, x, xp: g / (1.0 - x * x))
 Erf = _elementwise("Erf", _erf, _INPUT, lambda g, x, xp: g * xp.exp(-x * x) * _TWO_OVER_SQRT_PI)
 Sigmoid = _elementwise("Sigmoid", _sigmoid_array, _OUTPUT, lambda g, out, xp: g * out * (1.0 - out))
 Frac = _elementwise("Frac", lambda xp, x: x - xp.trunc(x), _INPUT, lambda g, x, xp: g * 1.0)
@@ -677,6 +678,14 @@ def acos(input: Tensor) -> Tensor:
 def atan(input: Tensor) -> Tensor:
     """Arctangent, in ``(-pi/2, pi/2)``."""
     return Atan.apply(input)
+
+
+def atanh(input: Tensor) -> Tensor:
+    """Inverse hyperbolic tangent on ``(-1, 1)``; +-inf at +-1, NaN beyond."""
+    return Atanh.apply(input)
+
+
+arctanh = atanh
 
 
 def sigmoid(input: Tensor) -> Tensor:

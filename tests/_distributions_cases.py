@@ -1,0 +1,160 @@
+"""Cases shared by ``test_distributions.py`` and ``_distributions_record.py`` (which records PyTorch's
+values into ``_distributions_expected.py``).
+
+Each case: ``name -> (fn(lib, *tensors), input arrays, order)``, where ``lib`` is ``tinyframe`` (or
+``torch`` when recording), ``fn`` builds distributions from the float64 tensors and returns a tuple of
+tensors, and ``order`` is how many derivatives of the first output are checked against finite
+differences (0: none; 1: gradcheck; 2: also gradgradcheck).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+_rng = np.random.default_rng(11)
+
+
+def _x(*shape: int) -> np.ndarray:
+    return _rng.standard_normal(shape)
+
+
+def _pos(*shape: int) -> np.ndarray:
+    return np.abs(_rng.standard_normal(shape)) + 0.5
+
+
+def _unit(*shape: int) -> np.ndarray:
+    return _rng.uniform(0.1, 0.9, shape)
+
+
+def _D(lib):  # noqa: ANN001, ANN202, N802
+    return lib.distributions
+
+
+def _ints(lib, values):  # noqa: ANN001, ANN202
+    return lib.tensor(values)
+
+
+def _cov(lib, a):  # noqa: ANN001, ANN202  a positive-definite matrix from any square one
+    return a @ a.mT + lib.eye(a.shape[-1], dtype=a.dtype)
+
+
+def _stats(d) -> tuple:  # noqa: ANN001
+    return d.mean, d.variance, d.stddev
+
+
+def _normal(lib, loc, scale, value):  # noqa: ANN001, ANN202
+    d = _D(lib).Normal(loc, scale)
+    return (d.log_prob(value), d.entropy(), d.cdf(value), d.icdf(lib.sigmoid(value)), *_stats(d), d.mode)
+
+
+def _categorical(lib, logits, **kw):  # noqa: ANN001, ANN202
+    d = _D(lib).Categorical(**{kw.get("as_", "logits"): logits})
+    value = _ints(lib, [[0, 1], [2, 1], [3, 0]])
+    return (d.log_prob(value), d.entropy(), d.probs, d.logits, d.mode, d.perplexity())
+
+
+def _bernoulli(lib, param, value, as_):  # noqa: ANN001, ANN202
+    d = _D(lib).Bernoulli(**{as_: param})
+    return (d.log_prob(value), d.entropy(), *_stats(d), d.probs, d.logits)
+
+
+def _uniform(lib, low, width, u):  # noqa: ANN001, ANN202
+    d = _D(lib).Uniform(low, low + width)
+    value = low + u * width
+    return (d.log_prob(value), d.entropy(), d.cdf(value), d.icdf(u), *_stats(d))
+
+
+def _mvn(lib, loc, a, value, as_):  # noqa: ANN001, ANN202
+    cov = _cov(lib, a)
+    matrix = {"covariance_matrix": cov, "scale_tril": lib.linalg.cholesky(cov),
+              "precision_matrix": lib.linalg.inv(cov)}[as_]
+    d = _D(lib).MultivariateNormal(loc, **{as_: matrix})
+    return (d.log_prob(value), d.entropy(), d.variance, d.covariance_matrix, d.precision_matrix, d.scale_tril)
+
+
+def _kl(lib, p, q):  # noqa: ANN001, ANN202
+    return (_D(lib).kl_divergence(p, q),)
+
+
+CASES = {
+    "normal": (_normal, [_x(2, 3), _pos(2, 3), _x(4, 2, 3)], 2),
+    "normal_broadcast": (lambda lib, loc, value: _normal(lib, loc, 2.0, value), [_x(3), _x(2, 3)], 2),
+    "categorical_logits": (lambda lib, logits: _categorical(lib, logits), [_x(2, 4)], 2),
+    "categorical_probs": (lambda lib, probs: _categorical(lib, probs, as_="probs"), [_pos(2, 4)], 2),
+    "bernoulli_probs": (lambda lib, p, v: _bernoulli(lib, p, v.gt(0).to(p), "probs"), [_unit(2, 3), _x(2, 3)], 2),
+    "bernoulli_logits": (lambda lib, p, v: _bernoulli(lib, p, v.gt(0).to(p), "logits"), [_x(2, 3), _x(2, 3)], 2),
+    "uniform": (_uniform, [_x(2, 3), _pos(2, 3), _unit(2, 3)], 2),
+    "independent_normal": (lambda lib, loc, scale, value: (
+        lambda d: (d.log_prob(value), d.entropy(), d.mean, d.variance))(
+            _D(lib).Independent(_D(lib).Normal(loc, scale), 1)), [_x(2, 3), _pos(2, 3), _x(2, 3)], 2),
+    "mvn_covariance": (lambda lib, *t: _mvn(lib, *t, "covariance_matrix"), [_x(2, 3), _x(3, 3), _x(4, 2, 3)], 2),
+    "mvn_scale_tril": (lambda lib, *t: _mvn(lib, *t, "scale_tril"), [_x(3), _x(2, 3, 3), _x(2, 3)], 2),
+    "mvn_precision": (lambda lib, *t: _mvn(lib, *t, "precision_matrix"), [_x(3), _x(3, 3), _x(3)], 1),
+    "laplace": (lambda lib, loc, scale, value: (lambda d: (
+        d.log_prob(value), d.entropy(), d.cdf(value), d.icdf(lib.sigmoid(value)), *_stats(d)))(
+            _D(lib).Laplace(loc, scale)), [_x(2, 3), _pos(2, 3), _x(2, 3)], 1),
+    "exponential": (lambda lib, rate, value: (lambda d: (
+        d.log_prob(value), d.entropy(), d.cdf(value), d.icdf(lib.sigmoid(value)), *_stats(d), d.mode))(
+            _D(lib).Exponential(rate)), [_pos(2, 3), _pos(2, 3)], 2),
+    "poisson": (lambda lib, rate: (lambda d: (d.log_prob(_ints(lib, [0.0, 1.0, 4.0]).to(rate)), *_stats(d), d.mode))(
+        _D(lib).Poisson(rate)), [_pos(3)], 2),
+    "binomial_probs": (lambda lib, p: (lambda d: (
+        d.log_prob(_ints(lib, [0.0, 3.0, 5.0]).to(p)), d.entropy(), *_stats(d), d.mode))(
+            _D(lib).Binomial(5, probs=p)), [_unit(3)], 2),
+    "binomial_logits": (lambda lib, logits, n: (lambda d: (d.log_prob(_ints(lib, [0.0, 3.0, 5.0]).to(n)), d.mean))(
+        _D(lib).Binomial(n.abs().round() + 5, logits=logits)), [_x(3), _x(3) * 4], 1),
+    "gamma": (lambda lib, a, b, v: (lambda d: (d.log_prob(v), d.entropy(), *_stats(d), d.mode))(
+        _D(lib).Gamma(a, b)), [_pos(2, 3) * 2, _pos(2, 3), _pos(2, 3)], 1),
+    "beta": (lambda lib, a, b, v: (lambda d: (d.log_prob(v), d.entropy(), *_stats(d), d.mode))(
+        _D(lib).Beta(a + 1, b + 1)), [_pos(3), _pos(3), _unit(3)], 1),
+    "dirichlet": (lambda lib, a, v: (lambda d: (d.log_prob(v / v.sum(-1, keepdim=True)), d.entropy(), *_stats(d),
+                                                d.mode))(_D(lib).Dirichlet(a)), [_pos(2, 4), _pos(2, 4)], 1),
+    "one_hot_categorical": (lambda lib, logits: (lambda d: (
+        d.log_prob(lib.eye(4, dtype=logits.dtype)[[1, 3]]), d.entropy(), d.mode, *_stats(d)))(
+            _D(lib).OneHotCategorical(logits=logits)), [_x(2, 4)], 2),
+    "log_normal": (lambda lib, loc, scale, v: (lambda d: (d.log_prob(v), d.entropy(), d.cdf(v), *_stats(d), d.mode))(
+        _D(lib).LogNormal(loc, scale)), [_x(2, 3), _pos(2, 3), _pos(2, 3)], 2),
+    "tanh_affine_transformed": (lambda lib, loc, scale, v: (lambda d: (d.log_prob(v),))(
+        _D(lib).TransformedDistribution(_D(lib).Normal(loc, scale), [
+            _D(lib).TanhTransform(), _D(lib).AffineTransform(1.0, 2.0)])), [_x(3), _pos(3), _unit(3) * 2], 2),
+    "sigmoid_transformed": (lambda lib, loc, scale, v: (lambda d: (d.log_prob(v), d.cdf(v), d.icdf(v)))(
+        _D(lib).TransformedDistribution(_D(lib).Normal(loc, scale), _D(lib).SigmoidTransform())),
+        [_x(3), _pos(3), _unit(3)], 2),
+    "exp_family_entropy": (lambda lib, loc, scale: (_D(lib).ExponentialFamily.entropy(_D(lib).Normal(loc, scale)),),
+                           [_x(3), _pos(3)], 0),  # grads inside: gradcheck's no-grad evaluation cannot run it
+    "kl_normal_normal": (lambda lib, a, b, c, d: _kl(lib, _D(lib).Normal(a, b), _D(lib).Normal(c, d)),
+                         [_x(3), _pos(3), _x(3), _pos(3)], 2),
+    "kl_categorical": (lambda lib, a, b: _kl(lib, _D(lib).Categorical(logits=a), _D(lib).Categorical(logits=b)),
+                       [_x(2, 4), _x(2, 4)], 2),
+    "kl_bernoulli": (lambda lib, a, b: _kl(lib, _D(lib).Bernoulli(a), _D(lib).Bernoulli(b)), [_unit(3), _unit(3)], 2),
+    "kl_uniform": (lambda lib, a, b: _kl(lib, _D(lib).Uniform(a, a + b), _D(lib).Uniform(a - 1, a + b + 1)),
+                   [_x(3), _pos(3)], 2),
+    "kl_uniform_disjoint": (lambda lib, a: _kl(lib, _D(lib).Uniform(a - 1, a + 1), _D(lib).Uniform(a, a + 3)),
+                            [_x(3)], 0),
+    "kl_mvn": (lambda lib, a, b, c, d: _kl(lib, _D(lib).MultivariateNormal(a, _cov(lib, b)),
+                                          _D(lib).MultivariateNormal(c, scale_tril=lib.linalg.cholesky(_cov(lib, d)))),
+               [_x(2, 3), _x(3, 3), _x(3), _x(2, 3, 3)], 2),
+    "kl_independent": (lambda lib, a, b, c, d: _kl(lib, _D(lib).Independent(_D(lib).Normal(a, b), 1),
+                                                  _D(lib).Independent(_D(lib).Normal(c, d), 1)),
+                       [_x(2, 3), _pos(2, 3), _x(2, 3), _pos(2, 3)], 2),
+    "kl_gamma": (lambda lib, a, b, c, d: _kl(lib, _D(lib).Gamma(a, b), _D(lib).Gamma(c, d)),
+                 [_pos(3), _pos(3), _pos(3), _pos(3)], 1),
+    "kl_beta": (lambda lib, a, b, c, d: _kl(lib, _D(lib).Beta(a, b), _D(lib).Beta(c, d)),
+                [_pos(3), _pos(3), _pos(3), _pos(3)], 1),
+    "kl_dirichlet": (lambda lib, a, b: _kl(lib, _D(lib).Dirichlet(a), _D(lib).Dirichlet(b)),
+                     [_pos(2, 3), _pos(2, 3)], 1),
+    "kl_exponential": (lambda lib, a, b: _kl(lib, _D(lib).Exponential(a), _D(lib).Exponential(b)),
+                       [_pos(3), _pos(3)], 2),
+    "kl_laplace": (lambda lib, a, b, c, d: _kl(lib, _D(lib).Laplace(a, b), _D(lib).Laplace(c, d)),
+                   [_x(3), _pos(3), _x(3), _pos(3)], 1),
+    "kl_poisson": (lambda lib, a, b: _kl(lib, _D(lib).Poisson(a), _D(lib).Poisson(b)), [_pos(3), _pos(3)], 2),
+    "kl_binomial": (lambda lib, a, b: _kl(lib, _D(lib).Binomial(4, a), _D(lib).Binomial(4, b)),
+                    [_unit(3), _unit(3)], 2),
+    "kl_one_hot": (lambda lib, a, b: _kl(lib, _D(lib).OneHotCategorical(logits=a), _D(lib).OneHotCategorical(logits=b)),
+                   [_x(4), _x(4)], 2),
+    "kl_log_normal": (lambda lib, a, b, c, d: _kl(lib, _D(lib).LogNormal(a, b), _D(lib).LogNormal(c, d)),
+                      [_x(3), _pos(3), _x(3), _pos(3)], 2),
+    "kl_uniform_normal": (lambda lib, a, b, c, d: _kl(lib, _D(lib).Uniform(a, a + b), _D(lib).Normal(c, d)),
+                          [_x(3), _pos(3), _x(3), _pos(3)], 2),
+    "kl_expfamily_bregman": (lambda lib, a, b, c, d: (_D(lib).kl._kl_expfamily_expfamily(
+        _D(lib).Normal(a, b), _D(lib).Normal(c, d)),), [_x(3), _pos(3), _x(3), _pos(3)], 0),
+}

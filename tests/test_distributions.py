@@ -1,0 +1,271 @@
+"""tinyframe.distributions against PyTorch 2.13: log_prob, entropy, moments, cdf/icdf and KL values
+recorded from PyTorch on the same inputs; gradients through them and through rsample against finite
+differences (float64); sample shapes and empirical moments under a fixed seed; PyTorch's argument
+validation errors."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import tinyframe as tf
+from tinyframe import distributions as D
+from tinyframe.autograd import gradcheck, gradgradcheck
+from tinyframe.distributions import constraints
+
+from ._distributions_cases import CASES
+from ._distributions_expected import EXPECTED
+
+
+def _inputs(arrays: list, requires_grad: bool = False) -> list:
+    return [tf.tensor(a, dtype=tf.float64, requires_grad=requires_grad) for a in arrays]
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_values_match_pytorch(name: str) -> None:
+    fn, arrays, _ = CASES[name]
+    outs = fn(tf, *_inputs(arrays))
+    assert len(outs) == len(EXPECTED[name])
+    for out, expected in zip(outs, EXPECTED[name]):
+        expected = np.asarray(expected)
+        np.testing.assert_allclose(out.detach().numpy(), expected, rtol=1e-7, atol=1e-9)
+        assert out.dtype == (tf.int64 if expected.dtype.kind == "i" else tf.float64)
+
+
+@pytest.mark.parametrize("name", [n for n, case in CASES.items() if case[2] >= 1])
+def test_gradients_match_finite_differences(name: str) -> None:
+    fn, arrays, order = CASES[name]
+
+    def first_output(*tensors: tf.Tensor) -> tf.Tensor:
+        return fn(tf, *tensors)[0]
+    inputs = _inputs(arrays, requires_grad=True)
+    assert gradcheck(first_output, inputs)
+    if order >= 2:
+        assert gradgradcheck(first_output, inputs)
+
+
+def _seeded(rsample: object) -> object:
+    def draw(*params: tf.Tensor) -> tf.Tensor:
+        tf.manual_seed(3)  # the same noise on every call gradcheck makes
+        return rsample(*params)
+    return draw
+
+
+@pytest.mark.parametrize("make", [
+    lambda loc, scale: D.Normal(loc, scale).rsample((4,)),
+    lambda loc, scale: D.Laplace(loc, scale).rsample((4,)),
+    lambda loc, scale: D.Uniform(loc, loc + scale).rsample((4,)),
+    lambda loc, scale: D.Exponential(scale).rsample((4,)),
+    lambda loc, scale: D.LogNormal(loc, scale).rsample((4,)),
+    lambda loc, scale: D.Independent(D.Normal(loc, scale), 1).rsample((4,)),
+    lambda loc, scale: D.MultivariateNormal(loc, scale_tril=tf.diag_embed(scale) + 0.1 * tf.ones(3, 3).tril(-1)
+                                            ).rsample((4,)),
+    lambda loc, scale: D.TransformedDistribution(D.Normal(loc, scale), [D.TanhTransform()]).rsample((4,)),
+    lambda loc, scale: D.Gamma(tf.tensor([2.0, 3.0, 4.0], dtype=tf.float64), scale).rsample((4,)),
+], ids=["normal", "laplace", "uniform", "exponential", "log_normal", "independent", "mvn", "tanh", "gamma_rate"])
+def test_rsample_is_differentiable_in_the_parameters(make: object) -> None:
+    loc = tf.tensor([0.3, -1.0, 2.0], dtype=tf.float64, requires_grad=True)
+    scale = tf.tensor([0.5, 1.5, 1.0], dtype=tf.float64, requires_grad=True)
+    assert gradcheck(_seeded(make), (loc, scale))
+
+
+def test_gamma_concentration_gradient_is_not_given_silently() -> None:
+    concentration = tf.tensor([2.0, 3.0], requires_grad=True)
+    sample = D.Gamma(concentration, 1.0).rsample()
+    assert sample.grad_fn is not None
+    with pytest.raises(NotImplementedError, match="_standard_gamma"):
+        sample.sum().backward()
+
+
+@pytest.mark.parametrize("make, shape", [
+    (lambda: D.Normal(tf.zeros(3), tf.ones(3)), (5, 2, 3)),
+    (lambda: D.Categorical(tf.ones(2, 4)), (5, 2, 2)),
+    (lambda: D.Bernoulli(tf.full((2, 3), 0.3)), (5, 2, 2, 3)),
+    (lambda: D.MultivariateNormal(tf.zeros(2, 3), tf.eye(3)), (5, 2, 2, 3)),
+    (lambda: D.OneHotCategorical(tf.ones(4)), (5, 2, 4)),
+    (lambda: D.Dirichlet(tf.ones(3)), (5, 2, 3)),
+    (lambda: D.Independent(D.Normal(tf.zeros(2, 3), 1.0), 2), (5, 2, 2, 3)),
+])
+def test_sample_shape_is_sample_shape_then_batch_then_event(make: object, shape: tuple) -> None:
+    d = make()
+    sample = d.sample((5, 2))
+    assert sample.shape == shape
+    assert sample.shape == d._extended_shape((5, 2))
+    assert d.sample().shape == d.batch_shape + d.event_shape
+
+
+@pytest.mark.parametrize("make, mean, var", [
+    (lambda: D.Normal(1.5, 2.0), 1.5, 4.0),
+    (lambda: D.Uniform(-1.0, 3.0), 1.0, 16 / 12),
+    (lambda: D.Laplace(0.5, 1.5), 0.5, 4.5),
+    (lambda: D.Exponential(2.0), 0.5, 0.25),
+    (lambda: D.Poisson(3.0), 3.0, 3.0),
+    (lambda: D.Bernoulli(0.3), 0.3, 0.21),
+    (lambda: D.Binomial(10, tf.tensor(0.3)), 3.0, 2.1),
+    (lambda: D.Gamma(3.0, 2.0), 1.5, 0.75),
+    (lambda: D.Beta(2.0, 3.0), 0.4, 0.04),
+    (lambda: D.LogNormal(0.0, 0.5), math.exp(0.125), (math.exp(0.25) - 1) * math.exp(0.25)),
+    (lambda: D.Categorical(tf.tensor([0.2, 0.3, 0.5])), 1.3, 0.61),
+])
+def test_empirical_moments_match(make: object, mean: float, var: float) -> None:
+    tf.manual_seed(0)
+    samples = make().sample((40000,)).double()
+    assert abs(samples.mean().item() - mean) < 0.03 * max(1.0, math.sqrt(var))
+    assert abs(samples.var().item() - var) < 0.05 * max(var, 0.2)
+
+
+def test_multivariate_normal_samples_have_its_covariance() -> None:
+    tf.manual_seed(0)
+    cov = tf.tensor([[2.0, 0.6], [0.6, 1.0]])
+    samples = D.MultivariateNormal(tf.tensor([1.0, -1.0]), cov).sample((40000,))
+    np.testing.assert_allclose(samples.mean(0).numpy(), [1.0, -1.0], atol=0.03)
+    np.testing.assert_allclose(np.cov(samples.numpy().T), cov.numpy(), atol=0.05)
+
+
+def test_same_seed_same_samples() -> None:
+    draws = []
+    for _ in range(2):
+        tf.manual_seed(5)
+        draws.append((D.Normal(0.0, 1.0).sample((3,)), D.Categorical(logits=tf.zeros(4)).sample((3,))))
+    for first, second in zip(*draws):
+        assert tf.equal(first, second)
+
+
+def test_sample_is_not_differentiable_and_rsample_is() -> None:
+    loc = tf.zeros(2, requires_grad=True)
+    d = D.Normal(loc, 1.0)
+    assert not d.sample().requires_grad
+    assert d.rsample().requires_grad
+    assert D.Categorical(logits=loc).sample().dtype == tf.int64
+
+
+def test_float32_parameters_give_float32() -> None:
+    d = D.Normal(tf.zeros(2), 1.0)
+    assert d.scale.dtype == tf.float32
+    assert d.log_prob(tf.zeros(2)).dtype == tf.float32 and d.rsample().dtype == tf.float32
+    assert D.Categorical(logits=tf.zeros(3)).entropy().dtype == tf.float32
+
+
+def test_validation_errors_are_pytorchs() -> None:
+    with pytest.raises(ValueError) as raised:
+        D.Normal(tf.tensor([0.0, 1.0]), tf.tensor([1.0, -1.0]))
+    assert str(raised.value) == (
+        "Expected parameter scale (Tensor of shape (2,)) of distribution Normal(loc: tinyframe.Size([2]), scale: "
+        "tinyframe.Size([2])) to satisfy the constraint GreaterThan(lower_bound=0.0), but found invalid values:\n"
+        "tensor([ 1., -1.])")
+    with pytest.raises(ValueError, match=r"Expected parameter probs .* Simplex\(\)"):
+        D.Categorical(probs=tf.tensor([0.5, -0.5]))
+    with pytest.raises(ValueError, match=r"Bernoulli\(probs: 1.5\) to satisfy the constraint "
+                                         r"Interval\(lower_bound=0.0, upper_bound=1.0\)"):
+        D.Bernoulli(1.5)
+    with pytest.raises(ValueError, match="Either `probs` or `logits` must be specified, but not both."):
+        D.Categorical(tf.ones(2), tf.ones(2))
+    with pytest.raises(ValueError, match="Exactly one of covariance_matrix or precision_matrix or scale_tril"):
+        D.MultivariateNormal(tf.zeros(2))
+    with pytest.raises(ValueError, match="Expected parameter covariance_matrix .* PositiveDefinite"):
+        D.MultivariateNormal(tf.zeros(2), tf.tensor([[1.0, 2.0], [2.0, 1.0]]))
+    with pytest.raises(ValueError, match=r"Expected parameter low .* LessThan"):
+        D.Uniform(2.0, 1.0)
+
+
+def test_log_prob_checks_its_value() -> None:
+    with pytest.raises(ValueError, match=r"Expected value argument \(Tensor of shape \(2,\)\) to be within the "
+                                         r"support \(IntegerInterval\(lower_bound=0, upper_bound=2\)\)"):
+        D.Categorical(logits=tf.zeros(3)).log_prob(tf.tensor([1, 3]))
+    with pytest.raises(ValueError, match="The value argument to log_prob must be a Tensor"):
+        D.Normal(0.0, 1.0).log_prob(0.5)
+    with pytest.raises(ValueError, match=r"Value is not broadcastable with batch_shape\+event_shape"):
+        D.Normal(tf.zeros(3), 1.0).log_prob(tf.zeros(2))
+    with pytest.raises(ValueError, match="The right-most size of value must match event_shape"):
+        D.MultivariateNormal(tf.zeros(3), tf.eye(3)).log_prob(tf.zeros(2))
+    assert D.Normal(0.0, 1.0, validate_args=False).log_prob(tf.tensor(0.0)).item() == pytest.approx(-0.9189385)
+
+
+def test_set_default_validate_args_turns_checks_off() -> None:
+    D.Distribution.set_default_validate_args(False)
+    try:
+        assert D.Normal(0.0, -1.0).scale.item() == -1.0
+        assert math.isnan(D.Normal(0.0, -1.0).log_prob(tf.tensor(0.0)).item())
+    finally:
+        D.Distribution.set_default_validate_args(True)
+    with pytest.raises(ValueError):
+        D.Distribution.set_default_validate_args("yes")
+    with pytest.raises(ValueError):
+        D.Normal(0.0, -1.0)
+
+
+def test_expand_broadcasts_parameters_without_checking_again() -> None:
+    d = D.Normal(tf.tensor([0.0, 1.0]), 2.0).expand((3, 2))
+    assert d.batch_shape == (3, 2) and d.loc.shape == (3, 2) and d.scale.shape == (3, 2)
+    c = D.Categorical(logits=tf.zeros(4)).expand((2,))
+    assert c.batch_shape == (2,) and c.logits.shape == (2, 4) and c.sample().shape == (2,)
+    m = D.MultivariateNormal(tf.zeros(3), tf.eye(3)).expand((2,))
+    assert m.batch_shape == (2,) and m.covariance_matrix.shape == (2, 3, 3) and m.log_prob(tf.zeros(3)).shape == (2,)
+    i = D.Independent(D.Normal(tf.zeros(3), 1.0), 1).expand((4,))
+    assert i.batch_shape == (4,) and i.event_shape == (3,) and i.base_dist.batch_shape == (4, 3)
+    assert D.LogNormal(0.0, 1.0).expand((2,)).sample().shape == (2,)
+
+
+def test_shapes_constraints_and_flags() -> None:
+    d = D.Independent(D.Normal(tf.zeros(2, 3), 1.0), 1)
+    assert (d.batch_shape, d.event_shape, d.has_rsample) == ((2,), (3,), True)
+    assert repr(d.support) == "IndependentConstraint(Real(), 1)"
+    assert repr(D.Uniform(0.0, 1.0).support) == "Interval(lower_bound=0.0, upper_bound=1.0)"
+    assert D.Categorical(logits=tf.zeros(3)).support.upper_bound == 2
+    assert D.Categorical.arg_constraints["probs"] is constraints.simplex
+    assert constraints.is_dependent(D.Uniform.support) and constraints.is_dependent(D.Categorical.support)
+    assert not D.Poisson.has_rsample and D.Normal.has_rsample and D.Categorical.has_enumerate_support
+    assert repr(D.Normal(0.0, 1.0)) == "Normal(loc: 0.0, scale: 1.0)"
+    assert repr(d) == "Independent(Normal(loc: tinyframe.Size([2, 3]), scale: tinyframe.Size([2, 3])), 1)"
+
+
+def test_enumerate_support() -> None:
+    c = D.Categorical(logits=tf.zeros(2, 3))
+    assert c.enumerate_support().tolist() == [[0, 0], [1, 1], [2, 2]]
+    assert c.enumerate_support(expand=False).shape == (3, 1)
+    assert D.Bernoulli(tf.tensor([0.2, 0.4])).enumerate_support().tolist() == [[0.0, 0.0], [1.0, 1.0]]
+    assert D.OneHotCategorical(logits=tf.zeros(3)).enumerate_support().tolist() == np.eye(3).tolist()
+
+
+def test_kl_registry_dispatch_and_errors() -> None:
+    class MyNormal(D.Normal):
+        pass
+    p, q = MyNormal(0.0, 1.0), D.Normal(1.0, 2.0)
+    assert D.kl_divergence(p, q).item() == pytest.approx(0.5 * (0.25 + 0.25 - 1 - math.log(0.25)))
+
+    @D.register_kl(MyNormal, D.Normal)
+    def _always_one(p: D.Distribution, q: D.Distribution) -> tf.Tensor:
+        return tf.tensor(1.0)
+    assert D.kl_divergence(p, q).item() == 1.0
+    with pytest.raises(NotImplementedError, match="No KL\\(p \\|\\| q\\) is implemented for p type Normal and q "
+                                                  "type Categorical"):
+        D.kl_divergence(q, D.Categorical(logits=tf.zeros(2)))
+
+
+def test_tanh_transform_with_cache_inverts_its_own_samples_exactly() -> None:
+    tanh = D.TanhTransform(cache_size=1)
+    d = D.TransformedDistribution(D.Normal(tf.zeros(3), 1.0), [tanh])
+    x = d.rsample()
+    assert tanh.inv(x) is tanh._cached_x_y[0]
+    assert d.log_prob(x).shape == (3,)
+    with pytest.raises(ValueError, match="cache_size must be 0 or 1"):
+        D.TanhTransform(cache_size=2)
+
+
+def test_sampling_calls_the_primitives_pytorch_calls() -> None:
+    # Normal.rsample is loc + scale * empty(shape).normal_(), Categorical.sample is multinomial of the
+    # probabilities with replacement, transposed: the same draws as those functions under one seed.
+    tf.manual_seed(1)
+    drawn = D.Normal(tf.zeros(2, 3), tf.ones(2, 3)).rsample()
+    tf.manual_seed(1)
+    assert tf.equal(drawn, tf.empty(2, 3).normal_())
+    probs = tf.tensor([[0.1, 0.9], [0.6, 0.4]])
+    tf.manual_seed(2)
+    drawn = D.Categorical(probs).sample((5,))
+    tf.manual_seed(2)
+    assert tf.equal(drawn, tf.multinomial(probs, 5, True).T)
+    tf.manual_seed(4)
+    drawn = D.Bernoulli(probs).sample()
+    tf.manual_seed(4)
+    assert tf.equal(drawn, tf.bernoulli(probs))

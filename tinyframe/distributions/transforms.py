@@ -1,0 +1,461 @@
+"""Invertible transforms of random variables with their log-Jacobians (PyTorch's
+``torch.distributions.transforms``), for :class:`TransformedDistribution`."""
+from __future__ import annotations
+
+import functools
+import math
+import numbers
+import operator
+from typing import Any
+
+from .. import creation, functional
+from ..nn.functional import softplus
+from ..tensor import Tensor
+from ..type_info import finfo
+from . import constraints
+from .utils import _sum_rightmost, broadcast_all, lazy_property
+
+__all__ = ["Transform", "ComposeTransform", "identity_transform", "ExpTransform", "AffineTransform",
+           "SigmoidTransform", "TanhTransform", "SoftplusTransform", "PowerTransform"]
+
+
+class Transform:
+    """An invertible (or at least differentiable) map ``y = t(x)`` with ``t.inv(y)`` and
+    ``log_abs_det_jacobian(x, y)``. With ``cache_size=1`` the latest ``(x, y)`` pair is kept, so that
+    ``t.inv(t(x))`` is ``x`` itself (no numerically unstable inverse).
+
+    Args:
+        cache_size (int): 0 (no cache) or 1.
+    """
+
+    bijective = False
+    domain: constraints.Constraint
+    codomain: constraints.Constraint
+
+    def __init__(self, cache_size: int = 0) -> None:
+        if cache_size not in (0, 1):
+            raise ValueError("cache_size must be 0 or 1")
+        self._cache_size = cache_size
+        self._inv: Transform | None = None
+        self._cached_x_y: tuple = (None, None)
+
+    @property
+    def event_dim(self) -> int:
+        if self.domain.event_dim == self.codomain.event_dim:
+            return self.domain.event_dim
+        raise ValueError("Please use either .domain.event_dim or .codomain.event_dim")
+
+    @property
+    def inv(self) -> Transform:
+        """The inverse transform."""
+        if self._inv is None:
+            self._inv = _InverseTransform(self)
+        return self._inv
+
+    @property
+    def sign(self) -> Any:
+        """The sign of the Jacobian's determinant (for bijective transforms)."""
+        raise NotImplementedError
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        if type(self).__init__ is Transform.__init__:
+            return type(self)(cache_size=cache_size)
+        raise NotImplementedError(f"{type(self)}.with_cache is not implemented")
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    __hash__ = object.__hash__
+
+    def __call__(self, x: Tensor) -> Tensor:
+        if self._cache_size == 0:
+            return self._call(x)
+        x_old, y_old = self._cached_x_y
+        if x is x_old:
+            return y_old
+        y = self._call(x)
+        self._cached_x_y = (x, y)
+        return y
+
+    def _inv_call(self, y: Tensor) -> Tensor:
+        if self._cache_size == 0:
+            return self._inverse(y)
+        x_old, y_old = self._cached_x_y
+        if y is y_old:
+            return x_old
+        x = self._inverse(y)
+        self._cached_x_y = (x, y)
+        return x
+
+    def _call(self, x: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        """``log |dy/dx|`` for ``y = t(x)``."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return self.__class__.__name__ + "()"
+
+    def forward_shape(self, shape: Any) -> Any:
+        """The shape of ``t(x)`` for ``x`` of ``shape``."""
+        return shape
+
+    def inverse_shape(self, shape: Any) -> Any:
+        """The shape of ``t.inv(y)`` for ``y`` of ``shape``."""
+        return shape
+
+
+class _InverseTransform(Transform):
+    """The inverse of a transform, sharing its cache."""
+
+    def __init__(self, transform: Transform) -> None:
+        super().__init__(cache_size=transform._cache_size)
+        self._inv = transform
+
+    @constraints.dependent_property(is_discrete=False)
+    def domain(self) -> Any:
+        return self._inv.codomain
+
+    @constraints.dependent_property(is_discrete=False)
+    def codomain(self) -> Any:
+        return self._inv.domain
+
+    @property
+    def bijective(self) -> bool:  # type: ignore[override]
+        return self._inv.bijective
+
+    @property
+    def sign(self) -> Any:
+        return self._inv.sign
+
+    @property
+    def inv(self) -> Transform:
+        return self._inv
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        return self.inv.with_cache(cache_size).inv
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _InverseTransform) and self._inv == other._inv
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__name__}({self._inv!r})"
+
+    def __call__(self, x: Tensor) -> Tensor:
+        return self._inv._inv_call(x)
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        return -self._inv.log_abs_det_jacobian(y, x)
+
+    def forward_shape(self, shape: Any) -> Any:
+        return self._inv.inverse_shape(shape)
+
+    def inverse_shape(self, shape: Any) -> Any:
+        return self._inv.forward_shape(shape)
+
+
+def _widened(constraint: Any, event_dim: int) -> Any:
+    """``constraint`` made ``independent`` up to ``event_dim`` event dimensions."""
+    if event_dim > constraint.event_dim:
+        return constraints.independent(constraint, event_dim - constraint.event_dim)
+    return constraint
+
+
+class ComposeTransform(Transform):
+    """The transforms in ``parts`` applied in order.
+
+    Args:
+        parts (list of Transform): the transforms to compose.
+        cache_size (int): 0 or 1, given to each part.
+    """
+
+    def __init__(self, parts: list, cache_size: int = 0) -> None:
+        if cache_size:
+            parts = [part.with_cache(cache_size) for part in parts]
+        super().__init__(cache_size=cache_size)
+        self.parts = parts
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ComposeTransform) and self.parts == other.parts
+
+    __hash__ = object.__hash__
+
+    @constraints.dependent_property(is_discrete=False)
+    def domain(self) -> Any:
+        if not self.parts:
+            return constraints.real
+        event_dim = self.parts[-1].codomain.event_dim
+        for part in reversed(self.parts):
+            event_dim = max(event_dim + part.domain.event_dim - part.codomain.event_dim, part.domain.event_dim)
+        return _widened(self.parts[0].domain, event_dim)
+
+    @constraints.dependent_property(is_discrete=False)
+    def codomain(self) -> Any:
+        if not self.parts:
+            return constraints.real
+        event_dim = self.parts[0].domain.event_dim
+        for part in self.parts:
+            event_dim = max(event_dim + part.codomain.event_dim - part.domain.event_dim, part.codomain.event_dim)
+        return _widened(self.parts[-1].codomain, event_dim)
+
+    @lazy_property
+    def bijective(self) -> bool:
+        return all(p.bijective for p in self.parts)
+
+    @lazy_property
+    def sign(self) -> Any:
+        return functools.reduce(operator.mul, (p.sign for p in self.parts), 1)
+
+    @property
+    def inv(self) -> Transform:
+        if self._inv is None:
+            inv = ComposeTransform([p.inv for p in reversed(self.parts)])
+            self._inv, inv._inv = inv, self
+        return self._inv
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        return self if self._cache_size == cache_size else ComposeTransform(self.parts, cache_size=cache_size)
+
+    def __call__(self, x: Tensor) -> Tensor:
+        for part in self.parts:
+            x = part(x)
+        return x
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        if not self.parts:
+            return creation.zeros_like(x)
+        xs = [x]
+        for part in self.parts[:-1]:
+            xs.append(part(xs[-1]))
+        xs.append(y)
+        terms, event_dim = [], self.domain.event_dim
+        for part, x_in, y_out in zip(self.parts, xs[:-1], xs[1:]):
+            terms.append(_sum_rightmost(part.log_abs_det_jacobian(x_in, y_out), event_dim - part.domain.event_dim))
+            event_dim += part.codomain.event_dim - part.domain.event_dim
+        return functools.reduce(operator.add, terms)
+
+    def forward_shape(self, shape: Any) -> Any:
+        for part in self.parts:
+            shape = part.forward_shape(shape)
+        return shape
+
+    def inverse_shape(self, shape: Any) -> Any:
+        for part in reversed(self.parts):
+            shape = part.inverse_shape(shape)
+        return shape
+
+    def __repr__(self) -> str:
+        return self.__class__.__name__ + "(\n    " + ",\n    ".join(repr(p) for p in self.parts) + "\n)"
+
+
+identity_transform = ComposeTransform([])
+
+
+class _Elementwise(Transform):
+    """A bijective elementwise transform of the reals, equal to any other instance of its class."""
+
+    domain = constraints.real
+    bijective = True
+    sign = +1
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, type(self))
+
+    __hash__ = object.__hash__
+
+
+class ExpTransform(_Elementwise):
+    """``y = exp(x)``."""
+
+    codomain = constraints.positive
+
+    def _call(self, x: Tensor) -> Tensor:
+        return x.exp()
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return y.log()
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        return x
+
+
+def _clipped_sigmoid(x: Tensor) -> Tensor:
+    """sigmoid(x) kept inside (0, 1) so that its inverse stays finite."""
+    limits = finfo(x.dtype)
+    return functional.clamp(functional.sigmoid(x), min=limits.tiny, max=1.0 - limits.eps)
+
+
+class SigmoidTransform(_Elementwise):
+    """``y = 1 / (1 + exp(-x))``."""
+
+    codomain = constraints.unit_interval
+
+    def _call(self, x: Tensor) -> Tensor:
+        return _clipped_sigmoid(x)
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        limits = finfo(y.dtype)
+        y = y.clamp(min=limits.tiny, max=1.0 - limits.eps)
+        return y.log() - (-y).log1p()
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        return -softplus(-x) - softplus(x)
+
+
+class SoftplusTransform(_Elementwise):
+    """``y = log(1 + exp(x))``."""
+
+    codomain = constraints.positive
+
+    def _call(self, x: Tensor) -> Tensor:
+        return softplus(x)
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return (-y).expm1().neg().log() + y
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        return -softplus(-x)
+
+
+class TanhTransform(_Elementwise):
+    """``y = tanh(x)``; with ``cache_size=1`` (as in SAC-style policies) ``inv`` of a sample is exact."""
+
+    codomain = constraints.interval(-1.0, 1.0)
+
+    def _call(self, x: Tensor) -> Tensor:
+        return x.tanh()
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return functional.atanh(y)
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        # log(1 - tanh(x)^2), in a form stable for large |x|
+        return 2.0 * (math.log(2.0) - x - softplus(-2.0 * x))
+
+
+class PowerTransform(Transform):
+    """``y = x ** exponent`` on the positive reals.
+
+    Args:
+        exponent (Tensor or float): the exponent.
+    """
+
+    domain = constraints.positive
+    codomain = constraints.positive
+    bijective = True
+
+    def __init__(self, exponent: Any, cache_size: int = 0) -> None:
+        super().__init__(cache_size=cache_size)
+        (self.exponent,) = broadcast_all(exponent)
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        return self if self._cache_size == cache_size else PowerTransform(self.exponent, cache_size=cache_size)
+
+    @lazy_property
+    def sign(self) -> Any:
+        return self.exponent.sign()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PowerTransform) and bool(self.exponent.eq(other.exponent).all().item())
+
+    __hash__ = object.__hash__
+
+    def _call(self, x: Tensor) -> Tensor:
+        return x.pow(self.exponent)
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return y.pow(1 / self.exponent)
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        return (self.exponent * y / x).abs().log()
+
+    def forward_shape(self, shape: Any) -> Any:
+        return functional.broadcast_shapes(shape, self.exponent.shape)
+
+    inverse_shape = forward_shape
+
+
+class AffineTransform(Transform):
+    """``y = loc + scale * x``, over ``event_dim`` rightmost dimensions.
+
+    Args:
+        loc (Tensor or float): the shift.
+        scale (Tensor or float): the scale.
+        event_dim (int): the size of ``event_shape``: 0 for univariate variables, 1 for vectors, ...
+    """
+
+    bijective = True
+
+    def __init__(self, loc: Any, scale: Any, event_dim: int = 0, cache_size: int = 0) -> None:
+        super().__init__(cache_size=cache_size)
+        self.loc = loc
+        self.scale = scale
+        self._event_dim = event_dim
+
+    @property
+    def event_dim(self) -> int:
+        return self._event_dim
+
+    @constraints.dependent_property(is_discrete=False)
+    def domain(self) -> Any:
+        return _widened(constraints.real, self.event_dim)
+
+    @constraints.dependent_property(is_discrete=False)
+    def codomain(self) -> Any:
+        return _widened(constraints.real, self.event_dim)
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return AffineTransform(self.loc, self.scale, self.event_dim, cache_size=cache_size)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AffineTransform) and _same(self.loc, other.loc) and _same(self.scale, other.scale)
+
+    __hash__ = object.__hash__
+
+    @property
+    def sign(self) -> Any:
+        if isinstance(self.scale, numbers.Number):
+            return 1 if float(self.scale) > 0 else -1 if float(self.scale) < 0 else 0
+        return self.scale.sign()
+
+    def _call(self, x: Tensor) -> Tensor:
+        return self.loc + self.scale * x
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return (y - self.loc) / self.scale
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        shape = x.shape
+        if isinstance(self.scale, numbers.Number):
+            result = creation.full_like(x, math.log(abs(self.scale)))
+        else:
+            result = functional.abs(self.scale).log()
+        if self.event_dim:
+            result = result.view(tuple(result.size()[:-self.event_dim]) + (-1,)).sum(-1)
+            shape = shape[:-self.event_dim]
+        return result.expand(shape)
+
+    def forward_shape(self, shape: Any) -> Any:
+        return functional.broadcast_shapes(shape, getattr(self.loc, "shape", ()), getattr(self.scale, "shape", ()))
+
+    inverse_shape = forward_shape
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether two numbers or tensors are equal everywhere."""
+    if isinstance(a, numbers.Number) and isinstance(b, numbers.Number):
+        return a == b
+    return bool((a == b).all().item())
