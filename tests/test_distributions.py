@@ -269,3 +269,21 @@ def test_sampling_calls_the_primitives_pytorch_calls() -> None:
     drawn = D.Bernoulli(probs).sample()
     tf.manual_seed(4)
     assert tf.equal(drawn, tf.bernoulli(probs))
+
+
+def test_distributions_sample_and_score_on_the_parameters_device(device: str) -> None:
+    loc = tf.zeros(2, 3, device=device, requires_grad=True)
+    normal = D.Normal(loc, 1.0)
+    sample = normal.rsample((4,))
+    assert sample.device == loc.device and normal.scale.device == loc.device
+    normal.log_prob(sample).sum().backward()
+    assert loc.grad.device == loc.device
+    categorical = D.Categorical(logits=tf.zeros(2, 3, device=device))
+    assert categorical.sample((5,)).device == loc.device and categorical.entropy().device == loc.device
+    mvn = D.MultivariateNormal(tf.zeros(3, device=device), tf.eye(3, device=device))
+    assert mvn.log_prob(mvn.sample((2,))).device == loc.device
+    for d in (D.Bernoulli(tf.full((3,), 0.5, device=device)), D.Uniform(tf.zeros(3, device=device), 1.0),
+              D.Laplace(tf.zeros(3, device=device), 1.0), D.Exponential(tf.ones(3, device=device)),
+              D.Gamma(tf.ones(3, device=device), 1.0), D.Dirichlet(tf.ones(3, device=device)),
+              D.Poisson(tf.ones(3, device=device)), D.Binomial(3, tf.full((3,), 0.5, device=device))):
+        assert d.log_prob(d.sample()).device == loc.device

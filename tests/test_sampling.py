@@ -86,3 +86,26 @@ def test_poisson_and_randperm() -> None:
     assert samples.dtype == tf.float32 and samples.numpy().mean() == pytest.approx(3.0, abs=0.05)
     assert tf.randperm(5).dtype == tf.int64 and sorted(tf.randperm(5).tolist()) == [0, 1, 2, 3, 4]
     assert tf.randperm(5, dtype=tf.float32).dtype == tf.float32 and tf.randperm(0).shape == (0,)
+
+
+def test_binomial_standard_gamma_and_exponential_have_their_moments(device: str) -> None:
+    tf.manual_seed(0)
+    counts = tf.full((20000,), 10.0, device=device)
+    successes = tf.binomial(counts, tf.full((20000,), 0.3, device=device))
+    assert successes.dtype == tf.float32 and successes.device == counts.device
+    assert successes.cpu().numpy().mean() == pytest.approx(3.0, abs=0.05)
+    assert successes.cpu().numpy().var() == pytest.approx(2.1, abs=0.1)
+    gammas = tf._standard_gamma(tf.full((20000,), 2.5, dtype=tf.float64, device=device))
+    assert gammas.dtype == tf.float64 and gammas.cpu().numpy().mean() == pytest.approx(2.5, abs=0.05)
+    assert gammas.cpu().numpy().var() == pytest.approx(2.5, abs=0.15)
+    exponential = tf.empty(20000, device=device).exponential_(4.0)
+    assert exponential.cpu().numpy().mean() == pytest.approx(0.25, abs=0.01)
+    assert exponential.cpu().numpy().min() >= 0
+
+
+def test_standard_gamma_records_a_node_whose_derivative_is_refused() -> None:
+    concentration = tf.tensor([1.5, 2.0], requires_grad=True)
+    samples = tf._standard_gamma(concentration)
+    assert type(samples.grad_fn).__name__ == "StandardGammaBackward0"
+    with pytest.raises(NotImplementedError, match="implicit reparameterisation"):
+        samples.sum().backward()

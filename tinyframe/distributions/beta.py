@@ -9,7 +9,7 @@ from ..tensor import Tensor
 from . import constraints
 from .dirichlet import Dirichlet
 from .exp_family import ExponentialFamily
-from .utils import batch_size, broadcast_all
+from .utils import as_size, broadcast_all
 
 __all__ = ["Beta"]
 
@@ -36,7 +36,7 @@ class Beta(ExponentialFamily):
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Beta:
         new = self._get_checked_instance(Beta, _instance)
-        batch_shape = batch_size(batch_shape)
+        batch_shape = as_size(batch_shape)
         new._dirichlet = self._dirichlet.expand(batch_shape)
         ExponentialFamily.__init__(new, batch_shape, validate_args=False)
         new._validate_args = self._validate_args

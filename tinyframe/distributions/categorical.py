@@ -10,7 +10,7 @@ from ..tensor import Tensor
 from ..type_info import finfo
 from . import constraints
 from .distribution import Distribution
-from .utils import ProbsOrLogits, batch_size
+from .utils import ProbsOrLogits, as_size
 
 __all__ = ["Categorical"]
 
@@ -70,7 +70,7 @@ class Categorical(ProbsOrLogits, Distribution):
         return self._undefined()
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
-        sample_shape = batch_size(sample_shape)
+        sample_shape = as_size(sample_shape)
         probs_2d = self.probs.reshape(-1, self._num_events)
         samples_2d = functional.multinomial(probs_2d, sample_shape.numel(), True).T
         return samples_2d.reshape(self._extended_shape(sample_shape))

@@ -8,7 +8,7 @@ from .. import functional, grad_mode
 from .._dims import Size
 from ..tensor import Tensor
 from . import constraints
-from .utils import batch_size, lazy_property
+from .utils import as_size, lazy_property
 
 __all__ = ["Distribution"]
 
@@ -37,8 +37,8 @@ class Distribution:
 
     def __init__(self, batch_shape: Any = (), event_shape: Any = (),
                  validate_args: bool | None = None) -> None:
-        self._batch_shape = batch_size(batch_shape)
-        self._event_shape = batch_size(event_shape)
+        self._batch_shape = as_size(batch_shape)
+        self._event_shape = as_size(event_shape)
         if validate_args is not None:
             self._validate_args = validate_args
         if self._validate_args:
@@ -74,7 +74,7 @@ class Distribution:
         """``expand`` for ``cls``: each parameter of ``arg_constraints`` set on this instance, expanded to
         ``batch_shape`` followed by its own event dimensions."""
         new = self._get_checked_instance(cls, _instance)
-        batch_shape = batch_size(batch_shape)
+        batch_shape = as_size(batch_shape)
         for name, constraint in self.arg_constraints.items():
             if name in self.__dict__:
                 value = self.__dict__[name]
@@ -166,7 +166,7 @@ class Distribution:
 
     def _extended_shape(self, sample_shape: Any = ()) -> Size:
         """The shape of a sample: ``sample_shape + batch_shape + event_shape``."""
-        return Size(batch_size(sample_shape) + self._batch_shape + self._event_shape)
+        return Size(as_size(sample_shape) + self._batch_shape + self._event_shape)
 
     def _validate_sample(self, value: Tensor) -> None:
         """Raises ValueError, as PyTorch, where ``value`` cannot be scored: not a tensor, its rightmost

@@ -6,7 +6,7 @@ from typing import Any
 from ..tensor import Tensor
 from . import constraints
 from .distribution import Distribution
-from .utils import _sum_rightmost, batch_size
+from .utils import _sum_rightmost, as_size
 
 __all__ = ["Independent"]
 
@@ -36,7 +36,7 @@ class Independent(Distribution):
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Independent:
         new = self._get_checked_instance(Independent, _instance)
-        batch_shape = batch_size(batch_shape)
+        batch_shape = as_size(batch_shape)
         new.base_dist = self.base_dist.expand(batch_shape + self.event_shape[:self.reinterpreted_batch_ndims])
         new.reinterpreted_batch_ndims = self.reinterpreted_batch_ndims
         Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)

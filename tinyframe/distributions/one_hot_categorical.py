@@ -10,7 +10,7 @@ from ..tensor import Tensor
 from . import constraints
 from .categorical import Categorical
 from .distribution import Distribution
-from .utils import batch_size
+from .utils import as_size
 
 __all__ = ["OneHotCategorical", "OneHotCategoricalStraightThrough"]
 
@@ -35,7 +35,7 @@ class OneHotCategorical(Distribution):
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> OneHotCategorical:
         new = self._get_checked_instance(OneHotCategorical, _instance)
-        batch_shape = batch_size(batch_shape)
+        batch_shape = as_size(batch_shape)
         new._categorical = self._categorical.expand(batch_shape)
         Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
         new._validate_args = self._validate_args
@@ -71,7 +71,7 @@ class OneHotCategorical(Distribution):
         return self._categorical.param_shape
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
-        indices = self._categorical.sample(batch_size(sample_shape))
+        indices = self._categorical.sample(as_size(sample_shape))
         return one_hot(indices, self._categorical._num_events).to(self._categorical.probs)
 
     def log_prob(self, value: Tensor) -> Tensor:

@@ -9,7 +9,7 @@ from . import constraints
 from .distribution import Distribution
 from .independent import Independent
 from .transforms import ComposeTransform, Transform
-from .utils import _sum_rightmost, batch_size
+from .utils import _sum_rightmost, as_size
 
 __all__ = ["TransformedDistribution"]
 
@@ -56,7 +56,7 @@ class TransformedDistribution(Distribution):
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> TransformedDistribution:
         new = self._get_checked_instance(TransformedDistribution, _instance)
-        batch_shape = batch_size(batch_shape)
+        batch_shape = as_size(batch_shape)
         shape = batch_shape + self.event_shape
         for t in reversed(self.transforms):
             shape = t.inverse_shape(shape)

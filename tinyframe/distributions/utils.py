@@ -116,6 +116,6 @@ class ProbsOrLogits:
         return self._param.size()
 
 
-def batch_size(sample_shape: Any) -> Size:
+def as_size(sample_shape: Any) -> Size:
     """``sample_shape`` as a Size (a tuple or Size given to ``sample``)."""
     return sample_shape if isinstance(sample_shape, Size) else Size(sample_shape)
