@@ -95,17 +95,24 @@ def test_binomial_standard_gamma_and_exponential_have_their_moments(device: str)
     assert successes.dtype == tf.float32 and successes.device == counts.device
     assert successes.cpu().numpy().mean() == pytest.approx(3.0, abs=0.05)
     assert successes.cpu().numpy().var() == pytest.approx(2.1, abs=0.1)
-    gammas = tf._standard_gamma(tf.full((20000,), 2.5, dtype=tf.float64, device=device))
-    assert gammas.dtype == tf.float64 and gammas.cpu().numpy().mean() == pytest.approx(2.5, abs=0.05)
-    assert gammas.cpu().numpy().var() == pytest.approx(2.5, abs=0.15)
+    concentration = tf.full((20000,), 2.5, dtype=tf.float64, device=device, requires_grad=True)
+    gammas = tf._standard_gamma(concentration)
+    assert gammas.dtype == tf.float64 and gammas.detach().cpu().numpy().mean() == pytest.approx(2.5, abs=0.05)
+    gammas.sum().backward()  # d/dalpha E[X] = 1 for X ~ Gamma(alpha, 1)
+    assert concentration.grad.device == concentration.device
+    assert concentration.grad.cpu().numpy().mean() == pytest.approx(1.0, abs=0.02)
+    assert gammas.detach().cpu().numpy().var() == pytest.approx(2.5, abs=0.15)
     exponential = tf.empty(20000, device=device).exponential_(4.0)
     assert exponential.cpu().numpy().mean() == pytest.approx(0.25, abs=0.01)
     assert exponential.cpu().numpy().min() >= 0
 
 
-def test_standard_gamma_records_a_node_whose_derivative_is_refused() -> None:
-    concentration = tf.tensor([1.5, 2.0], requires_grad=True)
+def test_standard_gamma_is_differentiated_by_implicit_reparameterisation() -> None:
+    concentration = tf.tensor([1.5, 2.0], dtype=tf.float64, requires_grad=True)
     samples = tf._standard_gamma(concentration)
     assert type(samples.grad_fn).__name__ == "StandardGammaBackward0"
-    with pytest.raises(NotImplementedError, match="implicit reparameterisation"):
-        samples.sum().backward()
+    samples.sum().backward()
+    expected = tf._standard_gamma_grad(concentration.detach(), samples.detach())
+    np.testing.assert_allclose(concentration.grad.numpy(), expected.numpy())
+    with pytest.raises(NotImplementedError, match="_standard_gamma_grad"):
+        tf.autograd.grad(tf._standard_gamma(concentration).sum(), concentration, create_graph=True)[0].sum().backward()

@@ -15,8 +15,10 @@ __all__ = ["Dirichlet"]
 class Dirichlet(ExponentialFamily):
     """The Dirichlet distribution on the simplex, of ``concentration`` (last dimension the event).
 
-    ``rsample`` draws as PyTorch's CPU sampler (standard gamma samples, normalised); as for
-    :class:`Gamma`, tinyframe has no gradient in ``concentration`` through the gamma samples.
+    ``rsample`` draws as PyTorch's CPU sampler does (standard gamma samples, normalised) and is
+    differentiated through those samples (implicit reparameterisation of each gamma), which is
+    unbiased but not PyTorch's per-sample gradient (``_dirichlet_grad``, the exact derivative of the
+    marginal Beta CDFs).
 
     Args:
         concentration (Tensor): the concentration parameters (positive).

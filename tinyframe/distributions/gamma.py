@@ -14,11 +14,8 @@ __all__ = ["Gamma"]
 
 
 class Gamma(ExponentialFamily):
-    """The gamma distribution of shape ``concentration`` and ``rate`` (1 / scale).
-
-    ``rsample`` draws as PyTorch does (``_standard_gamma(concentration) / rate``) and is
-    differentiable in ``rate``; tinyframe has no gradient in ``concentration`` (PyTorch's implicit
-    reparameterisation): backward through it raises NotImplementedError.
+    """The gamma distribution of shape ``concentration`` and ``rate`` (1 / scale). ``rsample`` is
+    ``_standard_gamma(concentration) / rate``, differentiable in both by implicit reparameterisation.
 
     Args:
         concentration (float or Tensor): the shape (positive).

@@ -17,12 +17,12 @@ from .._graph import Op
 from ..creation import _random, _size, _uniform
 from ..device import array_module_of, device_of
 from ..random import Generator, generator_for
-from . import reduction
+from . import reduction, unary
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
-__all__ = ["normal", "bernoulli", "multinomial", "poisson", "binomial", "_standard_gamma"]
+__all__ = ["normal", "bernoulli", "multinomial", "poisson", "binomial", "_standard_gamma", "_standard_gamma_grad"]
 
 
 class Sample(Op, node_name="NormalBackward3"):
@@ -55,19 +55,53 @@ class Poisson(Sample, node_name="PoissonBackward0"):
 
 
 class StandardGamma(Op, node_name="StandardGammaBackward0"):
-    """Samples drawn beforehand (``samples``). PyTorch differentiates them by implicit
-    reparameterisation (``_standard_gamma_grad``); tinyframe does not, and says so rather than give a
-    wrong gradient."""
+    """Samples drawn beforehand (``samples``), differentiated as PyTorch does by implicit
+    reparameterisation: ``dx/dalpha`` at a fixed value of the CDF (:class:`StandardGammaGrad`)."""
 
     @staticmethod
     def forward(ctx: StandardGamma, concentration: Any, samples: Any) -> Any:
+        ctx.save_for_backward(samples, concentration)
         return samples
 
     @staticmethod
-    def backward(ctx: StandardGamma, g: Any) -> tuple:
-        raise NotImplementedError("the derivative of _standard_gamma (implicit reparameterisation of gamma "
-                                  "samples) is not implemented in tinyframe: detach the concentration or use "
-                                  "sample() instead of rsample()")
+    def backward(ctx: StandardGamma, g: Any) -> Any:
+        samples, concentration = ctx.saved_tensors
+        return g * StandardGammaGrad.call(samples, concentration)
+
+
+# Gauss-Legendre rule on [-1, 1] for the integral in StandardGammaGrad.
+_NODES, _WEIGHTS = np.polynomial.legendre.leggauss(96)
+
+
+class StandardGammaGrad(Op, node_name="StandardGammaGradBackward0"):
+    """``dx/dalpha`` for ``x ~ Gamma(alpha, 1)`` at a fixed CDF value: ``-(dP(alpha, x)/dalpha) / p(x)``
+    (PyTorch's ``_standard_gamma_grad``). ``dP/dalpha = E[(log T - digamma(alpha)) 1{T < x}]`` is
+    integrated over ``u = log t`` on the side of ``x`` away from the mode (below ``x`` when
+    ``x <= alpha``, else above, where it equals minus the upper integral), so the integrand stays
+    bounded by ``x`` relative to ``p(x)`` and decays to nothing within the interval taken
+    (``exp(-40)`` or less at its far end)."""
+
+    @staticmethod
+    def forward(ctx: StandardGammaGrad, x: Any, alpha: Any) -> Any:
+        xp, dtype = ctx.xp, x.dtype
+        x = xp.maximum(x, np.finfo(dtype).tiny).astype(np.float64)
+        alpha = alpha.astype(np.float64)
+        log_x, spread = xp.log(x), 10.0 / xp.sqrt(alpha)
+        lower = x <= alpha
+        start = xp.where(lower, log_x - 40.0 / alpha - spread, log_x)
+        end = xp.where(lower, log_x, xp.log(x + 40.0 + 10.0 * xp.sqrt(alpha)))
+        half = (end - start)[..., None] / 2
+        u = (end + start)[..., None] / 2 + half * xp.asarray(_NODES)
+        # t p(t) / p(x) at t = e^u: the density in u relative to the density at x
+        ratio = xp.exp(alpha[..., None] * (u - log_x[..., None]) - xp.exp(u) + (x + log_x)[..., None])
+        digamma = unary.Digamma.call(alpha)[..., None]
+        integral = (xp.asarray(_WEIGHTS) * (u - digamma) * ratio * half).sum(-1)
+        return xp.where(lower, -integral, integral).astype(dtype)
+
+    @staticmethod
+    def backward(ctx: StandardGammaGrad, g: Any) -> tuple:
+        raise NotImplementedError("the derivative of _standard_gamma_grad is not implemented (nor is it in "
+                                  "PyTorch)")
 
 
 def _state(like: Any, generator: Generator | None) -> Any:
@@ -134,6 +168,12 @@ def _standard_gamma(input: Tensor, generator: Generator | None = None) -> Tensor
     data = input._data
     samples = _state(data, generator).standard_gamma(data).astype(data.dtype)
     return StandardGamma.apply(input, samples=samples)
+
+
+def _standard_gamma_grad(input: Tensor, output: Tensor) -> Tensor:
+    """The derivative of gamma samples ``output`` in their concentration ``input`` (implicit
+    reparameterisation), as PyTorch's ``torch._standard_gamma_grad``."""
+    return StandardGammaGrad.apply(output, input)
 
 
 def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
