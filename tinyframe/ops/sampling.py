@@ -69,8 +69,25 @@ class StandardGamma(Op, node_name="StandardGammaBackward0"):
         return g * StandardGammaGrad.call(samples, concentration)
 
 
-# Gauss-Legendre rule on [-1, 1] for the integral in StandardGammaGrad.
+# Gauss-Legendre rule on [-1, 1] for the integral in StandardGammaGrad, which takes elements in
+# chunks of _CHUNK (the quadrature holds _NODES.size values per element).
 _NODES, _WEIGHTS = np.polynomial.legendre.leggauss(96)
+_CHUNK = 1 << 16
+
+
+def _implicit_gamma_grad(xp: Any, x: Any, alpha: Any) -> Any:
+    """``dx/dalpha`` for 1-D float64 ``x`` and ``alpha`` (see :class:`StandardGammaGrad`)."""
+    log_x, spread = xp.log(x), 10.0 / xp.sqrt(alpha)
+    lower = x <= alpha
+    start = xp.where(lower, log_x - 40.0 / alpha - spread, log_x)
+    end = xp.where(lower, log_x, xp.log(x + 40.0 + 10.0 * xp.sqrt(alpha)))
+    half = (end - start)[:, None] / 2
+    u = (end + start)[:, None] / 2 + half * xp.asarray(_NODES)
+    # t p(t) / p(x) at t = e^u: the density in u relative to the density at x
+    ratio = xp.exp(alpha[:, None] * (u - log_x[:, None]) - xp.exp(u) + (x + log_x)[:, None])
+    digamma = unary.Digamma.call(alpha)[:, None]
+    integral = (xp.asarray(_WEIGHTS) * (u - digamma) * ratio * half).sum(-1)
+    return xp.where(lower, -integral, integral)
 
 
 class StandardGammaGrad(Op, node_name="StandardGammaGradBackward0"):
@@ -83,20 +100,15 @@ class StandardGammaGrad(Op, node_name="StandardGammaGradBackward0"):
 
     @staticmethod
     def forward(ctx: StandardGammaGrad, x: Any, alpha: Any) -> Any:
-        xp, dtype = ctx.xp, x.dtype
-        x = xp.maximum(x, np.finfo(dtype).tiny).astype(np.float64)
-        alpha = alpha.astype(np.float64)
-        log_x, spread = xp.log(x), 10.0 / xp.sqrt(alpha)
-        lower = x <= alpha
-        start = xp.where(lower, log_x - 40.0 / alpha - spread, log_x)
-        end = xp.where(lower, log_x, xp.log(x + 40.0 + 10.0 * xp.sqrt(alpha)))
-        half = (end - start)[..., None] / 2
-        u = (end + start)[..., None] / 2 + half * xp.asarray(_NODES)
-        # t p(t) / p(x) at t = e^u: the density in u relative to the density at x
-        ratio = xp.exp(alpha[..., None] * (u - log_x[..., None]) - xp.exp(u) + (x + log_x)[..., None])
-        digamma = unary.Digamma.call(alpha)[..., None]
-        integral = (xp.asarray(_WEIGHTS) * (u - digamma) * ratio * half).sum(-1)
-        return xp.where(lower, -integral, integral).astype(dtype)
+        xp = ctx.xp
+        x, alpha = xp.broadcast_arrays(x, alpha)
+        flat_x = xp.maximum(x, np.finfo(x.dtype).tiny).astype(np.float64).reshape(-1)
+        flat_alpha = alpha.astype(np.float64).reshape(-1)
+        out = xp.empty_like(flat_x)
+        for start in range(0, flat_x.size, _CHUNK):
+            block = slice(start, start + _CHUNK)
+            out[block] = _implicit_gamma_grad(xp, flat_x[block], flat_alpha[block])
+        return out.reshape(x.shape).astype(x.dtype)
 
     @staticmethod
     def backward(ctx: StandardGammaGrad, g: Any) -> tuple:
