@@ -14,7 +14,7 @@ one place: ``ctx.save_for_backward``.
 from __future__ import annotations
 
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -173,6 +173,12 @@ class Op(Node):
     is_view = False  # True for ops whose output shares the first input's storage (reshape, transpose, ...)
     xp: Any = np  # the array module of the op's inputs; set per op for CuPy
     recording = False  # True while the engine runs backward with create_graph=True
+
+    if TYPE_CHECKING:
+        # The op instance is also the ``ctx`` of its forward and backward: a free-form namespace for
+        # what forward keeps for backward (``ctx.axes = ...``), as PyTorch's ``ctx`` is (typed ``Any``).
+        def __getattr__(self, name: str) -> Any: ...
+        def __setattr__(self, name: str, value: Any) -> None: ...
 
     def __init_subclass__(cls, node_name: str | None = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
