@@ -14,6 +14,7 @@ one place: ``ctx.save_for_backward``.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -79,6 +80,15 @@ class Node:
     # An op whose backward works on arrays only gives ``compose(ctx) -> (inputs, output)``: its
     # output recomputed from recordable ops; a recorded backward pass differentiates that instead.
     compose: Any = None
+    if TYPE_CHECKING:
+        # What the engine runs on a node other than a leaf's AccumulateGrad (an Op, a custom
+        # Function's node): its ``backward(node, grad)``, with ``xp`` and ``recording`` set around it.
+        backward: Callable[..., Any]
+        xp: Any
+        recording: bool
+
+        @property
+        def needs_input_grad(self) -> tuple: ...
 
     def name(self) -> str:
         return type(self).__name__
@@ -173,6 +183,7 @@ class Op(Node):
     is_view = False  # True for ops whose output shares the first input's storage (reshape, transpose, ...)
     xp: Any = np  # the array module of the op's inputs; set per op for CuPy
     recording = False  # True while the engine runs backward with create_graph=True
+    forward: Callable[..., Any]  # forward(ctx, *arrays, **options) -> array, a staticmethod of each op
 
     if TYPE_CHECKING:
         # The op instance is also the ``ctx`` of its forward and backward: a free-form namespace for
