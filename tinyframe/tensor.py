@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import builtins
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -31,13 +31,13 @@ from .ops import sorting as sorting_ops
 __all__ = ["Tensor", "Size"]
 
 
-def _operator(method: Any) -> Any:
+def _operator(method: Callable[[Tensor, Any], Tensor]) -> Callable[[Tensor, Any], Tensor]:
     """An operator method that takes the other operand as PyTorch does: a NumPy array becomes a tensor
     (``t + ndarray``), a NumPy scalar a Python number (so a float32 tensor stays float32), and an
     operand that is not numeric data gets NotImplemented, so that Python tries the other operand's
     method and then raises its TypeError naming both types (``unsupported operand type(s) for +:
     'Tensor' and 'NoneType'``)."""
-    def operator(self: Tensor, other: Any) -> Any:
+    def operator(self: Tensor, other: Any) -> Tensor:
         if isinstance(other, Tensor):
             return method(self, other)
         if isinstance(other, (np.ndarray, np.generic)):  # before float: np.float64 is a float
@@ -69,6 +69,10 @@ class Tensor:
 
     __slots__ = ("_data", "grad_fn", "_requires_grad", "_grad", "__dict__", "__weakref__")
     __hash__ = object.__hash__
+    _data: Any                         # the NumPy or CuPy array
+    grad_fn: Any                       # the Node that made this tensor, None for a leaf
+    _requires_grad: bool
+    _grad: Any                         # the accumulated gradient: a Tensor, or None
 
     # Rarely set state lives in the instance dict, defaulting to these class values.
     _vc: list | None = None            # version counter, shared with views
@@ -175,7 +179,8 @@ class Tensor:
 
     def get_device(self) -> int:
         """The CUDA device index, or -1 for a CPU tensor."""
-        return -1 if self.is_cpu else self.device.index
+        index = self.device.index
+        return -1 if index is None else index
 
     def stride(self, dim: int | None = None) -> tuple | int:
         """The step in elements between neighbours along each dimension, or along ``dim``."""
@@ -551,11 +556,11 @@ class Tensor:
     __rxor__ = __xor__
 
     @_operator
-    def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
+    def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]  # elementwise, as PyTorch's
         return binary.eq(self, other)
 
     @_operator
-    def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
+    def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]  # elementwise, as PyTorch's
         return binary.ne(self, other)
 
     @_operator

@@ -63,7 +63,7 @@ class UninitializedParameter(Parameter):
     def materialize(self, shape: Any, device: Any = None, dtype: Any = None) -> None:
         like = empty(*tuple(shape), device=device or self.device, dtype=dtype or self.dtype)
         self._data = like._data
-        self.__class__ = self.cls_to_become
+        self.__class__ = self.cls_to_become  # type: ignore[assignment]  # becomes a plain Parameter, as in PyTorch
 
     def __repr__(self) -> str:
         return "<UninitializedParameter>"

@@ -117,7 +117,7 @@ def find_raw_files(root: str | os.PathLike) -> dict[str, Path] | None:
     for folder in _search_folders(Path(root)):
         found = {key: _find_one(folder, name) for key, (name, _) in RESOURCES.items()}
         if all(found.values()):
-            return found
+            return found  # type: ignore[return-value]  # all() checked that no path is None
     return None
 
 

@@ -37,7 +37,9 @@ class _Bucket:
 def _buckets(params: list, cap_bytes: int) -> list:
     """Parameters in reverse order (the order backward makes their gradients), cut into buckets of at
     most ``cap_bytes`` (a single larger parameter gets a bucket of its own), one dtype and device each."""
-    buckets, current, size = [], [], 0
+    buckets: list = []
+    current: list = []
+    size = 0
     for param in reversed(params):
         array = param._data
         if current and (size + array.nbytes > cap_bytes or array.dtype != current[0]._data.dtype
