@@ -14,7 +14,7 @@ one place: ``ctx.save_for_backward``.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -152,7 +152,7 @@ def edge_of(tensor: Any) -> tuple:
     return _NO_EDGE
 
 
-def edges_of(inputs: tuple) -> tuple:
+def edges_of(inputs: Sequence[Any]) -> tuple:
     """``next_functions`` for a node with these inputs: a ``(node, 0)`` edge per input; numbers get
     ``(None, 0)``."""
     edges = []
@@ -291,7 +291,7 @@ class Op(Node):
         values = []
         for kind, value, counter, version in saved:
             if counter is not None and counter[0] != version:
-                raise RuntimeError(_inplace_message(self, value, kind, counter[0], version))
+                raise RuntimeError(_inplace_message(self.name(), value, kind, counter[0], version))
             if kind == _INPUT:
                 values.append(value if self.recording else value._data)
             elif kind == _OUTPUT and self.recording:
@@ -316,9 +316,9 @@ def _describe_saved(value: Any, inputs: tuple, arrays: list) -> tuple:
     return (_CONSTANT, value, None, None)
 
 
-def _inplace_message(node: Node, value: Any, kind: int, found: int, expected: int) -> str:
+def _inplace_message(node_name: str, value: Any, kind: int, found: int, expected: int) -> str:
     shape = list(value.shape)
-    where = f"output 0 of {node.name()}" if kind == _OUTPUT else f"an input of {node.name()}"
+    where = f"output 0 of {node_name}" if kind == _OUTPUT else f"an input of {node_name}"
     return ("one of the variables needed for gradient computation has been modified by an inplace "
             f"operation: [tensor of shape {shape}], which is {where}, is at version {found}; "
             f"expected version {expected} instead. Hint: the operation that modified it ran after "

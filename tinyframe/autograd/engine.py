@@ -228,7 +228,7 @@ class _Pass:
                 return ()
         if type(node) is AccumulateGrad:
             self.accumulate(node, g)
-            input_grads = ()
+            input_grads: tuple = ()
         else:
             # The node's backward: on arrays, or recorded on Tensors when ``create_graph``.
             input_grads = node.backward(node, g) if not self.create_graph else _call_recorded_backward(node, g)
@@ -384,10 +384,12 @@ class OutputGrads:
     @classmethod
     def one(cls, node: Node, output_nr: int, grad: Any) -> OutputGrads:
         """The slots with ``grad`` for output ``output_nr``, reduced to that output's shape and dtype."""
-        shape, dtype = node._output_shapes[output_nr], node._output_dtypes[output_nr]
+        shapes, dtypes = node._output_shapes, node._output_dtypes
+        assert shapes is not None and dtypes is not None  # only a multi-output node gets slots
+        shape, dtype = shapes[output_nr], dtypes[output_nr]
         if grad.__class__ is _graph.Tensor or grad.shape != shape or grad.dtype != dtype:
             grad = _reduce_to_input(grad, shape, dtype)
-        slots = [None] * len(node._output_shapes)
+        slots = [None] * len(shapes)
         slots[output_nr] = grad
         return cls(slots)
 

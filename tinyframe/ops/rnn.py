@@ -336,7 +336,7 @@ def _composed_layer(mode: str, x: Tensor, h0: Tensor, c0: Tensor | None, w_ih: T
 
 
 def recurrent_layer(mode: str, input: Tensor, h0: Tensor, c0: Tensor | None, w_ih: Tensor, w_hh: Tensor,
-                    b_ih: Tensor | None, b_hh: Tensor | None, w_hr: Tensor | None = None,
+                    b_ih: Tensor | None, b_hh: Tensor | None, w_hr: Tensor | None = None, *,
                     reverse: bool = False) -> tuple:
     """Runs one layer in one direction over ``input (L, N, F)`` (time-major) from ``h0 (N, P)``
     (and ``c0 (N, H)`` for an LSTM). ``mode`` is ``'RNN_TANH'``, ``'RNN_RELU'``, ``'LSTM'`` or
