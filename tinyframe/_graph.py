@@ -13,6 +13,8 @@ one place: ``ctx.save_for_backward``.
 """
 from __future__ import annotations
 
+import functools
+import operator
 import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -35,6 +37,10 @@ _FREED_MESSAGE = (
 # through which no gradient flows.
 _INPUT, _OUTPUT, _CONSTANT = 0, 1, 2
 _NO_EDGE = (None, 0)
+# Backward passes under way (the engine counts them). A node's ``saved_tensors`` serve its backward;
+# outside a pass a node has none, as PyTorch's built-in nodes have none (torchviz tells those from
+# custom Function nodes so), and shows what it saved as ``_saved_self``, ``_saved_other``, ``_saved_result``.
+backward_passes = 0
 _new_node = object.__new__
 _new_tensor = object.__new__
 
@@ -184,6 +190,11 @@ class Op(Node):
     xp: Any = np  # the array module of the op's inputs; set per op for CuPy
     recording = False  # True while the engine runs backward with create_graph=True
     forward: Callable[..., Any]  # forward(ctx, *arrays, **options) -> array, a staticmethod of each op
+    # PyTorch's names for what a node saved, its ``_saved_<name>`` attributes (read on demand, as
+    # torchviz's ``show_saved`` and ``show_attrs`` do): the saved inputs in order, then options kept
+    # on the ctx (``ctx.alpha``); a saved output is ``_saved_result``.
+    saved_inputs: tuple = ("self", "other")
+    saved_options: tuple = ()
 
     if TYPE_CHECKING:
         # The op instance is also the ``ctx`` of its forward and backward: a free-form namespace for
@@ -194,6 +205,8 @@ class Op(Node):
     def __init_subclass__(cls, node_name: str | None = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.__name__ = cls.__qualname__ = node_name or cls.__name__ + "Backward0"
+        if "saved_inputs" in cls.__dict__ or "saved_options" in cls.__dict__:
+            _add_saved_attributes(cls)
 
     @classmethod
     def apply(cls, *inputs: Any, **options: Any) -> Any:
@@ -282,23 +295,64 @@ class Op(Node):
 
     @property
     def saved_tensors(self) -> tuple:
-        """The saved values: arrays, or Tensors while the backward pass is being recorded."""
+        """The saved values, for the op's backward: arrays, or Tensors while the backward pass is
+        being recorded."""
+        if not backward_passes:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute 'saved_tensors'")
         saved = self._saved
         if saved is None:
             if self._freed:
                 raise RuntimeError(_FREED_MESSAGE)
             return ()
         values = []
+        recording = self.recording
         for kind, value, counter, version in saved:
             if counter is not None and counter[0] != version:
                 raise RuntimeError(_inplace_message(self.name(), value, kind, counter[0], version))
             if kind == _INPUT:
-                values.append(value if self.recording else value._data)
-            elif kind == _OUTPUT and self.recording:
+                values.append(value if recording else value._data)
+            elif kind == _OUTPUT and recording:
                 values.append(wrap(value, self, version_counter=counter))
             else:
                 values.append(value)
         return tuple(values)
+
+    @property
+    def _saved_result(self) -> Any:
+        return self._unpack_saved("result", _OUTPUT, 0)
+
+    def _unpack_saved(self, name: str, kind: int, index: int) -> Any:
+        """``_saved_<name>``: the ``index``-th saved value of this kind, the input Tensor itself or
+        the output as a Tensor whose ``grad_fn`` is this node (as PyTorch unpacks a saved output)."""
+        if self._saved is None and self._freed:
+            raise RuntimeError(_FREED_MESSAGE)
+        entries = [entry for entry in self._saved or () if type(entry) is tuple and entry[0] == kind]
+        if index >= len(entries):
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{name}'")
+        _, value, counter, _ = entries[index]
+        return value if kind == _INPUT else wrap(value, self, version_counter=counter)
+
+    def __dir__(self) -> list:
+        """As PyTorch's: the ``_saved_*`` names listed are those this node has."""
+        kinds = [entry[0] for entry in self._saved or () if type(entry) is tuple]
+        cls = type(self)
+        has = {f"_saved_{name}" for name in cls.saved_inputs[:kinds.count(_INPUT)]}
+        has.update(f"_saved_{name}" for name in cls.saved_options if name in vars(self))
+        if _OUTPUT in kinds:
+            has.add("_saved_result")
+        return [name for name in super().__dir__() if not name.startswith("_saved_") or name in has]
+
+
+def _add_saved_attributes(cls: type[Op]) -> None:
+    """The class's ``_saved_<name>`` properties, read on demand."""
+    for index, name in enumerate(cls.saved_inputs):
+        setattr(cls, f"_saved_{name}", property(functools.partial(Op._unpack_saved, name=name, kind=_INPUT,
+                                                                  index=index)))
+    for name in cls.saved_options:
+        setattr(cls, f"_saved_{name}", property(operator.attrgetter(name)))
+
+
+_add_saved_attributes(Op)
 
 
 def _new_counter(result: Any) -> list:

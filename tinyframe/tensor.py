@@ -236,6 +236,10 @@ class Tensor:
         """Whether the tensor was not made by a recorded op (its ``grad_fn`` is None)."""
         return self.grad_fn is None
 
+    def _is_view(self) -> bool:
+        """Whether the tensor is a view of another, its ``_base`` (PyTorch's private test, which torchviz uses)."""
+        return self._base is not None
+
     @property
     def output_nr(self) -> int:
         """Which output of its ``grad_fn`` this tensor is (0 but for custom Functions with several outputs)."""

@@ -170,6 +170,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
     state = grad_mode.STATE
     previous_mode, state.enabled = state.enabled, create_graph
     step = run.step
+    _graph.backward_passes += 1
     try:
         while ready:
             node = ready.pop()
@@ -202,6 +203,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
                         ready.append(child)
     finally:
         state.enabled = previous_mode
+        _graph.backward_passes -= 1
     return run.captured
 
 

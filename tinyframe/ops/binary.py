@@ -30,6 +30,8 @@ __all__ = [
 
 
 class Add(Op):
+    saved_options = ("alpha",)
+
     @staticmethod
     def forward(ctx: Add, x: Any, y: Any, alpha: Any = 1) -> Any:
         ctx.alpha = alpha
@@ -42,6 +44,8 @@ class Add(Op):
 
 
 class Sub(Op):
+    saved_options = ("alpha",)
+
     @staticmethod
     def forward(ctx: Sub, x: Any, y: Any, alpha: Any = 1) -> Any:
         ctx.alpha = alpha

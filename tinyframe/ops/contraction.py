@@ -247,6 +247,8 @@ class Addmm(Op):
     column whose dimension the product dropped.
     """
 
+    saved_inputs, saved_options = ("mat1", "mat2"), ("alpha", "beta")
+
     @staticmethod
     def product(a: Any, b: Any) -> Any:
         return a @ b

@@ -54,6 +54,8 @@ class Matmul(Op, node_name="UnsafeViewBackward0"):
 class Mm(Matmul):
     """``mat1 @ mat2`` of two matrices: the hot path of every linear layer."""
 
+    saved_inputs = ("self", "mat2")
+
     @staticmethod
     def forward(ctx: Matmul, a: Any, b: Any) -> Any:
         ctx.save_for_backward(a, b)
