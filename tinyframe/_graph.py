@@ -24,6 +24,9 @@ import numpy as np
 from . import grad_mode
 from .device import array_module_of
 
+if TYPE_CHECKING:
+    from .tensor import Tensor as TensorType
+
 # The Tensor class: set once by tensor.py through register_tensor_class, before any op runs.
 Tensor: Any = None
 
@@ -52,7 +55,7 @@ def register_tensor_class(cls: type) -> None:
 
 
 def wrap(data: Any, grad_fn: Any = None, requires_grad: bool | None = None,
-         version_counter: list | None = None) -> Any:
+         version_counter: list | None = None) -> TensorType:
     """Wraps an array as a Tensor without copying (the hot path of every op)."""
     t = _new_tensor(Tensor)
     t._data = data

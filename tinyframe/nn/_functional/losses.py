@@ -120,7 +120,7 @@ def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full
     return _reduced(losses, reduction, size_average, reduce)
 
 
-def gaussian_nll_loss(input: Tensor, target: Tensor, var: Any, full: bool = False, eps: float = 1e-6,
+def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor | float, full: bool = False, eps: float = 1e-6,
                       reduction: str = "mean") -> Tensor:
     """``0.5 * (log(max(var, eps)) + (input - target)^2 / max(var, eps))`` (+ ``0.5 * log(2 pi)`` with
     ``full``); ``var`` is per element, per sample (one dimension fewer) or a number."""

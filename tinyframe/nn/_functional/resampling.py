@@ -214,8 +214,8 @@ def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> 
         values = np.linspace(-1.0, 1.0, steps) if steps > 1 else np.zeros(1)
         return values if align_corners else values * (steps - 1) / steps
     xs, ys = np.meshgrid(axis(w), axis(h))
-    base = np.stack([xs, ys, np.ones_like(xs)], -1).reshape(1, h * w, 3)
-    base = Tensor._make(array_module_of(theta._data).asarray(base.astype(theta._data.dtype)))
+    grid = np.stack([xs, ys, np.ones_like(xs)], -1).reshape(1, h * w, 3)
+    base = Tensor._make(array_module_of(theta._data).asarray(grid.astype(theta._data.dtype)))
     return linalg.matmul(base, shape_ops.transpose(theta, 1, 2)).reshape(n, h, w, 2)
 
 
