@@ -89,7 +89,7 @@ class DataLoader(Generic[T_co]):
             raise ValueError("batch_size=None option disables auto-batching and is mutually exclusive "
                              "with drop_last")
         if sampler is None and not self._iterable:
-            sampler = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)  # type: ignore[arg-type]  # Dataset declares no __len__, as PyTorch's
+            sampler = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)  # type: ignore[arg-type]  # no __len__ declared, as in PyTorch
         if batch_size is not None and batch_sampler is None and sampler is not None:  # not an IterableDataset
             batch_sampler = BatchSampler(sampler, batch_size, drop_last)
         auto_collation = batch_size is not None or batch_sampler is not None
@@ -144,7 +144,7 @@ class DataLoader(Generic[T_co]):
     def __len__(self) -> int:
         """The number of batches per epoch (samples, with ``batch_size=None``)."""
         if self._iterable:
-            length = len(self.dataset)  # type: ignore[arg-type]  # Dataset declares no __len__, as PyTorch's
+            length = len(self.dataset)  # type: ignore[arg-type]  # no __len__ declared, as in PyTorch
             if self.batch_size is None:
                 return length
             return length // self.batch_size if self.drop_last else -(-length // self.batch_size)

@@ -157,7 +157,7 @@ class ChainDataset(IterableDataset):
         for d in self.datasets:
             if not isinstance(d, IterableDataset):
                 raise AssertionError("ChainDataset only supports IterableDataset")
-            total += len(d)  # type: ignore[arg-type]  # Dataset declares no __len__, as PyTorch's
+            total += len(d)  # type: ignore[arg-type]  # no __len__ declared, as in PyTorch
         return total
 
 
@@ -172,8 +172,8 @@ class StackDataset(Dataset):
         if not args and not kwargs:
             raise ValueError("At least one dataset should be passed")
         datasets = list(args) if args else list(kwargs.values())
-        self._length = len(datasets[0])  # type: ignore[arg-type]  # Dataset declares no __len__, as PyTorch's
-        if any(self._length != len(d) for d in datasets):  # type: ignore[arg-type]  # Dataset declares no __len__, as PyTorch's
+        self._length = len(datasets[0])  # type: ignore[arg-type]  # no __len__ declared, as in PyTorch
+        if any(self._length != len(d) for d in datasets):  # type: ignore[arg-type]  # no __len__ declared, as in PyTorch
             raise ValueError("Size mismatch between datasets")
         self.datasets: tuple | dict = args if args else kwargs
 
@@ -195,7 +195,7 @@ def random_split(dataset: Dataset, lengths: Sequence[int | float],
     splits in order. The permutation comes from ``generator`` (the global CPU generator by default,
     so ``tinyframe.manual_seed`` makes it reproducible).
     """
-    total = len(dataset)  # type: ignore[arg-type]  # Dataset declares no __len__, as PyTorch's
+    total = len(dataset)  # type: ignore[arg-type]  # no __len__ declared, as in PyTorch
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
         counts = []
         for i, fraction in enumerate(lengths):

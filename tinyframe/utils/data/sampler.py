@@ -206,8 +206,8 @@ class BatchSampler(Sampler[list]):
 
     def __len__(self) -> int:
         if self.drop_last:
-            return len(self.sampler) // self.batch_size  # type: ignore[arg-type]  # a sampler with __len__ (Sampler declares none, as PyTorch's)
-        return (len(self.sampler) + self.batch_size - 1) // self.batch_size  # type: ignore[arg-type]  # a sampler with __len__ (Sampler declares none, as PyTorch's)
+            return len(self.sampler) // self.batch_size  # type: ignore[arg-type]  # Sampler declares no __len__, as PyTorch's
+        return (len(self.sampler) + self.batch_size - 1) // self.batch_size  # type: ignore[arg-type]  # Sampler declares no __len__, as PyTorch's
 
 
 def chunks(items: Iterator, size: int, drop_last: bool) -> Iterator[list]:
