@@ -13,13 +13,19 @@ one place: ``ctx.save_for_backward``.
 """
 from __future__ import annotations
 
+import functools
+import operator
 import weakref
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import grad_mode
 from .device import array_module_of
+
+if TYPE_CHECKING:
+    from .tensor import Tensor as TensorType
 
 # The Tensor class: set once by tensor.py through register_tensor_class, before any op runs.
 Tensor: Any = None
@@ -34,6 +40,10 @@ _FREED_MESSAGE = (
 # through which no gradient flows.
 _INPUT, _OUTPUT, _CONSTANT = 0, 1, 2
 _NO_EDGE = (None, 0)
+# Backward passes under way (the engine counts them). A node's ``saved_tensors`` serve its backward;
+# outside a pass a node has none, as PyTorch's built-in nodes have none (torchviz tells those from
+# custom Function nodes so), and shows what it saved as ``_saved_self``, ``_saved_other``, ``_saved_result``.
+backward_passes = 0
 _new_node = object.__new__
 _new_tensor = object.__new__
 
@@ -45,7 +55,7 @@ def register_tensor_class(cls: type) -> None:
 
 
 def wrap(data: Any, grad_fn: Any = None, requires_grad: bool | None = None,
-         version_counter: list | None = None) -> Any:
+         version_counter: list | None = None) -> TensorType:
     """Wraps an array as a Tensor without copying (the hot path of every op)."""
     t = _new_tensor(Tensor)
     t._data = data
@@ -79,6 +89,15 @@ class Node:
     # An op whose backward works on arrays only gives ``compose(ctx) -> (inputs, output)``: its
     # output recomputed from recordable ops; a recorded backward pass differentiates that instead.
     compose: Any = None
+    if TYPE_CHECKING:
+        # What the engine runs on a node other than a leaf's AccumulateGrad (an Op, a custom
+        # Function's node): its ``backward(node, grad)``, with ``xp`` and ``recording`` set around it.
+        backward: Callable[..., Any]
+        xp: Any
+        recording: bool
+
+        @property
+        def needs_input_grad(self) -> tuple: ...
 
     def name(self) -> str:
         return type(self).__name__
@@ -142,7 +161,7 @@ def edge_of(tensor: Any) -> tuple:
     return _NO_EDGE
 
 
-def edges_of(inputs: tuple) -> tuple:
+def edges_of(inputs: Sequence[Any]) -> tuple:
     """``next_functions`` for a node with these inputs: a ``(node, 0)`` edge per input; numbers get
     ``(None, 0)``."""
     edges = []
@@ -173,10 +192,24 @@ class Op(Node):
     is_view = False  # True for ops whose output shares the first input's storage (reshape, transpose, ...)
     xp: Any = np  # the array module of the op's inputs; set per op for CuPy
     recording = False  # True while the engine runs backward with create_graph=True
+    forward: Callable[..., Any]  # forward(ctx, *arrays, **options) -> array, a staticmethod of each op
+    # PyTorch's names for what a node saved, its ``_saved_<name>`` attributes (read on demand, as
+    # torchviz's ``show_saved`` and ``show_attrs`` do): the saved inputs in order, then options kept
+    # on the ctx (``ctx.alpha``); a saved output is ``_saved_result``.
+    saved_inputs: tuple = ("self", "other")
+    saved_options: tuple = ()
+
+    if TYPE_CHECKING:
+        # The op instance is also the ``ctx`` of its forward and backward: a free-form namespace for
+        # what forward keeps for backward (``ctx.axes = ...``), as PyTorch's ``ctx`` is (typed ``Any``).
+        def __getattr__(self, name: str) -> Any: ...
+        def __setattr__(self, name: str, value: Any) -> None: ...
 
     def __init_subclass__(cls, node_name: str | None = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.__name__ = cls.__qualname__ = node_name or cls.__name__ + "Backward0"
+        if "saved_inputs" in cls.__dict__ or "saved_options" in cls.__dict__:
+            _add_saved_attributes(cls)
 
     @classmethod
     def apply(cls, *inputs: Any, **options: Any) -> Any:
@@ -265,23 +298,64 @@ class Op(Node):
 
     @property
     def saved_tensors(self) -> tuple:
-        """The saved values: arrays, or Tensors while the backward pass is being recorded."""
+        """The saved values, for the op's backward: arrays, or Tensors while the backward pass is
+        being recorded."""
+        if not backward_passes:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute 'saved_tensors'")
         saved = self._saved
         if saved is None:
             if self._freed:
                 raise RuntimeError(_FREED_MESSAGE)
             return ()
         values = []
+        recording = self.recording
         for kind, value, counter, version in saved:
             if counter is not None and counter[0] != version:
-                raise RuntimeError(_inplace_message(self, value, kind, counter[0], version))
+                raise RuntimeError(_inplace_message(self.name(), value, kind, counter[0], version))
             if kind == _INPUT:
-                values.append(value if self.recording else value._data)
-            elif kind == _OUTPUT and self.recording:
+                values.append(value if recording else value._data)
+            elif kind == _OUTPUT and recording:
                 values.append(wrap(value, self, version_counter=counter))
             else:
                 values.append(value)
         return tuple(values)
+
+    @property
+    def _saved_result(self) -> Any:
+        return self._unpack_saved("result", _OUTPUT, 0)
+
+    def _unpack_saved(self, name: str, kind: int, index: int) -> Any:
+        """``_saved_<name>``: the ``index``-th saved value of this kind, the input Tensor itself or
+        the output as a Tensor whose ``grad_fn`` is this node (as PyTorch unpacks a saved output)."""
+        if self._saved is None and self._freed:
+            raise RuntimeError(_FREED_MESSAGE)
+        entries = [entry for entry in self._saved or () if type(entry) is tuple and entry[0] == kind]
+        if index >= len(entries):
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{name}'")
+        _, value, counter, _ = entries[index]
+        return value if kind == _INPUT else wrap(value, self, version_counter=counter)
+
+    def __dir__(self) -> list:
+        """As PyTorch's: the ``_saved_*`` names listed are those this node has."""
+        kinds = [entry[0] for entry in self._saved or () if type(entry) is tuple]
+        cls = type(self)
+        has = {f"_saved_{name}" for name in cls.saved_inputs[:kinds.count(_INPUT)]}
+        has.update(f"_saved_{name}" for name in cls.saved_options if name in vars(self))
+        if _OUTPUT in kinds:
+            has.add("_saved_result")
+        return [name for name in super().__dir__() if not name.startswith("_saved_") or name in has]
+
+
+def _add_saved_attributes(cls: type[Op]) -> None:
+    """The class's ``_saved_<name>`` properties, read on demand."""
+    for index, name in enumerate(cls.saved_inputs):
+        setattr(cls, f"_saved_{name}", property(functools.partial(Op._unpack_saved, name=name, kind=_INPUT,
+                                                                  index=index)))
+    for name in cls.saved_options:
+        setattr(cls, f"_saved_{name}", property(operator.attrgetter(name)))
+
+
+_add_saved_attributes(Op)
 
 
 def _new_counter(result: Any) -> list:
@@ -299,9 +373,9 @@ def _describe_saved(value: Any, inputs: tuple, arrays: list) -> tuple:
     return (_CONSTANT, value, None, None)
 
 
-def _inplace_message(node: Node, value: Any, kind: int, found: int, expected: int) -> str:
+def _inplace_message(node_name: str, value: Any, kind: int, found: int, expected: int) -> str:
     shape = list(value.shape)
-    where = f"output 0 of {node.name()}" if kind == _OUTPUT else f"an input of {node.name()}"
+    where = f"output 0 of {node_name}" if kind == _OUTPUT else f"an input of {node_name}"
     return ("one of the variables needed for gradient computation has been modified by an inplace "
             f"operation: [tensor of shape {shape}], which is {where}, is at version {found}; "
             f"expected version {expected} instead. Hint: the operation that modified it ran after "

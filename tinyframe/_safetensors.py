@@ -24,9 +24,10 @@ from .tensor import Tensor
 
 __all__ = ["save", "load", "write", "read"]
 
-_CODES = {np.dtype(np.float16): "F16", np.dtype(np.float32): "F32", np.dtype(np.float64): "F64",
-          np.dtype(np.uint8): "U8", np.dtype(np.int8): "I8", np.dtype(np.int16): "I16", np.dtype(np.int32): "I32",
-          np.dtype(np.int64): "I64", np.dtype(np.bool_): "BOOL"}
+_CODES: dict[np.dtype[Any], str] = {
+    np.dtype(np.float16): "F16", np.dtype(np.float32): "F32", np.dtype(np.float64): "F64",
+    np.dtype(np.uint8): "U8", np.dtype(np.int8): "I8", np.dtype(np.int16): "I16", np.dtype(np.int32): "I32",
+    np.dtype(np.int64): "I64", np.dtype(np.bool_): "BOOL"}
 _TYPES = {code: np_dtype.newbyteorder("<") for np_dtype, code in _CODES.items()}
 _MAX_HEADER = 100_000_000  # the safetensors library's own limit
 

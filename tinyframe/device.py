@@ -19,12 +19,14 @@ class device:
     """Where a tensor's storage lives: ``device('cpu')``, ``device('cuda')``, ``device('cuda', 1)``."""
 
     __slots__ = ("type", "index")
+    type: str
+    index: int | None
 
     def __init__(self, spec: str | "device" | int, index: int | None = None) -> None:
         if isinstance(spec, device):
-            spec, index = spec.type, spec.index if index is None else index
+            index, spec = spec.index if index is None else index, spec.type
         elif isinstance(spec, int):
-            spec, index = "cuda", spec
+            index, spec = spec, "cuda"
         if not isinstance(spec, str):
             raise TypeError(f"device() expects a string like 'cpu' or 'cuda:0', got {type(spec).__name__}")
         kind, _, number = spec.partition(":")

@@ -1,6 +1,8 @@
 """dtypes, PyTorch's names for them, and PyTorch's type-promotion rules."""
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 __all__ = [
@@ -17,7 +19,7 @@ class dtype:
 
     def __init__(self, name: str, numpy_dtype: type, category: int) -> None:
         self.name = name
-        self.numpy = np.dtype(numpy_dtype)
+        self.numpy: np.dtype[Any] = np.dtype(numpy_dtype)
         self._category = category  # 0 bool, 1 integer, 2 floating: PyTorch promotes by category first
         self.is_floating_point = category == 2
         self.itemsize = self.numpy.itemsize
@@ -59,12 +61,12 @@ _CPP_TYPE_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "doubl
                    "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int", "bool": "bool"}
 
 
-def scalar_type_name(d: object) -> str:
+def scalar_type_name(d: Any) -> str:
     """PyTorch's ScalarType name (``Double``) of a tinyframe or NumPy dtype, for error messages."""
     return _SCALAR_TYPE_NAMES.get(d.name, d.name)
 
 
-def cpp_type_name(d: object) -> str:
+def cpp_type_name(d: Any) -> str:
     """The C++ type name (``double``) PyTorch's kernels give a tinyframe or NumPy dtype in error messages."""
     return _CPP_TYPE_NAMES.get(d.name, d.name)
 
@@ -86,7 +88,7 @@ def from_numpy_dtype(np_dtype: np.dtype) -> dtype:
     return found
 
 
-def as_dtype(value: object) -> dtype:
+def as_dtype(value: Any) -> dtype:
     """Accepts a tinyframe dtype, a Python type (``float`` means float64), a NumPy dtype or a name."""
     if isinstance(value, dtype):
         return value
@@ -169,7 +171,9 @@ def result_type(*operands: object) -> dtype:
                 zero_dim = _promote(zero_dim, d)
         else:
             scalar = _promote(scalar, scalar_dtype(operand))
-    return _combine(dimensioned, _combine(zero_dim, scalar))
+    result = _combine(dimensioned, _combine(zero_dim, scalar))
+    assert result is not None, "result_type() needs an operand"
+    return result
 
 
 def can_cast(from_: dtype, to: dtype) -> bool:

@@ -148,6 +148,7 @@ def matrix_power(A: Tensor, n: int) -> Tensor:
         n >>= 1
         if n:
             base = products.matmul(base, base)
+    assert result is not None  # n > 0: at least one factor
     return result
 
 

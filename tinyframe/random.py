@@ -1,6 +1,7 @@
 """Random number generation: one seeded generator per device, PyTorch's ``manual_seed``."""
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,7 @@ class Generator:
     def __init__(self, device: Any = "cpu") -> None:
         self.device = device if isinstance(device, type(CPU)) else _device(device)
         self._seed = 67280421310721  # PyTorch's default seed
-        self._state = None
+        self._state: Any = None  # a NumPy Generator or a CuPy RandomState, made on first use
 
     def manual_seed(self, seed: int) -> Generator:
         """Resets the generator to the stream of ``seed``; returns self."""
@@ -30,7 +31,7 @@ class Generator:
 
     def seed(self) -> int:
         """Reseeds from the operating system's entropy and returns the new seed."""
-        self.manual_seed(int(np.random.SeedSequence().entropy % (2**63)))
+        self.manual_seed(secrets.randbits(63))  # what NumPy's SeedSequence draws, reduced to 63 bits
         return self._seed
 
     @property

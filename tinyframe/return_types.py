@@ -14,7 +14,7 @@ __all__ = ["max", "min",
 
 def _structseq(name: str, fields: list[str]) -> type:
     """A named tuple printed as PyTorch prints its return types, one field a line."""
-    base = namedtuple(name, fields)
+    base = namedtuple(name, fields)  # type: ignore[misc]  # one class a PyTorch return type, named at run time
 
     def __repr__(self: tuple) -> str:
         body = ",\n".join(f"{field}={value!r}" for field, value in zip(fields, self))

@@ -53,7 +53,7 @@ FileLike = str | os.PathLike | IO[bytes]
 MapLocation = str | device | dict | None
 
 _SCALARS = (str, int, float, bool, type(None))
-_CONTAINERS = {list: "list", tuple: "tuple", dict: "dict", OrderedDict: "OrderedDict"}
+_CONTAINERS: dict[type, str] = {list: "list", tuple: "tuple", dict: "dict", OrderedDict: "OrderedDict"}
 
 
 def save(obj: Any, f: FileLike, *, format: str = "tinyframe") -> None:

@@ -5,8 +5,9 @@ defined once in ``tinyframe.ops``; the methods and operators here only reach tho
 """
 from __future__ import annotations
 
+import builtins
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -30,13 +31,13 @@ from .ops import sorting as sorting_ops
 __all__ = ["Tensor", "Size"]
 
 
-def _operator(method: Any) -> Any:
+def _operator(method: Callable[[Tensor, Any], Tensor]) -> Callable[[Tensor, Any], Tensor]:
     """An operator method that takes the other operand as PyTorch does: a NumPy array becomes a tensor
     (``t + ndarray``), a NumPy scalar a Python number (so a float32 tensor stays float32), and an
     operand that is not numeric data gets NotImplemented, so that Python tries the other operand's
     method and then raises its TypeError naming both types (``unsupported operand type(s) for +:
     'Tensor' and 'NoneType'``)."""
-    def operator(self: Tensor, other: Any) -> Any:
+    def operator(self: Tensor, other: Any) -> Tensor:
         if isinstance(other, Tensor):
             return method(self, other)
         if isinstance(other, (np.ndarray, np.generic)):  # before float: np.float64 is a float
@@ -68,6 +69,10 @@ class Tensor:
 
     __slots__ = ("_data", "grad_fn", "_requires_grad", "_grad", "__dict__", "__weakref__")
     __hash__ = object.__hash__
+    _data: Any                         # the NumPy or CuPy array
+    grad_fn: Any                       # the Node that made this tensor, None for a leaf
+    _requires_grad: bool
+    _grad: Any                         # the accumulated gradient: a Tensor, or None
 
     # Rarely set state lives in the instance dict, defaulting to these class values.
     _vc: list | None = None            # version counter, shared with views
@@ -174,7 +179,8 @@ class Tensor:
 
     def get_device(self) -> int:
         """The CUDA device index, or -1 for a CPU tensor."""
-        return -1 if self.is_cpu else self.device.index
+        index = self.device.index
+        return -1 if index is None else index
 
     def stride(self, dim: int | None = None) -> tuple | int:
         """The step in elements between neighbours along each dimension, or along ``dim``."""
@@ -229,6 +235,10 @@ class Tensor:
     def is_leaf(self) -> bool:
         """Whether the tensor was not made by a recorded op (its ``grad_fn`` is None)."""
         return self.grad_fn is None
+
+    def _is_view(self) -> bool:
+        """Whether the tensor is a view of another, its ``_base`` (PyTorch's private test, which torchviz uses)."""
+        return self._base is not None
 
     @property
     def output_nr(self) -> int:
@@ -404,14 +414,14 @@ class Tensor:
         """The tensor on the cpu: ``self`` when it is already there, else a copy."""
         return self.to("cpu")
 
-    def cuda(self, device: Any = None, non_blocking: bool = False) -> Tensor:
+    def cuda(self, device: Any = None, non_blocking: builtins.bool = False) -> Tensor:
         """The tensor on a CUDA device (the current one unless ``device`` is given): ``self`` when it is
         already there, else a copy."""
         index = device.index if hasattr(device, "index") else device
         return self.to("cuda" if index is None else f"cuda:{index}")
 
     def new_tensor(self, data: Any, dtype: Any = None, device: Any = None,
-                   requires_grad: bool = False) -> Tensor:
+                   requires_grad: builtins.bool = False) -> Tensor:
         """A new tensor of ``data``, with this tensor's dtype and device unless given."""
         return creation.tensor(data, dtype=dtype or self.dtype, device=device or self.device,
                                requires_grad=requires_grad)
@@ -550,11 +560,11 @@ class Tensor:
     __rxor__ = __xor__
 
     @_operator
-    def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
+    def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]  # elementwise, as PyTorch's
         return binary.eq(self, other)
 
     @_operator
-    def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
+    def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]  # elementwise, as PyTorch's
         return binary.ne(self, other)
 
     @_operator
@@ -627,7 +637,7 @@ class Tensor:
     def sinc(self) -> Tensor:
         return unary.sinc(self)
 
-    def logit(self, eps: float | None = None) -> Tensor:
+    def logit(self, eps: builtins.float | None = None) -> Tensor:
         return unary.logit(self, eps)
 
     def deg2rad(self) -> Tensor:
@@ -654,10 +664,10 @@ class Tensor:
     def lerp(self, end: Tensor, weight: Any) -> Tensor:
         return binary.lerp(self, end, weight)
 
-    def addcmul(self, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
+    def addcmul(self, tensor1: Tensor, tensor2: Tensor, *, value: builtins.float = 1) -> Tensor:
         return binary.addcmul(self, tensor1, tensor2, value=value)
 
-    def addcdiv(self, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
+    def addcdiv(self, tensor1: Tensor, tensor2: Tensor, *, value: builtins.float = 1) -> Tensor:
         return binary.addcdiv(self, tensor1, tensor2, value=value)
 
     def where(self, condition: Tensor, other: Any) -> Tensor:
@@ -686,14 +696,16 @@ class Tensor:
     def ge(self, other: Any) -> Tensor:
         return binary.ge(self, other)
 
-    def equal(self, other: Tensor) -> bool:
+    def equal(self, other: Tensor) -> builtins.bool:
         """Whether ``other`` has the same shape and elements (a Python bool)."""
         return self.shape == other.shape and bool(binary.eq(self, other).all())
 
-    def allclose(self, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> bool:
+    def allclose(self, other: Tensor, rtol: builtins.float = 1e-5, atol: builtins.float = 1e-8,
+                 equal_nan: builtins.bool = False) -> builtins.bool:
         return binary.allclose(self, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
-    def isclose(self, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> Tensor:
+    def isclose(self, other: Tensor, rtol: builtins.float = 1e-5, atol: builtins.float = 1e-8,
+                equal_nan: builtins.bool = False) -> Tensor:
         return binary.isclose(self, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
     def logical_not(self) -> Tensor:
@@ -747,7 +759,7 @@ class Tensor:
         """The elements as a 1-D tensor (a view when the layout allows): ``reshape(-1)``."""
         return self.reshape(-1)
 
-    def select(self, dim: int, index: int) -> Tensor:
+    def select(self, dim: builtins.int, index: builtins.int) -> Tensor:
         """The slice at ``index`` along ``dim``, which is removed: ``self[..., index, ...]``."""
         dim = dim + self.dim() if dim < 0 else dim
         return self[(slice(None),) * dim + (index,)]
@@ -772,7 +784,7 @@ class Tensor:
         """Self: tinyframe has no page-locked memory, and copies to the GPU work without it."""
         return self
 
-    def is_pinned(self) -> bool:
+    def is_pinned(self) -> builtins.bool:
         """False: see :meth:`pin_memory`."""
         return False
 
@@ -780,7 +792,7 @@ class Tensor:
         """Self: DataLoader workers in tinyframe are threads, which share memory already."""
         return self
 
-    def is_shared(self) -> bool:
+    def is_shared(self) -> builtins.bool:
         """False: see :meth:`share_memory_`."""
         return False
 
@@ -867,13 +879,14 @@ class Tensor:
     def ceil(self) -> Tensor:
         return unary.ceil(self)
 
-    def round(self, decimals: int = 0) -> Tensor:
+    def round(self, decimals: builtins.int = 0) -> Tensor:
         return unary.round(self, decimals=decimals)
 
     def frac(self) -> Tensor:
         return unary.frac(self)
 
-    def nan_to_num(self, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None) -> Tensor:
+    def nan_to_num(self, nan: builtins.float = 0.0, posinf: builtins.float | None = None,
+                   neginf: builtins.float | None = None) -> Tensor:
         return unary.nan_to_num(self, nan, posinf, neginf)
 
     def trunc(self) -> Tensor:
@@ -889,58 +902,60 @@ class Tensor:
         return unary.isfinite(self)
 
     # ----------------------------------------------------------------- reductions
-    def sum(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    def sum(self, dim: Any = None, keepdim: builtins.bool = False, *, dtype: Any = None) -> Tensor:
         return reduction.sum(self, dim, keepdim, dtype=dtype)
 
-    def mean(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    def mean(self, dim: Any = None, keepdim: builtins.bool = False, *, dtype: Any = None) -> Tensor:
         return reduction.mean(self, dim, keepdim, dtype=dtype)
 
-    def prod(self, dim: int | None = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    def prod(self, dim: builtins.int | None = None, keepdim: builtins.bool = False, *, dtype: Any = None) -> Tensor:
         return reduction.prod(self, dim, keepdim, dtype=dtype)
 
-    def max(self, dim: Any = None, keepdim: bool = False) -> Any:
+    def max(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
         return reduction.max(self, dim, keepdim)
 
-    def min(self, dim: Any = None, keepdim: bool = False) -> Any:
+    def min(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
         return reduction.min(self, dim, keepdim)
 
-    def amax(self, dim: Any = (), keepdim: bool = False) -> Tensor:
+    def amax(self, dim: Any = (), keepdim: builtins.bool = False) -> Tensor:
         return reduction.amax(self, dim, keepdim)
 
-    def amin(self, dim: Any = (), keepdim: bool = False) -> Tensor:
+    def amin(self, dim: Any = (), keepdim: builtins.bool = False) -> Tensor:
         return reduction.amin(self, dim, keepdim)
 
-    def argmax(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    def argmax(self, dim: builtins.int | None = None, keepdim: builtins.bool = False) -> Tensor:
         return reduction.argmax(self, dim, keepdim)
 
-    def argmin(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    def argmin(self, dim: builtins.int | None = None, keepdim: builtins.bool = False) -> Tensor:
         return reduction.argmin(self, dim, keepdim)
 
-    def var(self, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Tensor:
+    def var(self, dim: Any = None, unbiased: Any = None, keepdim: builtins.bool = False, *,
+            correction: Any = None) -> Tensor:
         return reduction.var(self, dim, unbiased, keepdim, correction=correction)
 
-    def std(self, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Tensor:
+    def std(self, dim: Any = None, unbiased: Any = None, keepdim: builtins.bool = False, *,
+            correction: Any = None) -> Tensor:
         return reduction.std(self, dim, unbiased, keepdim, correction=correction)
 
-    def norm(self, p: Any = "fro", dim: Any = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
+    def norm(self, p: Any = "fro", dim: Any = None, keepdim: builtins.bool = False, dtype: Any = None) -> Tensor:
         return reduction.norm(self, p, dim, keepdim, dtype)
 
-    def logsumexp(self, dim: Any, keepdim: bool = False) -> Tensor:
+    def logsumexp(self, dim: Any, keepdim: builtins.bool = False) -> Tensor:
         return reduction.logsumexp(self, dim, keepdim)
 
-    def softmax(self, dim: int, dtype: Any = None) -> Tensor:
+    def softmax(self, dim: builtins.int, dtype: Any = None) -> Tensor:
         return reduction.softmax(self, dim, dtype=dtype)
 
-    def log_softmax(self, dim: int, dtype: Any = None) -> Tensor:
+    def log_softmax(self, dim: builtins.int, dtype: Any = None) -> Tensor:
         return reduction.log_softmax(self, dim, dtype=dtype)
 
-    def cumsum(self, dim: int, *, dtype: Any = None) -> Tensor:
+    def cumsum(self, dim: builtins.int, *, dtype: Any = None) -> Tensor:
         return reduction.cumsum(self, dim, dtype=dtype)
 
-    def all(self, dim: Any = None, keepdim: bool = False) -> Tensor:
+    def all(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
         return reduction.all(self, dim, keepdim)
 
-    def any(self, dim: Any = None, keepdim: bool = False) -> Tensor:
+    def any(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
         return reduction.any(self, dim, keepdim)
 
     # ----------------------------------------------------------------- linear algebra
@@ -980,13 +995,13 @@ class Tensor:
         """``reshape(other.shape)``."""
         return shape_ops.reshape(self, other.shape)
 
-    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    def flatten(self, start_dim: builtins.int = 0, end_dim: builtins.int = -1) -> Tensor:
         return shape_ops.flatten(self, start_dim, end_dim)
 
-    def unflatten(self, dim: int, sizes: Sequence[int]) -> Tensor:
+    def unflatten(self, dim: builtins.int, sizes: Sequence[builtins.int]) -> Tensor:
         return shape_ops.unflatten(self, dim, sizes)
 
-    def transpose(self, dim0: int, dim1: int) -> Tensor:
+    def transpose(self, dim0: builtins.int, dim1: builtins.int) -> Tensor:
         return shape_ops.transpose(self, dim0, dim1)
 
     swapaxes = swapdims = transpose
@@ -1013,7 +1028,7 @@ class Tensor:
     def squeeze(self, dim: Any = None) -> Tensor:
         return shape_ops.squeeze(self, dim)
 
-    def unsqueeze(self, dim: int) -> Tensor:
+    def unsqueeze(self, dim: builtins.int) -> Tensor:
         return shape_ops.unsqueeze(self, dim)
 
     def expand(self, *sizes: Any) -> Tensor:
@@ -1028,7 +1043,7 @@ class Tensor:
         """This tensor expanded to ``size`` (given as one sequence or as ints), without copying."""
         return shape_ops.expand(self, size[0] if len(size) == 1 and not isinstance(size[0], int) else size)
 
-    def narrow(self, dim: int, start: int, length: int) -> Tensor:
+    def narrow(self, dim: builtins.int, start: builtins.int, length: builtins.int) -> Tensor:
         return shape_ops.narrow(self, dim, start, length)
 
     def tile(self, *dims: Any) -> Tensor:
@@ -1042,19 +1057,19 @@ class Tensor:
         """The elements in reverse order along ``dims`` (given as ints, a sequence, or ``dims=``)."""
         return shape_ops.flip(self, *args, dims=dims)
 
-    def tensor_split(self, indices_or_sections: Any, dim: int = 0) -> tuple:
+    def tensor_split(self, indices_or_sections: Any, dim: builtins.int = 0) -> tuple:
         """See :func:`tinyframe.tensor_split`."""
         return shape_ops.tensor_split(self, indices_or_sections, dim)
 
     hsplit, vsplit, dsplit = shape_ops.hsplit, shape_ops.vsplit, shape_ops.dsplit
 
-    def split(self, split_size: Any, dim: int = 0) -> tuple:
+    def split(self, split_size: Any, dim: builtins.int = 0) -> tuple:
         return shape_ops.split(self, split_size, dim)
 
-    def chunk(self, chunks: int, dim: int = 0) -> tuple:
+    def chunk(self, chunks: builtins.int, dim: builtins.int = 0) -> tuple:
         return shape_ops.chunk(self, chunks, dim)
 
-    def unbind(self, dim: int = 0) -> tuple:
+    def unbind(self, dim: builtins.int = 0) -> tuple:
         return shape_ops.unbind(self, dim)
 
     def clone(self) -> Tensor:
@@ -1066,84 +1081,87 @@ class Tensor:
         return shape_ops.contiguous(self)
 
     # ----------------------------------------------------------------- indexing
-    def gather(self, dim: int, index: Tensor) -> Tensor:
+    def gather(self, dim: builtins.int, index: Tensor) -> Tensor:
         return indexing.gather(self, dim, index)
 
-    def index_select(self, dim: int, index: Tensor) -> Tensor:
+    def index_select(self, dim: builtins.int, index: Tensor) -> Tensor:
         return indexing.index_select(self, dim, index)
 
     def masked_fill(self, mask: Tensor, value: Any) -> Tensor:
         return indexing.masked_fill(self, mask, value)
 
-    def scatter_add(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    def scatter_add(self, dim: builtins.int, index: Tensor, src: Tensor) -> Tensor:
         return indexing.scatter_add(self, dim, index, src)
 
-    def nonzero(self, *, as_tuple: bool = False) -> Any:
+    def nonzero(self, *, as_tuple: builtins.bool = False) -> Any:
         return indexing.nonzero(self, as_tuple=as_tuple)
 
     def masked_select(self, mask: Tensor) -> Tensor:
         return indexing.masked_select(self, mask)
 
-    def take_along_dim(self, indices: Tensor, dim: int | None = None) -> Tensor:
+    def take_along_dim(self, indices: Tensor, dim: builtins.int | None = None) -> Tensor:
         return indexing.take_along_dim(self, indices, dim)
 
     # ----------------------------------------------------------------- sorting and selection
-    def sort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Any:
+    def sort(self, dim: builtins.int = -1, descending: builtins.bool = False, *, stable: builtins.bool = False) -> Any:
         return sorting_ops.sort(self, dim, descending, stable=stable)
 
-    def argsort(self, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
+    def argsort(self, dim: builtins.int = -1, descending: builtins.bool = False,
+                stable: builtins.bool = False) -> Tensor:
         return sorting_ops.argsort(self, dim, descending, stable)
 
     def msort(self) -> Tensor:
         return sorting_ops.msort(self)
 
-    def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
+    def topk(self, k: builtins.int, dim: builtins.int = -1, largest: builtins.bool = True,
+             sorted: builtins.bool = True) -> Any:
         return sorting_ops.topk(self, k, dim, largest, sorted)
 
-    def kthvalue(self, k: int, dim: int = -1, keepdim: bool = False) -> Any:
+    def kthvalue(self, k: builtins.int, dim: builtins.int = -1, keepdim: builtins.bool = False) -> Any:
         return sorting_ops.kthvalue(self, k, dim, keepdim)
 
-    def median(self, dim: Any = None, keepdim: bool = False) -> Any:
+    def median(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
         return sorting_ops.median(self, dim, keepdim)
 
-    def nanmedian(self, dim: Any = None, keepdim: bool = False) -> Any:
+    def nanmedian(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
         return sorting_ops.nanmedian(self, dim, keepdim)
 
-    def mode(self, dim: int = -1, keepdim: bool = False) -> Any:
+    def mode(self, dim: builtins.int = -1, keepdim: builtins.bool = False) -> Any:
         return sorting_ops.mode(self, dim, keepdim)
 
-    def quantile(self, q: Any, dim: int | None = None, keepdim: bool = False, *,
+    def quantile(self, q: Any, dim: builtins.int | None = None, keepdim: builtins.bool = False, *,
                  interpolation: str = "linear") -> Tensor:
         return sorting_ops.quantile(self, q, dim, keepdim, interpolation=interpolation)
 
-    def nanquantile(self, q: Any, dim: int | None = None, keepdim: bool = False, *,
+    def nanquantile(self, q: Any, dim: builtins.int | None = None, keepdim: builtins.bool = False, *,
                     interpolation: str = "linear") -> Tensor:
         return sorting_ops.nanquantile(self, q, dim, keepdim, interpolation=interpolation)
 
-    def unique(self, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
-               dim: int | None = None) -> Any:
+    def unique(self, sorted: builtins.bool = True, return_inverse: builtins.bool = False,
+               return_counts: builtins.bool = False,
+               dim: builtins.int | None = None) -> Any:
         return sorting_ops.unique(self, sorted, return_inverse, return_counts, dim)
 
-    def unique_consecutive(self, return_inverse: bool = False, return_counts: bool = False,
-                           dim: int | None = None) -> Any:
+    def unique_consecutive(self, return_inverse: builtins.bool = False, return_counts: builtins.bool = False,
+                           dim: builtins.int | None = None) -> Any:
         return sorting_ops.unique_consecutive(self, return_inverse, return_counts, dim)
 
-    def cumprod(self, dim: int, *, dtype: Any = None) -> Tensor:
+    def cumprod(self, dim: builtins.int, *, dtype: Any = None) -> Tensor:
         return sorting_ops.cumprod(self, dim, dtype=dtype)
 
-    def cummax(self, dim: int) -> Any:
+    def cummax(self, dim: builtins.int) -> Any:
         return sorting_ops.cummax(self, dim)
 
-    def cummin(self, dim: int) -> Any:
+    def cummin(self, dim: builtins.int) -> Any:
         return sorting_ops.cummin(self, dim)
 
-    def aminmax(self, *, dim: int | None = None, keepdim: bool = False) -> Any:
+    def aminmax(self, *, dim: builtins.int | None = None, keepdim: builtins.bool = False) -> Any:
         return sorting_ops.aminmax(self, dim=dim, keepdim=keepdim)
 
-    def bincount(self, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+    def bincount(self, weights: Tensor | None = None, minlength: builtins.int = 0) -> Tensor:
         return sorting_ops.bincount(self, weights, minlength)
 
-    def histc(self, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:
+    def histc(self, bins: builtins.int = 100, min: builtins.float = 0, max: builtins.float = 0) -> Tensor:
         return sorting_ops.histc(self, bins, min, max)
 
     def count_nonzero(self, dim: Any = None) -> Tensor:
@@ -1153,42 +1171,43 @@ class Tensor:
         return sorting_ops.argwhere(self)
 
     # ----------------------------------------------------------------- construction, scatter, products
-    def tril(self, diagonal: int = 0) -> Tensor:
+    def tril(self, diagonal: builtins.int = 0) -> Tensor:
         return construction_ops.tril(self, diagonal)
 
-    def triu(self, diagonal: int = 0) -> Tensor:
+    def triu(self, diagonal: builtins.int = 0) -> Tensor:
         return construction_ops.triu(self, diagonal)
 
-    def tril_(self, diagonal: int = 0) -> Tensor:
+    def tril_(self, diagonal: builtins.int = 0) -> Tensor:
         return inplace.apply(self, construction_ops.tril, diagonal)
 
-    def triu_(self, diagonal: int = 0) -> Tensor:
+    def triu_(self, diagonal: builtins.int = 0) -> Tensor:
         return inplace.apply(self, construction_ops.triu, diagonal)
 
     def roll(self, shifts: Any, dims: Any = None) -> Tensor:
         return construction_ops.roll(self, shifts, dims)
 
-    def diag(self, diagonal: int = 0) -> Tensor:
+    def diag(self, diagonal: builtins.int = 0) -> Tensor:
         return construction_ops.diag(self, diagonal)
 
-    def diag_embed(self, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    def diag_embed(self, offset: builtins.int = 0, dim1: builtins.int = -2, dim2: builtins.int = -1) -> Tensor:
         return construction_ops.diag_embed(self, offset, dim1, dim2)
 
-    def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    def diagonal(self, offset: builtins.int = 0, dim1: builtins.int = 0, dim2: builtins.int = 1) -> Tensor:
         return construction_ops.diagonal(self, offset, dim1, dim2)
 
-    def diagonal_scatter(self, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    def diagonal_scatter(self, src: Tensor, offset: builtins.int = 0, dim1: builtins.int = 0,
+                         dim2: builtins.int = 1) -> Tensor:
         return construction_ops.diagonal_scatter(self, src, offset, dim1, dim2)
 
     def trace(self) -> Tensor:
         return construction_ops.trace(self)
 
-    def unfold(self, dimension: int, size: int, step: int) -> Tensor:
+    def unfold(self, dimension: builtins.int, size: builtins.int, step: builtins.int) -> Tensor:
         """A view of every window of ``size`` elements, ``step`` apart, along ``dimension``: that
         dimension then counts the windows and a new last dimension holds them."""
         return construction_ops.unfold(self, dimension, size, step)
 
-    def rot90(self, k: int = 1, dims: Sequence[int] = (0, 1)) -> Tensor:
+    def rot90(self, k: builtins.int = 1, dims: Sequence[builtins.int] = (0, 1)) -> Tensor:
         return construction_ops.rot90(self, k, dims)
 
     def fliplr(self) -> Tensor:
@@ -1200,56 +1219,58 @@ class Tensor:
     def take(self, index: Tensor) -> Tensor:
         return construction_ops.take(self, index)
 
-    def diff(self, n: int = 1, dim: int = -1, prepend: Tensor | None = None, append: Tensor | None = None) -> Tensor:
+    def diff(self, n: builtins.int = 1, dim: builtins.int = -1, prepend: Tensor | None = None,
+             append: Tensor | None = None) -> Tensor:
         return construction_ops.diff(self, n, dim, prepend, append)
 
-    def repeat_interleave(self, repeats: Any = None, dim: int | None = None, *,
-                          output_size: int | None = None) -> Tensor:
+    def repeat_interleave(self, repeats: Any = None, dim: builtins.int | None = None, *,
+                          output_size: builtins.int | None = None) -> Tensor:
         return construction_ops.repeat_interleave(self, repeats, dim, output_size=output_size)
 
-    def scatter(self, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
+    def scatter(self, dim: builtins.int, index: Tensor, src: Any = None, *, value: Any = None,
                 reduce: str | None = None) -> Tensor:
         return scatter_ops.scatter(self, dim, index, src, value=value, reduce=reduce)
 
-    def scatter_(self, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
+    def scatter_(self, dim: builtins.int, index: Tensor, src: Any = None, *, value: Any = None,
                  reduce: str | None = None) -> Tensor:
         return inplace.apply(self, scatter_ops.scatter, dim, index, src, value=value, reduce=reduce)
 
-    def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    def scatter_add_(self, dim: builtins.int, index: Tensor, src: Tensor) -> Tensor:
         return inplace.apply(self, indexing.scatter_add, dim, index, src)
 
-    def scatter_reduce(self, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
+    def scatter_reduce(self, dim: builtins.int, index: Tensor, src: Tensor, reduce: str, *,
+                       include_self: builtins.bool = True) -> Tensor:
         return scatter_ops.scatter_reduce(self, dim, index, src, reduce, include_self=include_self)
 
-    def scatter_reduce_(self, dim: int, index: Tensor, src: Tensor, reduce: str, *,
-                        include_self: bool = True) -> Tensor:
+    def scatter_reduce_(self, dim: builtins.int, index: Tensor, src: Tensor, reduce: str, *,
+                        include_self: builtins.bool = True) -> Tensor:
         return inplace.apply(self, scatter_ops.scatter_reduce, dim, index, src, reduce, include_self=include_self)
 
-    def index_add(self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
+    def index_add(self, dim: builtins.int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
         return scatter_ops.index_add(self, dim, index, source, alpha=alpha)
 
-    def index_add_(self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
+    def index_add_(self, dim: builtins.int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
         return inplace.apply(self, scatter_ops.index_add, dim, index, source, alpha=alpha)
 
-    def index_copy(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    def index_copy(self, dim: builtins.int, index: Tensor, source: Tensor) -> Tensor:
         return scatter_ops.index_copy(self, dim, index, source)
 
-    def index_copy_(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    def index_copy_(self, dim: builtins.int, index: Tensor, source: Tensor) -> Tensor:
         return inplace.apply(self, scatter_ops.index_copy, dim, index, source)
 
-    def index_fill(self, dim: int, index: Tensor, value: Any) -> Tensor:
+    def index_fill(self, dim: builtins.int, index: Tensor, value: Any) -> Tensor:
         return scatter_ops.index_fill(self, dim, index, value)
 
-    def index_fill_(self, dim: int, index: Tensor, value: Any) -> Tensor:
+    def index_fill_(self, dim: builtins.int, index: Tensor, value: Any) -> Tensor:
         return inplace.apply(self, scatter_ops.index_fill, dim, index, value)
 
-    def index_put(self, indices: tuple, values: Tensor, accumulate: bool = False) -> Tensor:
+    def index_put(self, indices: tuple, values: Tensor, accumulate: builtins.bool = False) -> Tensor:
         return scatter_ops.index_put(self, indices, values, accumulate)
 
-    def index_put_(self, indices: tuple, values: Tensor, accumulate: bool = False) -> Tensor:
+    def index_put_(self, indices: tuple, values: Tensor, accumulate: builtins.bool = False) -> Tensor:
         return inplace.apply(self, scatter_ops.index_put, indices, values, accumulate)
 
-    def cross(self, other: Tensor, dim: int | None = None) -> Tensor:
+    def cross(self, other: Tensor, dim: builtins.int | None = None) -> Tensor:
         return contraction_ops.cross(self, other, dim)
 
     def kron(self, other: Tensor) -> Tensor:
@@ -1283,27 +1304,28 @@ class Tensor:
     def inverse(self) -> Tensor:
         return decomposition_ops.inverse(self)
 
-    def cholesky(self, upper: bool = False) -> Tensor:
+    def cholesky(self, upper: builtins.bool = False) -> Tensor:
         return decomposition_ops.cholesky(self, upper)
 
-    def pinverse(self, rcond: float = 1e-15) -> Tensor:
+    def pinverse(self, rcond: builtins.float = 1e-15) -> Tensor:
         return decomposition_ops.pinverse(self, rcond)
 
-    def svd(self, some: bool = True, compute_uv: bool = True) -> Any:
+    def svd(self, some: builtins.bool = True, compute_uv: builtins.bool = True) -> Any:
         return decomposition_ops.svd(self, some, compute_uv)
 
-    def qr(self, some: bool = True) -> Any:
+    def qr(self, some: builtins.bool = True) -> Any:
         return decomposition_ops.qr(self, some)
 
-    def matrix_power(self, n: int) -> Tensor:
+    def matrix_power(self, n: builtins.int) -> Tensor:
         """``tinyframe.linalg.matrix_power(self, n)``: this (batch of) square matrix to the power ``n``."""
         return linalg_functions.matrix_power(self, n)
 
     # ----------------------------------------------------------------- sampling
-    def bernoulli(self, p: float | None = None, *, generator: Any = None) -> Tensor:
+    def bernoulli(self, p: builtins.float | None = None, *, generator: Any = None) -> Tensor:
         return sampling_ops.bernoulli(self, p, generator=generator)
 
-    def multinomial(self, num_samples: int, replacement: bool = False, *, generator: Any = None) -> Tensor:
+    def multinomial(self, num_samples: builtins.int, replacement: builtins.bool = False, *,
+                    generator: Any = None) -> Tensor:
         return sampling_ops.multinomial(self, num_samples, replacement, generator=generator)
 
     # ----------------------------------------------------------------- in-place
@@ -1362,15 +1384,15 @@ class Tensor:
         """Fills the tensor with ``value``; returns self."""
         return inplace.fill(self, value)
 
-    def copy_(self, src: Tensor, non_blocking: bool = False) -> Tensor:
+    def copy_(self, src: Tensor, non_blocking: builtins.bool = False) -> Tensor:
         """Copies ``src`` (broadcast to this tensor's shape, cast to its dtype and device) into it; returns self."""
         return inplace.copy(self, src)
 
-    def uniform_(self, a: float = 0.0, b: float = 1.0, *, generator: Any = None) -> Tensor:
+    def uniform_(self, a: builtins.float = 0.0, b: builtins.float = 1.0, *, generator: Any = None) -> Tensor:
         """Fills the tensor with samples from the uniform distribution on ``[a, b)``; returns self."""
         return inplace.random_fill(self, "uniform", a, b, generator=generator)
 
-    def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Tensor:
+    def normal_(self, mean: builtins.float = 0.0, std: builtins.float = 1.0, *, generator: Any = None) -> Tensor:
         """Fills the tensor with samples from the normal distribution ``N(mean, std**2)``; returns self."""
         return inplace.random_fill(self, "normal", mean, std, generator=generator)
 
@@ -1404,7 +1426,7 @@ class Tensor:
     arctan2_ = atan2_
     lerp_, addcmul_, addcdiv_ = _inplace_of("lerp"), _inplace_of("addcmul"), _inplace_of("addcdiv")
 
-    def bernoulli_(self, p: float = 0.5, *, generator: Any = None) -> Tensor:
+    def bernoulli_(self, p: builtins.float = 0.5, *, generator: Any = None) -> Tensor:
         """Fills the tensor with 1s drawn with probability ``p`` and 0s otherwise; returns self."""
         return inplace.random_fill(self, "bernoulli", p, generator=generator)
 
@@ -1412,21 +1434,21 @@ class Tensor:
     def __repr__(self) -> str:
         return tensor_repr(self)
 
-    def __contains__(self, element: Any) -> bool:
+    def __contains__(self, element: Any) -> builtins.bool:
         """``element in t``: whether any element equals ``element`` (a number or a broadcastable tensor)."""
         if not isinstance(element, (Tensor, int, float, bool)):
             raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
                                f"{type(element)}.")
         return bool((self == element).any())
 
-    def is_nonzero(self) -> bool:
+    def is_nonzero(self) -> builtins.bool:
         """The truth of a one-element tensor; RuntimeError for any other size."""
         if self.numel() != 1:
             amount = "no values" if self.numel() == 0 else "more than one value"
             raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
         return bool(self.item())
 
-    def __len__(self) -> int:
+    def __len__(self) -> builtins.int:
         if self._data.ndim == 0:
             raise TypeError("len() of a 0-d tensor")
         return self._data.shape[0]
@@ -1436,17 +1458,17 @@ class Tensor:
             raise TypeError("iteration over a 0-d tensor")
         return (self[i] for i in range(self._data.shape[0]))
 
-    def __bool__(self) -> bool:
+    def __bool__(self) -> builtins.bool:
         size = self._data.size
         if size != 1:
             raise RuntimeError(f"Boolean value of Tensor with {'no values' if size == 0 else 'more than one value'} "
                                "is ambiguous")
         return bool(self._data.reshape(()).item())
 
-    def __float__(self) -> float:
+    def __float__(self) -> builtins.float:
         return float(self._python_scalar())
 
-    def __int__(self) -> int:
+    def __int__(self) -> builtins.int:
         return int(self._python_scalar())
 
     def __complex__(self) -> complex:
@@ -1457,7 +1479,7 @@ class Tensor:
             raise ValueError("only one element tensors can be converted to Python scalars")
         return self._data.reshape(()).item()
 
-    def __index__(self) -> int:
+    def __index__(self) -> builtins.int:
         if self._data.dtype.kind not in "iub" or self._data.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())

@@ -170,6 +170,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
     state = grad_mode.STATE
     previous_mode, state.enabled = state.enabled, create_graph
     step = run.step
+    _graph.backward_passes += 1
     try:
         while ready:
             node = ready.pop()
@@ -202,6 +203,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
                         ready.append(child)
     finally:
         state.enabled = previous_mode
+        _graph.backward_passes -= 1
     return run.captured
 
 
@@ -228,7 +230,7 @@ class _Pass:
                 return ()
         if type(node) is AccumulateGrad:
             self.accumulate(node, g)
-            input_grads = ()
+            input_grads: tuple = ()
         else:
             # The node's backward: on arrays, or recorded on Tensors when ``create_graph``.
             input_grads = node.backward(node, g) if not self.create_graph else _call_recorded_backward(node, g)
@@ -384,10 +386,12 @@ class OutputGrads:
     @classmethod
     def one(cls, node: Node, output_nr: int, grad: Any) -> OutputGrads:
         """The slots with ``grad`` for output ``output_nr``, reduced to that output's shape and dtype."""
-        shape, dtype = node._output_shapes[output_nr], node._output_dtypes[output_nr]
+        shapes, dtypes = node._output_shapes, node._output_dtypes
+        assert shapes is not None and dtypes is not None  # only a multi-output node gets slots
+        shape, dtype = shapes[output_nr], dtypes[output_nr]
         if grad.__class__ is _graph.Tensor or grad.shape != shape or grad.dtype != dtype:
             grad = _reduce_to_input(grad, shape, dtype)
-        slots = [None] * len(node._output_shapes)
+        slots = [None] * len(shapes)
         slots[output_nr] = grad
         return cls(slots)
 

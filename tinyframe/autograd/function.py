@@ -73,7 +73,7 @@ class FunctionCtx:
     def _unpack(self, entry: tuple) -> Any:
         kind, value, counter, version, output_nr = entry
         if counter is not None and counter[0] != version:
-            raise RuntimeError(_inplace_message(self, value if kind != _INPUT else value._data,
+            raise RuntimeError(_inplace_message(type(self).__name__, value if kind != _INPUT else value._data,
                                                 kind, counter[0], version))
         if kind == _OUTPUT:
             recording = grad_mode.STATE.enabled
@@ -87,7 +87,8 @@ class FunctionCtx:
 class BackwardCFunction(FunctionCtx, Node):
     """The graph node of one call of a custom Function; it is also that call's ``ctx``."""
 
-    function: type
+    function: type[Function]
+    _xp: Any  # the array module of a multi-output call's results (its missing gradients are zeros of it)
     # Set by the engine while it records a backward pass (create_graph=True); the Function's
     # backward works on Tensors and does not read them.
     xp: Any = None
@@ -127,7 +128,9 @@ class BackwardCFunction(FunctionCtx, Node):
         """One gradient per output of a multi-output call: the arrived one, else zeros of the
         output's shape and dtype (None when not materialized, and for non-Tensor outputs)."""
         grads = []
-        for g, shape, dtype in zip(slots, self._output_shapes, self._output_dtypes):
+        shapes, dtypes = self._output_shapes, self._output_dtypes
+        assert shapes is not None and dtypes is not None  # only a multi-output node gets slots
+        for g, shape, dtype in zip(slots, shapes, dtypes):
             if g is None and shape is not None and self._materialize_grads:
                 g = self._xp.zeros(shape, dtype)
                 g = _graph.wrap(g) if recording else g

@@ -94,7 +94,7 @@ def _node_label(node: Node) -> str:
     return f"{name}\nsaved {_format_bytes(saved)}" if saved else name
 
 
-def _format_bytes(count: int) -> str:
+def _format_bytes(count: float) -> str:
     for unit in ("B", "KiB", "MiB"):
         if count < 1024 or unit == "MiB":
             return f"{count} B" if unit == "B" else f"{count:.1f} {unit}"

@@ -70,7 +70,7 @@ class NCCLBackend:
         pointer, count, kind = self._args(recv)
         self.comm.reduceScatter(send.data.ptr, pointer, count, kind, self._op(recv, op), self._stream)
 
-    def gather(self, send: Any, recv: Any | None, dst: int) -> None:
+    def gather(self, send: Any, recv: Any, dst: int) -> None:
         """Point-to-point sends to ``dst`` in one NCCL group (NCCL has no gather)."""
         pointer, count, kind = self._args(send)
         self.nccl.groupStart()
@@ -80,7 +80,7 @@ class NCCLBackend:
                 self.comm.recv(recv[peer].data.ptr, count, kind, peer, self._stream)
         self.nccl.groupEnd()
 
-    def scatter(self, send: Any | None, recv: Any, src: int) -> None:
+    def scatter(self, send: Any, recv: Any, src: int) -> None:
         """Point-to-point sends from ``src`` in one NCCL group (NCCL has no scatter)."""
         pointer, count, kind = self._args(recv)
         self.nccl.groupStart()

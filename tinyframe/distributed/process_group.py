@@ -286,7 +286,7 @@ def gather(tensor: Tensor, gather_list: list | None = None, dst: int = 0, group:
 
     array, received = _prepare(pg, "gather", tensor, checks)
     request = pg.backend.gather(_contiguous(array), received, dst)
-    finish = (lambda: _write_each(gather_list, received)) if received is not None else None
+    finish = (lambda: _write_each(gather_list, received)) if received is not None and gather_list is not None else None
     return _launch(pg, request, finish, async_op)
 
 

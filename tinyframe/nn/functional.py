@@ -409,7 +409,7 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var
     updated with the average over the batch of each sample's statistics.
     """
     n, c = input.shape[:2]
-    repeated = [None if t is None else t.repeat(n) for t in (running_mean, running_var, weight, bias)]
+    repeated: list[Any] = [None if t is None else t.repeat(n) for t in (running_mean, running_var, weight, bias)]
     mean, var, w, b = repeated
     out = batch_norm(input.reshape(1, n * c, *input.shape[2:]), mean, var, w, b, use_input_stats, momentum, eps)
     if use_input_stats:
@@ -450,7 +450,7 @@ def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
     depth, (k_depth, s_depth, d_depth) = x.shape[2], (kernel[0], strides[0], dilations[0])
     out_depth = (depth - reach[0]) // s_depth + 1
     n, c = x.shape[:2]
-    out = None
+    out: Any = None  # the sum of the depth slices
     for k in range(k_depth):
         start = k * d_depth
         slices = x[:, :, start:start + s_depth * (out_depth - 1) + 1:s_depth]

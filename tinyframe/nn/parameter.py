@@ -60,7 +60,7 @@ class UninitializedParameter(Parameter):
     def __init__(self, requires_grad: bool = True, device: Any = None, dtype: Any = None) -> None:
         super().__init__(empty(0, device=device, dtype=dtype), requires_grad)
 
-    def materialize(self, shape: Any, device: Any = None, dtype: Any = None) -> None:
+    def materialize(self: Any, shape: Any, device: Any = None, dtype: Any = None) -> None:  # also UninitializedBuffer's
         like = empty(*tuple(shape), device=device or self.device, dtype=dtype or self.dtype)
         self._data = like._data
         self.__class__ = self.cls_to_become

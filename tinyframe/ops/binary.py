@@ -30,6 +30,8 @@ __all__ = [
 
 
 class Add(Op):
+    saved_options = ("alpha",)
+
     @staticmethod
     def forward(ctx: Add, x: Any, y: Any, alpha: Any = 1) -> Any:
         ctx.alpha = alpha
@@ -42,6 +44,8 @@ class Add(Op):
 
 
 class Sub(Op):
+    saved_options = ("alpha",)
+
     @staticmethod
     def forward(ctx: Sub, x: Any, y: Any, alpha: Any = 1) -> Any:
         ctx.alpha = alpha
@@ -60,11 +64,11 @@ class Rsub(Sub, node_name="RsubBackward1"):
     """``other - input`` for a number ``other`` (``2 - x``): PyTorch's rsub, with one edge, to ``input``."""
 
     @staticmethod
-    def forward(ctx: Rsub, x: Any, *, other: Any) -> Any:
+    def forward(ctx: Rsub, x: Any, *, other: Any) -> Any:  # type: ignore[override]  # the number is an option
         return Sub.forward(ctx, other, x)
 
     @staticmethod
-    def backward(ctx: Rsub, g: Any) -> Any:
+    def backward(ctx: Sub, g: Any) -> Any:
         return -g
 
 
@@ -285,7 +289,8 @@ class _Elementwise2(Op):
                 ctx.vjp_y(g, x, y, out, xp) if needs_y else None)
 
 
-def _elementwise2(name: str, compute: Any, vjp_x: Any, vjp_y: Any, node_name: str | None = None) -> type:
+def _elementwise2(name: str, compute: Any, vjp_x: Any, vjp_y: Any,
+                  node_name: str | None = None) -> type[_Elementwise2]:
     """The op class of one table line (PyTorch's node name ``<name>Backward0`` unless given)."""
     return type(name, (_Elementwise2,), {"compute": staticmethod(compute), "vjp_x": staticmethod(vjp_x),
                                          "vjp_y": staticmethod(vjp_y)}, node_name=node_name)
@@ -331,12 +336,8 @@ Xlogy = _elementwise2("Xlogy", lambda xp, x, y: _xlogy(xp, x, y),
 
 
 # PyTorch names the nodes of a number operand differently.
-class _CopysignScalar(Copysign, node_name="CopysignBackward1"):
-    pass
-
-
-class _FmodScalar(Fmod, node_name="FmodBackward0"):
-    pass
+_CopysignScalar: type[_Elementwise2] = type("_CopysignScalar", (Copysign,), {}, node_name="CopysignBackward1")
+_FmodScalar: type[_Elementwise2] = type("_FmodScalar", (Fmod,), {}, node_name="FmodBackward0")
 
 
 def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:

@@ -102,7 +102,7 @@ class DiagonalCopy(Diagonal, node_name="DiagonalBackward0_copy"):
     is_view = False
 
     @staticmethod
-    def forward(ctx: DiagonalCopy, a: Any, *, offset: int, dim1: int, dim2: int) -> Any:
+    def forward(ctx: Diagonal, a: Any, *, offset: int, dim1: int, dim2: int) -> Any:
         return Diagonal.forward(ctx, a, offset=offset, dim1=dim1, dim2=dim2).copy()
 
 
@@ -221,7 +221,7 @@ class Take(indexing.Index):
 
 
 # ------------------------------------------------------------------------------ public functions
-def _triangle(name: str, op: type, input: Tensor, diagonal: int) -> Tensor:
+def _triangle(name: str, op: type[Op], input: Tensor, diagonal: int) -> Tensor:
     if input.ndim < 2:
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
     return op.apply(input, diagonal=int(diagonal))

@@ -97,7 +97,7 @@ def _parse_equation(equation: str, operands: tuple) -> tuple:
     if arrow:
         output = rhs.replace("...", ellipsis)
     else:
-        counts = {}
+        counts: dict = {}
         for term in terms:
             for c in term.replace("...", ""):
                 counts[c] = counts.get(c, 0) + 1
@@ -247,6 +247,8 @@ class Addmm(Op):
     column whose dimension the product dropped.
     """
 
+    saved_inputs, saved_options = ("mat1", "mat2"), ("alpha", "beta")
+
     @staticmethod
     def product(a: Any, b: Any) -> Any:
         return a @ b
@@ -311,7 +313,7 @@ class Addr(Addmm):
         return a[:, None] * b
 
 
-def _fused(op: type, input: Tensor, a: Tensor, b: Tensor, product_shape: tuple, beta: Any, alpha: Any) -> Tensor:
+def _fused(op: type[Op], input: Tensor, a: Tensor, b: Tensor, product_shape: tuple, beta: Any, alpha: Any) -> Tensor:
     if tuple(input.shape) != product_shape:
         shape.expand(input, product_shape)  # PyTorch's error for an input that does not broadcast
     return op.apply(input, a, b, beta=beta, alpha=alpha)

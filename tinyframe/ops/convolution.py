@@ -160,7 +160,7 @@ def _weight_grad(xp: Any, x: Any, wide: Any, geo: _Geometry) -> Any:
     summed over a few images at a time (``_chunks``)."""
     o, n, oh, wq = wide.shape
     c, groups, (kh, kw) = x.shape[1], geo.groups, geo.kernel
-    gw = None
+    gw: Any = None
     for part in _chunks(xp, n, c * kh * kw, oh, wq, x.dtype):
         columns = columns_of(xp, x[part], geo, oh, wq)
         term = xp.matmul(wide[:, part].reshape(groups, o // groups, -1), columns.transpose(0, 2, 1))

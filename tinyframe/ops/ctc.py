@@ -92,7 +92,7 @@ def _forward_backward(lp: np.ndarray, paths: _Paths, input_lengths: np.ndarray) 
             inner = np.where(paths.exists, merged + emit[t], -np.inf)
         else:
             inner = start
-        beta[t] = np.where((t == last)[:, None], start, np.where((t < last)[:, None], inner, -np.inf))
+        beta[t] = np.where((last == t)[:, None], start, np.where((t < last)[:, None], inner, -np.inf))
     final = alpha[last, np.arange(n)]
     tail = np.take_along_axis(final, np.stack([paths.lengths - 1, np.maximum(paths.lengths - 2, 0)], 1), 1)
     tail[paths.lengths == 1, 1] = -np.inf  # an empty target has one path end, the blank

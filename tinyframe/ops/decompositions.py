@@ -11,6 +11,7 @@ Every function works on batches of matrices (the last two dimensions).
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -41,6 +42,9 @@ class Factorization(Op):
     None per result).
     """
 
+    recompute: Callable[..., tuple]
+    gradient: Callable[..., Any]
+
     @staticmethod
     def forward(ctx: Factorization, a: Any, *, results: tuple, which: int, options: dict) -> Any:
         ctx.which, ctx.options = which, options
@@ -56,12 +60,12 @@ def _factor_gradient(ctx: Factorization, g: Tensor, a: Tensor, *results: Tensor)
     kind = type(ctx)
     if a.requires_grad:  # a recorded pass: results as differentiable functions of ``a`` (second derivative)
         results = kind.recompute(a, **ctx.options)
-    grads = [None] * len(results)
+    grads: list = [None] * len(results)
     grads[ctx.which] = g
     return kind.gradient(a, results, grads, **ctx.options)
 
 
-def _outputs(kind: type, a: Tensor, results: tuple, differentiable: tuple, **options: Any) -> tuple:
+def _outputs(kind: type[Op], a: Tensor, results: tuple, differentiable: tuple, **options: Any) -> tuple:
     """One Tensor per result: a node of ``kind`` for the differentiable ones, plain Tensors else."""
     return tuple(kind.apply(a, results=results, which=i, options=options) if i in differentiable
                  else _graph.wrap(r) for i, r in enumerate(results))

@@ -81,7 +81,7 @@ class _EmbeddingLookup(Embedding, node_name="EmbeddingBackwardBackward0"):
     """
 
     @staticmethod
-    def forward(ctx: _EmbeddingLookup, v: Any, *, indices: Any, padding_idx: int | None, counts: Any) -> Any:
+    def forward(ctx: Embedding, v: Any, *, indices: Any, padding_idx: int | None, counts: Any) -> Any:
         ctx.indices, ctx.padding_idx, ctx.counts = indices, padding_idx, counts
         ctx.num_weights = v.shape[0]
         return _lookup_scaled(ctx.xp, v, indices, padding_idx, counts)

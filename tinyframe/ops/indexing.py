@@ -145,7 +145,7 @@ class MaskedFill(Op):
     PyTorch, the node has one edge, to ``x``."""
 
     @staticmethod
-    def forward(ctx: MaskedFill, x: Any, *, value: Any, mask: Any) -> Any:
+    def forward(ctx: Op, x: Any, *, value: Any, mask: Any) -> Any:
         ctx.save_for_backward(mask)
         out = ctx.xp.where(mask, value, x)
         return out if out.dtype == x.dtype else out.astype(x.dtype)
@@ -320,7 +320,8 @@ def _parse(data: Any, index: Any, check_arrays: bool = False) -> tuple:
                              "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
         raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
 
-    op, dim = Alias, 0
+    op: type[Op] = Alias
+    dim = 0
     check_arrays = check_arrays or not isinstance(data, np.ndarray)  # CuPy does not bounds-check
     for item in items:
         kind = type(item)
@@ -349,7 +350,8 @@ def _parse(data: Any, index: Any, check_arrays: bool = False) -> tuple:
         return op, tuple(items), None
     if not has_int:
         return Index, tuple(items), None
-    pre, post = [], []
+    pre: list = []
+    post: list = []
     for item in items:
         if type(item) is int:
             pre.append(item)

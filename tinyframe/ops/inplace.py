@@ -64,7 +64,7 @@ def apply(target: Tensor, op: Callable[..., Tensor], *args: Any, **kwargs: Any) 
     _check_not_leaf(target)
     base = target._base
     if base is not None and target._view_index is not None:
-        return _apply_to_index_view(target, op, args, kwargs)
+        return _apply_to_index_view(target, base, op, args, kwargs)
     if base is not None:
         raise RuntimeError("an in-place operation on a view (made by reshape, transpose, expand, ...) is "
                            "recorded by autograd only for views made by indexing; call .clone() on the "
@@ -76,10 +76,10 @@ def apply(target: Tensor, op: Callable[..., Tensor], *args: Any, **kwargs: Any) 
     return target
 
 
-def _apply_to_index_view(view: Tensor, op: Callable[..., Tensor], args: tuple, kwargs: dict) -> Tensor:
+def _apply_to_index_view(view: Tensor, base: Tensor, op: Callable[..., Tensor], args: tuple, kwargs: dict) -> Tensor:
     """An in-place op on ``base[index]``: writes through ``base[index] = ...`` so that the base's
     graph records it (PyTorch's CopySlices), then refreshes the view's ``grad_fn``."""
-    base, index = view._base, view._view_index
+    index = view._view_index
     snapshot = _graph.wrap(view._data.copy(), view.grad_fn, view._requires_grad)
     setitem(base, index, op(snapshot, *args, **kwargs))
     view.grad_fn, view._requires_grad = getitem(base, index).grad_fn, True
@@ -127,7 +127,7 @@ def setitem(input: Tensor, index: Any, value: Any) -> None:
     input._bump_version()
 
 
-def _put(old: Tensor, value: Any, *, kind: type, index: tuple, pre: tuple | None) -> Tensor:
+def _put(old: Tensor, value: Any, *, kind: type[_graph.Op], index: tuple, pre: tuple | None) -> Tensor:
     return kind.apply(old, value, index=index, pre=pre)
 
 
@@ -158,7 +158,7 @@ def _replaced_by(old: Tensor, new: Any) -> Tensor:
     return where(everywhere, new, old)
 
 
-def random_fill(target: Tensor, kind: str, a: float, b: float | None = None, *, generator: Any = None) -> Tensor:
+def random_fill(target: Tensor, kind: str, a: float, b: float = 0.0, *, generator: Any = None) -> Tensor:
     """Fills ``target`` with samples: ``uniform`` on [a, b), ``normal`` (mean a, std b), ``exponential``
     (rate a), ``bernoulli`` (p=a)."""
     _check_not_leaf(target)

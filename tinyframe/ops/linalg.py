@@ -54,14 +54,16 @@ class Matmul(Op, node_name="UnsafeViewBackward0"):
 class Mm(Matmul):
     """``mat1 @ mat2`` of two matrices: the hot path of every linear layer."""
 
+    saved_inputs = ("self", "mat2")
+
     @staticmethod
-    def forward(ctx: Mm, a: Any, b: Any) -> Any:
+    def forward(ctx: Matmul, a: Any, b: Any) -> Any:
         ctx.save_for_backward(a, b)
         ctx.b_transposed = is_transposed(b)
         return a @ b
 
     @staticmethod
-    def backward(ctx: Mm, g: Any) -> tuple:
+    def backward(ctx: Matmul, g: Any) -> tuple:
         a, b = ctx.saved_tensors
         needs_a, needs_b = ctx.needs_input_grad
         return g @ b.T if needs_a else None, second_factor_grad(a, g, ctx.b_transposed) if needs_b else None
@@ -172,7 +174,7 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
     return _batched_node(input, a.shape, b.shape).apply(input, other)
 
 
-def _batched_node(input: Tensor, a_shape: tuple, b_shape: tuple) -> type:
+def _batched_node(input: Tensor, a_shape: tuple, b_shape: tuple) -> type[Op]:
     """The op class whose name PyTorch gives this batched product (its implementation detail: a
     matrix, or a batch of one matrix, times a batch is computed transposed when it requires grad)."""
     if input._requires_grad and len(b_shape) >= 3:

@@ -332,7 +332,7 @@ def _smoothed(log_probabilities: Tensor, nll: Tensor, target: Tensor, weight: Te
     smooth = indexing.masked_fill(smooth, _graph.wrap(ignored), 0.0)
     if reduction == "mean":
         if weight is not None:
-            total = _graph.wrap(array_module_of(t).asarray(weight._data[t[~ignored]].sum()))
+            total: Any = _graph.wrap(array_module_of(t).asarray(weight._data[t[~ignored]].sum()))
         else:
             total = int((~ignored).sum())
         with _quiet(array_module_of(t)):

@@ -296,7 +296,7 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
                                 running_mean=running_mean._data if running_mean is not None else None,
                                 running_var=running_var._data if running_var is not None else None,
                                 momentum=momentum if update else 0.0, eps=eps)
-    if update:
+    if update and running_mean is not None:
         running_mean._bump_version()
         if running_var is not None:
             running_var._bump_version()

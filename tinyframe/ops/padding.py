@@ -40,7 +40,7 @@ def _fold(xp: Any, g: Any, sources: tuple, shape: tuple) -> Any:
 class _IndexPad(Op):
     """``out = x.take(index_d, axis=d)`` for each padded dimension ``d``."""
 
-    adjoint: type
+    adjoint: type[Op]
 
     @staticmethod
     def forward(ctx: _IndexPad, x: Any, *, sources: tuple) -> Any:
@@ -55,7 +55,7 @@ class _IndexPad(Op):
 class _IndexPadAdjoint(Op):
     """The backward of a padding: each output gradient added back onto its source element."""
 
-    adjoint: type
+    adjoint: type[Op]
 
     @staticmethod
     def forward(ctx: _IndexPadAdjoint, g: Any, *, sources: tuple, shape: tuple) -> Any:
@@ -72,8 +72,8 @@ def _pad_ops(mode: str, dims: int) -> tuple:
     kind = {"reflect": "Reflection", "replicate": "Replication"}.get(mode)
     name = f"{kind}Pad{dims}DBackward0" if kind else "CopySlices"
     backward_name = f"{kind}Pad{dims}DBackwardBackward0" if kind else "CopySlicesBackward0"
-    op = type(name, (_IndexPad,), {}, node_name=name)
-    adjoint = type(backward_name, (_IndexPadAdjoint,), {}, node_name=backward_name)
+    op: type[_IndexPad] = type(name, (_IndexPad,), {}, node_name=name)
+    adjoint: type[_IndexPadAdjoint] = type(backward_name, (_IndexPadAdjoint,), {}, node_name=backward_name)
     op.adjoint, adjoint.adjoint = adjoint, op
     return op, adjoint
 

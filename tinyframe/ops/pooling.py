@@ -47,7 +47,7 @@ class _Window:
         self.pad, self.size, self.out = pad, size, out
         self.padded = max(pad + size, (out - 1) * stride + dilation * (kernel - 1) + 1)
         self.disjoint = stride >= dilation * (kernel - 1) + 1  # no two windows share a position
-        self.scale = None
+        self.scale: Any = None
 
     def tap(self, a: Any, i: int, axis: int) -> Any:
         """The ``i``-th element of every window: a strided view along ``axis`` (2 or 3)."""
@@ -248,7 +248,7 @@ class _MaxPoolGather(Op, node_name="MaxPool2DWithIndicesBackward0"):
 class AvgPool2D(Op):
     """``y = scaled sum over each window``: linear, so its backward is the adjoint op."""
 
-    adjoint: type
+    adjoint: type[Op]
 
     @staticmethod
     def forward(ctx: AvgPool2D, x: Any, *, geometry: _Geometry) -> Any:
@@ -264,7 +264,7 @@ class _AvgPool2DAdjoint(Op, node_name="AvgPool2DBackwardBackward0"):
     """The backward of the average pool, each scaled gradient spread over its window; its own
     backward is the pool again."""
 
-    adjoint: type
+    adjoint: type[Op]
 
     @staticmethod
     def forward(ctx: _AvgPool2DAdjoint, g: Any, *, geometry: _Geometry) -> Any:
@@ -487,7 +487,7 @@ def _adaptive_avg_pool(op: str, nd: int, input: Tensor, output_size: Any) -> Ten
         if shape[dim] == 0:
             raise RuntimeError(f"{op}(): Expected input to have non-zero size for non-batch dimensions, but "
                                f"input has sizes {list(shape)} with dimension {dim} being empty")
-    sizes = (output_size,) * nd if isinstance(output_size, int) or output_size is None else tuple(output_size)
+    sizes: tuple = (output_size,) * nd if isinstance(output_size, int) or output_size is None else tuple(output_size)
     if len(sizes) != nd:
         raise RuntimeError(f"{op}: output_size must be {nd}")
     sizes = tuple(n if o is None else o for o, n in zip(sizes, shape[-nd:]))

@@ -304,7 +304,7 @@ class MinDim(MaxDim, node_name="MinBackward0"):
     largest = False
 
 
-def _extreme(name: str, full: type, by_dim: type, result: type, input: Tensor, dim: Any,
+def _extreme(name: str, full: type[Op], by_dim: type[MaxDim], result: type, input: Tensor, dim: Any,
              keepdim: bool) -> Any:
     x = input._data
     if dim is None:
@@ -337,7 +337,7 @@ def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     return _extreme("min", Min, MinDim, MinResult, input, dim, keepdim)
 
 
-def _amax_amin(name: str, op: type, input: Tensor, dim: Any, keepdim: bool) -> Tensor:
+def _amax_amin(name: str, op: type[Op], input: Tensor, dim: Any, keepdim: bool) -> Tensor:
     x = input._data
     axes = _axes(dim, x.ndim)
     if x.size == 0:

@@ -19,6 +19,7 @@ with the composed cells and differentiates that, so higher-order gradients follo
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .._graph import Op
@@ -95,6 +96,9 @@ class _RecurrentLayer(Op):
     ``c0``, and of ``w_hr``).
     """
 
+    scan: Callable[..., tuple]
+    unscan: Callable[..., tuple]
+
     @staticmethod
     def forward(ctx: _RecurrentLayer, x: Any, h0: Any, c0: Any, w_ih: Any, w_hh: Any, b_ih: Any, b_hh: Any,
                 w_hr: Any, *, reverse: bool, relu: bool = False) -> Any:
@@ -131,7 +135,7 @@ class _RecurrentLayer(Op):
         inputs = ctx.saved_tensors[:8]
         mode = "LSTM" if isinstance(ctx, _LSTMLayer) else "GRU" if isinstance(ctx, _GRULayer) else (
             "RNN_RELU" if ctx.relu else "RNN_TANH")
-        return inputs, _composed_layer(mode, *inputs, ctx.reverse)
+        return inputs, _composed_layer(mode, *inputs, reverse=ctx.reverse)
 
 
 class _RNNLayer(_RecurrentLayer, node_name="StackBackward0"):
@@ -312,7 +316,7 @@ _LAYERS = {"RNN_TANH": _RNNLayer, "RNN_RELU": _RNNLayer, "LSTM": _LSTMLayer, "GR
 
 
 def _composed_layer(mode: str, x: Tensor, h0: Tensor, c0: Tensor | None, w_ih: Tensor, w_hh: Tensor,
-                    b_ih: Tensor | None, b_hh: Tensor | None, w_hr: Tensor | None, reverse: bool) -> Tensor:
+                    b_ih: Tensor | None, b_hh: Tensor | None, w_hr: Tensor | None, *, reverse: bool) -> Tensor:
     """The fused op's output, computed with the cells (differentiable to any order)."""
     steps = shape.unbind(x, 0)
     outs: list = [None] * len(steps)
@@ -332,7 +336,7 @@ def _composed_layer(mode: str, x: Tensor, h0: Tensor, c0: Tensor | None, w_ih: T
 
 
 def recurrent_layer(mode: str, input: Tensor, h0: Tensor, c0: Tensor | None, w_ih: Tensor, w_hh: Tensor,
-                    b_ih: Tensor | None, b_hh: Tensor | None, w_hr: Tensor | None = None,
+                    b_ih: Tensor | None, b_hh: Tensor | None, w_hr: Tensor | None = None, *,
                     reverse: bool = False) -> tuple:
     """Runs one layer in one direction over ``input (L, N, F)`` (time-major) from ``h0 (N, P)``
     (and ``c0 (N, H)`` for an LSTM). ``mode`` is ``'RNN_TANH'``, ``'RNN_RELU'``, ``'LSTM'`` or

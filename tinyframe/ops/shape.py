@@ -49,7 +49,7 @@ class UnsafeView(View):
     is_view = False
 
     @staticmethod
-    def forward(ctx: UnsafeView, a: Any, *, shape: tuple) -> Any:
+    def forward(ctx: View, a: Any, *, shape: tuple) -> Any:
         ctx.shape = a.shape
         return ctx.xp.ascontiguousarray(a).reshape(shape)
 
@@ -205,7 +205,7 @@ class Clone(Op):
 
 class Contiguous(Clone, node_name="CloneBackward0"):
     @staticmethod
-    def forward(ctx: Contiguous, a: Any) -> Any:
+    def forward(ctx: Clone, a: Any) -> Any:
         return ctx.xp.ascontiguousarray(a)
 
 
@@ -220,7 +220,7 @@ class Repeat(Op):
         # The output's dimension i is repeats[i] copies of the input's; split it into
         # (copy, element) pairs and sum over the copies.
         shape = (1,) * (len(ctx.repeats) - len(ctx.shape)) + ctx.shape
-        pairs = []
+        pairs: list = []
         for r, n in zip(ctx.repeats, shape):
             pairs += (r, n)
         return ctx.xp.sum(g.reshape(tuple(pairs)), axis=tuple(range(0, len(pairs), 2)))

@@ -132,7 +132,7 @@ def _stable_argsort(xp: Any, a: Any, axis: int, descending: bool) -> Any:
     return n - 1 - xp.flip(reversed_order, axis)
 
 
-def _select(input: Tensor, op: type, indices: Any, dim: int, keepdim: bool = True) -> Tensor:
+def _select(input: Tensor, op: type[Op], indices: Any, dim: int, keepdim: bool = True) -> Tensor:
     """``input`` at ``indices`` along ``dim`` (indices have ``input``'s rank, size k along ``dim``;
     without ``keepdim`` that dimension has size 1 and is dropped)."""
     if input.ndim == 0:
@@ -518,7 +518,7 @@ def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     return Cumprod.apply(input, dim=d, dtype=reduction._np_dtype(dtype))
 
 
-def _cumulative_extreme(name: str, op: type, result: type, input: Tensor, dim: int) -> Any:
+def _cumulative_extreme(name: str, op: type[Op], result: type, input: Tensor, dim: int) -> Any:
     _check_tensor(name, input)
     x = input._data
     d = _dim_of(input, dim)

@@ -181,7 +181,7 @@ class _Elementwise(Op):
         return ctx.vjp(g, saved, ctx.xp)
 
 
-def _elementwise(name: str, compute: Any, saves: str, vjp: Any, node_name: str | None = None) -> type:
+def _elementwise(name: str, compute: Any, saves: str, vjp: Any, node_name: str | None = None) -> type[_Elementwise]:
     """The op class of one table line (PyTorch's node name ``<name>Backward0`` unless given)."""
     return type(name, (_Elementwise,), {"saves": saves, "compute": staticmethod(compute), "vjp": staticmethod(vjp)},
                 node_name=node_name)
@@ -229,7 +229,7 @@ def _sinc_slope(xp: Any, x: Any) -> Any:
 
 # --------------------------------------------------------------------------- special functions
 # float64 NumPy code (float32 and float16 inputs are computed in float64 and rounded); CuPy has kernels.
-_LGAMMA = np.frompyfunc(math.lgamma, 1, 1)
+_LGAMMA: Any = np.frompyfunc(math.lgamma, 1, 1)  # an object-dtype ufunc (no array type in NumPy's stubs)
 _SQRT_PI_OVER_2 = math.sqrt(math.pi) / 2.0
 
 
@@ -256,7 +256,8 @@ def _lgamma(x: np.ndarray) -> np.ndarray:
 
 def _shifted(x: np.ndarray, minimum: float) -> tuple:
     """``(y, steps)``: ``y = x + k >= minimum`` elementwise and the ``x + j`` (``j < k``) passed, as a list."""
-    y, steps = x.copy(), []
+    y = x.copy()
+    steps: list[np.ndarray] = []
     while True:
         small = y < minimum
         if not small.any():
@@ -324,9 +325,10 @@ def _no_higher_derivative(name: str) -> Any:
 
 
 Lgamma = _elementwise("Lgamma", _special(_lgamma, "gammaln"), _INPUT, lambda g, x, xp: g * Digamma.call(x))
-Digamma = _elementwise("Digamma", _special(_digamma, "digamma"), _INPUT, lambda g, x, xp: g * Trigamma.call(x))
-Trigamma = _elementwise("Trigamma", _special(_trigamma, "polygamma", 1), _INPUT,
-                        _no_higher_derivative("polygamma(1, x)"), "PolygammaBackward0")
+Digamma: type[_Elementwise] = _elementwise("Digamma", _special(_digamma, "digamma"), _INPUT,
+                                            lambda g, x, xp: g * Trigamma.call(x))
+Trigamma: type[_Elementwise] = _elementwise("Trigamma", _special(_trigamma, "polygamma", 1), _INPUT,
+                                             _no_higher_derivative("polygamma(1, x)"), "PolygammaBackward0")
 Erfinv = _elementwise("Erfinv", _special(_erfinv, "erfinv"), _OUTPUT,
                       lambda g, out, xp: g * _SQRT_PI_OVER_2 * xp.exp(out * out))
 

@@ -726,7 +726,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         self.T_i = T_0
         self.T_mult = T_mult
         self.eta_min = eta_min
-        self.T_cur = last_epoch
+        self.T_cur: float = last_epoch
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list[float]:
@@ -797,7 +797,7 @@ class CyclicLR(LRScheduler):
     """
 
     def __init__(self, optimizer: Optimizer, base_lr: float | list[float], max_lr: float | list[float],
-                 step_size_up: int = 2000, step_size_down: int | None = None, mode: str = "triangular",
+                 step_size_up: float = 2000, step_size_down: float | None = None, mode: str = "triangular",
                  gamma: float = 1.0, scale_fn: Callable[[float], float] | None = None, scale_mode: str = "cycle",
                  cycle_momentum: bool = True, base_momentum: float | list[float] = 0.8,
                  max_momentum: float | list[float] = 0.9, last_epoch: int = -1) -> None:

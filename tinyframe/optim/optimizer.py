@@ -64,7 +64,7 @@ class Optimizer:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "step" in cls.__dict__:  # an optimizer with its own step (LBFGS) runs the hooks too
-            cls.step = _with_step_hooks(cls.__dict__["step"])
+            cls.step = _with_step_hooks(cls.__dict__["step"])  # type: ignore[method-assign]  # wrapped once, per class
 
     def register_step_pre_hook(self, hook: Callable) -> RemovableHandle:
         """Runs ``hook(optimizer, args, kwargs)`` before each step; it may return new

@@ -26,7 +26,7 @@ def assert_close(actual: Any, expected: Any, *, rtol: float | None = None, atol:
     if (rtol is None) != (atol is None):
         raise ValueError(f"Both 'rtol' and 'atol' must be either specified or omitted, but got no "
                          f"{'rtol' if rtol is None else 'atol'}.")
-    options = dict(rtol=rtol, atol=atol, equal_nan=equal_nan, check_device=check_device,
+    options: dict[str, Any] = dict(rtol=rtol, atol=atol, equal_nan=equal_nan, check_device=check_device,
                    check_dtype=check_dtype, msg=msg)
     if isinstance(actual, Mapping) and isinstance(expected, Mapping):
         if list(actual.keys()) != list(expected.keys()):

@@ -116,8 +116,9 @@ def find_raw_files(root: str | os.PathLike) -> dict[str, Path] | None:
     """
     for folder in _search_folders(Path(root)):
         found = {key: _find_one(folder, name) for key, (name, _) in RESOURCES.items()}
-        if all(found.values()):
-            return found
+        paths = {key: path for key, path in found.items() if path is not None}
+        if len(paths) == len(found):
+            return paths
     return None
 
 

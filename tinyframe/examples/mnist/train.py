@@ -223,7 +223,8 @@ def run(args: argparse.Namespace) -> float:
     criterion = nn.CrossEntropyLoss()
     optimizer = make_optimizer(args, model)
     scheduler = tinyframe.optim.lr_scheduler.ExponentialLR(optimizer, gamma=args.lr_decay)
-    first_epoch, history = 1, []
+    first_epoch = 1
+    history: list[dict] = []
     if args.resume is not None:
         first_epoch, history = resume(args, model, optimizer, scheduler)
     trained = DistributedDataParallel(model) if args.distributed else model  # rank 0's weights on every rank

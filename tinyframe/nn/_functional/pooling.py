@@ -23,7 +23,7 @@ def _adaptive_max_pool(op: str, nd: int, input: Tensor, output_size: Any, return
     shape = tuple(input.shape)
     if len(shape) not in (nd + 1, nd + 2):
         raise RuntimeError(f"{op}(): Expected {nd + 1}D or {nd + 2}D tensor, but got {list(shape)}")
-    sizes = (output_size,) * nd if isinstance(output_size, int) or output_size is None else tuple(output_size)
+    sizes: tuple = (output_size,) * nd if isinstance(output_size, int) or output_size is None else tuple(output_size)
     if len(sizes) != nd:
         raise RuntimeError(f"{op}: internal error: output_size.size() must be {nd}")
     spatial = shape[-nd:]
@@ -245,7 +245,7 @@ def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     k_depth = weight.shape[2]
     full = (depth - 1) * strides[0] + dilations[0] * (k_depth - 1) + 1 + extras[0]
     planes = shape_ops.transpose(x, 1, 2).reshape(n * depth, c, *x.shape[3:])
-    out = None
+    out: Any = None  # the sum of the depth slices
     for k in range(k_depth):
         y = conv_transpose2d(planes, weight[:, :, k], None, strides[1:], pads[1:], extras[1:], groups, dilations[1:])
         y = y.reshape(n, depth, *y.shape[1:])

@@ -44,7 +44,6 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode:
         if _INTERPOLATING[mode] != spatial:
             raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs "
                                       f"{_INTERPOLATING[mode] + 2}D input")
-        align_corners = bool(align_corners)
     else:
         raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for "
                                   f"the modes: nearest | linear | bilinear | bicubic | trilinear | area | "
@@ -62,9 +61,9 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode:
     for i, (n_in, n_out, scale) in enumerate(zip(in_sizes, out_sizes, scales)):
         axis = 2 + i
         if mode == "bicubic":
-            out = _cubic_along(out, axis, n_in, n_out, scale, align_corners)
+            out = _cubic_along(out, axis, n_in, n_out, scale, bool(align_corners))
         elif mode in _INTERPOLATING:
-            out = _linear_along(out, axis, n_in, n_out, scale, align_corners)
+            out = _linear_along(out, axis, n_in, n_out, scale, bool(align_corners))
         else:
             out = _nearest_along(out, axis, n_in, n_out, scale, mode == "nearest-exact")
     return out
@@ -127,7 +126,7 @@ def _cubic_along(x: Tensor, axis: int, n_in: int, n_out: int, scale: float | Non
     weights = [((a * d - 5 * a) * d + 8 * a) * d - 4 * a if k in (0, 3) else ((a + 2) * d - (a + 3)) * d * d + 1
                for k, d in enumerate(near)]
     weight_shape = (n_out,) + (1,) * (x.ndim - 1 - axis)
-    out = None
+    out: Any = None  # the sum of the terms
     for k, w in enumerate(weights):
         index = Tensor._make(xp.asarray(np.clip(base - 1 + k, 0, n_in - 1)))
         term = binary.mul(indexing.index_select(x, axis, index),
@@ -215,8 +214,8 @@ def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> 
         values = np.linspace(-1.0, 1.0, steps) if steps > 1 else np.zeros(1)
         return values if align_corners else values * (steps - 1) / steps
     xs, ys = np.meshgrid(axis(w), axis(h))
-    base = np.stack([xs, ys, np.ones_like(xs)], -1).reshape(1, h * w, 3)
-    base = Tensor._make(array_module_of(theta._data).asarray(base.astype(theta._data.dtype)))
+    grid = np.stack([xs, ys, np.ones_like(xs)], -1).reshape(1, h * w, 3)
+    base = Tensor._make(array_module_of(theta._data).asarray(grid.astype(theta._data.dtype)))
     return linalg.matmul(base, shape_ops.transpose(theta, 1, 2)).reshape(n, h, w, 2)
 
 

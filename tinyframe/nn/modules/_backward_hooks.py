@@ -63,10 +63,10 @@ def call_with_backward_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
         return replaced
 
     if wrapped:
-        args = list(args)
+        replaced_args = list(args)
         for i, t in zip(wrapped, BackwardHookFunction.apply(on_input_grads, *(args[i] for i in wrapped))):
-            args[i] = t
-        args = tuple(args)
+            replaced_args[i] = t
+        args = tuple(replaced_args)
     output = module._forward_with_hooks(args, kwargs)
     single = isinstance(output, Tensor)
     outputs = (output,) if single else output

@@ -62,8 +62,8 @@ class MultiheadAttention(Module):
             self.register_parameter("in_proj_bias", None)
         self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias, **factory)
         if add_bias_kv:
-            self.bias_k = Parameter(creation.empty(1, 1, embed_dim, **factory))
-            self.bias_v = Parameter(creation.empty(1, 1, embed_dim, **factory))
+            self.bias_k: Parameter | None = Parameter(creation.empty(1, 1, embed_dim, **factory))
+            self.bias_v: Parameter | None = Parameter(creation.empty(1, 1, embed_dim, **factory))
         else:
             self.bias_k = self.bias_v = None
         self.add_zero_attn = add_zero_attn
@@ -76,10 +76,10 @@ class MultiheadAttention(Module):
             init.xavier_uniform_(self.q_proj_weight)
             init.xavier_uniform_(self.k_proj_weight)
             init.xavier_uniform_(self.v_proj_weight)
-        if self.in_proj_bias is not None:
+        if self.in_proj_bias is not None and self.out_proj.bias is not None:  # both made with bias=True
             init.constant_(self.in_proj_bias, 0.0)
             init.constant_(self.out_proj.bias, 0.0)
-        if self.bias_k is not None:
+        if self.bias_k is not None and self.bias_v is not None:  # both made with add_bias_kv
             init.xavier_normal_(self.bias_k)
             init.xavier_normal_(self.bias_v)
 
@@ -157,7 +157,7 @@ class MultiheadAttention(Module):
                 raise RuntimeError(f"The shape of the {attn_mask.ndim}D attn_mask is {attn_mask.shape}, but should "
                                    f"be {expected}.")
         heads, head_dim = self.num_heads, self.head_dim
-        if self.bias_k is not None:
+        if self.bias_k is not None and self.bias_v is not None:
             k = cat([k, expand(self.bias_k, (1, batch, embed_dim))])
             v = cat([v, expand(self.bias_v, (1, batch, embed_dim))])
             attn_mask = F.pad(attn_mask, (0, 1)) if attn_mask is not None else None

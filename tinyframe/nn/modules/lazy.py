@@ -7,7 +7,8 @@ becomes ``Linear``, ``Conv2d``, ...), as in PyTorch.
 """
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ...tensor import Tensor
 from ..parameter import UninitializedBuffer, UninitializedParameter
@@ -17,12 +18,23 @@ from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from .linear import Linear
 from .module import Module
 
+if TYPE_CHECKING:  # the mixins come first in the bases of lazy layers, before the layer they turn into
+    from .batchnorm import _BatchNorm
+    from .conv import _ConvNd
+    from .instancenorm import _InstanceNorm
+    from .normalization import NormBase
+    _ModuleBase = Module
+    _ConvBase = _ConvNd
+    _NormBase = NormBase
+else:
+    _ModuleBase = _ConvBase = _NormBase = object
+
 __all__ = ["LazyModuleMixin", "LazyLinear", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d",
            "LazyConvTranspose2d", "LazyConvTranspose3d", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d",
            "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d"]
 
 
-class LazyModuleMixin:
+class LazyModuleMixin(_ModuleBase):
     """Materialises the uninitialised parameters and buffers on the first forward, then becomes
     ``cls_to_become``."""
 
@@ -84,7 +96,7 @@ class LazyLinear(LazyModuleMixin, Linear):
             self.reset_parameters()
 
 
-class _LazyConvMixin(LazyModuleMixin):
+class _LazyConvMixin(LazyModuleMixin, _ConvBase):
     """``in_channels`` is the channel size of the first input (dimension 1, or 0 when unbatched)."""
 
     def _lazy_setup(self) -> None:
@@ -110,7 +122,7 @@ class _LazyConvMixin(LazyModuleMixin):
         self.reset_parameters()
 
 
-def _lazy_conv(name: str, base: type) -> type:
+def _lazy_conv(name: str, base: type[_ConvNd]) -> type:
     def __init__(self: Any, out_channels: int, kernel_size: Any, *args: Any, **kwargs: Any) -> None:
         # built for out_channels inputs (divisible by groups, as out_channels must be), then uninitialised
         base.__init__(self, out_channels, out_channels, kernel_size, *args, **kwargs)
@@ -128,10 +140,11 @@ LazyConvTranspose2d = _lazy_conv("LazyConvTranspose2d", ConvTranspose2d)
 LazyConvTranspose3d = _lazy_conv("LazyConvTranspose3d", ConvTranspose3d)
 
 
-class _LazyNormMixin(LazyModuleMixin):
+class _LazyNormMixin(LazyModuleMixin, _NormBase):
     """``num_features`` is the channel size of the first input."""
 
     _channel_from_end: int = 0
+    _channels: Callable[[Tensor], int]  # the input's channel count, given per class by _lazy_norm
 
     def _lazy_setup(self) -> None:
         _uninitialize(self, ("weight", "bias"), ("running_mean", "running_var"))
@@ -149,7 +162,7 @@ class _LazyNormMixin(LazyModuleMixin):
         self.reset_parameters()
 
 
-def _lazy_norm(name: str, base: type, channels: Any) -> type:
+def _lazy_norm(name: str, base: type[_BatchNorm] | type[_InstanceNorm], channels: Any) -> type:
     def __init__(self: Any, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
                  track_running_stats: bool = True, device: Any = None, dtype: Any = None) -> None:
         base.__init__(self, 0, eps, momentum, affine, track_running_stats, device, dtype)

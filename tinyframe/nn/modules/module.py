@@ -194,7 +194,7 @@ class Module:
         return self._add_hook(self._backward_pre_hooks, hook)
 
     @staticmethod
-    def _add_hook(table: OrderedDict, hook: Callable, prepend: bool = False) -> RemovableHandle:
+    def _add_hook(table: OrderedDict, hook: Callable | _WithKwargs, prepend: bool = False) -> RemovableHandle:
         key = max(table, default=-1) + 1
         table[key] = hook
         if prepend:

@@ -47,9 +47,9 @@ class RNNBase(Module):
             warnings.warn("dropout option adds dropout after all but last recurrent layer, so non-zero dropout "
                           f"expects num_layers greater than 1, but got dropout={dropout} and "
                           f"num_layers={num_layers}", stacklevel=2)
-        for name, value in (("bias", bias), ("batch_first", batch_first)):
-            if not isinstance(value, bool):
-                raise TypeError(f"{name} should be of type bool, got: {type(value).__name__}")
+        for name, flag in (("bias", bias), ("batch_first", batch_first)):
+            if not isinstance(flag, bool):
+                raise TypeError(f"{name} should be of type bool, got: {type(flag).__name__}")
         for name, value in (("input_size", input_size), ("hidden_size", hidden_size)):
             if not isinstance(value, int):
                 raise TypeError(f"{name} should be of type int, got: {type(value).__name__}")
@@ -75,7 +75,8 @@ class RNNBase(Module):
             layer_input = input_size if layer == 0 else real_hidden * directions
             for direction in range(directions):
                 suffix = "_reverse" if direction == 1 else ""
-                shapes = [("weight_ih", (gate_size, layer_input)), ("weight_hh", (gate_size, real_hidden))]
+                shapes: list[tuple[str, tuple[int, ...]]] = [("weight_ih", (gate_size, layer_input)),
+                                                            ("weight_hh", (gate_size, real_hidden))]
                 if bias:
                     shapes += [("bias_ih", (gate_size,)), ("bias_hh", (gate_size,))]
                 if proj_size > 0:
@@ -283,12 +284,12 @@ class RNN(RNNBase):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if "proj_size" in kwargs:
             raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
-        args = list(args)
-        nonlinearity = args.pop(3) if len(args) > 3 else kwargs.pop("nonlinearity", "tanh")
+        positional = list(args)
+        nonlinearity = positional.pop(3) if len(positional) > 3 else kwargs.pop("nonlinearity", "tanh")
         modes = {"tanh": "RNN_TANH", "relu": "RNN_RELU"}
         if nonlinearity not in modes:
             raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'.")
-        super().__init__(modes[nonlinearity], *args, **kwargs)
+        super().__init__(modes[nonlinearity], *positional, **kwargs)
         self.nonlinearity = nonlinearity
 
 

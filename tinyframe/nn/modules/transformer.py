@@ -206,16 +206,16 @@ class TransformerEncoder(Module):
         output = src
         for layer in self.layers:
             output = layer(output, src_mask=mask, is_causal=is_causal, src_key_padding_mask=src_key_padding_mask)
-        if self._sparsity_fast_path(src, mask, src_key_padding_mask):
+        if src_key_padding_mask is not None and self._sparsity_fast_path(src, mask, src_key_padding_mask):
             # PyTorch's inference path runs on nested tensors and pads them back with zeros
             keep = src_key_padding_mask.logical_not() if src_key_padding_mask.dtype == dtypes.bool_ else (
                 src_key_padding_mask == 0)
             output = output * keep.unsqueeze(-1).to(output.dtype)
         return self.norm(output) if self.norm is not None else output
 
-    def _sparsity_fast_path(self, src: Tensor, mask: Tensor | None, src_key_padding_mask: Tensor | None) -> bool:
+    def _sparsity_fast_path(self, src: Tensor, mask: Tensor | None, src_key_padding_mask: Tensor) -> bool:
         """Whether PyTorch would take its nested-tensor inference path, whose padded outputs are zeros."""
-        if not self.use_nested_tensor or self.training or src.ndim != 3 or src_key_padding_mask is None:
+        if not self.use_nested_tensor or self.training or src.ndim != 3:
             return False
         if mask is not None:
             return False

@@ -37,7 +37,9 @@ class _Bucket:
 def _buckets(params: list, cap_bytes: int) -> list:
     """Parameters in reverse order (the order backward makes their gradients), cut into buckets of at
     most ``cap_bytes`` (a single larger parameter gets a bucket of its own), one dtype and device each."""
-    buckets, current, size = [], [], 0
+    buckets: list = []
+    current: list = []
+    size = 0
     for param in reversed(params):
         array = param._data
         if current and (size + array.nbytes > cap_bytes or array.dtype != current[0]._data.dtype
@@ -153,7 +155,8 @@ def _set_grad(param: Parameter, flat: Any) -> None:
 def _leaves_reached(outputs: Any) -> set:
     """The ids of the leaf tensors whose AccumulateGrad nodes the graphs of ``outputs`` reach."""
     stack = [t.grad_fn for t in _tensors(outputs) if t.grad_fn is not None]
-    seen, leaves = set(), set()
+    seen: set = set()
+    leaves: set = set()
     while stack:
         node = stack.pop()
         if node is None or id(node) in seen:
@@ -217,15 +220,15 @@ class DistributedDataParallel(Module):
         self._reducer = _Reducer(pg, named, int(cap * 1024 * 1024), find_unused_parameters) if named else None
 
     def forward(self, *inputs: Any, **kwargs: Any) -> Any:
-        sync = self._reducer is not None and grad_mode.is_grad_enabled() and self.require_backward_grad_sync
-        if sync:
-            self._reducer.prepare_for_backward()
+        reducer = self._reducer if grad_mode.is_grad_enabled() and self.require_backward_grad_sync else None
+        if reducer is not None:
+            reducer.prepare_for_backward()
         if self.broadcast_buffers and self.training and self._pg.size > 1:
             for buffer in self.module.buffers():
                 _broadcast_from_rank0(self._pg, buffer)
         output = self.module(*inputs, **kwargs)
-        if sync and self.find_unused_parameters:
-            self._reducer.mark_unused(output)
+        if reducer is not None and self.find_unused_parameters:
+            reducer.mark_unused(output)
         return output
 
     @contextlib.contextmanager

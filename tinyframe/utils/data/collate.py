@@ -55,7 +55,7 @@ def default_collate(batch: Sequence) -> Any:
     if isinstance(elem, collections.abc.Mapping):
         collated = {key: default_collate([sample[key] for sample in batch]) for key in elem}
         if isinstance(elem, collections.abc.MutableMapping):
-            clone = copy.copy(elem)
+            clone: Any = copy.copy(elem)  # a list below: the same name for the copy of either container
             clone.update(collated)
             return clone
         return collated
@@ -107,7 +107,7 @@ def default_convert(data: Any) -> Any:
     if isinstance(data, collections.abc.Mapping):
         converted = {key: default_convert(value) for key, value in data.items()}
         if isinstance(data, collections.abc.MutableMapping):
-            clone = copy.copy(data)
+            clone: Any = copy.copy(data)  # a list below: the same name for the copy of either container
             clone.update(converted)
             return clone
         return converted

@@ -89,18 +89,19 @@ class DataLoader(Generic[T_co]):
             raise ValueError("batch_size=None option disables auto-batching and is mutually exclusive "
                              "with drop_last")
         if sampler is None and not self._iterable:
-            sampler = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)
-        if batch_size is not None and batch_sampler is None and not self._iterable:
+            sampler = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)  # type: ignore[arg-type]  # no __len__ declared, as in PyTorch
+        if batch_size is not None and batch_sampler is None and sampler is not None:  # not an IterableDataset
             batch_sampler = BatchSampler(sampler, batch_size, drop_last)
         auto_collation = batch_size is not None or batch_sampler is not None
 
         self.dataset = dataset
         self.batch_size = batch_size
         self.drop_last = drop_last
-        self.sampler = sampler
-        self.batch_sampler = batch_sampler
+        # Samplers or any iterables of indices (None for an IterableDataset, whose order is its own).
+        self.sampler: Any = sampler
+        self.batch_sampler: Any = batch_sampler
         self.num_workers = num_workers
-        self.collate_fn = collate_fn or (default_collate if auto_collation else default_convert)
+        self.collate_fn: Callable = collate_fn or (default_collate if auto_collation else default_convert)
         self.pin_memory = pin_memory
         self.timeout = timeout
         self.worker_init_fn = worker_init_fn
@@ -143,7 +144,7 @@ class DataLoader(Generic[T_co]):
     def __len__(self) -> int:
         """The number of batches per epoch (samples, with ``batch_size=None``)."""
         if self._iterable:
-            length = len(self.dataset)
+            length = len(self.dataset)  # type: ignore[arg-type]  # no __len__ declared, as in PyTorch
             if self.batch_size is None:
                 return length
             return length // self.batch_size if self.drop_last else -(-length // self.batch_size)
@@ -159,7 +160,7 @@ def _vectorised_fetch(dataset: Dataset) -> Callable[[np.ndarray], list] | None:
     if isinstance(dataset, TensorDataset) and kind.__getitem__ is TensorDataset.__getitem__:
         return dataset._get_batch
     if (isinstance(dataset, Subset) and kind.__getitem__ is Subset.__getitem__
-            and kind.__getitems__ is Subset.__getitems__):
+            and type(dataset).__getitems__ is Subset.__getitems__):
         inner = _vectorised_fetch(dataset.dataset)
         if inner is not None:
             return functools.partial(_fetch_subset, inner, np.asarray(dataset.indices, dtype=np.int64))

@@ -7,7 +7,7 @@ import itertools
 import math
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NoReturn, TypeVar
 
 import numpy as np
 
@@ -25,7 +25,7 @@ class Dataset(Generic[T_co]):
     """A map-style dataset: ``dataset[i]`` is the i-th sample; subclasses define ``__getitem__`` and
     usually ``__len__``. ``a + b`` concatenates two datasets."""
 
-    def __getitem__(self, index: int) -> T_co:
+    def __getitem__(self, index: Any) -> T_co:
         raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
 
     def __add__(self, other: Dataset) -> ConcatDataset:
@@ -41,7 +41,7 @@ class IterableDataset(Dataset[T_co]):
     def __iter__(self) -> Iterator[T_co]:
         raise NotImplementedError(f"{type(self).__name__} must implement __iter__")
 
-    def __add__(self, other: Dataset) -> Dataset:
+    def __add__(self, other: Dataset) -> NoReturn:
         raise TypeError("ConcatDataset does not support IterableDataset")
 
 
@@ -157,7 +157,7 @@ class ChainDataset(IterableDataset):
         for d in self.datasets:
             if not isinstance(d, IterableDataset):
                 raise AssertionError("ChainDataset only supports IterableDataset")
-            total += len(d)
+            total += len(d)  # type: ignore[arg-type]  # no __len__ declared, as in PyTorch
         return total
 
 
@@ -172,8 +172,8 @@ class StackDataset(Dataset):
         if not args and not kwargs:
             raise ValueError("At least one dataset should be passed")
         datasets = list(args) if args else list(kwargs.values())
-        self._length = len(datasets[0])
-        if any(self._length != len(d) for d in datasets):
+        self._length = len(datasets[0])  # type: ignore[arg-type]  # no __len__ declared, as in PyTorch
+        if any(self._length != len(d) for d in datasets):  # type: ignore[arg-type]  # no __len__ declared, as in PyTorch
             raise ValueError("Size mismatch between datasets")
         self.datasets: tuple | dict = args if args else kwargs
 
@@ -195,7 +195,7 @@ def random_split(dataset: Dataset, lengths: Sequence[int | float],
     splits in order. The permutation comes from ``generator`` (the global CPU generator by default,
     so ``tinyframe.manual_seed`` makes it reproducible).
     """
-    total = len(dataset)
+    total = len(dataset)  # type: ignore[arg-type]  # no __len__ declared, as in PyTorch
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
         counts = []
         for i, fraction in enumerate(lengths):

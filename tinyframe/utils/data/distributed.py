@@ -20,7 +20,7 @@ def pytorch_randperm(n: int, seed: int) -> np.ndarray:
     the generator's 32-bit outputs (its algorithm for ``n`` below 2**32 / 20). NumPy's legacy seeding
     of MT19937 is the same initialisation, so its raw outputs are PyTorch's.
     """
-    key = np.random.RandomState(seed & 0xFFFFFFFF).get_state()[1]
+    key = np.random.RandomState(seed & 0xFFFFFFFF).get_state(legacy=False)["state"]["key"]
     twister = np.random.MT19937()
     twister.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": 624}}
     draws = twister.random_raw(max(n - 1, 0)).tolist()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator, Sized
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
 
@@ -195,7 +195,7 @@ class BatchSampler(Sampler[list]):
         """The batches as index arrays when the sampler draws whole epochs as arrays (the fast path of
         the DataLoader), else as lists built from the sampler's iterator."""
         if type(self.sampler).__iter__ is _ArraySampler.__iter__:
-            return self._array_batches(self.sampler._index_array())
+            return self._array_batches(cast(_ArraySampler, self.sampler)._index_array())
         return chunks(iter(self.sampler), self.batch_size, self.drop_last)
 
     def _array_batches(self, order: np.ndarray) -> Iterator[np.ndarray]:
@@ -206,8 +206,8 @@ class BatchSampler(Sampler[list]):
 
     def __len__(self) -> int:
         if self.drop_last:
-            return len(self.sampler) // self.batch_size
-        return (len(self.sampler) + self.batch_size - 1) // self.batch_size
+            return len(self.sampler) // self.batch_size  # type: ignore[arg-type]  # Sampler declares no __len__, as PyTorch's
+        return (len(self.sampler) + self.batch_size - 1) // self.batch_size  # type: ignore[arg-type]  # Sampler declares no __len__, as PyTorch's
 
 
 def chunks(items: Iterator, size: int, drop_last: bool) -> Iterator[list]:
