@@ -1395,9 +1395,25 @@ class Tensor:
     arctan2_ = atan2_
     lerp_, addcmul_, addcdiv_ = _inplace_of("lerp"), _inplace_of("addcmul"), _inplace_of("addcdiv")
 
-    def bernoulli_(self, p: float = 0.5, *, generator: Any = None) -> Tensor:
-        """Fills the tensor with 1s drawn with probability ``p`` and 0s otherwise; returns self."""
+    def bernoulli_(self, p: Any = 0.5, *, generator: Any = None) -> Tensor:
+        """Fills the tensor with 1s drawn with probability ``p`` (a number or a tensor) and 0s otherwise;
+        returns self."""
         return inplace.random_fill(self, "bernoulli", p, generator=generator)
+
+    def random_(self, from_: int | None = None, to: int | None = None, *, generator: Any = None) -> Tensor:
+        """Fills the tensor with integers drawn uniformly from ``[from_, to)``; ``random_(to)`` draws from
+        ``[0, to)`` and ``random_()`` from ``[0, 2**mantissa]`` (floats) or ``[0, max]`` (integers)."""
+        if from_ is not None and to is None:
+            from_, to = 0, from_
+        if from_ is not None and from_ >= to:
+            raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}")
+        return inplace.random_fill(self, "random", from_, to, generator=generator)
+
+    def exponential_(self, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
+        """Fills the tensor with samples from the exponential distribution of rate ``lambd``; returns self."""
+        if not lambd > 0:
+            raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
+        return inplace.random_fill(self, "exponential", lambd, generator=generator)
 
     # ----------------------------------------------------------------- Python protocol
     def __repr__(self) -> str:

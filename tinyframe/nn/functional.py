@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, random
 from ..device import array_module_of, device_of
 from ..ops import activation as activation_ops
 from ..ops import binary, indexing, linalg, unary
@@ -223,13 +223,9 @@ def _dropout_mask(data: Any, p: float) -> Any:
     xp = array_module_of(data)
     if p == 1.0:
         return xp.zeros((), dtype=data.dtype)
-    state = generator_for(device_of(data)).state
-    if hasattr(state, "random"):  # NumPy's Generator
-        uniform = state.random(data.shape, dtype=np.float32)
-    else:  # CuPy's RandomState
-        uniform = state.random_sample(data.shape, dtype=np.float32)
-    mask = (uniform < 1.0 - p).astype(data.dtype)
-    mask *= 1.0 / (1.0 - p)
+    # PyTorch: empty_like(input).bernoulli_(1 - p).div_(1 - p), the division in input's dtype
+    mask = random.bernoulli(generator_for(device_of(data)), 1.0 - p, data.shape, data.dtype)
+    mask /= data.dtype.type(1.0 - p)
     return mask
 
 
@@ -622,8 +618,10 @@ def _affine(input: Tensor, scale: Tensor, offset: Tensor) -> Tensor:
 
 def _bernoulli_keep(input: Tensor, shape: tuple, p: float) -> Any:
     """0/1 in ``shape``, 1 with probability ``1 - p``, drawn like ``dropout``'s mask."""
-    probe = array_module_of(input._data).empty(shape, input._data.dtype)
-    return _dropout_mask(probe, p) * (1.0 - p) if p < 1.0 else probe * 0
+    data = input._data
+    if p == 1.0:
+        return array_module_of(data).zeros(shape, data.dtype)
+    return random.bernoulli(generator_for(device_of(data)), 1.0 - p, shape, data.dtype)
 
 
 def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:

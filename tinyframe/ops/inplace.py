@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .. import _graph, creation, grad_mode
+from .. import _graph, creation, grad_mode, random
 from ..device import array_module_of, device_of, move_array
 from ..random import generator_for
 from .binary import where
@@ -158,18 +158,27 @@ def _replaced_by(old: Tensor, new: Any) -> Tensor:
     return where(everywhere, new, old)
 
 
-def random_fill(target: Tensor, kind: str, a: float, b: float | None = None, *, generator: Any = None) -> Tensor:
-    """Fills ``target`` with samples: ``uniform`` on [a, b), ``normal`` (mean a, std b), ``bernoulli`` (p=a)."""
+def random_fill(target: Tensor, kind: str, a: Any = None, b: Any = None, *, generator: Any = None) -> Tensor:
+    """Fills ``target`` with samples, in memory order as PyTorch does: ``uniform`` on [a, b), ``normal``
+    (mean a, std b), ``bernoulli`` (p=a, a number or a tensor), ``random`` (integers in [a, b), or the
+    dtype's whole range when both are None), ``exponential`` (rate a)."""
     _check_not_leaf(target)
-    state = generator_for(device_of(target._data), generator).state
-    shape = target._data.shape
+    gen = generator_for(device_of(target._data), generator)
+    data = target._data
+    order = sorted(range(data.ndim), key=lambda axis: -abs(data.strides[axis]))
+    view = data.transpose(order)  # PyTorch's TensorIterator walks an output in memory order
+    shape, dtype = view.shape, data.dtype
     if kind == "uniform":
-        uniform = state.random(shape) if hasattr(state, "random") else state.random_sample(shape)
-        target._data[...] = uniform * (b - a) + a
+        values = random.uniform(gen, shape, dtype, a, b)
     elif kind == "normal":
-        target._data[...] = state.standard_normal(shape) * b + a
+        values = random.normal(gen, shape, dtype, a, b, contiguous=data.flags.c_contiguous)
+    elif kind == "bernoulli":
+        p = array_module_of(data).broadcast_to(a._data, data.shape).transpose(order) if isinstance(a, _graph.Tensor) else a
+        values = random.bernoulli(gen, p, shape, dtype)
+    elif kind == "random":
+        values = random.random_bits(gen, shape, dtype) if a is None else random.randint(gen, shape, a, b)
     else:
-        uniform = state.random(shape) if hasattr(state, "random") else state.random_sample(shape)
-        target._data[...] = uniform < a
+        values = random.exponential(gen, shape, dtype, a)
+    view[...] = values
     target._bump_version()
     return target

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph, dtypes
+from .. import _graph, dtypes, random
 from .._graph import Op
-from ..creation import _random, _size, _uniform
+from ..creation import _random, _size
 from ..device import array_module_of, device_of
 from ..random import Generator, generator_for
 from . import reduction
@@ -53,20 +53,21 @@ class Poisson(Sample, node_name="PoissonBackward0"):
     pass
 
 
-def _state(like: Any, generator: Generator | None) -> Any:
-    return generator_for(device_of(like), generator).state
+def _generator(like: Any, generator: Generator | None) -> Generator:
+    return generator_for(device_of(like), generator)
 
 
 def normal(mean: Any, std: Any = 1.0, size: Sequence[int] | None = None, *, generator: Generator | None = None,
            dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """Normal samples: elementwise ``N(mean, std^2)`` for tensor ``mean`` and/or ``std`` (broadcast),
-    or ``size`` samples of ``N(mean, std^2)`` for numbers."""
+    or ``size`` samples of ``N(mean, std^2)`` for numbers. As in PyTorch, tensor parameters scale
+    standard samples drawn in the result's dtype: ``z * std + mean``."""
     mean_tensor, std_tensor = isinstance(mean, _graph.Tensor), isinstance(std, _graph.Tensor)
     if not mean_tensor and not std_tensor:
         if size is None:
             raise TypeError("normal() received an invalid combination of arguments - got (float, float): give a "
                             "size, or a tensor mean or std")
-        return _random(_size(tuple(size)), lambda state, shape: state.standard_normal(shape) * std + mean,
+        return _random(_size(tuple(size)), lambda gen, shape, dt: random.normal(gen, shape, dt, mean, std),
                        dtype, device, generator, requires_grad)
     if not std_tensor and std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
@@ -78,7 +79,12 @@ def normal(mean: Any, std: Any = 1.0, size: Sequence[int] | None = None, *, gene
     std_data = std._data if std_tensor else std
     shape = np.broadcast_shapes(getattr(mean_data, "shape", ()), getattr(std_data, "shape", ()))
     dtype_np = data.dtype if data.dtype.kind == "f" else dtypes.get_default_dtype().numpy
-    samples = (_state(data, generator).standard_normal(shape) * std_data + mean_data).astype(dtype_np, copy=False)
+    gen = _generator(data, generator)
+    if std_tensor:
+        samples = random.normal(gen, shape, dtype_np) * std_data + (mean_data if mean_tensor else dtype_np.type(mean))
+    else:
+        samples = random.normal(gen, shape, dtype_np, 0.0, std) + mean_data
+    samples = array_module_of(data).asarray(samples).astype(dtype_np, copy=False)
     if mean_tensor and std_tensor:
         return Sample.apply(mean, std, samples=samples)
     return (NormalMean if mean_tensor else NormalStd).apply(like, samples=samples)
@@ -93,14 +99,14 @@ def bernoulli(input: Tensor, p: float | None = None, *, generator: Generator | N
     probability = data if p is None else p
     if p is None and bool(((data < 0) | (data > 1)).any()) or p is not None and not 0 <= p <= 1:
         raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
-    draws = (_uniform(_state(data, generator), data.shape) < probability).astype(data.dtype)
+    draws = random.bernoulli(_generator(data, generator), probability, data.shape, data.dtype)
     return Bernoulli.apply(input, samples=draws)
 
 
 def poisson(input: Tensor, generator: Generator | None = None) -> Tensor:
     """Poisson samples with rates ``input`` (elementwise), in ``input``'s dtype."""
     data = input._data
-    samples = _state(data, generator).poisson(data).astype(data.dtype)
+    samples = _generator(data, generator).state.poisson(data).astype(data.dtype)
     return Poisson.apply(input, samples=array_module_of(data).asarray(samples))
 
 
@@ -128,15 +134,22 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
     totals = rows.sum(axis=1, keepdims=True)
     if bool((totals <= 0).any()):
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-    state = _state(data, generator)
-    if replacement:
-        cumulative = xp.cumsum(rows / totals, axis=1)
-        draws = _uniform(state, (rows.shape[0], num_samples))
-        picks = xp.stack([xp.searchsorted(c, u, side="right") for c, u in zip(cumulative, draws)])
-        picks = xp.minimum(picks, categories - 1)  # rounding can leave the last cumulative sum below 1
-    else:
-        positive = rows > 0
-        keys = xp.where(positive, state.exponential(size=rows.shape) / xp.where(positive, rows, 1.0), xp.inf)
-        picks = xp.argsort(keys, axis=1, kind="stable")[:, :num_samples]
+    gen = _generator(data, generator)
+    if replacement and num_samples > 1:
+        picks = _with_replacement(gen, rows, num_samples)
+    else:  # PyTorch's exponential trick: the largest p / q with q ~ Exp(1), drawn in input's dtype
+        keys = rows / xp.asarray(random.exponential(gen, rows.shape, rows.dtype))
+        picks = xp.argsort(-keys, axis=1, kind="stable")[:, :num_samples]
     picks = picks.astype(np.int64)
     return _graph.wrap(picks.reshape(-1) if data.ndim == 1 else picks)
+
+
+def _with_replacement(gen: Generator, rows: Any, num_samples: int) -> Any:
+    """PyTorch's CPU kernel: per row, the cumulative sum (in the input's dtype) divided by its total,
+    the last entry set to 1, then the first entry not below each float64 uniform."""
+    xp = array_module_of(rows)
+    cumulative = xp.cumsum(rows, axis=1)
+    cumulative /= cumulative[:, -1:]
+    cumulative[:, -1] = 1
+    draws = xp.asarray(random.uniform(gen, (rows.shape[0], num_samples), np.float64))
+    return xp.stack([xp.searchsorted(c.astype(np.float64), u, side="left") for c, u in zip(cumulative, draws)])
