@@ -267,7 +267,10 @@ def randn(*shape: Any, size: Any = None, generator: Generator | None = None, dty
 
 def randint(low: int, high: int | None = None, size: Sequence[int] = (), *, generator: Generator | None = None,
             dtype: Any = None, device: Any = None) -> Tensor:
-    """Integers drawn uniformly from ``[low, high)`` (int64 by default)."""
+    """Integers drawn uniformly from ``[low, high)`` (int64 by default); ``randint(high, size)`` draws
+    from ``[0, high)``."""
+    if isinstance(high, (tuple, list)):
+        low, high, size = 0, low, high
     if high is None:
         low, high = 0, low
     if low >= high:
