@@ -554,9 +554,13 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, trainin
     if not training:
         return unary.leaky_relu(input, (lower + upper) / 2)
     data = input._data
-    state = generator_for(device_of(data)).state
-    draw = state.random(data.shape) if hasattr(state, "random") else state.random_sample(data.shape)
-    slopes = array_module_of(data).asarray(lower + (upper - lower) * draw, dtype=data.dtype)
+    xp = array_module_of(data)
+    # PyTorch draws one float64 uniform per element <= 0, in order
+    slopes = xp.ones_like(data)
+    nonpositive = data <= 0
+    low, high = (float(data.dtype.type(bound)) for bound in (lower, upper))  # PyTorch's bounds are in opmath
+    drawn = random.uniform(generator_for(device_of(data)), (int(nonpositive.sum()),), np.float64, low, high)
+    slopes[nonpositive] = xp.asarray(drawn).astype(data.dtype)
     return binary.where(binary.ge(input, 0.0), input, binary.mul(input, Tensor._make(slopes)))
 
 
@@ -564,10 +568,9 @@ def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: floa
     """``softmax((logits + g) / tau)`` with Gumbel noise ``g = -log(Exp(1))``; ``hard`` returns the
     one-hot of the argmax with the soft sample's gradient (straight-through)."""
     data = logits._data
-    state = generator_for(device_of(data)).state
-    uniform = state.random(data.shape) if hasattr(state, "random") else state.random_sample(data.shape)
     xp = array_module_of(data)
-    gumbels = (-xp.log(-xp.log1p(-xp.asarray(uniform)))).astype(data.dtype)
+    # PyTorch: -empty_like(logits).exponential_().log()
+    gumbels = -xp.log(xp.asarray(random.exponential(generator_for(device_of(data)), data.shape, data.dtype)))
     soft = reductions.softmax(binary.div(binary.add(logits, Tensor._make(gumbels)), tau), dim)
     if not hard:
         return soft
