@@ -234,9 +234,12 @@ def _normal_fill(gen: Generator, count: int, double: bool, mean: float, std: flo
 def _fill16_float(blocks: np.ndarray, mean: float, std: float) -> np.ndarray:
     """PyTorch's AVX2 ``NormalFill16<float>``: Cephes log and sincos in float32 (avx_mathfun.h), then
     ``fmadd(n, std, mean)``."""
-    radius = np.sqrt(np.float32(-2.0) * _log256(np.float32(1.0) - blocks[:, :8]))
-    sin, cos = _sincos256(np.float32(2.0 * math.pi) * blocks[:, 8:])
-    return _fma32(np.concatenate([radius * cos, radius * sin], axis=1), std, mean)
+    radius = np.sqrt(np.float32(-2.0) * _log256(np.float32(1.0) - blocks[:, :8].reshape(-1)))
+    sin, cos = _sincos256(np.float32(2.0 * math.pi) * blocks[:, 8:].reshape(-1))
+    out = np.empty_like(blocks)
+    out[:, :8] = (radius * cos).reshape(-1, 8)
+    out[:, 8:] = (radius * sin).reshape(-1, 8)
+    return _fma32(out, std, mean)
 
 
 def _fill16_double(blocks: np.ndarray, mean: float, std: float) -> np.ndarray:
@@ -265,7 +268,7 @@ def _fma32(x: np.ndarray, std: float, mean: float) -> np.ndarray:
     """float32 ``fma(x, std, mean)``: the float64 product of two floats is exact."""
     if std == 1.0 and mean == 0.0:
         return x
-    return _fmaf(x, np.float32(std), np.float32(mean))
+    return (x * np.float64(np.float32(std)) + np.float64(np.float32(mean))).astype(np.float32)
 
 
 def _fma64(x: np.ndarray, std: float, mean: float) -> np.ndarray:
@@ -301,48 +304,55 @@ _COSCOF = [_f32(2.443315711809948E-005), _f32(-1.388731625493765E-003), _f32(4.1
 _FOPI, _HALF, _ONE = _f32(1.27323954473516), _f32(0.5), _f32(1.0)
 
 
-def _fmaf(a: Any, b: Any, c: Any) -> np.ndarray:
-    """float32 ``fma(a, b, c)``: the float64 product of two floats is exact."""
-    return (np.float64(a) * np.asarray(b, np.float64) + np.asarray(c, np.float64)).astype(np.float32)
+def _fmaf(a: np.ndarray, b: Any, c: Any) -> np.ndarray:
+    """float32 ``fma(a, b, c)`` on float64 arrays holding float32 values: the float64 product of two
+    floats is exact, the sum is rounded once to float32 (ties are too rare to matter)."""
+    return (a * b + c).astype(np.float32).astype(np.float64)
+
+
+def _round32(a: np.ndarray) -> np.ndarray:
+    """A float32 operation done in float64 (exact for one +, -, * of floats) rounded back to float32."""
+    return a.astype(np.float32).astype(np.float64)
 
 
 def _log256(x: np.ndarray) -> np.ndarray:
     """avx_mathfun's ``log256_ps`` for positive normal floats, operation by operation, with the
-    multiply-adds PyTorch's compiler fuses."""
+    multiply-adds PyTorch's compiler fuses. Values are float32, carried in float64."""
     bits = x.view(np.int32)
-    exponent = ((bits >> 23) - 0x7F).astype(np.float32) + _ONE
-    x = ((bits & ~0x7F800000) | 0x3F000000).view(np.float32)
-    small = x < _SQRTHF
-    exponent = exponent - np.where(small, _ONE, _f32(0.0))
-    x = (x - _ONE) + np.where(small, x, _f32(0.0))
-    z = x * x
+    exponent = (((bits >> 23) - 0x7F) + 1).astype(np.float64)
+    mantissa = ((bits & ~0x7F800000) | 0x3F000000).view(np.float32)
+    small = mantissa < _SQRTHF
+    exponent -= small
+    x = _round32((mantissa - _ONE).astype(np.float64) + np.where(small, mantissa, _f32(0.0)))
+    z = _round32(x * x)
     y = np.full_like(x, _LOG_P[0])
     for coefficient in _LOG_P[1:]:
         y = _fmaf(y, x, coefficient)
-    y = _fmaf(y * x, z, exponent * _LOG_Q1)
+    y = _fmaf(_round32(y * x), z, _round32(exponent * _LOG_Q1))
     y = _fmaf(-z, _HALF, y)
-    return _fmaf(exponent, _LOG_Q2, x + y)
+    return _fmaf(exponent, _LOG_Q2, _round32(x + y)).astype(np.float32)
 
 
 def _sincos256(x: np.ndarray) -> tuple:
     """avx_mathfun's ``sincos256_ps`` (Cephes sinf/cosf), operation by operation, with the
-    multiply-adds PyTorch's compiler fuses."""
+    multiply-adds PyTorch's compiler fuses. Values are float32, carried in float64."""
     negative = np.signbit(x)
     x = np.abs(x)
     quadrant = (((x * _FOPI).astype(np.int32) + 1) & ~1)
-    y = quadrant.astype(np.float32)
+    y = quadrant.astype(np.float64)
+    x = x.astype(np.float64)
     for part in _DP:
         x = _fmaf(y, part, x)
     sin_negative = negative ^ ((quadrant & 4) != 0)
     cos_negative = (~(quadrant - 2) & 4) != 0
     use_sine = (quadrant & 2) == 0
-    z = x * x
+    z = _round32(x * x)
     cosine = _fmaf(_fmaf(_COSCOF[0], z, _COSCOF[1]), z, _COSCOF[2])
-    cosine = _fmaf(cosine * z, z, -(z * _HALF)) + _ONE
+    cosine = _round32(_fmaf(_round32(cosine * z), z, -_round32(z * _HALF)) + 1.0)
     sine = _fmaf(_fmaf(_SINCOF[0], z, _SINCOF[1]), z, _SINCOF[2])
-    sine = _fmaf(sine * z, x, x)
-    sin = np.where(use_sine, sine, cosine)
-    cos = np.where(use_sine, cosine, sine)
+    sine = _fmaf(_round32(sine * z), x, x)
+    sin = np.where(use_sine, sine, cosine).astype(np.float32)
+    cos = np.where(use_sine, cosine, sine).astype(np.float32)
     return np.where(sin_negative, -sin, sin), np.where(cos_negative, -cos, cos)
 
 
@@ -385,7 +395,7 @@ def randperm(gen: Generator, n: int) -> Any:
     index = np.arange(n, dtype=np.int64)
     target = index.copy()
     target[:-1] += (gen.random(max(n - 1, 0)) % (n - index[:-1]).astype(np.uint64)).astype(np.int64)
-    order = np.lexsort((index, target))  # by target, then by step
+    order = np.argsort(target, kind="stable")  # by target, then by step
     grouped = target[order]
     same = np.flatnonzero(grouped[1:] == grouped[:-1]) + 1
     previous = np.full(n, -1)  # the step before, with the same target

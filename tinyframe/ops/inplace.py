@@ -173,7 +173,9 @@ def random_fill(target: Tensor, kind: str, a: Any = None, b: Any = None, *, gene
     elif kind == "normal":
         values = random.normal(gen, shape, dtype, a, b, contiguous=data.flags.c_contiguous)
     elif kind == "bernoulli":
-        p = array_module_of(data).broadcast_to(a._data, data.shape).transpose(order) if isinstance(a, _graph.Tensor) else a
+        p = a
+        if isinstance(a, _graph.Tensor):
+            p = array_module_of(data).broadcast_to(a._data, data.shape).transpose(order)
         values = random.bernoulli(gen, p, shape, dtype)
     elif kind == "random":
         values = random.random_bits(gen, shape, dtype) if a is None else random.randint(gen, shape, a, b)

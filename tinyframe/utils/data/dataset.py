@@ -11,8 +11,8 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from ...device import CPU, device_of, move_array
 from ... import random
+from ...device import CPU, device_of, move_array
 from ...random import Generator, default_generator, generator_for
 from ...tensor import Tensor
 

@@ -12,10 +12,10 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from ... import random
 from ...creation import as_tensor
 from ...device import CPU
 from ...dtypes import float64
-from ... import random
 from ...ops.sampling import multinomial
 from ...random import Generator, generator_for
 
