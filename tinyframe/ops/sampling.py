@@ -129,8 +129,7 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
         raise RuntimeError(f"cannot sample n_sample <= 0 samples (got {num_samples})")
     if not replacement and num_samples > categories:
         raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
-    if not bool(xp.isfinite(rows).all()) or bool((rows < 0).any()):
-        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    _check_probabilities(rows, replacement and num_samples > 1)
     totals = rows.sum(axis=1, keepdims=True)
     if bool((totals <= 0).any()):
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
@@ -142,6 +141,22 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
         picks = xp.argsort(-keys, axis=1, kind="stable")[:, :num_samples]
     picks = picks.astype(np.int64)
     return _graph.wrap(picks.reshape(-1) if data.ndim == 1 else picks)
+
+
+def _check_probabilities(rows: Any, per_entry: bool) -> None:
+    """PyTorch's checks: the sampling kernel with replacement names the first bad entry (NaN reads as
+    negative); the exponential path checks the whole tensor at once."""
+    xp = array_module_of(rows)
+    negative, infinite = ~(rows >= 0), xp.isinf(rows)
+    if not per_entry:
+        if bool((negative | infinite).any()):
+            raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+        return
+    bad = (negative | infinite).reshape(-1)
+    if bool(bad.any()):
+        first = int(xp.argmax(bad))
+        kind = "< 0" if bool(negative.reshape(-1)[first]) else "= infinity or NaN"
+        raise RuntimeError(f"invalid multinomial distribution (encountering probability entry {kind})")
 
 
 def _with_replacement(gen: Generator, rows: Any, num_samples: int) -> Any:
