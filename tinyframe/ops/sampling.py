@@ -113,9 +113,11 @@ def poisson(input: Tensor, generator: Generator | None = None) -> Tensor:
 def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
                 generator: Generator | None = None) -> Tensor:
     """``num_samples`` category indices per row of ``input`` (1-D or 2-D non-negative weights, not
-    necessarily normalised), int64. Without replacement each category is drawn at most once: the
-    categories with the smallest ``E / p`` (``E`` exponential samples), as PyTorch draws them; once
-    the positive weights run out, zero-weight categories follow."""
+    necessarily normalised), int64, drawn as PyTorch's CPU kernels draw them. With replacement: a
+    float64 uniform per sample located in the normalised cumulative sum. Without replacement (or for
+    one sample): the categories with the largest ``p / E`` (``E`` exponential samples); once the
+    positive weights run out, zero-weight categories follow in index order (PyTorch's order among
+    those ties is its ``topk``'s sorting order)."""
     data = input._data
     if data.dtype.kind != "f":
         raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "

@@ -1,7 +1,8 @@
 """Samplers: which dataset indices a DataLoader visits, and in which order.
 
-The built-in samplers draw a whole epoch's order as one NumPy index array, from tinyframe's seeded
-CPU generator (``tinyframe.manual_seed`` makes it reproducible; each epoch draws a new order).
+The built-in samplers draw a whole epoch's order as one NumPy index array with PyTorch's draws (the
+same orders as PyTorch after the same ``manual_seed``; ``RandomSampler`` without a generator seeds
+a fresh one from one int64 draw of the global generator, as PyTorch does).
 ``BatchSampler`` slices that array into batches without a Python step per sample.
 """
 from __future__ import annotations
