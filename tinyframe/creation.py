@@ -275,7 +275,7 @@ def randint(low: int, high: int | None = None, size: Sequence[int] = (), *, gene
         low, high = 0, low
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    return _random(_size(tuple(size)), lambda gen, shape, _: random.randint(gen, shape, low, high), dtype, device,
+    return _random(_size(tuple(size)), lambda gen, shape, dt: random.randint(gen, shape, dt, low, high), dtype, device,
                    generator, False, dtypes.int64)
 
 

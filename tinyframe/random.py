@@ -178,6 +178,7 @@ def set_rng_state(state: Any) -> None:
 _MASK53 = np.uint64(2**53 - 1)
 _glibc_log = np.frompyfunc(math.log, 1, 1)  # NumPy's SIMD log and log1p differ from glibc's in the last bit
 _glibc_log1p = np.frompyfunc(math.log1p, 1, 1)
+_glibc_exp, _glibc_tan = np.frompyfunc(math.exp, 1, 1), np.frompyfunc(math.tan, 1, 1)
 
 
 def _libm(function: Any, x: np.ndarray) -> np.ndarray:
@@ -383,14 +384,13 @@ def _sincos256(x: np.ndarray) -> tuple:
     return np.where(sin_negative, -sin, sin), np.where(cos_negative, -cos, cos)
 
 
-def randint(gen: Generator, shape: tuple, low: int, high: int) -> Any:
-    """``random_(low, high)`` as int64: ``random() % range + low``, ``random64()`` for ranges of 2**32
-    or more."""
+def randint(gen: Generator, shape: tuple, dtype: Any, low: int, high: int) -> Any:
+    """``random_(low, high)``: ``random() % range + low``, ``random64()`` for ranges of 2**32 or more."""
     if gen.device.type != "cpu":
-        return gen.state.randint(low, high, shape, dtype=np.int64)
+        return gen.state.randint(low, high, shape, dtype=np.int64).astype(dtype)
     span = high - low
     raw = gen.random64(math.prod(shape)) if span >= 2**32 else gen.random(math.prod(shape))
-    return ((raw % np.uint64(span)) + np.uint64(low % 2**64)).view(np.int64).reshape(shape)
+    return ((raw % np.uint64(span)) + np.uint64(low % 2**64)).view(np.int64).astype(dtype).reshape(shape)
 
 
 # random_() without bounds: how many bits each dtype draws and the modulus PyTorch reduces them by.
@@ -441,7 +441,7 @@ def randperm(gen: Generator, n: int) -> Any:
     return np.where(previous >= 0, root[np.maximum(previous, 0)], target)
 
 
-def bernoulli(gen: Generator, probability: Any, shape: tuple, dtype: Any) -> Any:
+def bernoulli(gen: Generator, shape: tuple, dtype: Any, probability: Any) -> Any:
     """``bernoulli_(p)``: 1 where a uniform is below ``p``. A float64 tensor ``p`` and a number ``p``
     compare 53-bit uniforms, other tensors 24-bit float32 ones."""
     dtype = np.dtype(dtype)
@@ -459,3 +459,26 @@ def exponential(gen: Generator, shape: tuple, dtype: Any, rate: float = 1.0) -> 
         return gen.state.exponential(1.0 / rate, shape).astype(dtype)
     u = unit(gen, math.prod(shape), True)
     return (-1.0 / rate * _libm(_glibc_log1p, -u)).astype(dtype).reshape(shape)
+
+
+def cauchy(gen: Generator, shape: tuple, dtype: Any, median: float = 0.0, sigma: float = 1.0) -> Any:
+    """``cauchy_(median, sigma)``: ``median + sigma * tan(pi * (u - 0.5))``, 53-bit uniforms ``u``."""
+    if gen.device.type != "cpu":
+        return (median + sigma * gen.state.standard_cauchy(shape)).astype(dtype)
+    u = unit(gen, math.prod(shape), True)
+    return (median + sigma * _libm(_glibc_tan, math.pi * (u - 0.5))).astype(dtype).reshape(shape)
+
+
+def log_normal(gen: Generator, shape: tuple, dtype: Any, mean: float = 1.0, std: float = 2.0) -> Any:
+    """``log_normal_(mean, std)``: ``exp`` of per-element (cached Box-Muller) normal samples."""
+    if gen.device.type != "cpu":
+        return gen.state.lognormal(mean, std, shape).astype(dtype)
+    return _libm(_glibc_exp, _normal_serial(gen, math.prod(shape), mean, std)).astype(dtype).reshape(shape)
+
+
+def geometric(gen: Generator, shape: tuple, dtype: Any, p: float) -> Any:
+    """``geometric_(p)``: ``ceil(log(u) / log1p(-p))``, 53-bit uniforms ``u``."""
+    if gen.device.type != "cpu":
+        return gen.state.geometric(p, shape).astype(dtype)
+    u = unit(gen, math.prod(shape), True)
+    return np.ceil(_libm(_glibc_log, u) / math.log1p(-p)).astype(dtype).reshape(shape)

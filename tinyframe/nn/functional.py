@@ -224,7 +224,7 @@ def _dropout_mask(data: Any, p: float) -> Any:
     if p == 1.0:
         return xp.zeros((), dtype=data.dtype)
     # PyTorch: empty_like(input).bernoulli_(1 - p).div_(1 - p), the division in input's dtype
-    mask = random.bernoulli(generator_for(device_of(data)), 1.0 - p, data.shape, data.dtype)
+    mask = random.bernoulli(generator_for(device_of(data)), data.shape, data.dtype, 1.0 - p)
     mask /= data.dtype.type(1.0 - p)
     return mask
 
@@ -624,7 +624,7 @@ def _bernoulli_keep(input: Tensor, shape: tuple, p: float) -> Any:
     data = input._data
     if p == 1.0:
         return array_module_of(data).zeros(shape, data.dtype)
-    return random.bernoulli(generator_for(device_of(data)), 1.0 - p, shape, data.dtype)
+    return random.bernoulli(generator_for(device_of(data)), shape, data.dtype, 1.0 - p)
 
 
 def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:

@@ -158,29 +158,19 @@ def _replaced_by(old: Tensor, new: Any) -> Tensor:
     return where(everywhere, new, old)
 
 
-def random_fill(target: Tensor, kind: str, a: Any = None, b: Any = None, *, generator: Any = None) -> Tensor:
-    """Fills ``target`` with samples, in memory order as PyTorch does: ``uniform`` on [a, b), ``normal``
-    (mean a, std b), ``bernoulli`` (p=a, a number or a tensor), ``random`` (integers in [a, b), or the
-    dtype's whole range when both are None), ``exponential`` (rate a)."""
+def random_fill(target: Tensor, kind: str, *parameters: Any, generator: Any = None) -> Tensor:
+    """Fills ``target`` with the samples of ``tinyframe.random.<kind>(generator, shape, dtype,
+    *parameters)`` (``uniform``, ``normal``, ``bernoulli``, ``randint``, ``random_bits``,
+    ``exponential``, ``cauchy``, ``log_normal``, ``geometric``), in memory order as PyTorch does."""
     _check_not_leaf(target)
     gen = generator_for(device_of(target._data), generator)
     data = target._data
     order = sorted(range(data.ndim), key=lambda axis: -abs(data.strides[axis]))
     view = data.transpose(order)  # PyTorch's TensorIterator walks an output in memory order
-    shape, dtype = view.shape, data.dtype
-    if kind == "uniform":
-        values = random.uniform(gen, shape, dtype, a, b)
-    elif kind == "normal":
-        values = random.normal(gen, shape, dtype, a, b, contiguous=data.flags.c_contiguous)
-    elif kind == "bernoulli":
-        p = a
-        if isinstance(a, _graph.Tensor):
-            p = array_module_of(data).broadcast_to(a._data, data.shape).transpose(order)
-        values = random.bernoulli(gen, p, shape, dtype)
-    elif kind == "random":
-        values = random.random_bits(gen, shape, dtype) if a is None else random.randint(gen, shape, a, b)
-    else:
-        values = random.exponential(gen, shape, dtype, a)
-    view[...] = values
+    if kind == "normal":  # PyTorch's normal_ takes its 16-wide path on contiguous tensors only
+        parameters += (data.flags.c_contiguous,)
+    if kind == "bernoulli" and isinstance(parameters[0], _graph.Tensor):
+        parameters = (array_module_of(data).broadcast_to(parameters[0]._data, data.shape).transpose(order),)
+    view[...] = getattr(random, kind)(gen, view.shape, data.dtype, *parameters)
     target._bump_version()
     return target

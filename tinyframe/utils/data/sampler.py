@@ -96,7 +96,7 @@ class RandomSampler(_ArraySampler):
         if gen is None:  # PyTorch seeds a fresh generator from one int64 draw of the global one
             gen = Generator().manual_seed(int(random.random_bits(_generator(None), (), np.int64)))
         if self.replacement:
-            return random.randint(gen, (count,), 0, n)
+            return random.randint(gen, (count,), np.int64, 0, n)
         whole, part = divmod(count, n)
         orders = [random.randperm(gen, n) for _ in range(whole)]
         orders.append(random.randperm(gen, n)[:part])
