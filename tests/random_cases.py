@@ -201,6 +201,6 @@ def rng_state(torch: Any) -> list:
 @case
 def other_distributions(torch: Any) -> list:
     torch.manual_seed(0)
-    return [torch.empty(7).cauchy_(), torch.empty(5, dtype=torch.float64).cauchy_(1.0, 2.0), torch.empty(5).log_normal_(),
-            torch.empty(3, dtype=torch.float64).log_normal_(0.5, 0.25), torch.empty(20).geometric_(0.3),
-            torch.empty(4, dtype=torch.int64).geometric_(0.6), torch.randn(3)]
+    return [torch.empty(7).cauchy_(), torch.empty(5, dtype=torch.float64).cauchy_(1.0, 2.0),
+            torch.empty(5).log_normal_(), torch.empty(3, dtype=torch.float64).log_normal_(0.5, 0.25),
+            torch.empty(20).geometric_(0.3), torch.empty(4, dtype=torch.int64).geometric_(0.6), torch.randn(3)]
