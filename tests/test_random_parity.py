@@ -37,5 +37,10 @@ def test_seed_keys_the_stream_by_its_low_32_bits_and_keeps_all_64():
 def test_rng_state_is_pytorchs_5056_bytes_and_rejects_other_sizes():
     state = tinyframe.get_rng_state()
     assert state.dtype == tinyframe.uint8 and tuple(state.shape) == (5056,)
-    with pytest.raises(RuntimeError, match="size to be 12"):
+    with pytest.raises(RuntimeError, match="Expected a CPUGeneratorImplState of size 5056 but found the input RNG "
+                       "state size to be 12"):
         tinyframe.set_rng_state(tinyframe.zeros(12, dtype=tinyframe.uint8))
+    with pytest.raises(TypeError, match="RNG state must be a torch.ByteTensor"):
+        tinyframe.set_rng_state(tinyframe.zeros(5056))
+    with pytest.raises(ValueError, match="Overflow when unpacking long long"):
+        tinyframe.manual_seed(2**64)

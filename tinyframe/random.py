@@ -33,7 +33,7 @@ class Generator:
         32 bits key the CPU stream; ``initial_seed()`` keeps the whole 64-bit value."""
         seed = int(seed)
         if not -2**63 <= seed < 2**64:
-            raise RuntimeError(f"Overflow when unpacking long long: seed {seed} is outside [-2**63, 2**64)")
+            raise ValueError("Overflow when unpacking long long")
         self._seed = seed % 2**64
         self._state: Any = None
         self._twister: np.random.MT19937 | None = None
@@ -100,10 +100,10 @@ class Generator:
         """Restores a state from :meth:`get_state` (a uint8 tensor or array of 5056 bytes)."""
         data = np.asarray(getattr(state, "_data", state))
         if data.dtype != np.uint8:
-            raise TypeError(f"expected a torch.ByteTensor, but got {data.dtype}")
+            raise TypeError("RNG state must be a torch.ByteTensor")
         if data.size != _STATE_LAYOUT.itemsize:
-            raise RuntimeError(f"Expected either a CPUGeneratorImplStateLegacy of size 5048 or a CPUGeneratorImplState "
-                               f"of size {_STATE_LAYOUT.itemsize} but found the input RNG state size to be {data.size}")
+            raise RuntimeError(f"Expected a CPUGeneratorImplState of size {_STATE_LAYOUT.itemsize} but found the input "
+                               f"RNG state size to be {data.size}")
         fields = np.frombuffer(data.tobytes(), dtype=_STATE_LAYOUT)[0]
         left = int(fields["left"])
         if not fields["seeded"] or not 0 < left <= 624 or int(fields["next"]) > 624:
