@@ -53,8 +53,7 @@ class Generator:
     def twister(self) -> np.random.MT19937:
         """The CPU Mersenne Twister, created from the seed on first use."""
         if self._twister is None:
-            self._twister = np.random.MT19937()
-            self._twister._legacy_seeding(self._seed & 0xFFFFFFFF)
+            self._twister = _seeded_twister(self._seed)
         self._fresh = False
         return self._twister
 
@@ -83,10 +82,7 @@ class Generator:
         """PyTorch's CPU generator state: the 5056 bytes of ``CPUGeneratorImplState``."""
         if self.device.type != "cpu":
             raise NotImplementedError("get_state is supported for CPU generators only")
-        twister = self._twister
-        if twister is None:
-            twister = np.random.MT19937()
-            twister._legacy_seeding(self._seed & 0xFFFFFFFF)
+        twister = self._twister or _seeded_twister(self._seed)
         pos = twister.state["state"]["pos"]
         out = np.zeros((), dtype=_STATE_LAYOUT)
         out["seed"], out["seeded"] = self._seed, 1
@@ -117,6 +113,13 @@ class Generator:
         self._normal = float(fields["normal_y"]) if fields["normal_is_valid"] else None
 
 
+def _seeded_twister(seed: int) -> np.random.MT19937:
+    """PyTorch's ``mt19937(seed)``: ``init_genrand`` of the low 32 bits."""
+    twister = np.random.MT19937()
+    twister._legacy_seeding(seed & 0xFFFFFFFF)
+    return twister
+
+
 # PyTorch's CPUGeneratorImplState (legacy THGeneratorState, then the float normal cache), byte for byte.
 _STATE_LAYOUT = np.dtype({
     "names": ["seed", "left", "seeded", "next", "state", "normal_x", "normal_y", "normal_rho", "normal_is_valid",
@@ -124,10 +127,6 @@ _STATE_LAYOUT = np.dtype({
     "formats": ["<u8", "<i4", "<i4", "<u8", ("<u8", 624), "<f8", "<f8", "<f8", "<i4", "<f4", "u1"],
     "offsets": [0, 8, 12, 16, 24, 5016, 5024, 5032, 5040, 5048, 5052],
     "itemsize": 5056})
-
-
-def _device(spec: Any) -> device:
-    return as_device(spec)
 
 
 default_generator = Generator("cpu")
