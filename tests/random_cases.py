@@ -60,6 +60,14 @@ def randn_float64(torch: Any) -> list:
 
 
 @case
+def float16(torch: Any) -> list:
+    torch.manual_seed(0)
+    return [torch.randn(20, dtype=torch.float16), torch.randn(3), torch.randn(16, dtype=torch.float16),
+            torch.rand(5, dtype=torch.float16), torch.randn(33, dtype=torch.float16),
+            torch.randn(5, dtype=torch.float16), torch.empty(40, dtype=torch.float16).uniform_(-2, 2), torch.rand(2)]
+
+
+@case
 def rand_and_uniform(torch: Any) -> list:
     torch.manual_seed(7)
     return [torch.rand(5), torch.rand(3, dtype=torch.float64), torch.rand(1000), torch.empty(20).uniform_(-0.3, 0.7),

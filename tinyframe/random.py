@@ -215,16 +215,20 @@ def normal(gen: Generator, shape: tuple, dtype: Any, mean: float = 0.0, std: flo
         return (gen.state.standard_normal(shape) * std + mean).astype(dtype)
     count = math.prod(shape)
     if count >= 16 and contiguous:
-        values = _normal_fill(gen, count, dtype == np.float64, mean, std)
+        values = _normal_fill(gen, count, dtype == np.float64, mean, std, dtype.itemsize < 4)
     else:
         values = _normal_serial(gen, count, mean, std)
     return values.astype(dtype, copy=False).reshape(shape)
 
 
-def _normal_fill(gen: Generator, count: int, double: bool, mean: float, std: float) -> np.ndarray:
+def _normal_fill(gen: Generator, count: int, double: bool, mean: float, std: float, narrow: bool) -> np.ndarray:
+    """Uniforms for the whole tensor (float16: for its whole blocks of 16 only), Box-Muller on each
+    block, then 16 fresh uniforms for the last 16 values when the size is not a multiple of 16."""
     fill16 = _fill16_double if double else _fill16_float
-    data = unit(gen, count, double)
     whole = count // 16 * 16
+    data = np.empty(count, np.float64 if double else np.float32)
+    drawn = whole if narrow else count
+    data[:drawn] = unit(gen, drawn, double)
     data[:whole] = fill16(data[:whole].reshape(-1, 16), mean, std).reshape(-1)
     if count % 16:  # PyTorch redraws the last 16 values
         data[count - 16:] = fill16(unit(gen, 16, double).reshape(1, 16), mean, std).reshape(-1)
