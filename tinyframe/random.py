@@ -308,29 +308,25 @@ _COSCOF = [_f32(2.443315711809948E-005), _f32(-1.388731625493765E-003), _f32(4.1
 _FOPI, _HALF, _ONE = _f32(1.27323954473516), _f32(0.5), _f32(1.0)
 
 
-class _Float32:
-    """float32 arithmetic carried in float64 arrays, updated in place: an operation is done in float64
-    (exact for a product of floats, one rounding for a sum) and rounded to float32 through a scratch
-    array. A fused multiply-add is the float64 ``a * b + c`` rounded once (ties too rare to matter).
-    In place because fresh arrays of this size cost page faults that dwarf the arithmetic."""
+class _Fused:
+    """float32 fused multiply-adds: the product of two floats is exact in float64, the sum is rounded
+    there once and then to float32 (ties too rare to matter). One float64 buffer is reused, since fresh
+    arrays of this size cost page faults that dwarf the arithmetic."""
 
     def __init__(self, size: int) -> None:
-        self.scratch = np.empty(size, np.float32)
+        self.wide = np.empty(size, np.float64)
 
-    def round(self, a: np.ndarray) -> np.ndarray:
-        np.copyto(self.scratch, a, casting="same_kind")
-        np.copyto(a, self.scratch)
-        return a
-
-    def fma(self, a: np.ndarray, b: Any, c: Any) -> np.ndarray:
-        """``a = fma(a, b, c)``."""
-        a *= b
-        a += c
-        return self.round(a)
+    def fma(self, a: np.ndarray, b: Any, c: Any, out: np.ndarray | None = None) -> np.ndarray:
+        """``fma(a, b, c)`` into ``out`` (default: ``a``)."""
+        np.multiply(a, b, out=self.wide, dtype=np.float64)
+        np.add(self.wide, c, out=self.wide)
+        out = a if out is None else out
+        np.copyto(out, self.wide, casting="same_kind")
+        return out
 
     def poly(self, coefficients: list, x: np.ndarray) -> np.ndarray:
         """Horner's ``((c0 x + c1) x + c2) ...`` with one fma per step."""
-        y = np.full(x.shape, coefficients[0], np.float64)
+        y = np.full(x.shape, coefficients[0], np.float32)
         for coefficient in coefficients[1:]:
             self.fma(y, x, coefficient)
         return y
@@ -339,49 +335,43 @@ class _Float32:
 def _log256(x: np.ndarray) -> np.ndarray:
     """avx_mathfun's ``log256_ps`` for positive normal floats, operation by operation, with the
     multiply-adds PyTorch's compiler fuses."""
-    f32 = _Float32(x.size)
+    fused = _Fused(x.size)
     bits = x.view(np.int32)
-    exponent = ((bits >> 23) - 0x7E).astype(np.float64)
+    exponent = ((bits >> 23) - 0x7E).astype(np.float32)
     mantissa = ((bits & ~0x7F800000) | 0x3F000000).view(np.float32)
     small = mantissa < _SQRTHF
     exponent -= small
-    reduced = mantissa - _ONE
-    np.add(reduced, mantissa, out=reduced, where=small)
-    x = reduced.astype(np.float64)
-    z = f32.round(x * x)
-    y = f32.poly(_LOG_P, x)
-    f32.round(np.multiply(y, x, out=y))
-    term = f32.round(exponent * _LOG_Q1)
-    f32.fma(y, z, term)
-    np.multiply(z, _HALF, out=term)
-    f32.round(np.subtract(y, term, out=y))
-    f32.round(np.add(y, x, out=y))
-    return f32.fma(exponent, _LOG_Q2, y).astype(np.float32)
+    x = mantissa - _ONE
+    np.add(x, mantissa, out=x, where=small)
+    z = x * x
+    y = fused.poly(_LOG_P, x)
+    y *= x
+    fused.fma(y, z, exponent * _LOG_Q1)
+    fused.fma(z, -_HALF, y, out=y)
+    y += x
+    return fused.fma(exponent, _LOG_Q2, y, out=y)
 
 
 def _sincos256(x: np.ndarray) -> tuple:
     """avx_mathfun's ``sincos256_ps`` (Cephes sinf/cosf), operation by operation, with the
     multiply-adds PyTorch's compiler fuses."""
-    f32 = _Float32(x.size)
+    fused = _Fused(x.size)
     negative = np.signbit(x)
     x = np.abs(x)
     quadrant = (((x * _FOPI).astype(np.int32) + 1) & ~1)
-    y = quadrant.astype(np.float64)
-    x = x.astype(np.float64)
-    term = np.empty_like(x)
+    y = quadrant.astype(np.float32)
     for part in _DP:
-        f32.round(np.add(x, np.multiply(y, part, out=term), out=x))
-    z = f32.round(x * x)
-    cosine = f32.poly(_COSCOF, z)
-    f32.round(np.multiply(cosine, z, out=cosine))
-    f32.fma(cosine, z, -np.multiply(z, _HALF, out=term))
-    f32.round(np.add(cosine, 1.0, out=cosine))
-    sine = f32.poly(_SINCOF, z)
-    f32.round(np.multiply(sine, z, out=sine))
-    f32.fma(sine, x, x)
+        fused.fma(y, part, x, out=x)
+    z = x * x
+    cosine = fused.poly(_COSCOF, z)
+    cosine *= z
+    fused.fma(cosine, z, -(z * _HALF))
+    cosine += _ONE
+    sine = fused.poly(_SINCOF, z)
+    sine *= z
+    fused.fma(sine, x, x)
     use_sine = (quadrant & 2) == 0
-    sin = np.where(use_sine, sine, cosine).astype(np.float32)
-    cos = np.where(use_sine, cosine, sine).astype(np.float32)
+    sin, cos = np.where(use_sine, sine, cosine), np.where(use_sine, cosine, sine)
     sin_negative = negative ^ ((quadrant & 4) != 0)
     cos_negative = (~(quadrant - 2) & 4) != 0
     return np.where(sin_negative, -sin, sin), np.where(cos_negative, -cos, cos)
