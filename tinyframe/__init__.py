@@ -18,7 +18,7 @@ from .autograd import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like,
                        linspace, logspace, ones, ones_like, rand, rand_like, randint, randint_like,
                        randn, randn_like, randperm, tensor, zeros, zeros_like)
-from .random import Generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
+from .random import Generator, initial_seed, manual_seed, seed
 from ._tensor_str import set_printoptions
 from .serialization import load, save
 from ._dlpack import from_dlpack
@@ -52,7 +52,7 @@ __all__ = [
     "set_default_dtype", "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange",
     "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",
     "randint", "rand_like", "randn_like", "randint_like", "randperm", "Generator",
-    "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state", "set_printoptions", "nn", "optim",
+    "manual_seed", "seed", "initial_seed", "set_printoptions", "nn", "optim",
     "save", "load", "utils", "distributions", "can_cast", "linalg", "return_types", "distributed",
     "from_dlpack", "set_num_threads", "get_num_threads",
     *_functional_names,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from . import dtypes
+from . import _graph, dtypes, random
 from .ops.binary import clamp
 from .tensor import Tensor
 
@@ -13,7 +13,7 @@ __all__ = ["clip",
            "equal", "is_tensor", "is_floating_point", "is_nonzero", "typename", "numel", "promote_types", "result_type",
            "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
            "set_float32_matmul_precision", "get_float32_matmul_precision", "compile", "pi", "e", "inf", "nan",
-           "newaxis"]
+           "newaxis", "get_rng_state", "set_rng_state"]
 
 pi, e, inf, nan = math.pi, math.e, math.inf, math.nan
 clip = clamp  # PyTorch's alias
@@ -99,3 +99,13 @@ def compile(model: Any = None, **options: Any) -> Any:
     if model is None:
         return lambda fn: fn
     return model
+
+
+def get_rng_state() -> Tensor:
+    """The CPU generator's state as PyTorch's uint8 tensor of 5056 bytes (``CPUGeneratorImplState``)."""
+    return _graph.wrap(random.default_generator.get_state())
+
+
+def set_rng_state(new_state: Tensor) -> None:
+    """Restores the CPU generator's state from :func:`get_rng_state`."""
+    random.default_generator.set_state(new_state)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import _graph, dtypes
+from . import _graph, dtypes, random
 from .device import array_module, as_device, device_of, move_array
 from .random import Generator, generator_for
 
@@ -247,44 +247,36 @@ def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None,
 
 def _random(size: tuple, draw: Any, dtype: Any, device: Any, generator: Generator | None,
             requires_grad: bool, default: dtypes.dtype | None = None) -> Tensor:
+    """A fresh tensor of ``draw(generator, shape, numpy_dtype)`` samples (``tinyframe.random``'s draws)."""
     xp, np_dtype, dev = _module_and_dtype(dtype, device, default)
-    state = generator_for(dev, generator).state
-    return _finish(draw(state, size).astype(np_dtype, copy=False), None, dev, requires_grad)
-
-
-def _uniform(state: Any, shape: tuple) -> Any:
-    return state.random(shape, dtype=np.float64) if hasattr(state, "random") else state.random_sample(shape)
-
-
-def _normal(state: Any, shape: tuple) -> Any:
-    return state.standard_normal(shape)
+    array = draw(generator_for(dev, generator), size, np_dtype)
+    return _finish(array.astype(np_dtype, copy=False), None, dev, requires_grad)
 
 
 def rand(*shape: Any, size: Any = None, generator: Generator | None = None, dtype: Any = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
     """Uniform samples on ``[0, 1)``."""
-    return _random(_size(shape, size), _uniform, dtype, device, generator, requires_grad)
+    return _random(_size(shape, size), random.uniform, dtype, device, generator, requires_grad)
 
 
 def randn(*shape: Any, size: Any = None, generator: Generator | None = None, dtype: Any = None, device: Any = None,
           requires_grad: bool = False) -> Tensor:
     """Standard normal samples."""
-    return _random(_size(shape, size), _normal, dtype, device, generator, requires_grad)
+    return _random(_size(shape, size), random.normal, dtype, device, generator, requires_grad)
 
 
 def randint(low: int, high: int | None = None, size: Sequence[int] = (), *, generator: Generator | None = None,
             dtype: Any = None, device: Any = None) -> Tensor:
-    """Integers drawn uniformly from ``[low, high)`` (int64 by default)."""
+    """Integers drawn uniformly from ``[low, high)`` (int64 by default); ``randint(high, size)`` draws
+    from ``[0, high)``."""
+    if isinstance(high, (tuple, list)):
+        low, high, size = 0, low, high
     if high is None:
         low, high = 0, low
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-
-    def draw(state: Any, shape: tuple) -> Any:
-        if hasattr(state, "integers"):
-            return state.integers(low, high, shape, dtype=np.int64)
-        return state.randint(low, high, shape, dtype=np.int64)
-    return _random(_size(tuple(size)), draw, dtype, device, generator, False, dtypes.int64)
+    return _random(_size(tuple(size)), lambda gen, shape, dt: random.randint(gen, shape, dt, low, high), dtype, device,
+                   generator, False, dtypes.int64)
 
 
 def rand_like(input: Tensor, *, dtype: Any = None, device: Any = None) -> Tensor:
@@ -303,5 +295,5 @@ def randint_like(input: Tensor, low: int, high: int | None = None, *, dtype: Any
 
 def randperm(n: int, *, generator: Generator | None = None, dtype: Any = None, device: Any = None) -> Tensor:
     """A random permutation of ``0 .. n-1``."""
-    return _random((n,), lambda state, shape: state.permutation(shape[0]), dtype, device, generator,
-                   False, dtypes.int64)
+    return _random((n,), lambda gen, shape, _: random.randperm(gen, n), dtype, device, generator, False,
+                   dtypes.int64)

@@ -1396,10 +1396,6 @@ class Tensor:
         """Fills the tensor with samples from the normal distribution ``N(mean, std**2)``; returns self."""
         return inplace.random_fill(self, "normal", mean, std, generator=generator)
 
-    def exponential_(self, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
-        """Fills the tensor with samples from the exponential distribution of rate ``lambd``; returns self."""
-        return inplace.random_fill(self, "exponential", lambd, generator=generator)
-
     # In-place forms of elementwise methods, as PyTorch names them.
     acos_, asin_, atan_, cos_ = (_inplace_of(n) for n in ("acos", "asin", "atan", "cos"))
     cosh_, sin_, sinh_, tan_ = (_inplace_of(n) for n in ("cosh", "sin", "sinh", "tan"))
@@ -1426,9 +1422,43 @@ class Tensor:
     arctan2_ = atan2_
     lerp_, addcmul_, addcdiv_ = _inplace_of("lerp"), _inplace_of("addcmul"), _inplace_of("addcdiv")
 
-    def bernoulli_(self, p: builtins.float = 0.5, *, generator: Any = None) -> Tensor:
-        """Fills the tensor with 1s drawn with probability ``p`` and 0s otherwise; returns self."""
+    def bernoulli_(self, p: Any = 0.5, *, generator: Any = None) -> Tensor:
+        """Fills the tensor with 1s drawn with probability ``p`` (a number or a tensor) and 0s otherwise;
+        returns self."""
         return inplace.random_fill(self, "bernoulli", p, generator=generator)
+
+    def random_(self, from_: builtins.int | None = None, to: builtins.int | None = None, *, generator: Any = None) -> Tensor:
+        """Fills the tensor with integers drawn uniformly from ``[from_, to)``; ``random_(to)`` draws from
+        ``[0, to)`` and ``random_()`` from ``[0, 2**mantissa]`` (floats) or ``[0, max]`` (integers)."""
+        if from_ is not None and to is None:
+            from_, to = 0, from_
+        if from_ is None:
+            return inplace.random_fill(self, "random_bits", generator=generator)
+        if from_ >= to:
+            raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}")
+        return inplace.random_fill(self, "randint", from_, to, generator=generator)
+
+    def exponential_(self, lambd: builtins.float = 1.0, *, generator: Any = None) -> Tensor:
+        """Fills the tensor with samples from the exponential distribution of rate ``lambd``; returns self."""
+        if not lambd > 0:
+            raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
+        return inplace.random_fill(self, "exponential", lambd, generator=generator)
+
+    def cauchy_(self, median: builtins.float = 0.0, sigma: builtins.float = 1.0, *, generator: Any = None) -> Tensor:
+        """Fills the tensor with samples from the Cauchy distribution; returns self."""
+        return inplace.random_fill(self, "cauchy", median, sigma, generator=generator)
+
+    def log_normal_(self, mean: builtins.float = 1.0, std: builtins.float = 2.0, *, generator: Any = None) -> Tensor:
+        """Fills the tensor with ``exp`` of ``N(mean, std**2)`` samples; returns self."""
+        if not std > 0:
+            raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
+        return inplace.random_fill(self, "log_normal", mean, std, generator=generator)
+
+    def geometric_(self, p: builtins.float, *, generator: Any = None) -> Tensor:
+        """Fills the tensor with the number of Bernoulli(p) trials up to the first success; returns self."""
+        if not 0 < p < 1:
+            raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
+        return inplace.random_fill(self, "geometric", p, generator=generator)
 
     # ----------------------------------------------------------------- Python protocol
     def __repr__(self) -> str:

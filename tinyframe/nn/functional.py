@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, random
 from ..device import array_module_of, device_of
 from ..ops import activation as activation_ops
 from ..ops import binary, indexing, linalg, unary
@@ -223,13 +223,9 @@ def _dropout_mask(data: Any, p: float) -> Any:
     xp = array_module_of(data)
     if p == 1.0:
         return xp.zeros((), dtype=data.dtype)
-    state = generator_for(device_of(data)).state
-    if hasattr(state, "random"):  # NumPy's Generator
-        uniform = state.random(data.shape, dtype=np.float32)
-    else:  # CuPy's RandomState
-        uniform = state.random_sample(data.shape, dtype=np.float32)
-    mask = (uniform < 1.0 - p).astype(data.dtype)
-    mask *= 1.0 / (1.0 - p)
+    # PyTorch: empty_like(input).bernoulli_(1 - p).div_(1 - p), the division in input's dtype
+    mask = random.bernoulli(generator_for(device_of(data)), data.shape, data.dtype, 1.0 - p)
+    mask /= data.dtype.type(1.0 - p)
     return mask
 
 
@@ -558,9 +554,13 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, trainin
     if not training:
         return unary.leaky_relu(input, (lower + upper) / 2)
     data = input._data
-    state = generator_for(device_of(data)).state
-    draw = state.random(data.shape) if hasattr(state, "random") else state.random_sample(data.shape)
-    slopes = array_module_of(data).asarray(lower + (upper - lower) * draw, dtype=data.dtype)
+    xp = array_module_of(data)
+    # PyTorch draws one float64 uniform per element <= 0, in order
+    slopes = xp.ones_like(data)
+    nonpositive = data <= 0
+    low, high = (float(data.dtype.type(bound)) for bound in (lower, upper))  # PyTorch's bounds are in opmath
+    drawn = random.uniform(generator_for(device_of(data)), (int(nonpositive.sum()),), np.float64, low, high)
+    slopes[nonpositive] = xp.asarray(drawn).astype(data.dtype)
     return binary.where(binary.ge(input, 0.0), input, binary.mul(input, Tensor._make(slopes)))
 
 
@@ -568,10 +568,9 @@ def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: floa
     """``softmax((logits + g) / tau)`` with Gumbel noise ``g = -log(Exp(1))``; ``hard`` returns the
     one-hot of the argmax with the soft sample's gradient (straight-through)."""
     data = logits._data
-    state = generator_for(device_of(data)).state
-    uniform = state.random(data.shape) if hasattr(state, "random") else state.random_sample(data.shape)
     xp = array_module_of(data)
-    gumbels = (-xp.log(-xp.log1p(-xp.asarray(uniform)))).astype(data.dtype)
+    # PyTorch: -empty_like(logits).exponential_().log()
+    gumbels = -xp.log(xp.asarray(random.exponential(generator_for(device_of(data)), data.shape, data.dtype)))
     soft = reductions.softmax(binary.div(binary.add(logits, Tensor._make(gumbels)), tau), dim)
     if not hard:
         return soft
@@ -622,8 +621,10 @@ def _affine(input: Tensor, scale: Tensor, offset: Tensor) -> Tensor:
 
 def _bernoulli_keep(input: Tensor, shape: tuple, p: float) -> Any:
     """0/1 in ``shape``, 1 with probability ``1 - p``, drawn like ``dropout``'s mask."""
-    probe = array_module_of(input._data).empty(shape, input._data.dtype)
-    return _dropout_mask(probe, p) * (1.0 - p) if p < 1.0 else probe * 0
+    data = input._data
+    if p == 1.0:
+        return array_module_of(data).zeros(shape, data.dtype)
+    return random.bernoulli(generator_for(device_of(data)), shape, data.dtype, 1.0 - p)
 
 
 def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:

@@ -5,8 +5,11 @@ import math
 import warnings
 from typing import Any
 
-from ..creation import randperm
+import numpy as np
+
+from ..creation import empty_like, randperm
 from ..grad_mode import no_grad
+from ..ops.binary import where
 from ..tensor import Tensor
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "zeros_", "ones_", "eye_", "xavier_uniform_",
@@ -50,15 +53,48 @@ def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any 
 
 def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
                   generator: Any = None) -> Tensor:
-    """Normal samples redrawn until they fall in [a, b]."""
+    """Samples of N(mean, std^2) truncated to [a, b], drawn as PyTorch draws them: when [a, b] holds more
+    than 30% of the mass, normal samples with the ones outside redrawn (whole-tensor draws); else
+    uniform proposals on [a, b] accepted with probability pdf / peak."""
+    if mean < a - 2 * std or mean > b + 2 * std:
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values may "
+                      "be incorrect.", stacklevel=2)
+    mass = _normal_cdf((b - mean) / std) - _normal_cdf((a - mean) / std)
     with no_grad():
-        tensor.normal_(mean, std, generator=generator)
-        outside = (tensor < a) | (tensor > b)
-        while bool(outside.any()):
-            fresh = tensor.detach().clone().normal_(mean, std, generator=generator)
-            tensor._data[outside._data] = fresh._data[outside._data]
-            outside = (tensor < a) | (tensor > b)
-        return tensor
+        if mass > 0.3:
+            return _redrawn_normal(tensor, mean, std, a, b, generator)
+        return _accepted_uniform(tensor, mean, std, a, b, generator)
+
+
+def _normal_cdf(x: float) -> float:
+    return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+
+def _redrawn_normal(tensor: Tensor, mean: float, std: float, a: float, b: float, generator: Any) -> Tensor:
+    low, high = tensor.new_tensor(a).item(), tensor.new_tensor(b).item()  # the bounds in tensor's dtype
+    result = tensor.normal_(mean, std, generator=generator)
+    outside = (result < low) | (result > high)
+    while bool(outside.any()):
+        result = where(outside, empty_like(result).normal_(mean, std, generator=generator), result)
+        outside = (result < low) | (result > high)
+    return tensor if result is tensor else tensor.copy_(result)
+
+
+def _accepted_uniform(tensor: Tensor, mean: float, std: float, a: float, b: float, generator: Any) -> Tensor:
+    mode = max(a, min(mean, b))
+    log_peak = -0.5 * ((mode - mean) / std) ** 2
+
+    def rejected(candidates: Tensor) -> Tensor:  # log u > log pdf(candidate) - log peak
+        log_pdf = ((candidates - mean) / std).pow(2) * -0.5 - log_peak
+        return empty_like(candidates).uniform_(generator=generator).log().gt(log_pdf)
+    tensor.uniform_(a, b, generator=generator)
+    pending = rejected(tensor)
+    result = tensor
+    while bool(pending.any()):
+        candidates = empty_like(tensor).uniform_(a, b, generator=generator)
+        result = where(pending, candidates, result)
+        pending = pending & rejected(candidates)
+    return tensor if result is tensor else tensor.copy_(result)
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
@@ -119,10 +155,12 @@ def kaiming_normal_(tensor: Tensor, a: float = 0.0, mode: str = "fan_in", nonlin
 
 def orthogonal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
     """A (semi-)orthogonal matrix from the QR decomposition of a normal sample."""
-    import numpy as np
     rows, cols = tensor.shape[0], tensor.numel() // tensor.shape[0]
     with no_grad():
-        flat = Tensor._make(np.zeros((max(rows, cols), min(rows, cols)))).normal_(generator=generator)._data
+        # PyTorch draws the (rows, cols) normal sample in tensor's dtype, then orthogonalises its
+        # transpose when it is wide
+        flat = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator)._data
+        flat = flat.T if rows < cols else flat
         q, r = np.linalg.qr(flat)
         q = q * np.sign(np.diag(r))
         q = q.T if rows < cols else q
@@ -156,7 +194,8 @@ def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator: Any =
     with no_grad():
         tensor.normal_(0, std, generator=generator)
         for col in range(cols):
-            picked = randperm(rows, generator=generator, device=tensor.device)[:zeros]
+            # PyTorch draws the rows from the global generator, not from ``generator``
+            picked = randperm(rows, device=tensor.device)[:zeros]
             tensor._data[picked._data, col] = 0
         return tensor
 

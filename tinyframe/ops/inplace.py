@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .. import _graph, creation, grad_mode
+from .. import _graph, creation, grad_mode, random
 from ..device import array_module_of, device_of, move_array
 from ..random import generator_for
 from .binary import where
@@ -158,21 +158,19 @@ def _replaced_by(old: Tensor, new: Any) -> Tensor:
     return where(everywhere, new, old)
 
 
-def random_fill(target: Tensor, kind: str, a: float, b: float = 0.0, *, generator: Any = None) -> Tensor:
-    """Fills ``target`` with samples: ``uniform`` on [a, b), ``normal`` (mean a, std b), ``exponential``
-    (rate a), ``bernoulli`` (p=a)."""
+def random_fill(target: Tensor, kind: str, *parameters: Any, generator: Any = None) -> Tensor:
+    """Fills ``target`` with the samples of ``tinyframe.random.<kind>(generator, shape, dtype,
+    *parameters)`` (``uniform``, ``normal``, ``bernoulli``, ``randint``, ``random_bits``,
+    ``exponential``, ``cauchy``, ``log_normal``, ``geometric``), in memory order as PyTorch does."""
     _check_not_leaf(target)
-    state = generator_for(device_of(target._data), generator).state
-    shape = target._data.shape
-    if kind == "uniform":
-        uniform = state.random(shape) if hasattr(state, "random") else state.random_sample(shape)
-        target._data[...] = uniform * (b - a) + a
-    elif kind == "normal":
-        target._data[...] = state.standard_normal(shape) * b + a
-    elif kind == "exponential":
-        target._data[...] = state.exponential(size=shape) / a
-    else:
-        uniform = state.random(shape) if hasattr(state, "random") else state.random_sample(shape)
-        target._data[...] = uniform < a
+    gen = generator_for(device_of(target._data), generator)
+    data = target._data
+    order = sorted(range(data.ndim), key=lambda axis: -abs(data.strides[axis]))
+    view = data.transpose(order)  # PyTorch's TensorIterator walks an output in memory order
+    if kind == "normal":  # PyTorch's normal_ takes its 16-wide path on contiguous tensors only
+        parameters += (data.flags.c_contiguous,)
+    if kind == "bernoulli" and isinstance(parameters[0], _graph.Tensor):
+        parameters = (array_module_of(data).broadcast_to(parameters[0]._data, data.shape).transpose(order),)
+    view[...] = getattr(random, kind)(gen, view.shape, data.dtype, *parameters)
     target._bump_version()
     return target

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph, dtypes
+from .. import _graph, dtypes, random
 from .._graph import Op
-from ..creation import _random, _size, _uniform
+from ..creation import _random, _size
 from ..device import array_module_of, device_of
 from ..random import Generator, generator_for
 from . import reduction, unary
@@ -116,20 +116,21 @@ class StandardGammaGrad(Op, node_name="StandardGammaGradBackward0"):
                                   "PyTorch)")
 
 
-def _state(like: Any, generator: Generator | None) -> Any:
-    return generator_for(device_of(like), generator).state
+def _generator(like: Any, generator: Generator | None) -> Generator:
+    return generator_for(device_of(like), generator)
 
 
 def normal(mean: Any, std: Any = 1.0, size: Sequence[int] | None = None, *, generator: Generator | None = None,
            dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """Normal samples: elementwise ``N(mean, std^2)`` for tensor ``mean`` and/or ``std`` (broadcast),
-    or ``size`` samples of ``N(mean, std^2)`` for numbers."""
+    or ``size`` samples of ``N(mean, std^2)`` for numbers. As in PyTorch, tensor parameters scale
+    standard samples drawn in the result's dtype: ``z * std + mean``."""
     mean_tensor, std_tensor = isinstance(mean, _graph.Tensor), isinstance(std, _graph.Tensor)
     if not mean_tensor and not std_tensor:
         if size is None:
             raise TypeError("normal() received an invalid combination of arguments - got (float, float): give a "
                             "size, or a tensor mean or std")
-        return _random(_size(tuple(size)), lambda state, shape: state.standard_normal(shape) * std + mean,
+        return _random(_size(tuple(size)), lambda gen, shape, dt: random.normal(gen, shape, dt, mean, std),
                        dtype, device, generator, requires_grad)
     if not std_tensor and std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
@@ -141,7 +142,12 @@ def normal(mean: Any, std: Any = 1.0, size: Sequence[int] | None = None, *, gene
     std_data = std._data if std_tensor else std
     shape = np.broadcast_shapes(getattr(mean_data, "shape", ()), getattr(std_data, "shape", ()))
     dtype_np = data.dtype if data.dtype.kind == "f" else dtypes.get_default_dtype().numpy
-    samples = (_state(data, generator).standard_normal(shape) * std_data + mean_data).astype(dtype_np, copy=False)
+    gen = _generator(data, generator)
+    if std_tensor:
+        samples = random.normal(gen, shape, dtype_np) * std_data + (mean_data if mean_tensor else dtype_np.type(mean))
+    else:
+        samples = random.normal(gen, shape, dtype_np, 0.0, std) + mean_data
+    samples = array_module_of(data).asarray(samples).astype(dtype_np, copy=False)
     if mean_tensor and std_tensor:
         return Sample.apply(mean, std, samples=samples)
     return (NormalMean if mean_tensor else NormalStd).apply(like, samples=samples)
@@ -156,21 +162,21 @@ def bernoulli(input: Tensor, p: float | None = None, *, generator: Generator | N
     probability = data if p is None else p
     if p is None and bool(((data < 0) | (data > 1)).any()) or p is not None and not 0 <= p <= 1:
         raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
-    draws = (_uniform(_state(data, generator), data.shape) < probability).astype(data.dtype)
+    draws = random.bernoulli(_generator(data, generator), data.shape, data.dtype, probability)
     return Bernoulli.apply(input, samples=draws)
 
 
 def poisson(input: Tensor, generator: Generator | None = None) -> Tensor:
     """Poisson samples with rates ``input`` (elementwise), in ``input``'s dtype."""
     data = input._data
-    samples = _state(data, generator).poisson(data).astype(data.dtype)
+    samples = _generator(data, generator).state.poisson(data).astype(data.dtype)
     return Poisson.apply(input, samples=array_module_of(data).asarray(samples))
 
 
 def binomial(count: Tensor, prob: Tensor, generator: Generator | None = None) -> Tensor:
     """Binomial samples: successes in ``count`` trials of probability ``prob`` (elementwise, broadcast),
     in ``count``'s dtype. Not differentiable."""
-    samples = _state(count._data, generator).binomial(count._data.astype(np.int64), prob._data)
+    samples = _generator(count._data, generator).state.binomial(count._data.astype(np.int64), prob._data)
     return _graph.wrap(samples.astype(count._data.dtype))
 
 
@@ -178,7 +184,7 @@ def _standard_gamma(input: Tensor, generator: Generator | None = None) -> Tensor
     """Samples of the gamma distribution of concentration ``input`` and rate 1 (elementwise), in
     ``input``'s dtype."""
     data = input._data
-    samples = _state(data, generator).standard_gamma(data).astype(data.dtype)
+    samples = _generator(data, generator).state.standard_gamma(data).astype(data.dtype)
     return StandardGamma.apply(input, samples=samples)
 
 
@@ -191,9 +197,11 @@ def _standard_gamma_grad(input: Tensor, output: Tensor) -> Tensor:
 def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
                 generator: Generator | None = None) -> Tensor:
     """``num_samples`` category indices per row of ``input`` (1-D or 2-D non-negative weights, not
-    necessarily normalised), int64. Without replacement each category is drawn at most once: the
-    categories with the smallest ``E / p`` (``E`` exponential samples), as PyTorch draws them; once
-    the positive weights run out, zero-weight categories follow."""
+    necessarily normalised), int64, drawn as PyTorch's CPU kernels draw them. With replacement: a
+    float64 uniform per sample located in the normalised cumulative sum. Without replacement (or for
+    one sample): the categories with the largest ``p / E`` (``E`` exponential samples); once the
+    positive weights run out, zero-weight categories follow in index order (PyTorch's order among
+    those ties is its ``topk``'s sorting order)."""
     data = input._data
     if data.dtype.kind != "f":
         raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
@@ -207,20 +215,42 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
         raise RuntimeError(f"cannot sample n_sample <= 0 samples (got {num_samples})")
     if not replacement and num_samples > categories:
         raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
-    if not bool(xp.isfinite(rows).all()) or bool((rows < 0).any()):
-        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    _check_probabilities(rows, replacement and num_samples > 1)
     totals = rows.sum(axis=1, keepdims=True)
     if bool((totals <= 0).any()):
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-    state = _state(data, generator)
-    if replacement:
-        cumulative = xp.cumsum(rows / totals, axis=1)
-        draws = _uniform(state, (rows.shape[0], num_samples))
-        picks = xp.stack([xp.searchsorted(c, u, side="right") for c, u in zip(cumulative, draws)])
-        picks = xp.minimum(picks, categories - 1)  # rounding can leave the last cumulative sum below 1
-    else:
-        positive = rows > 0
-        keys = xp.where(positive, state.exponential(size=rows.shape) / xp.where(positive, rows, 1.0), xp.inf)
-        picks = xp.argsort(keys, axis=1, kind="stable")[:, :num_samples]
+    gen = _generator(data, generator)
+    if replacement and num_samples > 1:
+        picks = _with_replacement(gen, rows, num_samples)
+    else:  # PyTorch's exponential trick: the largest p / q with q ~ Exp(1), drawn in input's dtype
+        keys = rows / xp.asarray(random.exponential(gen, rows.shape, rows.dtype))
+        picks = xp.argsort(-keys, axis=1, kind="stable")[:, :num_samples]
     picks = picks.astype(np.int64)
     return _graph.wrap(picks.reshape(-1) if data.ndim == 1 else picks)
+
+
+def _check_probabilities(rows: Any, per_entry: bool) -> None:
+    """PyTorch's checks: the sampling kernel with replacement names the first bad entry (NaN reads as
+    negative); the exponential path checks the whole tensor at once."""
+    xp = array_module_of(rows)
+    negative, infinite = ~(rows >= 0), xp.isinf(rows)
+    if not per_entry:
+        if bool((negative | infinite).any()):
+            raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+        return
+    bad = (negative | infinite).reshape(-1)
+    if bool(bad.any()):
+        first = int(xp.argmax(bad))
+        kind = "< 0" if bool(negative.reshape(-1)[first]) else "= infinity or NaN"
+        raise RuntimeError(f"invalid multinomial distribution (encountering probability entry {kind})")
+
+
+def _with_replacement(gen: Generator, rows: Any, num_samples: int) -> Any:
+    """PyTorch's CPU kernel: per row, the cumulative sum (in the input's dtype) divided by its total,
+    the last entry set to 1, then the first entry not below each float64 uniform."""
+    xp = array_module_of(rows)
+    cumulative = xp.cumsum(rows, axis=1)
+    cumulative /= cumulative[:, -1:]
+    cumulative[:, -1] = 1
+    draws = xp.asarray(random.uniform(gen, (rows.shape[0], num_samples), np.float64))
+    return xp.stack([xp.searchsorted(c.astype(np.float64), u, side="left") for c, u in zip(cumulative, draws)])

@@ -12,7 +12,9 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from ...random import Generator
+from ... import random
+from ...device import CPU
+from ...random import Generator, generator_for
 from .collate import default_collate, default_convert
 from .dataset import Dataset, IterableDataset, Subset, TensorDataset
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler, chunks
@@ -113,6 +115,8 @@ class DataLoader(Generic[T_co]):
         self.in_order = in_order
 
     def __iter__(self) -> Iterator[Any]:
+        # PyTorch's iterator draws its workers' base seed first, one int64 from the loader's generator
+        random.random_bits(generator_for(CPU, self.generator), (), np.int64)
         if self.num_workers > 0 and self.worker_init_fn is not None:
             self.worker_init_fn(0)
         if self._iterable:

@@ -11,6 +11,7 @@ from typing import Any, Generic, NoReturn, TypeVar
 
 import numpy as np
 
+from ... import random
 from ...device import CPU, device_of, move_array
 from ...random import Generator, default_generator, generator_for
 from ...tensor import Tensor
@@ -211,6 +212,6 @@ def random_split(dataset: Dataset, lengths: Sequence[int | float],
         lengths = counts
     if sum(lengths) != total:
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
-    order = generator_for(CPU, generator).state.permutation(total).tolist()
+    order = random.randperm(generator_for(CPU, generator), total).tolist()
     return [Subset(dataset, order[end - length:end])
             for end, length in zip(itertools.accumulate(lengths), lengths)]

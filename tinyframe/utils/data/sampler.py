@@ -1,7 +1,8 @@
 """Samplers: which dataset indices a DataLoader visits, and in which order.
 
-The built-in samplers draw a whole epoch's order as one NumPy index array, from tinyframe's seeded
-CPU generator (``tinyframe.manual_seed`` makes it reproducible; each epoch draws a new order).
+The built-in samplers draw a whole epoch's order as one NumPy index array with PyTorch's draws (the
+same orders as PyTorch after the same ``manual_seed``; ``RandomSampler`` without a generator seeds
+a fresh one from one int64 draw of the global generator, as PyTorch does).
 ``BatchSampler`` slices that array into batches without a Python step per sample.
 """
 from __future__ import annotations
@@ -12,9 +13,11 @@ from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
 
+from ... import random
 from ...creation import as_tensor
 from ...device import CPU
 from ...dtypes import float64
+from ...ops.sampling import multinomial
 from ...random import Generator, generator_for
 
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler",
@@ -40,8 +43,8 @@ class _ArraySampler(Sampler[int]):
         return iter(self._index_array().tolist())
 
 
-def _numpy_rng(generator: Generator | None) -> np.random.Generator:
-    return generator_for(CPU, generator).state
+def _generator(generator: Generator | None) -> Generator:
+    return generator_for(CPU, generator)
 
 
 class SequentialSampler(_ArraySampler):
@@ -89,14 +92,14 @@ class RandomSampler(_ArraySampler):
 
     def _index_array(self) -> np.ndarray:
         n, count = len(self.data_source), self.num_samples
-        rng = _numpy_rng(self.generator)
+        gen = self.generator
+        if gen is None:  # PyTorch seeds a fresh generator from one int64 draw of the global one
+            gen = Generator().manual_seed(int(random.random_bits(_generator(None), (), np.int64)))
         if self.replacement:
-            return rng.integers(0, n, size=count, dtype=np.int64)
-        if count == n:
-            return rng.permutation(n)
+            return random.randint(gen, (count,), np.int64, 0, n)
         whole, part = divmod(count, n)
-        orders = [rng.permutation(n) for _ in range(whole)]
-        orders.append(rng.permutation(n)[:part])
+        orders = [random.randperm(gen, n) for _ in range(whole)]
+        orders.append(random.randperm(gen, n)[:part])
         return np.concatenate(orders)
 
     def __len__(self) -> int:
@@ -112,7 +115,7 @@ class SubsetRandomSampler(_ArraySampler):
 
     def _index_array(self) -> np.ndarray:
         indices = np.asarray(self.indices, dtype=np.int64)
-        return indices[_numpy_rng(self.generator).permutation(len(indices))]
+        return indices[random.randperm(_generator(self.generator), len(indices))]
 
     def __len__(self) -> int:
         return len(self.indices)
@@ -154,19 +157,8 @@ class WeightedRandomSampler(_ArraySampler):
         self.generator = generator
 
     def _index_array(self) -> np.ndarray:
-        weights = np.asarray(self.weights.detach().cpu())
-        if (weights < 0).any() or not np.isfinite(weights).all():
-            raise RuntimeError("invalid multinomial distribution (encountering probability entry < 0)")
-        total = weights.sum()
-        if total <= 0:
-            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-        if not self.replacement and self.num_samples > len(weights):
-            raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
-        rng = _numpy_rng(self.generator)
-        if self.replacement:
-            return rng.choice(len(weights), size=self.num_samples, p=weights / total).astype(np.int64)
-        keys = weights / rng.exponential(size=len(weights))
-        return np.argsort(-keys, kind="stable")[:self.num_samples].astype(np.int64)
+        picks = multinomial(self.weights, self.num_samples, self.replacement, generator=self.generator)
+        return np.asarray(picks._data)
 
     def __len__(self) -> int:
         return self.num_samples

@@ -1,0 +1,46 @@
+"""tinyframe's CPU random streams against PyTorch 2.13's: the cases of tests/random_cases.py, run after
+``manual_seed``, give PyTorch's recorded results bit for bit (tests/data/torch_random.json, written by
+tests/data/make_random_fixtures.py)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import tinyframe
+from tests.random_cases import CASES, record
+
+RECORDED = json.loads((Path(__file__).parent / "data" / "torch_random.json").read_text())["cases"]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_stream_matches_pytorch(name):
+    assert record(CASES[name](tinyframe)) == RECORDED[name]
+
+
+def test_recorded_file_covers_every_case():
+    assert sorted(RECORDED) == sorted(CASES)
+
+
+def test_seed_keys_the_stream_by_its_low_32_bits_and_keeps_all_64():
+    tinyframe.manual_seed(2**40 + 7)
+    high = tinyframe.rand(4)
+    assert tinyframe.initial_seed() == 2**40 + 7
+    tinyframe.manual_seed(7)
+    assert np.array_equal(tinyframe.rand(4).numpy(), high.numpy())
+    tinyframe.manual_seed(-1)
+    assert tinyframe.initial_seed() == 2**64 - 1
+
+
+def test_rng_state_is_pytorchs_5056_bytes_and_rejects_other_sizes():
+    state = tinyframe.get_rng_state()
+    assert state.dtype == tinyframe.uint8 and tuple(state.shape) == (5056,)
+    with pytest.raises(RuntimeError, match="Expected a CPUGeneratorImplState of size 5056 but found the input RNG "
+                       "state size to be 12"):
+        tinyframe.set_rng_state(tinyframe.zeros(12, dtype=tinyframe.uint8))
+    with pytest.raises(TypeError, match="RNG state must be a torch.ByteTensor"):
+        tinyframe.set_rng_state(tinyframe.zeros(5056))
+    with pytest.raises(ValueError, match="Overflow when unpacking long long"):
+        tinyframe.manual_seed(2**64)
