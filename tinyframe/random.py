@@ -8,8 +8,8 @@ vectorised over the raw outputs it consumes. CUDA generators draw from CuPy's ``
 """
 from __future__ import annotations
 
-import secrets
 import math
+import secrets
 from typing import Any
 
 import numpy as np

@@ -1427,7 +1427,8 @@ class Tensor:
         returns self."""
         return inplace.random_fill(self, "bernoulli", p, generator=generator)
 
-    def random_(self, from_: builtins.int | None = None, to: builtins.int | None = None, *, generator: Any = None) -> Tensor:
+    def random_(self, from_: builtins.int | None = None, to: builtins.int | None = None, *,
+                generator: Any = None) -> Tensor:
         """Fills the tensor with integers drawn uniformly from ``[from_, to)``; ``random_(to)`` draws from
         ``[0, to)`` and ``random_()`` from ``[0, 2**mantissa]`` (floats) or ``[0, max]`` (integers)."""
         if from_ is not None and to is None:
