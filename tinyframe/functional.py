@@ -27,6 +27,7 @@ from .ops import (
     shape,
     sorting,
     special,
+    statistics,
     unary,
 )
 from .ops.binary import *  # noqa: F401,F403
@@ -44,13 +45,15 @@ from .ops.scattering import *  # noqa: F401,F403
 from .ops.shape import *  # noqa: F401,F403
 from .ops.sorting import *  # noqa: F401,F403
 from .ops.special import *  # noqa: F401,F403
+from .ops.statistics import *  # noqa: F401,F403
 from .ops.unary import *  # noqa: F401,F403
 from .tensor import Tensor as _Tensor
 
 __all__ = [*binary.__all__, *unary.__all__, *reduction.__all__, *linalg.__all__, *shape.__all__,
            *indexing.__all__, *convolution.__all__, "max_pool1d", "max_pool2d", "avg_pool1d", "adaptive_avg_pool1d",
            *sorting.__all__, *construction.__all__, *scattering.__all__, *contraction.__all__,
-           *decompositions.__all__, *sampling.__all__, *special.__all__]
+           *decompositions.__all__, *sampling.__all__, *special.__all__,
+           *statistics.__all__]
 
 
 # PyTorch's top-level functions that take ``out=``; those tinyframe has get it below.
