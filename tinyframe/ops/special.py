@@ -160,6 +160,14 @@ def _log_ndtr(x: np.ndarray) -> np.ndarray:
         return np.where(x < -1.0, left, np.log1p(-unary._erfc(t) / 2.0))
 
 
+def _erfcx(x: np.ndarray) -> np.ndarray:
+    """``exp(x^2) erfc(x)``: from its definition below 0.46875 (inf far below 0, as PyTorch), then without
+    the exponential, which would overflow while the product stays finite."""
+    with np.errstate(over="ignore"):
+        near = np.exp(x * x) * unary._erfc(np.minimum(x, unary._ERF_SMALL))
+    return np.where(x < unary._ERF_SMALL, near, unary._erfcx_positive(np.maximum(x, unary._ERF_SMALL)))
+
+
 def _entr(xp: Any, x: Any) -> Any:
     """``-x log(x)``: 0 at 0, -inf below."""
     positive = x > 0
@@ -213,6 +221,8 @@ SpecialNdtri = _elementwise("SpecialNdtri", _special(_ndtri, "ndtri"), _OUTPUT,
                             lambda g, out, xp: g * _SQRT_2PI * xp.exp(out * out * 0.5))
 SpecialLogNdtr = _elementwise("SpecialLogNdtr", _special(_log_ndtr, "log_ndtr"), _INPUT,
                               lambda g, x, xp: g * xp.exp(x * x * -0.5 - SpecialLogNdtr.call(x)) / _SQRT_2PI)
+SpecialErfcx = _elementwise("SpecialErfcx", _special(_erfcx, "erfcx"), _INPUT,
+                            lambda g, x, xp: g * (2.0 * x * SpecialErfcx.call(x) - unary._TWO_OVER_SQRT_PI))
 SpecialEntr = _elementwise("SpecialEntr", _entr, _INPUT, lambda g, x, xp: -g * (xp.log(x) + 1.0))
 
 SpecialXlog1Py = _elementwise2("SpecialXlog1Py", _xlog1py, lambda g, x, y, out, xp: g * _log1p_where_nonzero(xp, x, y),
@@ -299,6 +309,20 @@ def ndtri(input: Tensor) -> Tensor:
 def log_ndtr(input: Tensor) -> Tensor:
     """``log(ndtr(input))``, accurate far in the left tail where ``ndtr`` underflows."""
     return SpecialLogNdtr.apply(input)
+
+
+def erfcx(input: Tensor) -> Tensor:
+    """The scaled complementary error function ``exp(input ** 2) * erfc(input)``, finite for large ``input``."""
+    return SpecialErfcx.apply(input)
+
+
+def round_decimals(input: Tensor, *, decimals: int = 0) -> Tensor:
+    """``torch.special.round``: ``round`` of a floating ``input`` (halves to even), recorded as
+    ``RoundBackward1`` even without ``decimals``; integer inputs are rejected, as PyTorch does."""
+    data = input._data
+    if data.dtype.kind != "f":
+        raise NotImplementedError(f"\"round_vml_cpu\" not implemented for '{unary._TORCH_TYPE_NAMES[data.dtype.name]}'")
+    return unary.RoundDecimals.apply(input, decimals=decimals)
 
 
 def entr(input: Tensor) -> Tensor:
