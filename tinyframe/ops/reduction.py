@@ -726,15 +726,7 @@ class Logcumsumexp(Op):
     @staticmethod
     def forward(ctx: Logcumsumexp, x: Any, *, dim: int | None) -> Any:
         ctx.dim = dim
-        xp = ctx.xp
-        if dim is None or x.size == 0:
-            out = x.copy()
-        elif xp is np:
-            out = np.logaddexp.accumulate(x, axis=dim)  # each step stable: no overflow, no underflow
-        else:  # shifted by the maximum along dim: terms far below it underflow to -inf
-            m = xp.max(x, axis=dim, keepdims=True)
-            m = xp.where(xp.isfinite(m), m, 0.0)
-            out = xp.log(xp.cumsum(xp.exp(x - m), axis=dim)) + m
+        out = x.copy() if dim is None else _log_cumulative_sum_exp(ctx.xp, x, dim)
         ctx.save_for_backward(x, out)
         return out
 
@@ -747,9 +739,22 @@ class Logcumsumexp(Op):
         # PyTorch's formula: sum over j >= i of g_j exp(x_i - out_j), in log space for the positive and
         # the negative parts of g, so that nothing overflows.
         lowest = float(np.finfo(getattr(g, "_data", g).dtype).min)
-        log_abs = xp.log(xp.abs(g))
-        parts = [_reverse_logcumsumexp(xp, xp.where(sign * g > 0, log_abs, lowest) - out, dim) for sign in (1, -1)]
-        return xp.exp(parts[0] + x) - xp.exp(parts[1] + x)
+        with np.errstate(divide="ignore", over="ignore"):  # log(0) where g is 0: that part is not taken
+            log_abs = xp.log(xp.abs(g))
+            parts = [_reverse_logcumsumexp(xp, xp.where(sign * g > 0, log_abs, lowest) - out, dim) for sign in (1, -1)]
+            return xp.exp(parts[0] + x) - xp.exp(parts[1] + x)
+
+
+def _log_cumulative_sum_exp(xp: Any, x: Any, dim: int) -> Any:
+    """The inclusive scan of ``logaddexp`` along ``dim`` by doubling (Hillis and Steele): after the step
+    with shift ``s``, each element combines the ``2s`` elements ending at it. Every step is a stable
+    ``logaddexp``, so nothing overflows or underflows, on any array module."""
+    out = xp.moveaxis(x, dim, -1).copy()
+    shift = 1
+    while shift < out.shape[-1]:
+        out[..., shift:] = xp.logaddexp(out[..., shift:], out[..., :-shift])
+        shift *= 2
+    return xp.moveaxis(out, -1, dim)
 
 
 def _reverse_logcumsumexp(xp: Any, v: Any, dim: int) -> Any:

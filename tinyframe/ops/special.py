@@ -103,6 +103,10 @@ def _unscaled(scaled: Any) -> Any:
     return compute
 
 
+_i0 = _unscaled(_i0e)
+_i1 = _unscaled(_i1e)
+
+
 # Cephes' ndtri.c: a rational function of (y - 1/2) in the middle, and two rational functions of
 # 1 / sqrt(-2 log y) in the tails (below and above exp(-32)).
 _NDTRI_P0 = (-5.99633501014107895267e1, 9.80010754185999661536e1, -5.66762857469070293439e1,
@@ -212,10 +216,10 @@ def _i1e_slope(g: Any, x: Any, xp: Any) -> Any:
 
 
 # One line an op: class name, forward on arrays, saved value, gradient (PyTorch's derivatives.yaml).
-I0 = _elementwise("I0", _special(_unscaled(_i0e), "i0"), _INPUT, lambda g, x, xp: g * SpecialI1.call(x))
+I0 = _elementwise("I0", _special(_i0, "i0"), _INPUT, lambda g, x, xp: g * SpecialI1.call(x))
 SpecialI0E = _elementwise("SpecialI0E", _special(_i0e, "i0e"), _INPUT,
                           lambda g, x, xp: g * (SpecialI1E.call(x) - xp.sign(x) * SpecialI0E.call(x)))
-SpecialI1 = _elementwise("SpecialI1", _special(_unscaled(_i1e), "i1"), _INPUT, _i1_slope)
+SpecialI1 = _elementwise("SpecialI1", _special(_i1, "i1"), _INPUT, _i1_slope)
 SpecialI1E = _elementwise("SpecialI1E", _special(_i1e, "i1e"), _INPUT, _i1e_slope)
 SpecialNdtri = _elementwise("SpecialNdtri", _special(_ndtri, "ndtri"), _OUTPUT,
                             lambda g, out, xp: g * _SQRT_2PI * xp.exp(out * out * 0.5))
