@@ -7,6 +7,7 @@ import tinyframe as tf
 
 from . import OpCase
 
+
 def _hurwitz_zeta(s: float, q: np.ndarray) -> np.ndarray:
     """sum over k >= 0 of (k + q)^-s: 20000 terms, then the integral of the rest and half its first term."""
     k = np.arange(20000.0)

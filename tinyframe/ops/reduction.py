@@ -257,7 +257,7 @@ class Nansum(Op):
     @staticmethod
     def backward(ctx: Nansum, g: Any) -> Any:
         (nan,) = ctx.saved_tensors
-        return ctx.xp.where(nan, 0.0, _spread(ctx, _kept(ctx, g)))
+        return _spread(ctx, _kept(ctx, g)) * ~nan  # a product, as PyTorch: inf and nan in g stay nan there
 
 
 def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:

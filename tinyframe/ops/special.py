@@ -196,10 +196,10 @@ def _xlog1py(xp: Any, x: Any, y: Any) -> Any:
     return xp.where(xp.isnan(y), y, x * xp.log1p(xp.where(x == 0, 0.0, y)))
 
 
-def _log1p_where_nonzero(xp: Any, x: Any, y: Any) -> Any:
-    """``log1p(y)`` where ``x != 0``, else 0: ``xlog1py(x != 0, y)``, the gradient for ``x``."""
-    zero = x == 0
-    return xp.where(zero, 0.0, xp.log1p(xp.where(zero, 0.0, y)))
+def _xlog1py_slope(xp: Any, x: Any, y: Any) -> Any:
+    """``log1p(y)``, the gradient for ``x``, and 0 where ``x`` is 0 and ``y <= -1`` (PyTorch's rule)."""
+    undefined = (x == 0) & (y <= -1.0)
+    return xp.where(undefined, 0.0, xp.log1p(xp.where(undefined, 0.0, y)))
 
 
 def _i1_slope(g: Any, x: Any, xp: Any) -> Any:
@@ -229,7 +229,7 @@ SpecialErfcx = _elementwise("SpecialErfcx", _special(_erfcx, "erfcx"), _INPUT,
                             lambda g, x, xp: g * (2.0 * x * SpecialErfcx.call(x) - unary._TWO_OVER_SQRT_PI))
 SpecialEntr = _elementwise("SpecialEntr", _entr, _INPUT, lambda g, x, xp: -g * (xp.log(x) + 1.0))
 
-SpecialXlog1Py = _elementwise2("SpecialXlog1Py", _xlog1py, lambda g, x, y, out, xp: g * _log1p_where_nonzero(xp, x, y),
+SpecialXlog1Py = _elementwise2("SpecialXlog1Py", _xlog1py, lambda g, x, y, out, xp: g * _xlog1py_slope(xp, x, y),
                                lambda g, x, y, out, xp: g * x / (y + 1.0))
 SpecialZeta = _elementwise2("SpecialZeta", _zeta_on, _zeta_of_x_grad,
                             lambda g, x, q, out, xp: -g * x * SpecialZeta.call(x + 1.0, q))
