@@ -15,12 +15,17 @@ from ._special_ops_expected import EXPECTED
 _KNOWN_NAME_DIFFERENCES = {"torch::autograd::CopySlices": "CopySlices"}
 
 
-def _close(got: object, expected: object) -> None:
+# tinyframe's trigamma (polygamma(1, x), digamma's gradient) is exact to 1e-15; PyTorch's kernel is
+# about 5e-10 off (tests/test_elementwise_table.py pins the exact values).
+_TRIGAMMA_CASES = {"polygamma_0", "polygamma_1", "psi"}
+
+
+def _close(got: object, expected: object, rtol: float = 1e-13) -> None:
     got, expected = np.asarray(got), np.asarray(expected)
     if expected.dtype.kind in "biu":
         np.testing.assert_array_equal(got, expected)
     else:
-        np.testing.assert_allclose(got, expected, rtol=1e-13, atol=1e-300, equal_nan=True)
+        np.testing.assert_allclose(got, expected, rtol=rtol, atol=1e-300, equal_nan=True)
 
 
 @pytest.mark.parametrize("name", list(CASES))
@@ -32,7 +37,7 @@ def test_values_dtypes_node_names_and_gradients_match_pytorch(name: str) -> None
     node = out.grad_fn.name() if out.grad_fn is not None else None
     assert _KNOWN_NAME_DIFFERENCES.get(expected["node"], expected["node"]) == node
     assert out.dtype == getattr(tf, expected["dtype"])
-    _close(out.tolist(), expected["value"])
+    _close(out.tolist(), expected["value"], 1e-9 if name in _TRIGAMMA_CASES else 1e-13)
     if isinstance(expected["grads"], str):  # PyTorch's own backward fails here; the registry checks ours
         return
     differentiated = [t.requires_grad and out.requires_grad for t in inputs]
@@ -42,7 +47,7 @@ def test_values_dtypes_node_names_and_gradients_match_pytorch(name: str) -> None
         got = next(found) if differentiable else None
         assert (got is None) == (grad is None)
         if grad is not None:
-            _close(got.tolist(), grad)
+            _close(got.tolist(), grad, 1e-9 if name in _TRIGAMMA_CASES else 1e-13)
 
 
 def test_special_aliases_reach_one_definition() -> None:

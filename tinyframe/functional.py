@@ -58,7 +58,7 @@ __all__ = [*binary.__all__, *unary.__all__, *reduction.__all__, *linalg.__all__,
 
 # PyTorch's top-level functions that take ``out=``; those tinyframe has get it below.
 _OUT_FUNCTIONS = frozenset("""
-    abs absolute acos acosh add addbmm addcdiv addcmul addmm addmv all amax amin any arccos arcsin arctan
+    abs absolute acos acosh add addbmm addcdiv addcmul addmm addmv all amax amin angle any arccos arcsin arctan
     arctan2 argmax argmin asin asinh atan atan2 atanh baddbmm bitwise_and bitwise_left_shift bitwise_not
     bitwise_or bitwise_right_shift bitwise_xor bmm bucketize cat ceil cholesky cholesky_inverse cholesky_solve
     clamp clip column_stack concat concatenate copysign cos cosh cross cummax cummin cumprod cumsum deg2rad diag

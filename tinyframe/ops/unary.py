@@ -293,17 +293,14 @@ def _digamma(x: np.ndarray) -> np.ndarray:
 
 
 def _trigamma(x: np.ndarray) -> np.ndarray:
-    """psi'(x) (polygamma(1, x)) by PyTorch's formula, to give its numbers: psi'(x) = pi^2 / sin^2(pi x) -
-    psi'(1 - x) below 1/2, six steps of psi'(y) = psi'(y + 1) + 1/y^2, then four terms of the asymptotic
-    series (relative error about 5e-10, PyTorch's own); +inf at the poles."""
+    """psi'(x) (polygamma(1, x)): psi'(x) = pi^2 / sin^2(pi x) - psi'(1 - x) below 1/2, the recurrence
+    psi'(y) = psi'(y + 1) + 1/y^2 up to y >= 10, then the asymptotic series; +inf at the poles."""
     reflect = x < 0.5
-    y = np.where(reflect, 1.0 - x, x)
-    out = np.zeros_like(y)
-    for _ in range(6):
-        out += 1.0 / (y * y)
-        y = y + 1.0
-    inv2 = 1.0 / (y * y)
-    out += (1.0 + 1.0 / (2.0 * y) + inv2 * (1 / 6 - inv2 * (1 / 30 - inv2 * (1 / 42)))) / y
+    y, steps = _shifted(np.where(reflect, 1.0 - x, x), 10.0)
+    inv, inv2 = 1.0 / y, 1.0 / (y * y)
+    tail = 1 / 6 - inv2 * (1 / 30 - inv2 * (1 / 42 - inv2 * (1 / 30 - inv2 * 5 / 66)))
+    series = inv * (1.0 + inv * (0.5 + inv * tail))
+    out = series + sum(1.0 / (s * s) for s in steps)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.where(reflect, (math.pi / np.sin(math.pi * x)) ** 2 - out, out)
     return np.where(_is_pole(x), np.inf, out)
