@@ -50,8 +50,11 @@ def _infer_array(data: Any, dtype: Any = None) -> np.ndarray:
         raise _ragged_error(data) or ValueError(f"could not build a tensor from the data: {exc}") from None
     if array.dtype == object:
         raise TypeError("could not infer dtype: the data is ragged or holds values that are not numbers")
-    if dtype is None and isinstance(data, (list, tuple)) and array.dtype.kind in "fiub":
-        numpy_types, python_types = _item_dtypes(data)
+    # NumPy items (``np.float64(1.0)``, ``np.int32(2)``) set PyTorch's dtype, which Python numbers alone
+    # would not; a bool result holds bools only.
+    if dtype is None and isinstance(data, (list, tuple)) and array.dtype.kind in "fiu":
+        numpy_types, python_types = set(), set()
+        _item_dtypes(data, numpy_types, python_types)
         if numpy_types:
             return array.astype(_sequence_dtype(numpy_types, python_types), copy=False)
     if array.dtype.kind == "f":
@@ -66,26 +69,31 @@ def _infer_array(data: Any, dtype: Any = None) -> np.ndarray:
     return array.astype(np.float64)
 
 
-def _item_dtypes(data: Sequence) -> tuple[set, set]:
-    """The dtypes of the NumPy scalars and arrays among the items of the nested sequence ``data`` (which
-    PyTorch's inference takes as they are: ``[np.float64(1.0)]`` is float64) and the Python number
-    types there; a 0-d array item raises PyTorch's TypeError."""
-    numpy_types, python_types, pending = set(), set(), [data]
-    while pending:
-        items = pending.pop()
-        for kind in set(map(type, items)):
-            if kind is list or kind is tuple:
-                pending.extend(item for item in items if type(item) is kind)
-            elif issubclass(kind, np.generic):
-                numpy_types.add(np.dtype(kind))
-            elif issubclass(kind, np.ndarray):
-                arrays = [item for item in items if type(item) is kind]
-                if any(a.ndim == 0 for a in arrays):
-                    raise TypeError("len() of unsized object")
-                numpy_types.update(a.dtype for a in arrays)
-            else:
-                python_types.add(kind)
-    return numpy_types, python_types
+_PYTHON_NUMBERS = frozenset((float, int, bool))
+
+
+def _item_dtypes(items: Sequence, numpy_types: set, python_types: set) -> None:
+    """Collects the dtypes of the NumPy scalars and arrays among the items of the nested sequence
+    ``items`` (which PyTorch's inference takes as they are: ``[np.float64(1.0)]`` is float64) and the
+    Python number types there; a 0-d array item raises PyTorch's TypeError."""
+    kinds = set(map(type, items))
+    if kinds <= _PYTHON_NUMBERS:  # the common case, a list of Python numbers, in one pass
+        python_types |= kinds
+        return
+    for kind in kinds:
+        if kind is list or kind is tuple:
+            for item in items:
+                if type(item) is kind:
+                    _item_dtypes(item, numpy_types, python_types)
+        elif issubclass(kind, np.generic):
+            numpy_types.add(np.dtype(kind))
+        elif issubclass(kind, np.ndarray):
+            arrays = [item for item in items if type(item) is kind]
+            if any(a.ndim == 0 for a in arrays):
+                raise TypeError("len() of unsized object")
+            numpy_types.update(a.dtype for a in arrays)
+        else:
+            python_types.add(kind)
 
 
 def _sequence_dtype(numpy_types: set, python_types: set) -> np.dtype:
