@@ -17,6 +17,7 @@ from .._dims import wrap_dim
 from .._graph import Op
 from ..device import array_module_of
 from . import binary
+from .promotion import promote
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -544,9 +545,9 @@ class Dist(Op):
 
     @staticmethod
     def forward(ctx: Dist, x: Any, y: Any, *, p: float) -> Any:
-        out = LinalgVectorNorm.forward(ctx, binary.Sub.forward(ctx, x, y), ord=p, axes=None, keepdim=False,
-                                       dtype=None)
-        ctx.save_for_backward(x, y, out)
+        a, b = promote(x, y)
+        out = LinalgVectorNorm.forward(ctx, a - b, ord=p, axes=None, keepdim=False, dtype=None)
+        ctx.save_for_backward(x, y, out)  # the operands, not the norm's difference: compose needs them
         return out
 
     @staticmethod
