@@ -128,7 +128,8 @@ def _erf_double(xp: Any, x: Any) -> Any:
 
 
 def _erfcx_cody(xp: Any, w: Any) -> Any:
-    """``exp(w^2) erfc(w)`` for ``0.46875 <= w <= 6``: Cody's second rational form."""
+    """``exp(w^2) erfc(w)`` for ``0.46875 <= w <= 6``: Cody's second rational form (relative error below
+    1e-15 up to 4, 1e-12 at 6; ``erf`` needs it only to an absolute 1e-16)."""
     num, den = _ERFC_C[8] * w, w
     for c, d in zip(_ERFC_C[:7], _ERFC_D[:7]):
         num = (num + c) * w
