@@ -258,7 +258,8 @@ class Nansum(Op):
     @staticmethod
     def backward(ctx: Nansum, g: Any) -> Any:
         (nan,) = ctx.saved_tensors
-        return _spread(ctx, _kept(ctx, g)) * ~nan  # a product, as PyTorch: inf and nan in g stay nan there
+        # A product, as PyTorch's: inf and nan in g stay nan at the NaNs.
+        return _spread(ctx, _kept(ctx, g)) * ctx.xp.asarray(~nan)
 
 
 def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
