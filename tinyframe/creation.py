@@ -52,7 +52,9 @@ def _infer_array(data: Any, dtype: Any = None) -> np.ndarray:
         raise TypeError("could not infer dtype: the data is ragged or holds values that are not numbers")
     # NumPy items (``np.float64(1.0)``, ``np.int32(2)``) set PyTorch's dtype, which Python numbers alone
     # would not; a bool result holds bools only.
-    if dtype is None and isinstance(data, (list, tuple)) and array.dtype.kind in "fiu":
+    # (A flat list of Python numbers, the common case, is seen in one pass here.)
+    if (dtype is None and isinstance(data, (list, tuple)) and array.dtype.kind in "fiu"
+            and not set(map(type, data)) <= _PYTHON_NUMBERS):
         numpy_types, python_types = set(), set()
         _item_dtypes(data, numpy_types, python_types)
         if numpy_types:
