@@ -37,7 +37,7 @@ LAYERS = [
     ["tinyframe.tensor", "tinyframe.functional", "tinyframe.serialization", "tinyframe._dlpack",
      "tinyframe._safetensors", "tinyframe._torch_load", "tinyframe._torch_save", "tinyframe.distributed", "tinyframe",
      "tinyframe._toplevel", "tinyframe.legacy_tensor_types", "tinyframe.testing",
-     "tinyframe.amp"],
+     "tinyframe.amp", "tinyframe.special"],
     ["tinyframe.nn", "tinyframe.distributions"],
     ["tinyframe.optim", "tinyframe.utils"],
     ["tinyframe.examples"],

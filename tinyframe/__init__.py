@@ -26,6 +26,7 @@ from .threads import get_num_threads, set_num_threads
 from .functional import *  # noqa: F401,F403  the op functions: tinyframe.exp, tinyframe.matmul, ...
 from .functional import __all__ as _functional_names
 from . import linalg, return_types  # noqa: E402  torch.linalg, torch.return_types
+from . import special  # noqa: E402  torch.special
 from . import accelerator, backends, testing  # noqa: E402  torch.accelerator, torch.backends, torch.testing
 from . import amp  # noqa: E402  torch.amp
 from .amp import autocast, get_autocast_dtype, is_autocast_enabled  # noqa: E402
@@ -53,7 +54,7 @@ __all__ = [
     "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",
     "randint", "rand_like", "randn_like", "randint_like", "randperm", "Generator",
     "manual_seed", "seed", "initial_seed", "set_printoptions", "nn", "optim",
-    "save", "load", "utils", "distributions", "can_cast", "linalg", "return_types", "distributed",
+    "save", "load", "utils", "distributions", "can_cast", "linalg", "return_types", "distributed", "special",
     "from_dlpack", "set_num_threads", "get_num_threads",
     *_functional_names,
     "accelerator", "backends", "testing", "amp", "autocast", "get_autocast_dtype", "is_autocast_enabled",

@@ -50,6 +50,15 @@ def _infer_array(data: Any, dtype: Any = None) -> np.ndarray:
         raise _ragged_error(data) or ValueError(f"could not build a tensor from the data: {exc}") from None
     if array.dtype == object:
         raise TypeError("could not infer dtype: the data is ragged or holds values that are not numbers")
+    # NumPy items (``np.float64(1.0)``, ``np.int32(2)``) set PyTorch's dtype, which Python numbers alone
+    # would not; a bool result holds bools only.
+    # (A flat list of Python numbers, the common case, is seen in one pass here.)
+    if (dtype is None and isinstance(data, (list, tuple)) and array.dtype.kind in "fiu"
+            and not set(map(type, data)) <= _PYTHON_NUMBERS):
+        numpy_types, python_types = set(), set()
+        _item_dtypes(data, numpy_types, python_types)
+        if numpy_types:
+            return array.astype(_sequence_dtype(numpy_types, python_types), copy=False)
     if array.dtype.kind == "f":
         target = dtypes.get_default_dtype() if dtype is None else dtypes.as_dtype(dtype)
         return array.astype(target.numpy, copy=False)
@@ -60,6 +69,42 @@ def _infer_array(data: Any, dtype: Any = None) -> np.ndarray:
     if array.dtype.kind == "U":
         raise TypeError(f"new(): invalid data type '{type(data).__name__}' (strings are not numbers)")
     return array.astype(np.float64)
+
+
+_PYTHON_NUMBERS = frozenset((float, int, bool))
+
+
+def _item_dtypes(items: Sequence, numpy_types: set, python_types: set) -> None:
+    """Collects the dtypes of the NumPy scalars and arrays among the items of the nested sequence
+    ``items`` (which PyTorch's inference takes as they are: ``[np.float64(1.0)]`` is float64) and the
+    Python number types there; a 0-d array item raises PyTorch's TypeError."""
+    kinds = set(map(type, items))
+    if kinds <= _PYTHON_NUMBERS:  # the common case, a list of Python numbers, in one pass
+        python_types |= kinds
+        return
+    for kind in kinds:
+        if kind is list or kind is tuple:
+            for item in items:
+                if type(item) is kind:
+                    _item_dtypes(item, numpy_types, python_types)
+        elif issubclass(kind, np.generic):
+            numpy_types.add(np.dtype(kind))
+        elif issubclass(kind, np.ndarray):
+            arrays = [item for item in items if type(item) is kind]
+            if any(a.ndim == 0 for a in arrays):
+                raise TypeError("len() of unsized object")
+            numpy_types.update(a.dtype for a in arrays)
+        else:
+            python_types.add(kind)
+
+
+def _sequence_dtype(numpy_types: set, python_types: set) -> np.dtype:
+    """PyTorch's dtype for a sequence holding NumPy items: the promotion of their dtypes and of the
+    Python numbers' (floats: the default dtype, ints: int64, bools: bool), as ``promote_types``."""
+    defaults = {float: dtypes.get_default_dtype(), int: dtypes.int64, bool: dtypes.bool_}
+    present = {defaults[kind] for kind in python_types if kind in defaults}
+    operands = [(d, 1) for d in present | {dtypes.from_numpy_dtype(t) for t in numpy_types}]
+    return dtypes.result_type(*operands).numpy
 
 
 def _ragged_error(data: Any) -> Exception | None:

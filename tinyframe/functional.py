@@ -26,6 +26,8 @@ from .ops import (
     scattering,
     shape,
     sorting,
+    special,
+    statistics,
     unary,
 )
 from .ops.binary import *  # noqa: F401,F403
@@ -42,18 +44,21 @@ from .ops.sampling import *  # noqa: F401,F403
 from .ops.scattering import *  # noqa: F401,F403
 from .ops.shape import *  # noqa: F401,F403
 from .ops.sorting import *  # noqa: F401,F403
+from .ops.special import *  # noqa: F401,F403
+from .ops.statistics import *  # noqa: F401,F403
 from .ops.unary import *  # noqa: F401,F403
 from .tensor import Tensor as _Tensor
 
 __all__ = [*binary.__all__, *unary.__all__, *reduction.__all__, *linalg.__all__, *shape.__all__,
            *indexing.__all__, *convolution.__all__, "max_pool1d", "max_pool2d", "avg_pool1d", "adaptive_avg_pool1d",
            *sorting.__all__, *construction.__all__, *scattering.__all__, *contraction.__all__,
-           *decompositions.__all__, *sampling.__all__]
+           *decompositions.__all__, *sampling.__all__, *special.__all__,
+           *statistics.__all__]
 
 
 # PyTorch's top-level functions that take ``out=``; those tinyframe has get it below.
 _OUT_FUNCTIONS = frozenset("""
-    abs absolute acos acosh add addbmm addcdiv addcmul addmm addmv all amax amin any arccos arcsin arctan
+    abs absolute acos acosh add addbmm addcdiv addcmul addmm addmv all amax amin angle any arccos arcsin arctan
     arctan2 argmax argmin asin asinh atan atan2 atanh baddbmm bitwise_and bitwise_left_shift bitwise_not
     bitwise_or bitwise_right_shift bitwise_xor bmm bucketize cat ceil cholesky cholesky_inverse cholesky_solve
     clamp clip column_stack concat concatenate copysign cos cosh cross cummax cummin cumprod cumsum deg2rad diag

@@ -27,6 +27,8 @@ from .ops import sampling as sampling_ops
 from .ops import scattering as scatter_ops
 from .ops import shape as shape_ops
 from .ops import sorting as sorting_ops
+from .ops import special as special_ops
+from .ops import statistics as statistics_ops
 
 __all__ = ["Tensor", "Size"]
 
@@ -558,6 +560,30 @@ class Tensor:
         return binary.bitwise_xor(self, other)
 
     __rxor__ = __xor__
+
+    @_operator
+    def __lshift__(self, other: Any) -> Tensor:
+        return binary.bitwise_left_shift(self, other)
+
+    @_operator
+    def __rlshift__(self, other: Any) -> Tensor:
+        return binary.bitwise_left_shift(other, self)
+
+    @_operator
+    def __ilshift__(self, other: Any) -> Tensor:
+        return self.bitwise_left_shift_(other)
+
+    @_operator
+    def __rshift__(self, other: Any) -> Tensor:
+        return binary.bitwise_right_shift(self, other)
+
+    @_operator
+    def __rrshift__(self, other: Any) -> Tensor:
+        return binary.bitwise_right_shift(other, self)
+
+    @_operator
+    def __irshift__(self, other: Any) -> Tensor:
+        return self.bitwise_right_shift_(other)
 
     @_operator
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]  # elementwise, as PyTorch's
@@ -1421,6 +1447,79 @@ class Tensor:
     hypot_, atan2_, copysign_, fmod_, xlogy_ = (_inplace_of(n) for n in ("hypot", "atan2", "copysign", "fmod", "xlogy"))
     arctan2_ = atan2_
     lerp_, addcmul_, addcdiv_ = _inplace_of("lerp"), _inplace_of("addcmul"), _inplace_of("addcdiv")
+
+    # ----------------------------------------------------------------- special functions, NaN-aware
+    # reductions, statistics, integer ops
+    def erfc(self) -> Tensor:
+        return unary.erfc(self)
+
+    def polygamma(self, n: builtins.int) -> Tensor:
+        return unary.polygamma(n, self)
+
+    def i0(self) -> Tensor:
+        return special_ops.i0(self)
+
+    def mvlgamma(self, p: builtins.int) -> Tensor:
+        return special_ops.mvlgamma(self, p)
+
+    def signbit(self) -> Tensor:
+        return unary.signbit(self)
+
+    def angle(self) -> Tensor:
+        return unary.angle(self)
+
+    def logcumsumexp(self, dim: builtins.int) -> Tensor:
+        return reduction.logcumsumexp(self, dim)
+
+    def nansum(self, dim: Any = None, keepdim: builtins.bool = False, *, dtype: Any = None) -> Tensor:
+        return reduction.nansum(self, dim, keepdim, dtype=dtype)
+
+    def nanmean(self, dim: Any = None, keepdim: builtins.bool = False, *, dtype: Any = None) -> Tensor:
+        return reduction.nanmean(self, dim, keepdim, dtype=dtype)
+
+    def dist(self, other: Tensor, p: builtins.float = 2) -> Tensor:
+        return reduction.dist(self, other, p)
+
+    def cov(self, *, correction: builtins.int = 1, fweights: Tensor | None = None, aweights: Tensor | None = None) -> Tensor:
+        return statistics_ops.cov(self, correction=correction, fweights=fweights, aweights=aweights)
+
+    def corrcoef(self) -> Tensor:
+        return statistics_ops.corrcoef(self)
+
+    def fmax(self, other: Tensor) -> Tensor:
+        return binary.fmax(self, other)
+
+    def fmin(self, other: Tensor) -> Tensor:
+        return binary.fmin(self, other)
+
+    def heaviside(self, values: Tensor) -> Tensor:
+        return binary.heaviside(self, values)
+
+    def gcd(self, other: Tensor) -> Tensor:
+        return binary.gcd(self, other)
+
+    def lcm(self, other: Tensor) -> Tensor:
+        return binary.lcm(self, other)
+
+    def bitwise_left_shift(self, other: Any) -> Tensor:
+        return binary.bitwise_left_shift(self, other)
+
+    def bitwise_right_shift(self, other: Any) -> Tensor:
+        return binary.bitwise_right_shift(self, other)
+
+    def float_power(self, exponent: Any) -> Tensor:
+        return binary.float_power(self, exponent)
+
+    def float_power_(self, exponent: Any) -> Tensor:
+        """In-place ``Tensor.float_power``: this tensor must be float64, the result's dtype."""
+        if self.dtype != dtypes.float64:
+            raise RuntimeError(f"the base given to float_power_ has dtype {dtypes.scalar_type_name(self.dtype)} "
+                               "but the operation's result requires dtype Double")
+        return inplace.apply(self, binary.float_power, exponent)
+
+    erfc_, i0_, mvlgamma_, polygamma_ = (_inplace_of(n) for n in ("erfc", "i0", "mvlgamma", "polygamma"))
+    heaviside_, gcd_, lcm_ = _inplace_of("heaviside"), _inplace_of("gcd"), _inplace_of("lcm")
+    bitwise_left_shift_, bitwise_right_shift_ = _inplace_of("bitwise_left_shift"), _inplace_of("bitwise_right_shift")
 
     def bernoulli_(self, p: Any = 0.5, *, generator: Any = None) -> Tensor:
         """Fills the tensor with 1s drawn with probability ``p`` (a number or a tensor) and 0s otherwise;

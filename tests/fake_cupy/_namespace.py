@@ -178,24 +178,30 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
     return ndarray._of(view)
 
 
-def _special_function(reference: str) -> Any:
-    """A ``cupyx.scipy.special`` function of ``x``: tinyframe's NumPy ``reference`` on ``x``'s data in
-    float64, in ``x``'s floating dtype. Without SciPy here, the references are tinyframe's own CPU code
-    (tested on its own against PyTorch's numbers): the stand-in checks where data lives, not values."""
-    def special(x: Any) -> Any:
-        compute = getattr(importlib.import_module("tinyframe.ops.unary"), reference)
-        data = unwrap(x)
-        dtype = data.dtype if data.dtype.kind == "f" else np.float64
+def _special_function(reference: str, module: str = "tinyframe.ops.unary") -> Any:
+    """A ``cupyx.scipy.special`` function of its array arguments: tinyframe's NumPy ``reference`` on their
+    data in float64, in their floating dtype. Without SciPy here, the references are tinyframe's own CPU
+    code (tested on its own against PyTorch's numbers): the stand-in checks where data lives, not values."""
+    def special(*arrays: Any) -> Any:
+        compute = getattr(importlib.import_module(module), reference)
+        data = [unwrap(x) if isinstance(x, ndarray) else np.asarray(x) for x in arrays]
+        # Python numbers are weak, as in CuPy: a float32 array with a float stays float32.
+        dtype = np.result_type(*(unwrap(x).dtype if unwrap(x).dtype.kind == "f" else np.float64
+                                 for x in arrays if isinstance(x, ndarray)))
         with np.errstate(all="ignore"):
-            return wrap(np.asarray(compute(data.astype(np.float64))).astype(dtype))
+            return wrap(np.asarray(compute(*(d.astype(np.float64) for d in data))).astype(dtype))
     return special
 
 
 def polygamma(n: Any, x: Any) -> Any:
-    """``cupyx.scipy.special.polygamma`` for ``n = 1`` (trigamma), the one order tinyframe uses."""
-    if int(n) != 1:
-        raise NotImplementedError("the stand-in's polygamma has n = 1 only; add it to tests/fake_cupy")
-    return _special_function("_trigamma")(x)
+    """``cupyx.scipy.special.polygamma`` (``n`` a Python int, as tinyframe passes it)."""
+    kernel = importlib.import_module("tinyframe.ops.unary")._polygamma(int(n))
+    data = unwrap(x)
+    with np.errstate(all="ignore"):
+        return wrap(np.asarray(kernel(data.astype(np.float64))).astype(data.dtype))
+
+
+_SPECIAL = "tinyframe.ops.special"
 
 
 class RandomState:
@@ -245,7 +251,12 @@ HAND_WRITTEN = {
               "scatter_min": _scatter_extreme(np.minimum)},
     "cupyx.scipy.special": {"erf": erf, "gammaln": _special_function("_lgamma"),
                             "digamma": _special_function("_digamma"), "erfinv": _special_function("_erfinv"),
-                            "polygamma": polygamma},
+                            "polygamma": polygamma, "erfc": _special_function("_erfc"),
+                            "zeta": _special_function("_zeta"), "i0": _special_function("_i0", _SPECIAL),
+                            "i0e": _special_function("_i0e", _SPECIAL), "i1": _special_function("_i1", _SPECIAL),
+                            "i1e": _special_function("_i1e", _SPECIAL), "ndtri": _special_function("_ndtri", _SPECIAL),
+                            "log_ndtr": _special_function("_log_ndtr", _SPECIAL),
+                            "erfcx": _special_function("_erfcx", _SPECIAL)},
 }
 
 

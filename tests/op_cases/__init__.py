@@ -28,6 +28,7 @@ class OpCase:
     grad: bool = True
     second_order: bool = True
     broadcasts: bool = False  # True for elementwise ops of several inputs: hypothesis draws broadcastable shapes
+    float64_result: bool = False  # True for ops whose result is float64 whatever the input (float_power)
     atol: float = 1e-5
     rtol: float = 1e-4
     extra: dict = field(default_factory=dict)

@@ -7,6 +7,14 @@ import tinyframe as tf
 
 from . import OpCase
 
+
+def _hurwitz_zeta(s: float, q: np.ndarray) -> np.ndarray:
+    """sum over k >= 0 of (k + q)^-s: 20000 terms, then the integral of the rest and half its first term."""
+    k = np.arange(20000.0)
+    start = q + 20000.0
+    return ((q[..., None] + k) ** -s).sum(-1) + start ** (1.0 - s) / (s - 1.0) + 0.5 * start ** -s
+
+
 CASES: list[OpCase] = [
     OpCase("add", tf.add, np.add, [(3, 4), (3, 4)], broadcasts=True),
     OpCase("add_alpha", lambda x, y: tf.add(x, y, alpha=2.5), lambda x, y: x + 2.5 * y, [(3, 4), (4,)]),
@@ -40,4 +48,16 @@ CASES: list[OpCase] = [
            [(3, 4), (3, 4), (3, 4)], broadcasts=True),
     OpCase("addcdiv", lambda x, a, b: tf.addcdiv(x, a, b, value=-2.0), lambda x, a, b: x - 2.0 * a / b,
            [(3, 4), (3, 4), (3, 4)], domain=(0.5, 2.0), broadcasts=True),
+    OpCase("fmax", tf.fmax, np.fmax, [(3, 4), (3, 4)], broadcasts=True),
+    OpCase("fmin", tf.fmin, np.fmin, [(3, 4), (3, 4)], broadcasts=True),
+    OpCase("float_power", tf.float_power, np.power, [(3, 4), (3, 4)], domain=(0.5, 2.0), broadcasts=True,
+           float64_result=True),
+    OpCase("float_power_number", lambda x: tf.float_power(x, 2.5), lambda x: x ** 2.5, [(3, 4)], domain=(0.5, 2.0),
+           float64_result=True),
+    OpCase("heaviside", lambda x, v: tf.heaviside(tf.round(x), v), lambda x, v: np.heaviside(np.round(x), v),
+           [(3, 4), (4,)], grad=False),
+    OpCase("special_xlog1py", tf.special.xlog1py, lambda x, y: x * np.log1p(y), [(3, 4), (3, 4)], domain=(0.5, 2.0),
+           broadcasts=True),
+    OpCase("special_zeta_q", lambda q: tf.special.zeta(3.0, q), lambda q: _hurwitz_zeta(3.0, q), [(3, 4)],
+           domain=(0.5, 2.0)),
 ]

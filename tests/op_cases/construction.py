@@ -185,4 +185,7 @@ CASES: list[OpCase] = [
            [(2, 2, 4), (2, 2, 3), (2, 3, 4)]),
     OpCase("addbmm", lambda i, a, b: tf.addbmm(i, a, b, alpha=0.5), lambda i, a, b: i + 0.5 * (a @ b).sum(0),
            [(2, 4), (2, 2, 3), (2, 3, 4)]),
+    OpCase("vander", tf.vander, np.vander, [(4,)]),
+    OpCase("vander_increasing_n", lambda x: tf.vander(x, N=3, increasing=True),
+           lambda x: np.vander(x, 3, increasing=True), [(4,)]),
 ]

@@ -45,6 +45,33 @@ def _erfinv_by_bisection(y: float) -> float:
     return 0.5 * (low + high)
 
 
+def _polygamma_by_series(n: int, x: np.ndarray) -> np.ndarray:
+    """psi^(n)(x) = (-1)^(n+1) n! sum over k >= 0 of (x + k)^-(n+1) (any x but the poles): 20000 terms,
+    then the integral of the rest and half the first omitted term (Euler-Maclaurin), for n >= 1."""
+    k = np.arange(20000.0)
+    terms = (x[..., None] + k) ** -(n + 1.0)
+    tail_start = x + 20000.0
+    tail = tail_start ** -n / n + 0.5 * tail_start ** -(n + 1.0)
+    return (-1.0) ** (n + 1) * math.factorial(n) * (terms.sum(-1) + tail)
+
+
+def _bessel_i(order: int, x: np.ndarray) -> np.ndarray:
+    """I_order(x) by its power series sum (x/2)^(2k + order) / (k! (k + order)!), 40 terms."""
+    return sum((x / 2.0) ** (2 * k + order) / (math.factorial(k) * math.factorial(k + order)) for k in range(40))
+
+
+np_erfc = np.vectorize(math.erfc, otypes=[np.float64])
+
+
+def _ndtri_by_bisection(p: float) -> float:
+    return math.sqrt(2.0) * _erfinv_by_bisection(2.0 * p - 1.0)
+
+
+def _mvlgamma(x: np.ndarray, p: int) -> np.ndarray:
+    lgamma = np.vectorize(math.lgamma)
+    return p * (p - 1) / 4.0 * math.log(math.pi) + sum(lgamma(x - i / 2.0) for i in range(p))
+
+
 CASES: list[OpCase] = [
     OpCase("neg", tf.neg, np.negative, [(3, 4)]),
     OpCase("neg_operator", lambda x: -x, np.negative, [(3,)]),
@@ -107,11 +134,33 @@ CASES: list[OpCase] = [
     OpCase("nan_to_num", lambda x: tf.nan_to_num(x, nan=0.5), lambda x: np.nan_to_num(x, nan=0.5), [(3, 4)]),
     OpCase("lgamma", tf.lgamma, np.vectorize(math.lgamma), [(3, 4)], domain=(0.2, 4.0)),
     OpCase("lgamma_negative", tf.lgamma, np.vectorize(math.lgamma), [(3, 4)], domain=(-1.9, -1.1)),
-    OpCase("digamma", tf.digamma, lambda x: np.vectorize(_digamma_by_quadrature)(x), [(3, 4)], domain=(0.2, 4.0),
-           second_order=False),
+    OpCase("digamma", tf.digamma, lambda x: np.vectorize(_digamma_by_quadrature)(x), [(3, 4)], domain=(0.2, 4.0)),
     OpCase("erfinv", tf.erfinv, lambda x: np.vectorize(_erfinv_by_bisection)(x), [(3, 4)], domain=(-0.9, 0.9)),
     OpCase("sinc", tf.sinc, np.sinc, [(3, 4)], domain=(-2.0, 2.0)),
     OpCase("logit", tf.logit, lambda x: np.log(x / (1.0 - x)), [(3, 4)], domain=(0.1, 0.9)),
     OpCase("deg2rad", tf.deg2rad, np.deg2rad, [(3, 4)]),
     OpCase("rad2deg", tf.rad2deg, np.rad2deg, [(3, 4)]),
+    OpCase("erfc", tf.erfc, np_erfc, [(3, 4)], domain=(-3.0, 3.0)),
+    OpCase("polygamma_0", lambda x: tf.polygamma(0, x), lambda x: np.vectorize(_digamma_by_quadrature)(x), [(3, 4)],
+           domain=(0.5, 3.0)),
+    OpCase("polygamma_1", lambda x: tf.polygamma(1, x), lambda x: _polygamma_by_series(1, x), [(3, 4)],
+           domain=(0.5, 3.0)),
+    OpCase("polygamma_2", lambda x: x.polygamma(2), lambda x: _polygamma_by_series(2, x), [(3, 4)], domain=(0.5, 3.0)),
+    OpCase("polygamma_3_negative", lambda x: tf.polygamma(3, x), lambda x: _polygamma_by_series(3, x), [(3, 4)],
+           domain=(-2.8, -2.2)),
+    OpCase("signbit", tf.signbit, np.signbit, [(3, 4)], grad=False),
+    OpCase("angle", tf.angle, lambda x: np.where(x < 0, math.pi, 0.0), [(3, 4)]),
+    OpCase("i0", tf.i0, lambda x: _bessel_i(0, x), [(3, 4)], domain=(-4.0, 4.0)),
+    OpCase("special_i0e", tf.special.i0e, lambda x: np.exp(-np.abs(x)) * _bessel_i(0, x), [(3, 4)], domain=(0.2, 4.0)),
+    OpCase("special_i1", tf.special.i1, lambda x: _bessel_i(1, x), [(3, 4)], domain=(-4.0, 4.0)),
+    OpCase("special_i1e", tf.special.i1e, lambda x: np.exp(-np.abs(x)) * _bessel_i(1, x), [(3, 4)], domain=(0.2, 4.0)),
+    OpCase("special_i0e_negative", tf.special.i0e, lambda x: np.exp(-np.abs(x)) * _bessel_i(0, x), [(3, 4)],
+           domain=(-9.0, -8.5)),
+    OpCase("special_ndtr", tf.special.ndtr, lambda x: 0.5 * np_erfc(-x / math.sqrt(2.0)), [(3, 4)], domain=(-3.0, 3.0)),
+    OpCase("special_ndtri", tf.special.ndtri, np.vectorize(_ndtri_by_bisection), [(3, 4)], domain=(0.05, 0.95)),
+    OpCase("special_log_ndtr", tf.special.log_ndtr, lambda x: np.log(0.5 * np_erfc(-x / math.sqrt(2.0))), [(3, 4)],
+           domain=(-4.0, 3.0)),
+    OpCase("special_erfcx", tf.special.erfcx, lambda x: np.exp(x * x) * np_erfc(x), [(3, 4)], domain=(-2.0, 6.0)),
+    OpCase("special_entr", tf.special.entr, lambda x: -x * np.log(x), [(3, 4)], domain=(0.2, 2.0)),
+    OpCase("mvlgamma", lambda x: tf.mvlgamma(x, 3), lambda x: _mvlgamma(x, 3), [(3, 4)], domain=(1.5, 4.0)),
 ]

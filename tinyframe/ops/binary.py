@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph
+from .. import _graph, dtypes
 from .._graph import Op, shape_error
 from ..device import array_module_of
-from . import indexing
+from . import conversion, indexing
 from .promotion import is_number, promote, promote_to_float
 
 if TYPE_CHECKING:
@@ -26,6 +26,7 @@ __all__ = [
     "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isclose", "allclose",
     "hypot", "logaddexp", "logaddexp2", "copysign", "fmod",
     "xlogy", "lerp", "addcmul", "addcdiv", "atan2", "arctan2",
+    "fmax", "fmin", "heaviside", "gcd", "lcm", "bitwise_left_shift", "bitwise_right_shift", "float_power",
 ]
 
 
@@ -266,17 +267,19 @@ def _check_operand(name: str, other: Any) -> None:
 # --------------------------------------------------------------------------- the elementwise table
 class _Elementwise2(Op):
     """An op of two operands defined by a line of the table below: ``compute(xp, x, y)`` on arrays
-    promoted to a floating dtype, and the gradient of each operand, ``vjp_x`` and ``vjp_y``, from
+    promoted to a floating dtype (or, for ops that keep integer dtypes as ``maximum`` does, to their
+    common dtype), and the gradient of each operand, ``vjp_x`` and ``vjp_y``, from
     ``(g, x, y, out, xp)``, written with ``xp`` so that they also serve recorded passes. The
     operands (as given, so a recorded pass sees them as Tensors) and the output are saved."""
 
     compute: Any
     vjp_x: Any
     vjp_y: Any
+    promotes: Any
 
     @staticmethod
     def forward(ctx: _Elementwise2, x: Any, y: Any) -> Any:
-        out = ctx.compute(ctx.xp, *promote_to_float(x, y))
+        out = ctx.compute(ctx.xp, *ctx.promotes(x, y))
         ctx.save_for_backward(x, y, out)
         return out
 
@@ -289,11 +292,14 @@ class _Elementwise2(Op):
                 ctx.vjp_y(g, x, y, out, xp) if needs_y else None)
 
 
-def _elementwise2(name: str, compute: Any, vjp_x: Any, vjp_y: Any,
-                  node_name: str | None = None) -> type[_Elementwise2]:
-    """The op class of one table line (PyTorch's node name ``<name>Backward0`` unless given)."""
+def _elementwise2(name: str, compute: Any, vjp_x: Any, vjp_y: Any, node_name: str | None = None, *,
+                  keeps_integers: bool = False) -> type[_Elementwise2]:
+    """The op class of one table line (PyTorch's node name ``<name>Backward0`` unless given);
+    ``keeps_integers``: integer and bool operands are computed in their common dtype, not in float."""
     return type(name, (_Elementwise2,), {"compute": staticmethod(compute), "vjp_x": staticmethod(vjp_x),
-                                         "vjp_y": staticmethod(vjp_y)}, node_name=node_name)
+                                         "vjp_y": staticmethod(vjp_y),
+                                         "promotes": staticmethod(promote if keeps_integers else promote_to_float)},
+                node_name=node_name)
 
 
 def _xlogy(xp: Any, x: Any, y: Any) -> Any:
@@ -333,6 +339,17 @@ Atan2 = _elementwise2("Atan2", lambda xp, x, y: xp.arctan2(x, y), lambda g, x, y
                       lambda g, x, y, out, xp: -g * x / (x * x + y * y))
 Xlogy = _elementwise2("Xlogy", lambda xp, x, y: _xlogy(xp, x, y),
                       lambda g, x, y, out, xp: g * _log_or_zero(xp, y), lambda g, x, y, out, xp: g * x / y)
+
+
+Fmax = _elementwise2("Fmax", lambda xp, x, y: xp.fmax(x, y), lambda g, x, y, out, xp: g * _first_wins(xp, x >= y, y),
+                     lambda g, x, y, out, xp: g * ~_first_wins(xp, x >= y, y), keeps_integers=True)
+Fmin = _elementwise2("Fmin", lambda xp, x, y: xp.fmin(x, y), lambda g, x, y, out, xp: g * _first_wins(xp, x <= y, y),
+                     lambda g, x, y, out, xp: g * ~_first_wins(xp, x <= y, y), keeps_integers=True)
+
+
+def _first_wins(xp: Any, first_wins_ties: Any, y: Any) -> Any:
+    """Where fmax / fmin take ``x``: it wins (ties included, unlike maximum) or ``y`` is NaN."""
+    return first_wins_ties | xp.isnan(y)
 
 
 # PyTorch names the nodes of a number operand differently.
@@ -587,6 +604,112 @@ def fmod(input: Any, other: Any) -> Tensor:
     if all(_is_integral(v) for v in (input, other)):
         return _compare(input, other, np.fmod)  # CuPy arrays reach CuPy's fmod through __array_ufunc__
     return (_FmodScalar if isinstance(other, (int, float)) else Fmod).apply(input, other)
+
+
+def fmax(input: Tensor, other: Tensor) -> Tensor:
+    """Elementwise maximum that ignores NaN (NaN only where both are NaN); integer dtypes are kept. At
+    ties the gradient goes to ``input``."""
+    _require_tensors("fmax", input, other)
+    return Fmax.apply(input, other)
+
+
+def fmin(input: Tensor, other: Tensor) -> Tensor:
+    """Elementwise minimum that ignores NaN (NaN only where both are NaN); integer dtypes are kept. At
+    ties the gradient goes to ``input``."""
+    _require_tensors("fmin", input, other)
+    return Fmin.apply(input, other)
+
+
+def _require_tensors(name: str, input: Any, other: Any) -> None:
+    for position, (argument, value) in enumerate((("input", input), ("other", other)), 1):
+        if not isinstance(value, _graph.Tensor):
+            raise TypeError(f"{name}(): argument '{argument}' (position {position}) must be Tensor, not "
+                            f"{type(value).__name__}")
+
+
+class Heaviside(Op, node_name="torch::autograd::NotImplemented"):
+    """The step function: 0 below zero, 1 above, ``values`` at zero (NaN gives 0, as PyTorch)."""
+
+    @staticmethod
+    def forward(ctx: Heaviside, x: Any, values: Any) -> Any:
+        return ctx.xp.where(x == 0, values, x > 0).astype(x.dtype)
+
+    @staticmethod
+    def backward(ctx: Heaviside, g: Any) -> Any:
+        raise RuntimeError("derivative for aten::heaviside is not implemented")
+
+
+def heaviside(input: Tensor, values: Tensor) -> Tensor:
+    """The Heaviside step function of ``input``, with ``values`` (broadcast) where ``input`` is zero; the
+    two tensors must have the same dtype, which the result keeps. Not differentiable."""
+    if not isinstance(values, _graph.Tensor):
+        raise TypeError(f"heaviside(): argument 'values' (position 2) must be Tensor, not {type(values).__name__}")
+    if input.dtype != values.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+    return Heaviside.apply(input, values)
+
+
+def _integer_op(name: str, kernel: str, input: Any, other: Any, compute: Any) -> Tensor:
+    """An op of integer tensors outside autograd; floating and (for most) bool operands are rejected with
+    PyTorch's ``"<kernel>_cpu" not implemented for '<type>'``."""
+    for value in (input, other):
+        data = value._data if isinstance(value, _graph.Tensor) else np.asarray(value, np.float32 if
+                                                                                   isinstance(value, float) else None)
+        if data.dtype.kind not in "iu":
+            raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for "
+                                      f"'{indexing._TORCH_TYPE_NAMES.get(data.dtype.name, 'Float')}'")
+    return _compare(input, other, compute)
+
+
+def gcd(input: Tensor, other: Tensor) -> Tensor:
+    """The greatest common divisor of integer tensors, elementwise (non-negative; ``gcd(0, 0) = 0``)."""
+    _require_tensors("gcd", input, other)
+    return _integer_op("gcd", "gcd", input, other, np.gcd)  # CuPy arrays reach cupy.gcd via __array_ufunc__
+
+
+def lcm(input: Tensor, other: Tensor) -> Tensor:
+    """The least common multiple of integer tensors, elementwise (non-negative; 0 where either is 0)."""
+    _require_tensors("lcm", input, other)
+    return _integer_op("lcm", "lcm", input, other, np.lcm)
+
+
+def _shift(left: bool) -> Any:
+    """``a << b`` or ``a >> b`` as PyTorch computes them: shifting by a negative amount or by the width
+    of the type or more gives 0 (and -1 for a right shift of a negative number), where C leaves it undefined."""
+    def compute(a: Any, b: Any) -> Any:
+        array = b if is_number(a) else a
+        xp, dtype = array_module_of(array), array.dtype
+        a, b = xp.asarray(a, dtype), xp.asarray(b, dtype)
+        bits = dtype.itemsize * 8
+        out_of_range = (b < 0) | (b >= bits)
+        amount = xp.where(out_of_range, 0, b).astype(b.dtype)
+        shifted = a << amount if left else a >> amount
+        fill = 0 if left else xp.where(a < 0, -1, 0)
+        return xp.where(out_of_range, fill, shifted).astype(shifted.dtype)
+    return compute
+
+
+def bitwise_left_shift(input: Any, other: Any) -> Tensor:
+    """``input << other`` on integers, elementwise; bits shifted past the type's width are lost."""
+    return _integer_op("bitwise_left_shift", "lshift", input, other, _shift(left=True))
+
+
+def bitwise_right_shift(input: Any, other: Any) -> Tensor:
+    """``input >> other`` on integers, elementwise: an arithmetic shift (the sign is kept)."""
+    return _integer_op("bitwise_right_shift", "rshift", input, other, _shift(left=False))
+
+
+def float_power(input: Any, exponent: Any) -> Tensor:
+    """``input ** exponent`` computed in float64 whatever the operands' dtypes (a float64 result)."""
+    if not isinstance(input, _graph.Tensor) and not isinstance(exponent, _graph.Tensor):
+        raise TypeError("float_power() expects a Tensor input or exponent")
+    return pow(*(_in_float64(v) for v in (input, exponent)))
+
+
+def _in_float64(value: Any) -> Any:
+    if not isinstance(value, _graph.Tensor):
+        return float(value)
+    return value if value.dtype == dtypes.float64 else conversion.to_dtype(value, dtypes.float64)
 
 
 def _is_integral(value: Any) -> bool:

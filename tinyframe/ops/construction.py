@@ -18,7 +18,7 @@ from .. import _graph, creation
 from .._dims import wrap_dim
 from .._graph import Op
 from ..device import add_at, array_module_of
-from . import indexing, shape
+from . import indexing, inplace, shape, sorting
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["tril", "triu", "roll", "diag", "diag_embed", "diagonal", "diagonal_scatter", "trace",
            "repeat_interleave", "meshgrid", "rot90", "fliplr", "flipud", "take", "tril_indices", "triu_indices",
            "block_diag", "cartesian_prod", "combinations", "atleast_1d", "atleast_2d", "atleast_3d", "column_stack",
-           "dstack", "diff"]
+           "dstack", "diff", "vander"]
 
 
 # ------------------------------------------------------------------------------------------ the ops
@@ -527,3 +527,22 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
         later, earlier = shape.narrow(input, d, 1, length - 1), shape.narrow(input, d, 0, length - 1)
         input = later != earlier if input.dtype.name == "bool" else later - earlier
     return input
+
+
+def vander(x: Tensor, N: int | None = None, increasing: bool = False) -> Tensor:
+    """The Vandermonde matrix of the 1-D ``x``: column ``j`` holds ``x ** (N - 1 - j)`` (``x ** j`` with
+    ``increasing=True``), ``N`` columns (``len(x)`` by default). Integers give int64, as PyTorch's
+    cumulative product does; built as PyTorch builds it (ones, then a cumulative product written into
+    the columns after the first), so the gradient flows through CopySlices."""
+    if x.ndim != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x.shape[0] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    data = x._data
+    dtype = data.dtype if data.dtype.kind == "f" else np.dtype(np.int64)
+    result = _graph.wrap(array_module_of(data).ones((data.shape[0], n), dtype=dtype))
+    if n > 1:
+        powers = sorting.cumprod(shape.expand(shape.unsqueeze(x, 1), data.shape[0], n - 1), 1)
+        inplace.setitem(result, (slice(None), slice(1, None)), powers)
+    return result if increasing else shape.flip(result, (1,))

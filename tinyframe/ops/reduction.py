@@ -17,6 +17,7 @@ from .._dims import wrap_dim
 from .._graph import Op
 from ..device import array_module_of
 from . import binary
+from .promotion import promote
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 __all__ = [
     "sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std", "var_mean",
     "std_mean", "norm", "logsumexp", "softmax", "log_softmax", "cumsum", "all", "any",
+    "nansum", "nanmean", "logcumsumexp", "dist",
 ]
 
 _INT64 = np.dtype(np.int64)
@@ -240,6 +242,40 @@ def prod(input: Tensor, dim: int | None = None, keepdim: bool = False, *, dtype:
         return Prod.apply(input, dim=None, keepdim=keepdim, dtype=_np_dtype(dtype))
     return ProdDim.apply(input, dim=_dim(dim, input._data.ndim, "prod"), keepdim=keepdim,
                          dtype=_np_dtype(dtype))
+
+
+class Nansum(Op):
+    """``sum`` with NaN counted as zero; the gradient is zero at the NaNs."""
+
+    @staticmethod
+    def forward(ctx: Nansum, x: Any, *, axes: tuple | None, keepdim: bool, dtype: Any) -> Any:
+        ctx.shape, ctx.axes, ctx.keepdim = x.shape, axes, keepdim
+        if dtype is None and x.dtype.kind in "biu":
+            dtype = _INT64
+        ctx.save_for_backward(ctx.xp.isnan(x))
+        return ctx.xp.nansum(x, axis=axes, keepdims=keepdim, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx: Nansum, g: Any) -> Any:
+        (nan,) = ctx.saved_tensors
+        # A product, as PyTorch's: inf and nan in g stay nan at the NaNs.
+        return _spread(ctx, _kept(ctx, g)) * ctx.xp.asarray(~nan)
+
+
+def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """Sum of the elements over ``dim`` (every dimension when None), NaN counted as zero; booleans and
+    integers are summed as int64 unless ``dtype`` says otherwise."""
+    return Nansum.apply(input, axes=_axes(dim, input._data.ndim), keepdim=keepdim, dtype=_np_dtype(dtype))
+
+
+def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """Mean of the elements that are not NaN over ``dim`` (every dimension when None): ``nansum`` over the
+    count of the others (NaN where there are none)."""
+    if input._data.dtype.kind != "f":
+        raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got "
+                           f"{_scalar_type(input._data)}")
+    present = _graph.wrap(~array_module_of(input._data).isnan(input._data))
+    return binary.div(nansum(input, dim, keepdim, dtype=dtype), sum(present, dim, keepdim))
 
 
 # --------------------------------------------------------------------------- max, min, amax, amin
@@ -482,23 +518,59 @@ class LinalgVectorNorm(Op):
     @staticmethod
     def backward(ctx: LinalgVectorNorm, g: Any) -> Any:
         x, out = ctx.saved_tensors
-        xp, p = ctx.xp, ctx.ord
-        g, out = _kept(ctx, g), _kept(ctx, out)
-        if p == 0:
-            return None  # piecewise constant: PyTorch gives no gradient
-        if p == 1:
-            return g * xp.sign(x)
-        if p == 2:
-            return x * _safe_divide(g, out, xp)
-        if p == _INF or p == -_INF:
-            hits = xp.abs(x) == out  # ties share the gradient evenly, as in amax
-            count = xp.sum(hits, ctx.axes, keepdims=True, dtype=g.dtype)
-            return xp.sign(x) * xp.where(hits, g / count, 0.0)
-        # sign(x) |x|^(p-1) / norm^(p-1), with 0 for x == 0 and where the norm is 0.
-        magnitude = xp.abs(x)
-        magnitude = xp.where(magnitude == 0, 1.0, magnitude)
-        scale = _safe_divide(g, out ** (p - 1), xp)
-        return xp.sign(x) * magnitude ** (p - 1) * scale
+        return _vector_norm_grad(ctx.xp, x, _kept(ctx, out), _kept(ctx, g), ctx.ord, ctx.axes)
+
+
+def _vector_norm_grad(xp: Any, x: Any, out: Any, g: Any, p: float, axes: tuple | None) -> Any:
+    """The gradient of the p-norm ``out`` of ``x`` over ``axes`` (``out`` and ``g`` with kept dimensions)."""
+    if p == 0:
+        return None  # piecewise constant: PyTorch gives no gradient
+    if p == 1:
+        return g * xp.sign(x)
+    if p == 2:
+        return x * _safe_divide(g, out, xp)
+    if p == _INF or p == -_INF:
+        hits = xp.abs(x) == out  # ties share the gradient evenly, as in amax
+        count = xp.sum(hits, axes, keepdims=True, dtype=g.dtype)
+        return xp.sign(x) * xp.where(hits, g / count, 0.0)
+    # sign(x) |x|^(p-1) / norm^(p-1), with 0 for x == 0 and where the norm is 0.
+    magnitude = xp.abs(x)
+    magnitude = xp.where(magnitude == 0, 1.0, magnitude)
+    scale = _safe_divide(g, out ** (p - 1), xp)
+    return xp.sign(x) * magnitude ** (p - 1) * scale
+
+
+class Dist(Op):
+    """``norm(input - other, p)`` of the broadcast difference; its gradient is the norm's, with
+    opposite signs for the two operands."""
+
+    @staticmethod
+    def forward(ctx: Dist, x: Any, y: Any, *, p: float) -> Any:
+        a, b = promote(x, y)
+        out = LinalgVectorNorm.forward(ctx, a - b, ord=p, axes=None, keepdim=False, dtype=None)
+        ctx.save_for_backward(x, y, out)  # the operands, not the norm's difference: compose needs them
+        return out
+
+    @staticmethod
+    def compose(ctx: Dist) -> tuple:
+        x, y, _ = ctx.saved_tensors
+        return (x, y), norm(binary.sub(x, y), ctx.ord)
+
+    @staticmethod
+    def backward(ctx: Dist, g: Any) -> tuple:
+        x, y, out = ctx.saved_tensors
+        grad = _vector_norm_grad(ctx.xp, x - y, out, g, ctx.ord, None)
+        return (None, None) if grad is None else (grad, -grad)
+
+
+def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:
+    """The p-norm of ``input - other`` (broadcast): ``(sum |input - other|^p)^(1/p)``; ``p`` may be
+    ``inf``, ``-inf`` or 0 (the number of differing elements)."""
+    for value in (input, other):
+        if value._data.dtype.kind != "f":
+            raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
+                               f"{_scalar_type(value._data)} instead.")
+    return Dist.apply(input, other, p=p)
 
 
 def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
@@ -650,6 +722,53 @@ class Cumsum(Op):
         if dim is None:
             return g
         return xp.flip(xp.cumsum(xp.flip(g, dim), dim), dim)
+
+
+class Logcumsumexp(Op):
+    @staticmethod
+    def forward(ctx: Logcumsumexp, x: Any, *, dim: int | None) -> Any:
+        ctx.dim = dim
+        out = x.copy() if dim is None else _log_cumulative_sum_exp(ctx.xp, x, dim)
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Logcumsumexp, g: Any) -> Any:
+        x, out = ctx.saved_tensors
+        xp, dim = ctx.xp, ctx.dim
+        if dim is None:
+            return g
+        # PyTorch's formula: sum over j >= i of g_j exp(x_i - out_j), in log space for the positive and
+        # the negative parts of g, so that nothing overflows.
+        lowest = float(np.finfo(getattr(g, "_data", g).dtype).min)
+        with np.errstate(divide="ignore", over="ignore"):  # log(0) where g is 0: that part is not taken
+            log_abs = xp.log(xp.abs(g))
+            parts = [_reverse_logcumsumexp(xp, xp.where(sign * g > 0, log_abs, lowest) - out, dim) for sign in (1, -1)]
+            return xp.exp(parts[0] + x) - xp.exp(parts[1] + x)
+
+
+def _log_cumulative_sum_exp(xp: Any, x: Any, dim: int) -> Any:
+    """The inclusive scan of ``logaddexp`` along ``dim`` by doubling (Hillis and Steele): after the step
+    with shift ``s``, each element combines the ``2s`` elements ending at it. Every step is a stable
+    ``logaddexp``, so nothing overflows or underflows, on any array module."""
+    out = xp.moveaxis(x, dim, -1).copy()
+    shift = 1
+    while shift < out.shape[-1]:
+        out[..., shift:] = xp.logaddexp(out[..., shift:], out[..., :-shift])
+        shift *= 2
+    return xp.moveaxis(out, -1, dim)
+
+
+def _reverse_logcumsumexp(xp: Any, v: Any, dim: int) -> Any:
+    return xp.flip(Logcumsumexp.call(xp.flip(v, dim), dim=dim), dim)
+
+
+def logcumsumexp(input: Tensor, dim: int) -> Tensor:
+    """``log(cumsum(exp(input)))`` along ``dim``, computed without overflow."""
+    x = input._data
+    if x.dtype.kind != "f":
+        raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for \'{_scalar_type(x)}\'')
+    return Logcumsumexp.apply(input, dim=_dim(dim, x.ndim, "logcumsumexp"))
 
 
 def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 __all__ = [
     "sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "mode", "quantile", "nanquantile",
     "unique", "unique_consecutive", "searchsorted", "bucketize", "cumprod", "cummax", "cummin", "aminmax",
-    "bincount", "histc", "count_nonzero", "argwhere",
+    "bincount", "histc", "count_nonzero", "argwhere", "isin",
 ]
 
 
@@ -508,6 +508,17 @@ def bucketize(input: Any, boundaries: Tensor, *, out_int32: bool = False, right:
     if boundaries.ndim != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.ndim})")
     return searchsorted(boundaries, input, out_int32=out_int32, right=right)
+
+
+def isin(elements: Any, test_elements: Any, *, assume_unique: bool = False, invert: bool = False) -> Tensor:
+    """Bool tensor of ``elements``' shape: whether each element is one of ``test_elements`` (either may
+    be a number); ``invert=True`` gives the opposite."""
+    if not isinstance(elements, _graph.Tensor) and not isinstance(test_elements, _graph.Tensor):
+        raise TypeError("isin() expects a Tensor for elements or test_elements")
+    like = elements if isinstance(elements, _graph.Tensor) else test_elements
+    xp = array_module_of(like._data)
+    values, tests = (v._data if isinstance(v, _graph.Tensor) else xp.asarray(v) for v in (elements, test_elements))
+    return _graph.wrap(xp.asarray(xp.isin(values, tests, assume_unique=assume_unique, invert=invert)))
 
 
 # --------------------------------------------------------------------------- cumulative ops

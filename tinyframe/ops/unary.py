@@ -30,6 +30,7 @@ __all__ = [
     "arccos", "atan", "arctan", "atanh", "arctanh", "sigmoid", "relu", "erf", "sign", "floor", "ceil", "round",
     "trunc", "fix", "isnan", "isinf", "isfinite",
     "frac", "nan_to_num", "lgamma", "digamma", "erfinv", "sinc", "logit", "deg2rad", "rad2deg",
+    "erfc", "polygamma", "signbit", "angle",
 ]
 
 _LN2 = math.log(2.0)
@@ -122,14 +123,25 @@ def _erf_double(xp: Any, x: Any) -> Any:
         den = (den + b) * z
     small = y * (num + _ERF_A[3]) / (den + _ERF_B[3])
     w = xp.minimum(y, 6.0)
+    erfc = _erfcx_cody(xp, w) * _exp_minus_square(xp, w)
+    return xp.copysign(xp.where(y <= _ERF_SMALL, small, 1.0 - erfc), x)
+
+
+def _erfcx_cody(xp: Any, w: Any) -> Any:
+    """``exp(w^2) erfc(w)`` for ``0.46875 <= w <= 6``: Cody's second rational form (relative error below
+    1e-15 up to 4, 1e-12 at 6; ``erf`` needs it only to an absolute 1e-16)."""
     num, den = _ERFC_C[8] * w, w
     for c, d in zip(_ERFC_C[:7], _ERFC_D[:7]):
         num = (num + c) * w
         den = (den + d) * w
-    # exp(-w^2) split as exp(-h^2) exp(-(w - h)(w + h)) with h = w rounded down to 1/16: no cancellation.
+    return (num + _ERFC_C[7]) / (den + _ERFC_D[7])
+
+
+def _exp_minus_square(xp: Any, w: Any) -> Any:
+    """``exp(-w^2)`` split as ``exp(-h^2) exp(-(w - h)(w + h))`` with ``h`` = ``w`` rounded down to 1/16, so
+    the rounding error of ``w * w`` is not magnified."""
     h = xp.trunc(w * 16.0) / 16.0
-    erfc = (num + _ERFC_C[7]) / (den + _ERFC_D[7]) * xp.exp(-h * h) * xp.exp(-(w - h) * (w + h))
-    return xp.copysign(xp.where(y <= _ERF_SMALL, small, 1.0 - erfc), x)
+    return xp.exp(-h * h) * xp.exp(-(w - h) * (w + h))
 
 
 # Single precision: the branch-free rational approximation of Eigen and XLA, erf(x) = x P(x^2) / Q(x^2)
@@ -215,6 +227,8 @@ Sigmoid = _elementwise("Sigmoid", _sigmoid_array, _OUTPUT, lambda g, out, xp: g 
 Frac = _elementwise("Frac", lambda xp, x: x - xp.trunc(x), _INPUT, lambda g, x, xp: g * 1.0)
 Sinc = _elementwise("Sinc", lambda xp, x: xp.sinc(x), _INPUT, lambda g, x, xp: g * _sinc_slope(xp, x))
 Logit = _elementwise("Logit", lambda xp, x: xp.log(x / (1.0 - x)), _INPUT, lambda g, x, xp: g / (x * (1.0 - x)))
+Angle = _elementwise("Angle", lambda xp, x: xp.where(xp.isnan(x), x, xp.where(x < 0, math.pi, 0.0).astype(x.dtype)),
+                      _INPUT, lambda g, x, xp: g * 0.0)
 Deg2rad = _elementwise("Deg2rad", lambda xp, x: x * _RADIANS_PER_DEGREE, _INPUT,
                        lambda g, x, xp: g * _RADIANS_PER_DEGREE, "Deg2RadBackward0")
 Rad2deg = _elementwise("Rad2deg", lambda xp, x: x * _DEGREES_PER_RADIAN, _INPUT,
@@ -318,17 +332,97 @@ def _erfinv(x: np.ndarray) -> np.ndarray:
     return np.where(inside, v, edge)
 
 
-def _no_higher_derivative(name: str) -> Any:
-    def vjp(g: Any, x: Any, xp: Any) -> Any:
-        raise NotImplementedError(f"the derivative of {name} is not implemented")
-    return vjp
+_ERFC_FRACTION_TERMS = 40  # the continued fraction below, from 4 on: converged to double precision from 3
+_ERFC_FRACTION_FROM = 4.0  # Cody's rational form is exact to 1e-15 up to here, 1e-12 at 6
+
+
+def _erfcx_positive(w: np.ndarray) -> np.ndarray:
+    """``exp(w^2) erfc(w)`` for ``w >= 0.46875``: Cody's rational form up to 4, then the continued fraction
+    ``1 / (sqrt(pi) (w + (1/2) / (w + 1 / (w + (3/2) / (w + ...)))))`` (relative error below 1e-15 on both,
+    against PyTorch's erfcx)."""
+    far = np.maximum(w, _ERFC_FRACTION_FROM)
+    t = far
+    for k in range(_ERFC_FRACTION_TERMS, 0, -1):
+        t = far + (0.5 * k) / t
+    near = _erfcx_cody(np, np.minimum(w, _ERFC_FRACTION_FROM))
+    return np.where(w <= _ERFC_FRACTION_FROM, near, 1.0 / (math.sqrt(math.pi) * t))
+
+
+def _erfc(x: np.ndarray) -> np.ndarray:
+    """``1 - erf(x)`` without the cancellation: relative error below 1e-15 up to its underflow near 27."""
+    y = np.minimum(np.abs(x), 30.0)  # erfc(30) is 0 in double precision
+    tail = _erfcx_positive(np.maximum(y, _ERF_SMALL)) * _exp_minus_square(np, y)
+    return np.where(y < _ERF_SMALL, 1.0 - _erf_double(np, x), np.where(x < 0, 2.0 - tail, tail))
+
+
+# Cephes' Hurwitz zeta, as PyTorch's: the first terms summed until the next is below 1e-16 of the sum or
+# 9 < q + k, then the Euler-Maclaurin tail with these Bernoulli-number coefficients (2k)! / B_2k.
+_ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9, 7.47242496e10,
+           -2.950130727918164224e12, 1.1646782814350067249e14, -4.5979787224074726105e15,
+           1.8152105401943546773e17, -7.1661652561756670113e18)
+_MACHEP = 1.11022302462515654042e-16
+
+
+def _zeta(x: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """``sum over k >= 0 of (k + q)^-x``: inf at x = 1 and at the poles q = 0, -1, ...; NaN for x < 1 and
+    for a negative q with a non-integer x, as PyTorch."""
+    x, q = np.broadcast_arrays(np.asarray(x, np.float64), np.asarray(q, np.float64))
+    with np.errstate(all="ignore"):
+        s, a, b = q ** -x, q.copy(), np.zeros_like(q)
+        done, steps = np.zeros(q.shape, bool), 0
+        while True:
+            active = ~done & ((steps < 9) | (a <= 9.0))
+            if not active.any():
+                break
+            steps += 1
+            a = np.where(active, a + 1.0, a)
+            b = np.where(active, a ** -x, b)
+            s = np.where(active, s + b, s)
+            done |= active & (np.abs(b) < _MACHEP * s)
+        w = a
+        s = np.where(done, s, s + b * w / (x - 1.0) - 0.5 * b)
+        a, k = np.ones_like(s), 0.0
+        for coefficient in _ZETA_A:
+            a, b = a * (x + k), b / w
+            t = a * b / coefficient
+            s = np.where(done, s, s + t)
+            done |= np.abs(t / s) < _MACHEP
+            a, b, k = a * (x + k + 1.0), b / w, k + 2.0
+        pole = (q <= 0) & (q == np.floor(q))
+        undefined = (x < 1.0) | ((q <= 0) & ~pole & (x != np.floor(x)))
+        return np.where(undefined, np.nan, np.where((x == 1.0) | pole, np.inf, s))
+
+
+def _polygamma(n: int) -> Any:
+    """The NumPy kernel of ``polygamma(n, x)``: digamma, trigamma, then ``(-1)^(n+1) n! zeta(n + 1, x)``."""
+    if n == 0:
+        return _digamma
+    if n == 1:
+        return _trigamma
+    scale = (1.0 if n % 2 else -1.0) * math.exp(math.lgamma(n + 1.0))
+    return lambda x: scale * _zeta(np.float64(n + 1), x)
+
+
+class Polygamma(Op):
+    """``polygamma(n, x)``, the n-th derivative of digamma; its gradient is ``polygamma(n + 1, x)``."""
+
+    @staticmethod
+    def forward(ctx: Polygamma, x: Any, *, n: int) -> Any:
+        ctx.n = n
+        ctx.save_for_backward(x)
+        return _special(_polygamma(n), "polygamma", n)(ctx.xp, _floating(x))
+
+    @staticmethod
+    def backward(ctx: Polygamma, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return g * Polygamma.call(x, n=ctx.n + 1)
 
 
 Lgamma = _elementwise("Lgamma", _special(_lgamma, "gammaln"), _INPUT, lambda g, x, xp: g * Digamma.call(x))
 Digamma: type[_Elementwise] = _elementwise("Digamma", _special(_digamma, "digamma"), _INPUT,
-                                            lambda g, x, xp: g * Trigamma.call(x))
-Trigamma: type[_Elementwise] = _elementwise("Trigamma", _special(_trigamma, "polygamma", 1), _INPUT,
-                                             _no_higher_derivative("polygamma(1, x)"), "PolygammaBackward0")
+                                            lambda g, x, xp: g * Polygamma.call(x, n=1))
+Erfc = _elementwise("Erfc", _special(_erfc, "erfc"), _INPUT,
+                    lambda g, x, xp: g * xp.exp(-x * x) * -_TWO_OVER_SQRT_PI)
 Erfinv = _elementwise("Erfinv", _special(_erfinv, "erfinv"), _OUTPUT,
                       lambda g, out, xp: g * _SQRT_PI_OVER_2 * xp.exp(out * out))
 
@@ -789,6 +883,29 @@ def rad2deg(input: Tensor) -> Tensor:
 def erfinv(input: Tensor) -> Tensor:
     """The inverse error function on (-1, 1): ``erf(erfinv(x)) = x``; +-inf at +-1, NaN beyond."""
     return Erfinv.apply(input)
+
+
+def erfc(input: Tensor) -> Tensor:
+    """The complementary error function ``1 - erf(input)``, accurate where it is small (large ``input``)."""
+    return Erfc.apply(input)
+
+
+def polygamma(n: int, input: Tensor) -> Tensor:
+    """The ``n``-th derivative of ``digamma`` (``n = 0``: digamma itself), elementwise."""
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+    return Polygamma.apply(input, n=n)
+
+
+def signbit(input: Tensor) -> Tensor:
+    """Bool tensor, True where the sign bit is set (negative numbers, ``-0.0`` and negative NaN)."""
+    return _elementwise_test(input, "signbit")
+
+
+def angle(input: Tensor) -> Tensor:
+    """The argument of each element as a complex number: ``pi`` for negative real numbers, else 0 (NaN
+    stays NaN); integer inputs give the default float dtype. The gradient is zero."""
+    return Angle.apply(input)
 
 
 def isfinite(input: Tensor) -> Tensor:

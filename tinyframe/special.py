@@ -1,0 +1,44 @@
+"""``tinyframe.special``, PyTorch's ``torch.special``: special functions under SciPy's names.
+
+Each name reaches the one definition of its op (``special.expit`` is ``sigmoid``'s op, ``special.psi``
+``digamma``'s, ...), with PyTorch's ``out=`` keyword.
+"""
+from __future__ import annotations
+
+from .functional import with_out
+from .ops import reduction, special, unary
+from .ops.binary import xlogy as _xlogy
+
+__all__ = ["erf", "erfc", "erfcx", "erfinv", "expit", "logit", "xlogy", "xlog1py", "gammaln", "digamma", "psi",
+           "polygamma", "multigammaln", "i0", "i0e", "i1", "i1e", "ndtr", "ndtri", "log_ndtr", "log1p", "expm1",
+           "exp2", "sinc", "round", "entr", "logsumexp", "softmax", "log_softmax", "zeta"]
+
+erf = with_out(unary.erf)
+erfc = with_out(unary.erfc)
+erfcx = with_out(special.erfcx)
+erfinv = with_out(unary.erfinv)
+expit = with_out(unary.sigmoid)
+logit = with_out(unary.logit)
+xlogy = with_out(_xlogy)
+xlog1py = with_out(special.xlog1py)
+gammaln = with_out(unary.lgamma)
+digamma = psi = with_out(unary.digamma)
+polygamma = with_out(unary.polygamma)
+multigammaln = with_out(special.mvlgamma)
+i0 = with_out(special.i0)
+i0e = with_out(special.i0e)
+i1 = with_out(special.i1)
+i1e = with_out(special.i1e)
+ndtr = with_out(special.ndtr)
+ndtri = with_out(special.ndtri)
+log_ndtr = with_out(special.log_ndtr)
+log1p = with_out(unary.log1p)
+expm1 = with_out(unary.expm1)
+exp2 = with_out(unary.exp2)
+sinc = with_out(unary.sinc)
+round = with_out(special.round_decimals)  # noqa: A001  (PyTorch's name)
+entr = with_out(special.entr)
+logsumexp = with_out(reduction.logsumexp)
+softmax = reduction.softmax
+log_softmax = reduction.log_softmax
+zeta = with_out(special.zeta)
