@@ -1480,7 +1480,8 @@ class Tensor:
     def dist(self, other: Tensor, p: builtins.float = 2) -> Tensor:
         return reduction.dist(self, other, p)
 
-    def cov(self, *, correction: builtins.int = 1, fweights: Tensor | None = None, aweights: Tensor | None = None) -> Tensor:
+    def cov(self, *, correction: builtins.int = 1, fweights: Tensor | None = None,
+            aweights: Tensor | None = None) -> Tensor:
         return statistics_ops.cov(self, correction=correction, fweights=fweights, aweights=aweights)
 
     def corrcoef(self) -> Tensor:
