@@ -46,9 +46,10 @@ def train(tmp_path: Path, name: str, *options: str) -> list[dict]:
     return json.loads(metrics.read_text())
 
 
+# 5000 images gave 87.5-90.8% over seeds 0-4 once the initial weights became PyTorch's stream; 10000 give 91.9-92.9%.
 @needs_mnist
-def test_mlp_one_epoch_on_5000_images_reaches_90_percent(device: str, capsys: pytest.CaptureFixture) -> None:
-    argv = ["--data-dir", str(MNIST_DIR), "--limit", "5000", "--epochs", "1", "--no-progress",
+def test_mlp_one_epoch_on_10000_images_reaches_90_percent(device: str, capsys: pytest.CaptureFixture) -> None:
+    argv = ["--data-dir", str(MNIST_DIR), "--limit", "10000", "--epochs", "1", "--no-progress",
             "--model", "mlp", "--device", device]
     assert main(argv) == 0
     lines = capsys.readouterr().out.strip().splitlines()
