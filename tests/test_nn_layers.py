@@ -276,3 +276,15 @@ def test_functional_names_exported() -> None:
     for name in ("MultiheadAttention", "Bilinear", "Embedding", "LSTM", "GRU", "RNN", "LayerNorm", "GroupNorm",
                  "BatchNorm1d", "BatchNorm2d", "Conv2d", "MaxPool2d"):
         assert hasattr(nn, name)
+
+
+@pytest.mark.parametrize("rows", [2, 200])
+def test_linear_output_is_row_major_and_exact_to_float32_rounding(rows: int) -> None:
+    # 2 rows by a 256 x 128 weight take the float32 fast path of ops.linalg.matmul_add (the product
+    # as (W @ x^T)^T, written back row-major); 200 rows take the plain x @ W^T.
+    layer = nn.Linear(256, 128)
+    x = tf.randn(rows, 256)
+    y = layer(x)
+    w, b = layer.weight.detach().numpy().astype(np.float64), layer.bias.detach().numpy().astype(np.float64)
+    assert y.dtype == tf.float32 and y.stride() == (128, 1)
+    np.testing.assert_allclose(y.detach().numpy(), x.numpy().astype(np.float64) @ w.T + b, rtol=1e-5, atol=1e-5)

@@ -254,6 +254,25 @@ def test_batch_first_is_the_transposed_layout() -> None:
     np.testing.assert_allclose(_host(ha), _host(hb), atol=1e-12)
 
 
+@pytest.mark.parametrize("kind, kwargs", CONFIGS, ids=[f"{k}-{sorted(kw.items())}" for k, kw in CONFIGS])
+def test_float32_matches_float64_forward_and_backward(kind: str, kwargs: dict) -> None:
+    # A batch of 2 against hidden size 5: each step's h @ w_hh^T takes the float32 fast path of
+    # ops.linalg.matmul_add ((w_hh @ h^T)^T, written back row-major); float64 never does.
+    wide = getattr(nn, kind)(4, 5, **kwargs).double()
+    rng = _fill(wide, 5)
+    narrow = getattr(nn, kind)(4, 5, **kwargs)
+    narrow.load_state_dict({k: v.float() for k, v in wide.state_dict().items()})
+    x = rng.standard_normal((6, 2, 4))
+    outs = []
+    for module, dtype in ((wide, tf.float64), (narrow, tf.float32)):
+        out = module(tf.tensor(x, dtype=dtype))[0]
+        (out * out).sum().backward()
+        assert out.dtype == dtype
+        outs.append([_host(out)] + [_host(p.grad) for p in module.parameters()])
+    for reference, value in zip(*outs):
+        np.testing.assert_allclose(value, reference, rtol=1e-5, atol=1e-5)
+
+
 def test_float32_stays_float32() -> None:
     out, (h, c) = nn.LSTM(3, 4, num_layers=2)(tf.randn(5, 2, 3))
     assert out.dtype == h.dtype == c.dtype == tf.float32

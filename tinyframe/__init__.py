@@ -67,3 +67,9 @@ from . import distributed, distributions, nn, optim, utils  # noqa: E402
 
 # PyTorch computes 1/0, log(0) and sqrt(-1) silently (inf, -inf, nan); NumPy would warn from inside ops.
 _warnings.filterwarnings("ignore", message=".*encountered in", category=RuntimeWarning, module=r"tinyframe\.")
+
+# A training step frees and reallocates the same large arrays every step: glibc is told to keep that
+# memory mapped instead of returning it and faulting it back in (measured in tinyframe/_malloc.py).
+from . import _malloc  # noqa: E402
+
+_malloc.keep_freed_memory()

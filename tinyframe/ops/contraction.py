@@ -258,13 +258,15 @@ class Addmm(Op):
         ctx.beta, ctx.alpha = beta, alpha
         ctx.save_for_backward(mat1, mat2)
         ctx.mat2_transposed = linalg.is_transposed(mat2)
+        if beta == 1 and alpha == 1 and mat1.ndim == mat2.ndim == 2 and input.dtype == mat1.dtype == mat2.dtype:
+            return linalg.matmul_add(ctx.xp, mat1, mat2, input)  # nn.Linear's path
         product = ctx.product(mat1, mat2)
         if alpha != 1:
             product = product * alpha
         if beta == 0:
             return product
         if beta == 1 and input.dtype == product.dtype:
-            product += input  # the product is a fresh array: no second one for the sum (nn.Linear's path)
+            product += input  # the product is a fresh array: no second one for the sum
             return product
         return product + (input if beta == 1 else input * beta)
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .. import _graph
 from .._graph import Op
 from ..dtypes import cpp_type_name, scalar_type_name
@@ -72,6 +74,27 @@ class Mm(Matmul):
 def is_transposed(a: Any) -> bool:
     """Whether the array ``a`` is a matrix stored column by column (a transposed view: ``weight.t()``)."""
     return a.ndim == 2 and a.flags.f_contiguous and not a.flags.c_contiguous
+
+
+def matmul_add(xp: Any, a: Any, b: Any, c: Any, out: Any = None) -> Any:
+    """``a @ b + c`` for matrices ``a``, ``b`` and a ``c`` of their dtype that broadcasts to the product,
+    into ``out`` or a new row-major array: a linear layer's ``x @ weight.t() + bias``, or a recurrent
+    step's ``h @ w_hh.t() + x_projection``.
+
+    Fast path: OpenBLAS's sgemm multiplies a few rows by a transposed matrix (``weight.t()``) up to
+    twice as slowly as it computes the same product as ``(weight @ x^T)^T``. Measured on the project's
+    machine (1 thread), ``x @ W^T + b`` against ``(W @ x^T)^T + b`` written back row-major by the sum:
+    784 -> 512 at 128 rows 1150 -> 1093 us, 256 -> 1024 at 32 rows (an LSTM step) 294 -> 213 us, at
+    8 rows 170 -> 93 us; with fewer than twice as many columns or rows in the weight as rows in ``x``
+    it is slower (256 -> 10 at 128 rows 17 -> 27 us), and float64 (dgemm) gains nothing. NumPy
+    built on another BLAS (MKL, Accelerate) was not measured.
+    """
+    if (xp is np and a.dtype == np.float32 and a.ndim == 2 and is_transposed(b)
+            and 2 * a.shape[0] < min(b.shape)):
+        return np.add((b.T @ a.T).T, c, out=out, order="C")
+    product = xp.matmul(a, b, out=out)
+    product += c
+    return product
 
 
 def second_factor_grad(a: Any, g: Any, b_transposed: bool) -> Any:

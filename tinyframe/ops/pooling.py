@@ -82,13 +82,17 @@ class _Window:
         """The adjoint of ``gather``: ``g`` sent to offset ``index`` of its window (all offsets if None)."""
         shape = list(g.shape)
         shape[axis] = self.padded
-        out = xp.zeros(tuple(shape), g.dtype)
+        # Windows that tile the axis (a 2 x 2 pool of stride 2) write every position once: no zeros first.
+        tiled = self.dilation == 1 and self.stride == self.kernel and self.out * self.stride == self.padded
+        out = (xp.empty if tiled else xp.zeros)(tuple(shape), g.dtype)
         for i in range(self.kernel):
-            part = g if index is None else g * (index == i)
-            if self.disjoint:
-                self.tap(out, i, axis)[...] = part
+            target = self.tap(out, i, axis)
+            if not self.disjoint:
+                target += g if index is None else g * (index == i)
+            elif index is None:
+                target[...] = g
             else:
-                self.tap(out, i, axis)[...] += part
+                xp.multiply(g, index == i, out=target)  # straight into place: no temporary product
         return out
 
     def sum(self, xp: Any, a: Any, axis: int) -> Any:

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .._graph import Op
-from . import shape, unary
+from . import linalg, shape, unary
 from .linear import linear
 from .unary import _sigmoid_array
 
@@ -149,9 +149,7 @@ class _RNNLayer(_RecurrentLayer, node_name="StackBackward0"):
         out = xp.empty(gi.shape, gi.dtype)
         w_hh_t, h = w_hh.T, h0
         for t in _steps(len(gi), reverse):
-            y = out[t]
-            xp.matmul(h, w_hh_t, out=y)
-            y += gi[t]
+            y = linalg.matmul_add(xp, h, w_hh_t, gi[t], out=out[t])
             if relu:
                 xp.maximum(y, 0, out=y)
             else:
@@ -189,9 +187,7 @@ class _LSTMLayer(_RecurrentLayer):
         w_hr_t = w_hr.T if w_hr is not None else None
         h, c = h0, c0
         for t in _steps(length, reverse):
-            a = acts[t]
-            xp.matmul(h, w_hh_t, out=a)
-            a += gi[t]
+            a = linalg.matmul_add(xp, h, w_hh_t, gi[t], out=acts[t])
             a[:, :2 * hidden] = _sigmoid_array(xp, a[:, :2 * hidden])
             a[:, 3 * hidden:] = _sigmoid_array(xp, a[:, 3 * hidden:])
             xp.tanh(a[:, 2 * hidden:3 * hidden], out=a[:, 2 * hidden:3 * hidden])
@@ -252,9 +248,7 @@ class _GRULayer(_RecurrentLayer, node_name="StackBackward0"):
         out = xp.empty((length, n, hidden), gi.dtype)
         w_hh_t, h = w_hh.T, h0
         for t in _steps(length, reverse):
-            gh = h @ w_hh_t
-            if b_hh is not None:
-                gh += b_hh
+            gh = h @ w_hh_t if b_hh is None else linalg.matmul_add(xp, h, w_hh_t, b_hh)
             a = acts[t]
             a[:, :2 * hidden] = _sigmoid_array(xp, gi[t, :, :2 * hidden] + gh[:, :2 * hidden])
             hidden_n[t] = gh[:, 2 * hidden:]
