@@ -19,6 +19,7 @@ from ..ops import binary, indexing, linalg, unary
 from ..ops import inplace as inplace_ops
 from ..ops import reduction as reductions
 from ..ops import shape as shape_ops
+from ..ops._composite import composed_op
 from ..ops.bilinear import bilinear
 from ..ops.convolution import check_convolution_arguments, conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from ..ops.ctc import ctc_loss
@@ -328,6 +329,7 @@ def _repeat_heads(t: Tensor, repeats: int) -> Tensor:
 
 
 # --------------------------------------------------------------------------- embedding bags
+@composed_op("EmbeddingBagBackward0", ('weight', 'per_sample_weights'))
 def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, max_norm: float | None = None,
                   norm_type: float = 2, scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False,
                   per_sample_weights: Tensor | None = None, include_last_offset: bool = False,
@@ -419,6 +421,7 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var
     return out.reshape(input.shape)
 
 
+@composed_op("ConvolutionBackward0", ('input', 'weight', 'bias'))
 def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1, padding: Any = 0,
            dilation: Any = 1, groups: int = 1) -> Tensor:
     """3-d convolution of ``input (N, C_in, D, H, W)`` or ``(C_in, D, H, W)`` with
@@ -692,6 +695,7 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
     return binary.div(input, binary.pow(binary.add(binary.mul(div, alpha), k), beta))
 
 
+@composed_op("ChannelShuffleBackward0", ('input',))
 def channel_shuffle(input: Tensor, groups: int) -> Tensor:
     """``(N, g*c, *) -> (N, c*g, *)``: channel ``i*c + j`` moves to ``j*g + i``."""
     n, channels = input.shape[:2]
@@ -703,6 +707,7 @@ def channel_shuffle(input: Tensor, groups: int) -> Tensor:
     return shape_ops.transpose(grouped, 1, 2).reshape(n, channels, *rest)
 
 
+@composed_op("PdistBackward0", ('input',))
 def pdist(input: Tensor, p: float = 2) -> Tensor:
     """The ``p``-norm distances between the rows of ``input (N, M)``, for ``i < j`` in row-major order."""
     if input.ndim != 2:

@@ -4,13 +4,17 @@ first and higher orders (a backward that reuses one op calls it with ``Op.call``
 ``on_tensors(ctx, formula, g)`` runs a formula written with tinyframe's public functions on Tensors:
 recorded while the backward is recorded, else on the arrays wrapped as Tensors (recording nothing). It
 suits formulas (linear algebra) that NumPy's names cannot express.
+
+``composed(node_name, function, *inputs)`` records a composition of ops as one node of PyTorch's name.
 """
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable
 from typing import Any
 
-from .. import _graph
+from .. import _graph, grad_mode
 from .._graph import Op
 
 
@@ -28,3 +32,67 @@ def on_tensors(ctx: Op, formula: Callable[..., Any], g: Any) -> Any:
 
 def _tensor(value: Any) -> Any:
     return value if value is None or isinstance(value, (_graph.Tensor, int, float)) else _graph.wrap(value)
+
+
+class Composite(Op):
+    """An op that tinyframe computes by composing others but PyTorch runs as one kernel: recorded as
+    one node with PyTorch's name (``UpsampleBilinear2DBackward0``, ``PixelShuffleBackward0``, ...).
+
+    ``forward`` runs ``function(*inputs, **options)`` on the input arrays wrapped as Tensors (recording
+    nothing); the node has no ``backward`` of its own: the engine differentiates ``compose``, the same
+    function recomputed on the saved inputs, so first and higher orders come from one definition.
+    Positional inputs are the node's graph inputs (its ``next_functions``), in PyTorch's order;
+    ``options`` are constants (sizes, modes, index Tensors) and get no edge.
+    """
+
+    backward = None
+
+    @staticmethod
+    def forward(ctx: Composite, *arrays: Any, function: Callable[..., Any], options: dict) -> Any:
+        ctx.function, ctx.options = function, options
+        ctx.save_for_backward(*arrays)
+        out = function(*(_tensor(a) for a in arrays), **options)._data
+        # The result is the op's own storage, as PyTorch's kernel's is, never a view of an input.
+        if any(hasattr(a, "shape") and ctx.xp.may_share_memory(out, a) for a in arrays):
+            out = out.copy()
+        return out
+
+    @staticmethod
+    def compose(ctx: Composite) -> tuple:
+        """The inputs and the output recomputed from recordable ops (see ``Node.compose``)."""
+        inputs = ctx.saved_tensors
+        return inputs, ctx.function(*inputs, **ctx.options)
+
+
+_COMPOSITES: dict = {}
+
+
+def composed(node_name: str, function: Callable[..., Any], *inputs: Any, **options: Any) -> Any:
+    """``function(*inputs, **options)`` recorded as one node named ``node_name`` (see ``Composite``)."""
+    op = _COMPOSITES.get(node_name)
+    if op is None:
+        op = _COMPOSITES[node_name] = type(node_name, (Composite,), {}, node_name=node_name)
+    return op.apply(*inputs, function=function, options=options)
+
+
+def composed_op(node_name: str, inputs: tuple) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorates a function composed of ops so that, when it is differentiated, its result is one node
+    named ``node_name`` (see ``Composite``); ``inputs`` names the parameters that are the node's graph
+    inputs, in PyTorch's order. Without grad it runs as written."""
+    def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
+        signature = inspect.signature(function)
+
+        def on_inputs(*tensors: Any, **options: Any) -> Any:
+            return function(**dict(zip(inputs, tensors)), **options)
+
+        @functools.wraps(function)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            bound = signature.bind(*args, **kwargs)
+            options = bound.arguments
+            tensors = [options.pop(name, None) for name in inputs]
+            if not (grad_mode.STATE.enabled and any(isinstance(t, _graph.Tensor) and t._requires_grad
+                                                    for t in tensors)):
+                return function(*args, **kwargs)
+            return composed(node_name, on_inputs, *tensors, **options)
+        return wrapper
+    return decorate

@@ -19,6 +19,7 @@ from .._dims import wrap_dim
 from .._graph import Op
 from ..device import add_at, array_module_of
 from . import indexing, shape
+from ._composite import composed
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -444,6 +445,10 @@ def triu_indices(row: int, col: int, offset: int = 0, *, dtype: Any = None, devi
 def block_diag(*tensors: Tensor) -> Tensor:
     """The block-diagonal matrix of the given matrices (a 0-d tensor is a 1 x 1 block, a vector a
     1 x n block), zeros elsewhere."""
+    return composed("BlockDiagBackward0", _block_diag, *tensors) if tensors else _block_diag()
+
+
+def _block_diag(*tensors: Tensor) -> Tensor:
     blocks = [shape.reshape(t, (1, -1) if t.ndim < 2 else tuple(t.shape)) for t in tensors]
     width = sum(b.shape[1] for b in blocks)
     rows, left = [], 0
