@@ -30,7 +30,8 @@ from . import accelerator, backends, testing  # noqa: E402  torch.accelerator, t
 from . import amp  # noqa: E402  torch.amp
 from .amp import autocast, get_autocast_dtype, is_autocast_enabled  # noqa: E402
 from .type_info import finfo, iinfo  # noqa: E402
-from .memory_format import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa: E402,I001
+from .memory_format import (channels_last, channels_last_3d, contiguous_format, layout, memory_format,  # noqa: E402,I001
+                            preserve_format, sparse_coo, strided)
 from .legacy_tensor_types import *  # noqa: E402,F401,F403  FloatTensor, LongTensor, ...
 from .legacy_tensor_types import __all__ as _legacy_type_names  # noqa: E402
 from ._toplevel import *  # noqa: E402,F401,F403  equal, is_tensor, promote_types, ...
@@ -58,6 +59,7 @@ __all__ = [
     *_functional_names,
     "accelerator", "backends", "testing", "amp", "autocast", "get_autocast_dtype", "is_autocast_enabled",
     "finfo", "iinfo", "memory_format", "channels_last", "channels_last_3d", "contiguous_format", "preserve_format",
+    "layout", "strided", "sparse_coo",
     *_toplevel_names, *_legacy_type_names,
 ]
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _graph, creation, dtypes
+from . import _graph, creation, dtypes, memory_format
 from . import linalg as linalg_functions
 from ._dims import Size, wrap_dim
 from ._numpy_interop import array_ufunc, operand
@@ -1166,6 +1166,9 @@ class Tensor:
     def diag(self, diagonal: int = 0) -> Tensor:
         return construction_ops.diag(self, diagonal)
 
+    def diagflat(self, offset: int = 0) -> Tensor:
+        return construction_ops.diagflat(self, offset)
+
     def diag_embed(self, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
         return construction_ops.diag_embed(self, offset, dim1, dim2)
 
@@ -1398,6 +1401,169 @@ class Tensor:
     def bernoulli_(self, p: float = 0.5, *, generator: Any = None) -> Tensor:
         """Fills the tensor with 1s drawn with probability ``p`` and 0s otherwise; returns self."""
         return inplace.random_fill(self, "bernoulli", p, generator=generator)
+
+    # ----------------------------------------------------------------- in-place views and resizing
+    def t_(self) -> Tensor:
+        """In-place ``t()``: this tensor becomes its transpose; returns self."""
+        if self._data.ndim > 2:
+            raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self._data.ndim}D")
+        return inplace.restride(self, shape_ops.t)
+
+    def transpose_(self, dim0: int, dim1: int) -> Tensor:
+        """In-place ``transpose(dim0, dim1)``; returns self."""
+        return inplace.restride(self, shape_ops.transpose, dim0, dim1)
+
+    swapaxes_ = swapdims_ = transpose_
+
+    def squeeze_(self, dim: Any = None) -> Tensor:
+        """In-place ``squeeze(dim)``; returns self."""
+        return inplace.restride(self, shape_ops.squeeze, dim)
+
+    def unsqueeze_(self, dim: int) -> Tensor:
+        """In-place ``unsqueeze(dim)``; returns self."""
+        return inplace.restride(self, shape_ops.unsqueeze, dim)
+
+    def resize_(self, *sizes: Any, memory_format: Any = None) -> Tensor:
+        """Gives this tensor the shape ``sizes``, its elements kept in row-major order: those past
+        the new number are dropped, new ones are zeros (PyTorch leaves them uninitialised)."""
+        return inplace.resize(self, sizes)
+
+    def resize_as_(self, other: Tensor, memory_format: Any = None) -> Tensor:
+        """``resize_(other.shape)``."""
+        return inplace.resize(self, tuple(other.shape))
+
+    def fill_diagonal_(self, fill_value: Any, wrap: bool = False) -> Tensor:
+        """Writes ``fill_value`` on the main diagonal (``self[i, i, ...]``; all dimensions equal beyond
+        2-D); a tall matrix with ``wrap`` restarts the diagonal every ``columns + 1`` rows. Returns self."""
+        shape = self._data.shape
+        if len(shape) < 2:
+            raise RuntimeError("dimensions must larger than 1")
+        if len(shape) > 2 and len(set(shape)) != 1:
+            raise RuntimeError("all dimensions of input must be of equal length")
+        rows, columns = shape[0], shape[-1]
+        count = min(rows, columns)
+        if wrap and len(shape) == 2 and rows > columns:  # the diagonal restarts after a row of zeros
+            count = len(range(0, rows * columns, columns + 1))
+        flat = np.arange(count) * (columns + 1 if len(shape) == 2 else sum(columns ** k for k in range(len(shape))))
+        positions = np.unravel_index(flat, shape)
+        self[tuple(creation.tensor(p, device=self.device) for p in positions)] = fill_value
+        return self
+
+    def masked_scatter(self, mask: Tensor, source: Tensor) -> Tensor:
+        return scatter_ops.masked_scatter(self, mask, source)
+
+    def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
+        return inplace.apply(self, scatter_ops.masked_scatter, mask, source)
+
+    def put(self, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+        return scatter_ops.put(self, index, source, accumulate)
+
+    def put_(self, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+        return inplace.apply(self, scatter_ops.put, index, source, accumulate)
+
+    def new(self, *args: Any, device: Any = None) -> Tensor:
+        """The legacy constructor with this tensor's dtype and device: ``new()`` is empty,
+        ``new(2, 3)`` or ``new(size)`` a tensor of that size (zeros; PyTorch leaves them
+        uninitialised), ``new(data)`` a tensor of the data."""
+        if not args:
+            return self.new_empty(0, device=device)
+        if all(isinstance(n, int) for n in args) or isinstance(args[0], Size):
+            return self.new_empty(*args, device=device)
+        if len(args) == 1 and isinstance(args[0], Tensor):
+            return args[0]
+        return self.new_tensor(args[0], device=device)
+
+    def sum_to_size(self, *size: Any) -> Tensor:
+        """The sum of this tensor down to ``size``, to which it must broadcast (the reverse of ``expand``)."""
+        size = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else size
+        shape = tuple(self._data.shape)
+        lead = len(shape) - len(size)
+        if lead < 0 or any(n not in (1, m) for n, m in zip(size, shape[lead:])):
+            raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(shape)}}}.")
+        if size == shape:
+            return self
+        dims = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(size) if n == 1 and shape[lead + i] != 1)
+        total = reduction.sum(self, dims, keepdim=True)
+        return total.view(size) if lead else total
+
+    def apply_(self, callable: Any) -> Tensor:
+        """Replaces each element ``x`` by ``callable(x)`` (a Python function; CPU tensors only); returns self."""
+        if not self.is_cpu:
+            raise TypeError("apply_ is only implemented on CPU tensors")
+        self._data[...] = np.vectorize(callable, otypes=[self._data.dtype])(self._data)
+        self._bump_version()
+        return self
+
+    # ----------------------------------------------------------------- storage and kinds
+    def data_ptr(self) -> int:
+        """The address of the first element."""
+        interface = self._data.__array_interface__ if self.is_cpu else self._data.__cuda_array_interface__
+        return int(interface["data"][0])
+
+    def storage_offset(self) -> int:
+        """Where the first element sits in the storage this tensor views, in elements."""
+        root = self._data
+        while root.base is not None and hasattr(root.base, "strides"):
+            root = root.base
+        here = Tensor._make(root)
+        return (self.data_ptr() - here.data_ptr()) // self._data.itemsize
+
+    def is_complex(self) -> bool:
+        """False: tinyframe has no complex dtypes."""
+        return False
+
+    def is_signed(self) -> bool:
+        """Whether the dtype holds negative values (every dtype but uint8 and bool)."""
+        return self._data.dtype.kind in "if"
+
+    @property
+    def layout(self) -> Any:
+        """``tinyframe.strided``: tinyframe's tensors are dense."""
+        return memory_format.strided
+
+    # PyTorch's other kinds of tensor, which tinyframe's never are.
+    is_sparse = is_sparse_csr = is_quantized = is_meta = is_nested = is_mkldnn = is_mps = is_xpu = False
+
+    def conj(self) -> Tensor:
+        """The complex conjugate: this tensor itself, as for any real tensor."""
+        return self
+
+    resolve_conj = resolve_neg = conj
+
+    @property
+    def real(self) -> Tensor:
+        """The real part: this tensor itself, as for any real tensor."""
+        return self
+
+    @property
+    def imag(self) -> Tensor:
+        """The imaginary part, which real tensors do not have: RuntimeError, as in PyTorch."""
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+
+    def positive(self) -> Tensor:
+        """``+self``: this tensor itself."""
+        if self._data.dtype == np.bool_:
+            raise TypeError("The `+` operator, on a bool tensor is not supported.")
+        return self
+
+    @property
+    def H(self) -> Tensor:  # noqa: N802  (PyTorch's name)
+        """The conjugate transpose of a matrix: its transpose, for real tensors."""
+        if self._data.ndim not in (0, 2):
+            raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self._data.ndim}-D tensor.")
+        return shape_ops.transpose(self, 0, 1) if self._data.ndim else self
+
+    @property
+    def mH(self) -> Tensor:  # noqa: N802  (PyTorch's name)
+        """The conjugate transpose of each matrix (the last two dimensions): their transpose, for real tensors."""
+        if self._data.ndim < 2:
+            raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got "
+                               f"{self._data.ndim}-D tensor.")
+        return shape_ops.transpose(self, -2, -1)
+
+    def adjoint(self) -> Tensor:
+        """``mH``."""
+        return self.mH
 
     # ----------------------------------------------------------------- Python protocol
     def __repr__(self) -> str:

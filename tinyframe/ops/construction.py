@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["tril", "triu", "roll", "diag", "diag_embed", "diagonal", "diagonal_scatter", "trace",
            "repeat_interleave", "meshgrid", "rot90", "fliplr", "flipud", "take", "tril_indices", "triu_indices",
            "block_diag", "cartesian_prod", "combinations", "atleast_1d", "atleast_2d", "atleast_3d", "column_stack",
-           "dstack", "diff"]
+           "dstack", "diff", "diagflat"]
 
 
 # ------------------------------------------------------------------------------------------ the ops
@@ -289,6 +289,11 @@ def diagonal_scatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0,
         raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = {list(src.shape)}, "
                            f"slice size = {list(expected)}")
     return DiagonalScatter.apply(input, src, offset=offset, dim1=d1, dim2=d2)
+
+
+def diagflat(input: Tensor, offset: int = 0) -> Tensor:
+    """The square matrix with the elements of ``input`` (flattened) on its ``offset`` diagonal, zeros elsewhere."""
+    return diag_embed(shape.reshape(input, (-1,)), offset)
 
 
 def diag(input: Tensor, diagonal: int = 0) -> Tensor:
