@@ -110,3 +110,95 @@ def test_storage_queries_and_real_tensor_identities() -> None:
     with pytest.raises(RuntimeError, match="tensor.mH is only supported on matrices or batches of matrices. Got 1-D"):
         _ = torch.zeros(3).mH
     np.testing.assert_array_equal(torch.arange(4.0).apply_(lambda v: v * 2).numpy(), [0, 2, 4, 6])
+
+
+def test_top_level_functions_and_aliases_give_pytorchs_values() -> None:
+    assert torch.trapezoid(torch.tensor([1.0, 2.0, 4.0])).item() == 4.5
+    assert torch.trapezoid(torch.tensor([[1.0, 2.0, 4.0]]), dx=2).tolist() == [9.0]
+    assert torch.trapz(torch.tensor([1.0, 2, 4]), torch.tensor([0.0, 1, 3])).item() == 7.5
+    assert torch.trapezoid(torch.tensor([1, 2, 4])).item() == 4.5
+    assert torch.cumulative_trapezoid(torch.tensor([1.0, 2.0, 4.0])).tolist() == [1.5, 4.5]
+    rows, cols = torch.unravel_index(torch.tensor([[5, 7]]), (2, 4))
+    assert rows.tolist() == [[1, 1]] and cols.tolist() == [[1, 3]]
+    with pytest.raises(TypeError, match="expected 'indices' to be integer dtype, but got torch.float32|tinyframe"):
+        torch.unravel_index(torch.tensor([1.0]), (2, 4))
+    with pytest.warns(UserWarning, match="torch.range is deprecated"):
+        assert torch.range(0, 1, 0.5).tolist() == [0.0, 0.5, 1.0]
+    assert torch.scalar_tensor(3).dtype == torch.float32 and torch.scalar_tensor(2, dtype=torch.int64).item() == 2
+    assert not torch.is_same_size(torch.zeros(2), torch.zeros(3)) and not torch.is_complex(torch.zeros(1))
+    assert torch.select(torch.arange(6).view(2, 3), 1, -1).tolist() == [2, 5]
+    assert torch.greater(torch.tensor([1, 2]), 1).tolist() == [False, True]
+    assert torch.tensor([1, 2, 3]).not_equal(2).tolist() == [True, False, True]
+    assert torch.row_stack([torch.ones(2), torch.zeros(2)]).shape == (2, 2)
+    assert torch.diagflat(torch.tensor([[1.0, 2.0]]), 1).tolist() == [[0, 1, 0], [0, 0, 2], [0, 0, 0]]
+    torch.set_default_tensor_type(torch.DoubleTensor)
+    try:
+        assert torch.zeros(1).dtype == torch.float64
+    finally:
+        torch.set_default_tensor_type("torch.FloatTensor")
+    assert torch.zeros(1).dtype == torch.float32
+
+
+def test_window_functions_match_pytorchs_float32_values() -> None:
+    expected = {  # PyTorch 2.13
+        ("hann_window", True): [0.0, 0.3454915, 0.9045085, 0.9045085, 0.3454915],
+        ("hann_window", False): [0.0, 0.5, 1.0, 0.5, 0.0],
+        ("hamming_window", True): [0.08, 0.3978522, 0.9121478, 0.9121478, 0.3978522],
+        ("blackman_window", True): [-2.9802322e-08, 0.2007701, 0.8492299, 0.8492299, 0.2007701],
+        ("bartlett_window", True): [0.0, 0.4, 0.8, 0.8, 0.4],
+        ("kaiser_window", False): [5.2773437e-05, 0.5188445, 0.5188445, 5.2773437e-05],
+    }
+    for (name, periodic), values in expected.items():
+        made = getattr(torch, name)(len(values), periodic=periodic)
+        assert made.dtype == torch.float32
+        np.testing.assert_allclose(made.numpy(), values, rtol=1e-3, atol=1e-6)
+    assert torch.hann_window(1).tolist() == [1.0] and torch.hann_window(0).shape == (0,)
+
+
+def test_nn_ops_at_the_top_level_take_pytorchs_top_level_signatures() -> None:
+    x = torch.randn(2, 3, 4)
+    values, indices = torch.adaptive_max_pool1d(x, 2)
+    assert values.shape == indices.shape == (2, 3, 2)
+    assert torch.dropout(x, 0.0, True).shape == x.shape
+    assert torch.embedding(torch.eye(3), torch.tensor([2])).tolist() == [[0.0, 0.0, 1.0]]
+    np.testing.assert_allclose(torch.layer_norm(x, (4,)).numpy(), torch.nn.functional.layer_norm(x, (4,)).numpy())
+    assert torch.batch_norm(torch.randn(2, 3), None, None, None, None, True, 0.1, 1e-5, False).shape == (2, 3)
+    assert torch.instance_norm(x, None, None, None, None, True, 0.1, 1e-5, False).shape == x.shape
+    assert torch.pixel_shuffle(torch.randn(1, 4, 2, 2), 2).shape == (1, 1, 4, 4)
+    assert torch.cosine_similarity(torch.ones(2, 3), torch.ones(2, 3)).tolist() == pytest.approx([1.0, 1.0])
+
+
+def test_modules_that_scripts_import() -> None:
+    from tinyframe.autograd import Variable
+    from tinyframe.nn.modules.utils import _ntuple, _pair, _reverse_repeat_tuple
+    from tinyframe.utils.hooks import RemovableHandle  # noqa: F401
+
+    v = Variable(torch.ones(2), requires_grad=True)
+    assert type(v) is torch.Tensor and v.requires_grad and isinstance(torch.ones(1), Variable)
+    assert not Variable(torch.ones(2)).requires_grad and Variable(torch.ones(2) * 1).grad_fn is None
+    with pytest.raises(TypeError, match="Variable data has to be a tensor, but got list"):
+        Variable([1, 2])
+    assert (_pair(3), _pair((1, 2)), _ntuple(3)(2), _reverse_repeat_tuple((1, 2), 2)) == \
+        ((3, 3), (1, 2), (2, 2, 2), (2, 2, 1, 1))
+    assert torch.version.cuda is None
+    parallel = torch.nn.DataParallel(torch.nn.Linear(2, 2))
+    assert list(parallel.state_dict()) == ["module.weight", "module.bias"] and parallel.device_ids == []
+    assert torch.equal(parallel(torch.ones(1, 2)), parallel.module(torch.ones(1, 2)))
+    from tinyframe.cuda.amp import GradScaler, autocast
+    with pytest.warns(FutureWarning, match=r"`torch.cuda.amp.autocast\(args...\)` is deprecated"):
+        region = autocast(enabled=False)
+    with region:
+        pass
+    with pytest.warns(FutureWarning, match=r"`torch.cuda.amp.GradScaler\(args...\)` is deprecated"):
+        assert GradScaler(enabled=False).get_scale() == 1.0
+
+    @torch.jit.script
+    def double(t: torch.Tensor) -> torch.Tensor:
+        return t * 2
+    assert double(torch.ones(1)).item() == 2 and not torch.jit.is_scripting()
+    with torch.profiler.profile() as prof:
+        with torch.autograd.profiler.record_function("step"):
+            pass
+    assert "step" in prof.key_averages().table()
+    torch.multiprocessing.set_sharing_strategy("file_system")
+    assert torch.multiprocessing.get_sharing_strategy() == "file_system"

@@ -686,6 +686,8 @@ class Tensor:
     def ge(self, other: Any) -> Tensor:
         return binary.ge(self, other)
 
+    greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne  # PyTorch's aliases
+
     def equal(self, other: Tensor) -> bool:
         """Whether ``other`` has the same shape and elements (a Python bool)."""
         return self.shape == other.shape and bool(binary.eq(self, other).all())
@@ -1382,8 +1384,13 @@ class Tensor:
                                                   ("erf", "exp2", "expm1", "log10", "log1p", "log2"))
     reciprocal_, rsqrt_, square_ = (_inplace_of(n) for n in ("reciprocal", "rsqrt", "square"))
     negative_ = neg_
+    absolute_ = abs_
     eq_, ne_, ge_, gt_, le_, lt_ = (_inplace_of(n) for n in ("eq", "ne", "ge", "gt", "le", "lt"))
     logical_and_, logical_not_, logical_or_ = (_inplace_of(n) for n in ("logical_and", "logical_not", "logical_or"))
+    logical_xor_ = _inplace_of("logical_xor")
+    greater_, greater_equal_, less_, less_equal_, not_equal_ = gt_, ge_, lt_, le_, ne_
+    bitwise_and_, bitwise_or_, bitwise_xor_, bitwise_not_ = (
+        _inplace_of(n) for n in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"))
     multiply_, subtract_, divide_, true_divide_ = mul_, sub_, div_, div_
     floor_divide_, remainder_ = _inplace_of("floor_divide"), _inplace_of("remainder")
     cumsum_, cumprod_ = _inplace_of("cumsum"), _inplace_of("cumprod")
