@@ -202,3 +202,30 @@ def test_modules_that_scripts_import() -> None:
     assert "step" in prof.key_averages().table()
     torch.multiprocessing.set_sharing_strategy("file_system")
     assert torch.multiprocessing.get_sharing_strategy() == "file_system"
+
+
+def test_func_transforms_give_pytorchs_results() -> None:
+    from tinyframe.func import grad, grad_and_value, hessian, jacrev, vjp, vmap
+
+    x = torch.randn(3, 4)
+    np.testing.assert_allclose(vmap(torch.dot)(x, x).numpy(), (x * x).sum(1).numpy(), rtol=1e-6)
+    assert vmap(lambda a: a.sum(), in_dims=1)(x).shape == (4,)
+    assert vmap(torch.mul, in_dims=(0, None))(x, torch.ones(4)).shape == (3, 4)
+    assert vmap(lambda a: a * 2, out_dims=1)(x).shape == (4, 3)
+    assert torch.vmap(lambda a: (a, a.sum()))(x)[1].shape == (3,)
+    with pytest.raises(ValueError, match=r"vmap: Expected all tensors to have the same size in the mapped dimension, "
+                                         r"got sizes \[3, 2\] for the mapped dimension"):
+        vmap(torch.dot)(x, torch.randn(2, 4))
+    g = grad(lambda a: (a ** 2).sum())(torch.tensor([1.0, 2.0]))
+    assert g.tolist() == [2.0, 4.0] and not g.requires_grad
+    assert grad(grad(lambda a: a ** 3))(torch.tensor(2.0)).item() == 12.0
+    ga, gb = grad(lambda a, b: (a * b).sum(), argnums=(0, 1))(torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0]))
+    assert ga.tolist() == [3.0, 4.0] and gb.tolist() == [1.0, 2.0]
+    gradient, value = grad_and_value(lambda a: (a ** 2).sum())(torch.tensor([1.0, 2.0]))
+    assert value.item() == 5.0 and gradient.tolist() == [2.0, 4.0]
+    gradient, aux = grad(lambda a: ((a ** 2).sum(), a.mean()), has_aux=True)(torch.tensor([1.0, 2.0]))
+    assert aux.item() == 1.5 and not aux.requires_grad
+    np.testing.assert_allclose(jacrev(torch.sin)(torch.tensor([0.0, 1.0])).numpy(), [[1, 0], [0, 0.5403023]], rtol=1e-6)
+    out, vjp_fn = vjp(torch.sin, torch.tensor([0.0, 1.0]))
+    np.testing.assert_allclose(vjp_fn(torch.ones(2))[0].numpy(), [1.0, 0.5403023], rtol=1e-6)
+    assert hessian(lambda a: (a ** 3).sum())(torch.tensor([1.0, 2.0])).tolist() == [[6.0, 0.0], [0.0, 12.0]]

@@ -40,7 +40,7 @@ LAYERS = [
      "tinyframe._toplevel", "tinyframe.legacy_tensor_types", "tinyframe.testing",
      "tinyframe.amp"],
     ["tinyframe.nn"],
-    ["tinyframe.optim", "tinyframe.utils", "tinyframe.jit"],
+    ["tinyframe.optim", "tinyframe.utils", "tinyframe.jit", "tinyframe.func"],
     ["tinyframe.examples"],
 ]
 

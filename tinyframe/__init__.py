@@ -67,12 +67,13 @@ __all__ = [
 ]
 
 # The layers above the core, exported as PyTorch exports torch.nn and torch.optim.
-from . import distributed, jit, multiprocessing, nn, optim, profiler, utils, version  # noqa: E402
+from . import distributed, func, jit, multiprocessing, nn, optim, profiler, utils, version  # noqa: E402
 from .amp import cuda_amp as _cuda_amp  # noqa: E402
+from .func import vmap  # noqa: E402
 from .nn._toplevel import *  # noqa: E402,F401,F403  torch.pixel_shuffle, torch.layer_norm, torch.dropout, ...
 from .nn._toplevel import __all__ as _nn_toplevel_names  # noqa: E402
 
-__all__ += [*_nn_toplevel_names, "jit", "multiprocessing", "profiler", "version"]
+__all__ += [*_nn_toplevel_names, "jit", "multiprocessing", "profiler", "version", "func", "vmap"]
 
 # torch.cuda.amp: tinyframe.cuda is a module of the bottom layer, so the submodule is registered under its name.
 cuda.amp = _cuda_amp
