@@ -223,6 +223,9 @@ _COMPOSED_CASES = {
     "block_diag": _leaves_case(lambda lib, a, b: lib.block_diag(a, lib.ones(1, 1), b), (2, 2), (2,)),
     "affine_grid": _leaves_case(lambda lib, a: lib.nn.functional.affine_grid(a, (1, 1, 3, 3), align_corners=False),
                                 (1, 2, 3)),
+    "cosine_similarity": _leaves_case(lambda lib, a, b: lib.nn.functional.cosine_similarity(a, b), (2, 3), (2, 3)),
+    "normalize": _leaves_case(lambda lib, a: lib.nn.functional.normalize(a), (2, 3)),
+    "kron": _leaves_case(lambda lib, a, b: lib.kron(a, b), (2, 2), (2, 3)),
     "grid_sample": _leaves_case(lambda lib, a, b: lib.nn.functional.grid_sample(a, b.tanh(), align_corners=False),
                                 (1, 2, 3, 3), (1, 2, 2, 2)),
 }

@@ -178,9 +178,10 @@ def kron(input: Tensor, other: Tensor) -> Tensor:
     a_shape = (1,) * (ndim - input.ndim) + tuple(input.shape)
     b_shape = (1,) * (ndim - other.ndim) + tuple(other.shape)
     # a's dims interleaved with size-1 dims, b's with size-1 dims before: the product pairs them up
-    a = shape.reshape(input, [n for size in a_shape for n in (size, 1)])
-    b = shape.reshape(other, [n for size in b_shape for n in (1, size)])
-    return shape.reshape(binary.mul(a, b), [m * n for m, n in zip(a_shape, b_shape)])
+    # reshaped as PyTorch's kernel reshapes (UnsafeView nodes)
+    a = shape.UnsafeView.apply(input, shape=tuple(n for size in a_shape for n in (size, 1)))
+    b = shape.UnsafeView.apply(other, shape=tuple(n for size in b_shape for n in (1, size)))
+    return shape.UnsafeView.apply(binary.mul(a, b), shape=tuple(m * n for m, n in zip(a_shape, b_shape)))
 
 
 # ------------------------------------------------------------------------------------------ cross
