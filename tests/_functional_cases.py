@@ -201,4 +201,8 @@ CASES.update({
     "spatial_transformer": (lambda lib, x, t: _F(lib).grid_sample(
         x, _F(lib).affine_grid(t, (2, 2, 3, 3), align_corners=False), align_corners=False),
         [_x(2, 2, 4, 4), np.array(_THETA)], True),
+    "multilabel_margin_loss": (lambda lib, a: _F(lib).multilabel_margin_loss(
+        a, lib.tensor([[3, 0, -1, 1], [1, 2, 3, -1]]), reduction="none"), [_x(2, 4)], True),
+    "multilabel_margin_loss_1d_mean": (lambda lib, a: _F(lib).multilabel_margin_loss(a, lib.tensor([2, -1, 0])),
+                                       [_x(3)], True),
 })

@@ -49,6 +49,7 @@ from ._functional.losses import (
     hinge_embedding_loss,
     margin_ranking_loss,
     multi_margin_loss,
+    multilabel_margin_loss,
     multilabel_soft_margin_loss,
     poisson_nll_loss,
     soft_margin_loss,
@@ -96,7 +97,8 @@ __all__ += ["selu", "selu_", "celu", "celu_", "softsign", "softmin", "threshold"
             "triplet_margin_with_distance_loss", "poisson_nll_loss", "gaussian_nll_loss", "multi_margin_loss",
             "lp_pool1d", "lp_pool2d", "local_response_norm", "channel_shuffle", "pdist", "upsample_nearest",
             "upsample_bilinear", "max_pool1d_with_indices", "max_pool2d_with_indices",
-            "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices"]
+            "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices",
+            "multilabel_margin_loss", "rrelu_", "native_channel_shuffle"]
 __all__ += ["max_pool3d", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool3d", "max_unpool3d", "lp_pool3d",
             "conv_transpose3d", "affine_grid", "grid_sample"]
 
@@ -567,6 +569,11 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, trainin
     return binary.where(binary.ge(input, 0.0), input, binary.mul(input, Tensor._make(slopes)))
 
 
+def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
+    """In-place ``rrelu``."""
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
 def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1) -> Tensor:
     """``softmax((logits + g) / tau)`` with Gumbel noise ``g = -log(Exp(1))``; ``hard`` returns the
     one-hot of the argmax with the soft sample's gradient (straight-through)."""
@@ -745,6 +752,13 @@ def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
 
 def adaptive_max_pool1d_with_indices(input: Tensor, output_size: Any, return_indices: bool = True) -> tuple:
     return adaptive_max_pool1d(input, output_size, True)
+
+
+def adaptive_max_pool3d_with_indices(input: Tensor, output_size: Any, return_indices: bool = True) -> tuple:
+    return adaptive_max_pool3d(input, output_size, True)
+
+
+native_channel_shuffle = channel_shuffle
 
 
 def adaptive_max_pool2d_with_indices(input: Tensor, output_size: Any, return_indices: bool = True) -> tuple:

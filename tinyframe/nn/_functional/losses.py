@@ -172,3 +172,32 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     if input.ndim != 2:
         losses = losses.reshape(()) if input.ndim <= 1 else losses
     return _reduced(losses, reduction, size_average, reduce)
+
+
+def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+                           reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+    """``sum_{j, i} max(0, 1 - (x[y_j] - x[i])) / C`` per sample: ``y_j`` the target classes listed in
+    ``target`` before its first -1, ``i`` every other class."""
+    if target.dtype.name != "int64":
+        raise RuntimeError(f"expected scalar type Long but found {reductions._scalar_type(target._data)}")
+    if tuple(target.shape) != tuple(input.shape) or input.ndim > 2:
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
+    return _multilabel_margin_loss(input, target, reduction)
+
+
+@composed_op("MultilabelMarginLossBackward0", ("input",))
+def _multilabel_margin_loss(input: Tensor, target: Tensor, reduction: str) -> Tensor:
+    x = input.reshape(-1, input.shape[-1] if input.ndim else 1)
+    xp = array_module_of(x._data)
+    labels = xp.asarray(target._data).reshape(x.shape)
+    listed = xp.cumprod(labels >= 0, axis=1).astype(bool)  # the slots before the first -1
+    rows = xp.arange(x.shape[0])[:, None]
+    is_target = xp.zeros(x.shape, dtype=bool)
+    is_target[xp.broadcast_to(rows, labels.shape)[listed], labels[listed]] = True
+    chosen = indexing.gather(x, 1, Tensor._make(xp.where(listed, labels, 0)))  # x[y_j] per slot
+    hinge = binary.clamp(binary.add(binary.sub(1.0, chosen.unsqueeze(2)), x.unsqueeze(1)), min=0.0)
+    counted = Tensor._make(listed[:, :, None] & ~is_target[:, None, :])
+    losses = binary.div(reductions.sum(binary.where(counted, hinge, 0.0), (1, 2)), x.shape[1])
+    return _reduced(losses.reshape(()) if input.ndim <= 1 else losses, reduction)
