@@ -229,3 +229,21 @@ def test_func_transforms_give_pytorchs_results() -> None:
     out, vjp_fn = vjp(torch.sin, torch.tensor([0.0, 1.0]))
     np.testing.assert_allclose(vjp_fn(torch.ones(2))[0].numpy(), [1.0, 0.5403023], rtol=1e-6)
     assert hessian(lambda a: (a ** 3).sum())(torch.tensor([1.0, 2.0])).tolist() == [[6.0, 0.0], [0.0, 12.0]]
+
+
+def test_select_and_slice_scatter_and_attention_backends() -> None:
+    x = torch.zeros(2, 3)
+    assert torch.select_scatter(x, torch.ones(3), 0, 1).tolist() == [[0, 0, 0], [1, 1, 1]]
+    assert torch.slice_scatter(torch.zeros(4), torch.ones(2), start=0, step=2).tolist() == [1, 0, 1, 0]
+    with pytest.raises(RuntimeError, match=r"expected src to have a size equal to the slice of self. src size = \[2\], "
+                                           r"slice size = \[3\]"):
+        torch.select_scatter(x, torch.ones(2), 0, 1)
+    y = torch.zeros(2, 3, requires_grad=True) * 1
+    assert y.slice_scatter(torch.ones(2, 2, requires_grad=True), 1, 1, 3).grad_fn.name() == "SliceScatterBackward0"
+    assert [p.shape for p in x.split_with_sizes([1, 1])] == [(1, 3), (1, 3)]
+    from tinyframe.nn.attention import SDPBackend, sdpa_kernel
+    from tinyframe.nn.common_types import _size_2_t  # noqa: F401
+    with sdpa_kernel([SDPBackend.FLASH_ATTENTION, SDPBackend.MATH]):
+        out = torch.nn.functional.scaled_dot_product_attention(torch.ones(1, 2, 4), torch.ones(1, 2, 4),
+                                                              torch.ones(1, 2, 4))
+    assert out.shape == (1, 2, 4) and repr(SDPBackend.MATH) == "<SDPBackend.MATH: 0>"

@@ -1456,6 +1456,27 @@ class Tensor:
         self[tuple(creation.tensor(p, device=self.device) for p in positions)] = fill_value
         return self
 
+    def select_scatter(self, src: Tensor, dim: int, index: int) -> Tensor:
+        return scatter_ops.select_scatter(self, src, dim, index)
+
+    def slice_scatter(self, src: Tensor, dim: int = 0, start: int | None = None, end: int | None = None,
+                      step: int = 1) -> Tensor:
+        return scatter_ops.slice_scatter(self, src, dim, start, end, step)
+
+    def split_with_sizes(self, split_sizes: Sequence[int], dim: int = 0) -> tuple:
+        """``split`` into pieces of the given sizes."""
+        return self.split(list(split_sizes), dim)
+
+    def is_same_size(self, other: Tensor) -> bool:
+        """Whether ``other`` has this tensor's shape."""
+        return self.shape == other.shape
+
+    def is_conj(self) -> bool:
+        """False: a real tensor is never a lazily conjugated view."""
+        return False
+
+    is_neg = is_conj
+
     def masked_scatter(self, mask: Tensor, source: Tensor) -> Tensor:
         return scatter_ops.masked_scatter(self, mask, source)
 

@@ -18,6 +18,12 @@ def _flat_put(a: np.ndarray, index: list, src: np.ndarray, write) -> np.ndarray:
     return out.reshape(a.shape)
 
 
+def _written(a: np.ndarray, src: np.ndarray, index: tuple) -> np.ndarray:
+    out = a.copy()
+    out[index] = src
+    return out
+
+
 def _masked_scatter_reference(a: np.ndarray, mask: list, src: np.ndarray) -> np.ndarray:
     out = a.copy()
     chosen = np.broadcast_to(mask, a.shape)
@@ -144,6 +150,10 @@ CASES: list[OpCase] = [
            lambda a, s: _flat_put(a, [1, 1, 0], s, np.add.at), [(2, 2), (3,)]),
     OpCase("masked_scatter", lambda x, s: x.masked_scatter(tf.tensor([True, False, True, True]), s),
            lambda a, s: _masked_scatter_reference(a, [True, False, True, True], s), [(2, 4), (2, 4)]),
+    OpCase("select_scatter", lambda x, s: tf.select_scatter(x, s, 1, -1),
+           lambda a, s: _written(a, s, (slice(None), -1)), [(3, 4), (3,)]),
+    OpCase("slice_scatter", lambda x, s: x.slice_scatter(s, 1, 0, None, 2),
+           lambda a, s: _written(a, s, (slice(None), slice(0, None, 2))), [(3, 4), (3, 2)]),
     OpCase("diagflat", lambda x: tf.diagflat(x, -1), lambda a: np.diagflat(a, -1), [(2, 2)]),
     OpCase("diag_vector", lambda x: tf.diag(x, 1), lambda a: np.diag(a, 1), [(3,)]),
     OpCase("diag_matrix", lambda x: x.diag(-1), lambda a: np.diag(a, -1).copy(), [(3, 4)]),

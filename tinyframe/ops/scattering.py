@@ -1,5 +1,6 @@
 """Writing into a copy at indices: scatter, scatter_reduce, index_add, index_copy, index_fill, index_put,
-put and masked_scatter (the last two are index_put at the positions they name, recorded as PyTorch's nodes).
+put, masked_scatter, select_scatter and slice_scatter (the last four are compositions recorded as PyTorch's
+nodes).
 
 Each names its positions with an advanced index built once (``indexing._along`` for scatter's
 per-element index, a slice-and-vector index for the ``index_*`` ops). The gradients read the
@@ -23,7 +24,8 @@ from ._composite import composed, on_tensors
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
-__all__ = ["scatter", "scatter_reduce", "index_add", "index_copy", "index_fill", "index_put", "put", "masked_scatter"]
+__all__ = ["scatter", "scatter_reduce", "index_add", "index_copy", "index_fill", "index_put", "put", "masked_scatter",
+           "select_scatter", "slice_scatter"]
 
 _REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 _UFUNCS = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum,
@@ -394,3 +396,31 @@ def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
 
 def _scatter_rows(input: Tensor, source: Tensor, index: tuple) -> Tensor:
     return index_put(input, index, source.reshape(-1)[:index[0].shape[0]])
+
+
+def _written_at(input: Tensor, src: Tensor, index: tuple) -> Tensor:
+    out = input.clone()
+    out[index] = src
+    return out
+
+
+def _scatter_into(node: str, input: Tensor, src: Tensor, index: tuple) -> Tensor:
+    """A copy of ``input`` with ``src`` written at ``input[index]``, which it must match in shape."""
+    expected = input._data[index].shape
+    if tuple(src.shape) != expected:
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = {list(src.shape)}, "
+                           f"slice size = {list(expected)}")
+    return composed(node, _written_at, input, src, index=index)
+
+
+def select_scatter(input: Tensor, src: Tensor, dim: int, index: int) -> Tensor:
+    """A copy of ``input`` with ``src`` written at ``input.select(dim, index)``."""
+    d = wrap_dim(dim, input.ndim)
+    return _scatter_into("SelectScatterBackward0", input, src, (slice(None),) * d + (index,))
+
+
+def slice_scatter(input: Tensor, src: Tensor, dim: int = 0, start: int | None = None, end: int | None = None,
+                  step: int = 1) -> Tensor:
+    """A copy of ``input`` with ``src`` written at ``input[start:end:step]`` along ``dim``."""
+    d = wrap_dim(dim, input.ndim)
+    return _scatter_into("SliceScatterBackward0", input, src, (slice(None),) * d + (slice(start, end, step),))
