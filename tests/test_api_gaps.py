@@ -247,3 +247,20 @@ def test_select_and_slice_scatter_and_attention_backends() -> None:
         out = torch.nn.functional.scaled_dot_product_attention(torch.ones(1, 2, 4), torch.ones(1, 2, 4),
                                                               torch.ones(1, 2, 4))
     assert out.shape == (1, 2, 4) and repr(SDPBackend.MATH) == "<SDPBackend.MATH: 0>"
+
+
+def test_as_strided_views_the_storage() -> None:
+    x = torch.arange(6.0, requires_grad=True)
+    windows = x.as_strided((3, 2), (1, 1))
+    assert windows.tolist() == [[0, 1], [1, 2], [2, 3]] and windows.grad_fn.name() == "AsStridedBackward0"
+    windows.sum().backward()
+    assert x.grad.tolist() == [1, 2, 2, 1, 0, 0]
+    columns = torch.arange(6.0).view(2, 3)[:, 1:]
+    assert columns.as_strided((2,), (1,)).tolist() == [1, 2] and columns.as_strided((2,), (1,), 0).tolist() == [0, 1]
+    with pytest.raises(RuntimeError, match=r"setStorage: sizes \[3, 3\], strides \[2, 2\], storage offset 0, and "
+                                           r"itemsize 4 requiring a storage size of 36 are out of bounds for storage "
+                                           r"of size 24"):
+        torch.arange(6.0).as_strided((3, 3), (2, 2))
+    a = torch.zeros(4)
+    a.as_strided((2,), (2,)).add_(1)
+    assert a.tolist() == [1, 0, 1, 0]

@@ -1168,6 +1168,9 @@ class Tensor:
     def diag(self, diagonal: int = 0) -> Tensor:
         return construction_ops.diag(self, diagonal)
 
+    def as_strided(self, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None) -> Tensor:
+        return construction_ops.as_strided(self, size, stride, storage_offset)
+
     def diagflat(self, offset: int = 0) -> Tensor:
         return construction_ops.diagflat(self, offset)
 
