@@ -264,3 +264,19 @@ def test_as_strided_views_the_storage() -> None:
     a = torch.zeros(4)
     a.as_strided((2,), (2,)).add_(1)
     assert a.tolist() == [1, 0, 1, 0]
+
+
+def test_linalg_additions_give_pytorchs_values() -> None:
+    a = torch.tensor([[2.0, 1.0], [1.0, 3.0]])
+    solved = torch.linalg.solve_ex(a, torch.ones(2))
+    assert solved.result.tolist() == pytest.approx([0.4, 0.2]) and solved.info.item() == 0
+    assert type(solved).__name__ == "linalg_solve_ex"
+    singular = torch.linalg.solve_ex(torch.zeros(2, 2), torch.ones(2))
+    assert singular.info.item() == 1
+    assert torch.linalg.cond(a).item() == pytest.approx(2.6180, abs=1e-4)
+    assert torch.linalg.cond(a, "fro").item() == pytest.approx(3.0)
+    assert torch.linalg.cond(a, 1).item() == pytest.approx(3.2)
+    np.testing.assert_allclose(torch.matrix_exp(a).numpy(), [[13.1815, 14.8839], [14.8839, 28.0654]], rtol=1e-5)
+    assert torch.linalg.matrix_exp(a.requires_grad_()).grad_fn.name() == "LinalgMatrixExpBackward0"
+    assert torch.linalg.tensorinv(torch.eye(6).reshape(6, 2, 3), ind=1).shape == (2, 3, 6)
+    assert torch.linalg.tensorsolve(torch.eye(6).reshape(2, 3, 6), torch.ones(2, 3)).shape == (6,)

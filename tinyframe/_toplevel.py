@@ -20,7 +20,7 @@ from .tensor import Tensor
 __all__ = ["clip", "greater", "greater_equal", "less", "less_equal", "not_equal", "row_stack", "clamp_min",
            "clamp_max", "select", "detach", "conj", "resolve_conj", "resolve_neg", "real", "positive", "is_complex",
            "is_same_size", "is_storage", "set_default_tensor_type", "scalar_tensor", "range", "unravel_index",
-           "chain_matmul", "matrix_power", "trapezoid", "trapz", "cumulative_trapezoid",
+           "chain_matmul", "matrix_power", "matrix_exp", "trapezoid", "trapz", "cumulative_trapezoid",
            "equal", "is_tensor", "is_floating_point", "is_nonzero", "typename", "numel", "promote_types", "result_type",
            "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
            "set_float32_matmul_precision", "get_float32_matmul_precision", "compile", "pi", "e", "inf", "nan",
@@ -217,6 +217,7 @@ def chain_matmul(*matrices: Tensor, out: Tensor | None = None) -> Tensor:
 
 
 matrix_power = linalg_functions.matrix_power
+matrix_exp = linalg_functions.matrix_exp
 
 
 # --------------------------------------------------------------------------- the trapezoidal rule

@@ -1298,6 +1298,9 @@ class Tensor:
     def qr(self, some: bool = True) -> Any:
         return decomposition_ops.qr(self, some)
 
+    def matrix_exp(self) -> Tensor:
+        return linalg_functions.matrix_exp(self)
+
     def matrix_power(self, n: int) -> Tensor:
         """``tinyframe.linalg.matrix_power(self, n)``: this (batch of) square matrix to the power ``n``."""
         return linalg_functions.matrix_power(self, n)
