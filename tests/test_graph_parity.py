@@ -57,3 +57,13 @@ def test_a_composed_node_gives_third_derivatives() -> None:
     (gg,) = tinyframe.autograd.grad(g.sum(), x, create_graph=True)
     (ggg,) = tinyframe.autograd.grad(gg.sum(), x)
     np.testing.assert_allclose(ggg.numpy(), [[[12.0, 12.0, 12.0]]])  # each input reaches two outputs: 2 * 6
+
+
+def test_a_composed_node_runs_again_with_retain_graph_and_refuses_without() -> None:
+    x = tinyframe.randn(1, 1, 2, 2, requires_grad=True)
+    y = tinyframe.nn.functional.interpolate(x, scale_factor=2, mode="bilinear").sum()
+    y.backward(retain_graph=True)
+    y.backward()
+    np.testing.assert_allclose(x.grad.numpy(), np.full((1, 1, 2, 2), 8.0))
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        y.backward()

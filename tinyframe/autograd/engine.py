@@ -285,11 +285,12 @@ def _call_recorded_backward(node: Node, g: Any) -> tuple:
     return result if type(result) is tuple else (result,)
 
 
-def _backward_of_composition(node: Node, g: Any, create_graph: bool = True) -> tuple:
+def _backward_of_composition(node: Node, g: Any, create_graph: bool = True, retain_graph: bool | None = None) -> tuple:
     """The vector-Jacobian product of the op's composition of recordable ops (see ``Op.compose``)."""
     inputs, out = node.compose(node)
     wanted = [i for i, need in enumerate(node.needs_input_grad) if need]
-    grads = grad(out, [inputs[i] for i in wanted], g, create_graph=create_graph, allow_unused=True)
+    grads = grad(out, [inputs[i] for i in wanted], g, retain_graph=retain_graph, create_graph=create_graph,
+                 allow_unused=True)
     result: list = [None] * len(inputs)
     for i, gi in zip(wanted, grads):
         result[i] = gi
@@ -298,13 +299,10 @@ def _backward_of_composition(node: Node, g: Any, create_graph: bool = True) -> t
 
 def _backward_of_composition_on_arrays(node: Node, g: Any) -> tuple:
     """The backward of a node that has only its composition (``Composite``), outside a recorded pass:
-    the composition is recomputed on the saved inputs and differentiated; the gradients come back as arrays."""
-    array_xp, node.xp, node.recording = node.xp, tensor_math, True
-    try:
-        with grad_mode.enable_grad():
-            grads = _backward_of_composition(node, _graph.wrap(g), create_graph=False)
-    finally:
-        node.xp, node.recording = array_xp, False
+    its composition is differentiated (kept: the node may run again with ``retain_graph``); the gradients
+    come back as arrays."""
+    with grad_mode.enable_grad():
+        grads = _backward_of_composition(node, _graph.wrap(g), create_graph=False, retain_graph=True)
     return tuple(None if gi is None else gi._data for gi in grads)
 
 

@@ -38,20 +38,29 @@ class Composite(Op):
     """An op that tinyframe computes by composing others but PyTorch runs as one kernel: recorded as
     one node with PyTorch's name (``UpsampleBilinear2DBackward0``, ``PixelShuffleBackward0``, ...).
 
-    ``forward`` runs ``function(*inputs, **options)`` on the input arrays wrapped as Tensors (recording
-    nothing); the node has no ``backward`` of its own: the engine differentiates ``compose``, the same
-    function recomputed on the saved inputs, so first and higher orders come from one definition.
+    ``forward`` runs ``function(*inputs, **options)`` on the input arrays wrapped as Tensors: leaves
+    that require grad where the node will need their gradient (``tracked``), so that the composition's
+    own graph is kept, apart from the caller's. The node has no ``backward`` of its own: the engine
+    differentiates ``compose`` (that graph, or the function recomputed on the saved input Tensors while
+    a backward pass is recorded), so first and higher orders come from one definition.
     Positional inputs are the node's graph inputs (its ``next_functions``), in PyTorch's order;
     ``options`` are constants (sizes, modes, index Tensors) and get no edge.
     """
 
     backward = None
+    graph: tuple | None = None  # (leaves, output) of the forward's composition, when it was tracked
 
     @staticmethod
-    def forward(ctx: Composite, *arrays: Any, function: Callable[..., Any], options: dict) -> Any:
+    def forward(ctx: Composite, *arrays: Any, function: Callable[..., Any], options: dict, tracked: tuple) -> Any:
         ctx.function, ctx.options = function, options
         ctx.save_for_backward(*arrays)
-        out = function(*(_tensor(a) for a in arrays), **options)._data
+        leaves = tuple(_tensor(a) if not track else _graph.wrap(a, requires_grad=True)
+                       for a, track in zip(arrays, tracked))
+        with grad_mode.set_grad_enabled(any(tracked)):
+            result = function(*leaves, **options)
+        if any(tracked):
+            ctx.graph = (leaves, result)
+        out = result._data
         # The result is the op's own storage, as PyTorch's kernel's is, never a view of an input.
         if any(hasattr(a, "shape") and ctx.xp.may_share_memory(out, a) for a in arrays):
             out = out.copy()
@@ -59,9 +68,11 @@ class Composite(Op):
 
     @staticmethod
     def compose(ctx: Composite) -> tuple:
-        """The inputs and the output recomputed from recordable ops (see ``Node.compose``)."""
-        inputs = ctx.saved_tensors
-        return inputs, ctx.function(*inputs, **ctx.options)
+        """The inputs and the output from recordable ops (see ``Node.compose``)."""
+        inputs = ctx.saved_tensors  # raises once the pass that used them freed them, as for any op
+        if ctx.recording or ctx.graph is None:
+            return inputs, ctx.function(*inputs, **ctx.options)
+        return ctx.graph
 
 
 _COMPOSITES: dict = {}
@@ -72,7 +83,8 @@ def composed(node_name: str, function: Callable[..., Any], *inputs: Any, **optio
     op = _COMPOSITES.get(node_name)
     if op is None:
         op = _COMPOSITES[node_name] = type(node_name, (Composite,), {}, node_name=node_name)
-    return op.apply(*inputs, function=function, options=options)
+    tracked = tuple(grad_mode.STATE.enabled and isinstance(t, _graph.Tensor) and t._requires_grad for t in inputs)
+    return op.apply(*inputs, function=function, options=options, tracked=tracked)
 
 
 def composed_op(node_name: str, inputs: tuple) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
