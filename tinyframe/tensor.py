@@ -1299,6 +1299,7 @@ class Tensor:
         return decomposition_ops.qr(self, some)
 
     def matrix_exp(self) -> Tensor:
+        """``tinyframe.linalg.matrix_exp`` of this tensor: the exponential of each square matrix."""
         return linalg_functions.matrix_exp(self)
 
     def matrix_power(self, n: int) -> Tensor:
