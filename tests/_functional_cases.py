@@ -138,8 +138,10 @@ CASES.update({
     "gaussian_nll_loss_per_sample_var": (lambda lib, a, t, v: _F(lib).gaussian_nll_loss(a, t, v, reduction="none"),
                                          [_x(3, 2), _x(3, 2), np.abs(_x(3)) + 0.1], True),
     "multi_margin_loss": (lambda lib, a: _F(lib).multi_margin_loss(a, lib.tensor([2, 0, 1])), [_x(3, 4)], True),
-    "multi_margin_loss_p2_weight": (lambda lib, a, w: _F(lib).multi_margin_loss(
-        a, lib.tensor([2, 0, 1]), p=2, margin=0.5, weight=w, reduction="none"), [_x(3, 4), _x(4)], True),
+    # PyTorch refuses a weight that requires grad: it is a constant here (drawn in its place in the stream)
+    "multi_margin_loss_p2_weight": (lambda lib, a: _F(lib).multi_margin_loss(
+        a, lib.tensor([2, 0, 1]), p=2, margin=0.5, weight=lib.tensor(_MARGIN_WEIGHT, dtype=a.dtype),
+        reduction="none"), [_x(3, 4), (_MARGIN_WEIGHT := _x(4))][:1], True),
     "lp_pool1d": (lambda lib, a: _F(lib).lp_pool1d(a, 2, 3, stride=2), [np.abs(_x(2, 2, 7)) + 0.1], True),
     "lp_pool2d": (lambda lib, a: _F(lib).lp_pool2d(a, 1.5, 2), [np.abs(_x(1, 2, 4, 4)) + 0.1], True),
     "local_response_norm": (lambda lib, a: _F(lib).local_response_norm(a, 3, alpha=0.1), [_x(2, 5, 3, 2)], True),
@@ -199,4 +201,8 @@ CASES.update({
     "spatial_transformer": (lambda lib, x, t: _F(lib).grid_sample(
         x, _F(lib).affine_grid(t, (2, 2, 3, 3), align_corners=False), align_corners=False),
         [_x(2, 2, 4, 4), np.array(_THETA)], True),
+    "multilabel_margin_loss": (lambda lib, a: _F(lib).multilabel_margin_loss(
+        a, lib.tensor([[3, 0, -1, 1], [1, 2, 3, -1]]), reduction="none"), [_x(2, 4)], True),
+    "multilabel_margin_loss_1d_mean": (lambda lib, a: _F(lib).multilabel_margin_loss(a, lib.tensor([2, -1, 0])),
+                                       [_x(3)], True),
 })

@@ -169,6 +169,68 @@ def _attention(lib: Any) -> tuple:
     return module(x, x, x)[0], leaves
 
 
+def _leaves_case(make: Any, *shapes: tuple) -> Any:
+    """A case: ``make(lib, *leaves)`` on leaves of the given shapes, named ``a``, ``b``, ``c``."""
+    def case(lib: Any) -> tuple:
+        leaves = {name: _leaf(lib, *shape) for name, shape in zip("abc", shapes)}
+        return make(lib, *leaves.values()), leaves
+    return case
+
+
+def _embedding_bag(lib: Any) -> tuple:
+    module = lib.nn.EmbeddingBag(5, 3)
+    return module(lib.tensor([0, 1, 2, 1]), lib.tensor([0, 2])), dict(module.named_parameters())
+
+
+def _bilinear(lib: Any) -> tuple:
+    module = lib.nn.Bilinear(3, 4, 5)
+    x1, x2 = _leaf(lib, 2, 3), _leaf(lib, 2, 4)
+    return module(x1, x2), {**dict(module.named_parameters()), "x1": x1, "x2": x2}
+
+
+# Ops that PyTorch runs as one kernel and tinyframe composes of others (recorded as one node)
+_COMPOSED_CASES = {
+    "upsample_nearest": _layer(lambda nn: nn.Upsample(scale_factor=2), 1, 2, 3, 3),
+    "upsample_bilinear": _layer(lambda nn: nn.Upsample(scale_factor=2, mode="bilinear"), 1, 2, 3, 3),
+    "upsample_bicubic_aligned": _layer(lambda nn: nn.Upsample(size=(4, 5), mode="bicubic", align_corners=True),
+                                       1, 2, 3, 3),
+    "upsample_linear": _layer(lambda nn: nn.Upsample(scale_factor=2, mode="linear"), 1, 2, 3),
+    "upsample_trilinear": _layer(lambda nn: nn.Upsample(scale_factor=2, mode="trilinear"), 1, 1, 2, 2, 2),
+    "upsample_nearest_exact_3d": _layer(lambda nn: nn.Upsample(scale_factor=2, mode="nearest-exact"), 1, 1, 2, 2, 2),
+    "interpolate_area_3d": _leaves_case(lambda lib, a: lib.nn.functional.interpolate(a, size=1, mode="area"),
+                                        (1, 1, 2, 2, 2)),
+    "pixel_shuffle": _layer(lambda nn: nn.PixelShuffle(2), 1, 4, 2, 2),
+    "pixel_unshuffle": _layer(lambda nn: nn.PixelUnshuffle(2), 1, 1, 4, 4),
+    "channel_shuffle": _layer(lambda nn: nn.ChannelShuffle(2), 1, 4, 2, 2),
+    "conv3d": _layer(lambda nn: nn.Conv3d(2, 3, 2), 1, 2, 3, 3, 3),
+    "conv_transpose3d": _layer(lambda nn: nn.ConvTranspose3d(2, 3, 2, bias=False), 1, 2, 2, 2, 2),
+    "avg_pool3d": _layer(lambda nn: nn.AvgPool3d(2), 1, 2, 2, 2, 2),
+    "max_pool3d": _layer(lambda nn: nn.MaxPool3d(2), 1, 2, 2, 2, 2),
+    "adaptive_avg_pool3d": _layer(lambda nn: nn.AdaptiveAvgPool3d(1), 1, 2, 2, 2, 2),
+    "adaptive_max_pool1d": _layer(lambda nn: nn.AdaptiveMaxPool1d(2), 1, 2, 5),
+    "adaptive_max_pool2d": _layer(lambda nn: nn.AdaptiveMaxPool2d(2), 1, 2, 3, 3),
+    "embedding_bag": _embedding_bag,
+    "bilinear": _bilinear,
+    "rms_norm": _layer(lambda nn: nn.RMSNorm(3), 2, 3),
+    "pairwise_distance": _leaves_case(lambda lib, a, b: lib.nn.functional.pairwise_distance(a, b), (2, 3), (2, 3)),
+    "triplet_margin_loss": _leaves_case(lambda lib, a, b, c: lib.nn.functional.triplet_margin_loss(a, b, c),
+                                        (2, 3), (2, 3), (2, 3)),
+    "multi_margin_loss": _loss(lambda nn: nn.MultiMarginLoss(), _classes),
+    "cdist": _leaves_case(lambda lib, a, b: lib.cdist(a, b), (3, 2), (4, 2)),
+    "cdist_p1": _leaves_case(lambda lib, a, b: lib.cdist(a, b, p=1), (3, 2), (4, 2)),
+    "cdist_large_batched": _leaves_case(lambda lib, a, b: lib.cdist(a, b), (2, 30, 2), (1, 26, 2)),
+    "pdist": _leaves_case(lambda lib, a: lib.nn.functional.pdist(a), (3, 2)),
+    "block_diag": _leaves_case(lambda lib, a, b: lib.block_diag(a, lib.ones(1, 1), b), (2, 2), (2,)),
+    "affine_grid": _leaves_case(lambda lib, a: lib.nn.functional.affine_grid(a, (1, 1, 3, 3), align_corners=False),
+                                (1, 2, 3)),
+    "cosine_similarity": _leaves_case(lambda lib, a, b: lib.nn.functional.cosine_similarity(a, b), (2, 3), (2, 3)),
+    "normalize": _leaves_case(lambda lib, a: lib.nn.functional.normalize(a), (2, 3)),
+    "kron": _leaves_case(lambda lib, a, b: lib.kron(a, b), (2, 2), (2, 3)),
+    "grid_sample": _leaves_case(lambda lib, a, b: lib.nn.functional.grid_sample(a, b.tanh(), align_corners=False),
+                                (1, 2, 3, 3), (1, 2, 2, 2)),
+}
+
+
 CASES = {
     "linear_1d": _layer(lambda nn: nn.Linear(4, 3), 4),
     "linear_1d_no_bias": _layer(lambda nn: nn.Linear(4, 3, bias=False), 4),
@@ -227,6 +289,7 @@ CASES = {
     "lstm": _rnn(lambda nn: nn.LSTM(3, 4)),
     "gru": _rnn(lambda nn: nn.GRU(3, 4)),
     "multihead_attention": _attention,
+    **_COMPOSED_CASES,
 }
 
 

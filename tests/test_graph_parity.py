@@ -2,6 +2,7 @@
 layers, losses and tutorial expressions in ``_graph_walk.py`` (PyTorch's walks recorded as literals)."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import tinyframe
@@ -34,3 +35,35 @@ def test_a_leaf_gradient_never_shares_memory_with_the_gradient_given_to_backward
     w.t().backward(given.t())  # arrives at w transposed back: all of given's memory
     given.add_(1.0)
     assert not (w.grad == given).all()
+
+
+def test_a_composed_node_owns_its_result_and_checks_its_saved_input() -> None:
+    x = tinyframe.randn(1, 1, 2, 2, requires_grad=True)
+    y = tinyframe.nn.functional.pixel_shuffle(x, 1)  # the composition is a reshape of x: the node copies it
+    assert y.grad_fn.name() == "PixelShuffleBackward0"
+    y.data.add_(1.0)
+    assert not (x == y).any()
+    z = tinyframe.nn.functional.interpolate(x, scale_factor=2)
+    with tinyframe.no_grad():
+        x.mul_(2.0)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        z.sum().backward()
+
+
+def test_a_composed_node_gives_third_derivatives() -> None:
+    x = tinyframe.tensor([[[0.5, -1.0, 2.0]]], dtype=tinyframe.float64, requires_grad=True)
+    y = tinyframe.nn.functional.interpolate(x ** 3, scale_factor=2, mode="linear").sum()
+    (g,) = tinyframe.autograd.grad(y, x, create_graph=True)
+    (gg,) = tinyframe.autograd.grad(g.sum(), x, create_graph=True)
+    (ggg,) = tinyframe.autograd.grad(gg.sum(), x)
+    np.testing.assert_allclose(ggg.numpy(), [[[12.0, 12.0, 12.0]]])  # each input reaches two outputs: 2 * 6
+
+
+def test_a_composed_node_runs_again_with_retain_graph_and_refuses_without() -> None:
+    x = tinyframe.randn(1, 1, 2, 2, requires_grad=True)
+    y = tinyframe.nn.functional.interpolate(x, scale_factor=2, mode="bilinear").sum()
+    y.backward(retain_graph=True)
+    y.backward()
+    np.testing.assert_allclose(x.grad.numpy(), np.full((1, 1, 2, 2), 8.0))
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        y.backward()

@@ -31,7 +31,7 @@ LAYERS = [
     ["tinyframe.dtypes", "tinyframe.device", "tinyframe.grad_mode", "tinyframe._dims", "tinyframe.random",
      "tinyframe.cuda", "tinyframe._tensor_str", "tinyframe.threads", "tinyframe.return_types",
      "tinyframe.type_info", "tinyframe.backends", "tinyframe.accelerator", "tinyframe.memory_format",
-     "tinyframe._malloc"],
+     "tinyframe._malloc", "tinyframe.version", "tinyframe.multiprocessing", "tinyframe.profiler"],
     ["tinyframe._graph"],
     ["tinyframe.ops", "tinyframe.creation", "tinyframe._numpy_interop", "tinyframe.linalg"],
     ["tinyframe.autograd"],
@@ -40,7 +40,7 @@ LAYERS = [
      "tinyframe._toplevel", "tinyframe.legacy_tensor_types", "tinyframe.testing",
      "tinyframe.amp", "tinyframe.special"],
     ["tinyframe.nn", "tinyframe.distributions"],
-    ["tinyframe.optim", "tinyframe.utils"],
+    ["tinyframe.optim", "tinyframe.utils", "tinyframe.jit", "tinyframe.func"],
     ["tinyframe.examples"],
 ]
 

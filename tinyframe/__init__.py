@@ -1,6 +1,7 @@
 """tinyframe: tensors, autograd, nn and optim with PyTorch's API, on NumPy (cpu) and CuPy (cuda)."""
 from __future__ import annotations
 
+import sys as _sys
 import warnings as _warnings
 
 __version__ = "0.1.0"
@@ -15,9 +16,10 @@ from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inferen
                         set_grad_enabled)
 from . import autograd, cuda
 from .autograd import is_anomaly_check_nan_enabled, is_anomaly_enabled
-from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like,
-                       linspace, logspace, ones, ones_like, rand, rand_like, randint, randint_like,
-                       randn, randn_like, randperm, tensor, zeros, zeros_like)
+from .creation import (arange, as_tensor, bartlett_window, blackman_window, empty, empty_like, eye, from_numpy,
+                       full, full_like, hamming_window, hann_window, kaiser_window, linspace, logspace, ones,
+                       ones_like, rand, rand_like, randint, randint_like, randn, randn_like, randperm, tensor, zeros,
+                       zeros_like)
 from .random import Generator, initial_seed, manual_seed, seed
 from ._tensor_str import set_printoptions
 from .serialization import load, save
@@ -31,7 +33,8 @@ from . import accelerator, backends, testing  # noqa: E402  torch.accelerator, t
 from . import amp  # noqa: E402  torch.amp
 from .amp import autocast, get_autocast_dtype, is_autocast_enabled  # noqa: E402
 from .type_info import finfo, iinfo  # noqa: E402
-from .memory_format import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa: E402,I001
+from .memory_format import (channels_last, channels_last_3d, contiguous_format, layout, memory_format,  # noqa: E402,I001
+                            preserve_format, sparse_coo, strided)
 from .legacy_tensor_types import *  # noqa: E402,F401,F403  FloatTensor, LongTensor, ...
 from .legacy_tensor_types import __all__ as _legacy_type_names  # noqa: E402
 from ._toplevel import *  # noqa: E402,F401,F403  equal, is_tensor, promote_types, ...
@@ -52,18 +55,30 @@ __all__ = [
     "int32", "int64", "uint8", "float", "double", "half", "long", "int", "short", "get_default_dtype",
     "set_default_dtype", "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange",
     "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",
-    "randint", "rand_like", "randn_like", "randint_like", "randperm", "Generator",
+    "randint", "rand_like", "randn_like", "randint_like", "randperm", "Generator", "hann_window", "hamming_window",
+    "blackman_window", "bartlett_window", "kaiser_window",
     "manual_seed", "seed", "initial_seed", "set_printoptions", "nn", "optim",
     "save", "load", "utils", "distributions", "can_cast", "linalg", "return_types", "distributed", "special",
     "from_dlpack", "set_num_threads", "get_num_threads",
     *_functional_names,
     "accelerator", "backends", "testing", "amp", "autocast", "get_autocast_dtype", "is_autocast_enabled",
     "finfo", "iinfo", "memory_format", "channels_last", "channels_last_3d", "contiguous_format", "preserve_format",
+    "layout", "strided", "sparse_coo",
     *_toplevel_names, *_legacy_type_names,
 ]
 
 # The layers above the core, exported as PyTorch exports torch.nn and torch.optim.
-from . import distributed, distributions, nn, optim, utils  # noqa: E402
+from . import distributed, distributions, func, jit, multiprocessing, nn, optim, profiler, utils, version  # noqa: E402
+from .amp import cuda_amp as _cuda_amp  # noqa: E402
+from .func import vmap  # noqa: E402
+from .nn._toplevel import *  # noqa: E402,F401,F403  torch.pixel_shuffle, torch.layer_norm, torch.dropout, ...
+from .nn._toplevel import __all__ as _nn_toplevel_names  # noqa: E402
+
+__all__ += [*_nn_toplevel_names, "jit", "multiprocessing", "profiler", "version", "func", "vmap"]
+
+# torch.cuda.amp: tinyframe.cuda is a module of the bottom layer, so the submodule is registered under its name.
+cuda.amp = _cuda_amp
+_sys.modules["tinyframe.cuda.amp"] = _cuda_amp
 
 # PyTorch computes 1/0, log(0) and sqrt(-1) silently (inf, -inf, nan); NumPy would warn from inside ops.
 _warnings.filterwarnings("ignore", message=".*encountered in", category=RuntimeWarning, module=r"tinyframe\.")

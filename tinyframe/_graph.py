@@ -89,10 +89,11 @@ class Node:
     # An op whose backward works on arrays only gives ``compose(ctx) -> (inputs, output)``: its
     # output recomputed from recordable ops; a recorded backward pass differentiates that instead.
     compose: Any = None
+    # What the engine runs on a node other than a leaf's AccumulateGrad (an Op, a custom Function's
+    # node): its ``backward(node, grad)``, with ``xp`` and ``recording`` set around it; None for a node
+    # differentiated through ``compose`` alone (``Composite``).
+    backward: Any = None
     if TYPE_CHECKING:
-        # What the engine runs on a node other than a leaf's AccumulateGrad (an Op, a custom
-        # Function's node): its ``backward(node, grad)``, with ``xp`` and ``recording`` set around it.
-        backward: Callable[..., Any]
         xp: Any
         recording: bool
 
@@ -241,6 +242,8 @@ class Op(Node):
         try:
             out = cls.forward(ctx, *arrays, **options) if options else cls.forward(ctx, *arrays)
         except ValueError as exc:  # NumPy's broadcasting and shape errors, re-raised with the op's shapes
+            if cls.backward is None:  # a composition's ValueErrors are its own checks' (Composite)
+                raise
             raise shape_error(cls.__name__.removesuffix("Backward0"), inputs, exc) from exc
         if type(out) is not array_type and isinstance(out, np.generic):
             scalar, out = out, np.asarray(out)  # NumPy returns scalars from 0-d computations; tensors hold arrays

@@ -1,15 +1,26 @@
 """Top-level helpers that PyTorch scripts call beside the ops: type checks, ``equal``, dtype
-promotion, and global switches tinyframe accepts (determinism, matmul precision, ``compile``)."""
+promotion, global switches tinyframe accepts (determinism, matmul precision, ``compile``), the
+functions PyTorch also offers as Tensor methods (``select``, ``detach``, ``conj``, ...), aliases
+(``greater``, ``row_stack``, ...) and the integration rules (``trapezoid``)."""
 from __future__ import annotations
 
+import builtins
 import math
+import warnings
+from collections.abc import Sequence
 from typing import Any
 
-from . import _graph, dtypes, random
+from . import _graph, creation, dtypes, random
+from . import linalg as linalg_functions
+from .functional import with_out
+from .ops import binary, construction, reduction, shape
 from .ops.binary import clamp
 from .tensor import Tensor
 
-__all__ = ["clip",
+__all__ = ["clip", "greater", "greater_equal", "less", "less_equal", "not_equal", "row_stack", "clamp_min",
+           "clamp_max", "select", "detach", "conj", "resolve_conj", "resolve_neg", "real", "positive", "is_complex",
+           "is_same_size", "is_storage", "set_default_tensor_type", "scalar_tensor", "range", "unravel_index",
+           "chain_matmul", "matrix_power", "matrix_exp", "trapezoid", "trapz", "cumulative_trapezoid",
            "equal", "is_tensor", "is_floating_point", "is_nonzero", "typename", "numel", "promote_types", "result_type",
            "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
            "set_float32_matmul_precision", "get_float32_matmul_precision", "compile", "pi", "e", "inf", "nan",
@@ -18,6 +29,9 @@ __all__ = ["clip",
 pi, e, inf, nan = math.pi, math.e, math.inf, math.nan
 clip = clamp  # PyTorch's alias
 newaxis = None
+# PyTorch's aliases of the comparisons and of vstack
+greater, greater_equal, less, less_equal, not_equal, row_stack = (
+    with_out(f) for f in (binary.gt, binary.ge, binary.lt, binary.le, binary.ne, shape.vstack))
 
 _DETERMINISTIC = [False]
 _MATMUL_PRECISION = ["highest"]
@@ -109,3 +123,146 @@ def get_rng_state() -> Tensor:
 def set_rng_state(new_state: Tensor) -> None:
     """Restores the CPU generator's state from :func:`get_rng_state`."""
     random.default_generator.set_state(new_state)
+
+
+# --------------------------------------------------------------------------- functions of Tensor methods
+def clamp_min(input: Tensor, min: Any) -> Tensor:
+    """``clamp(input, min=min)``."""
+    return input.clamp_min(min)
+
+
+def clamp_max(input: Tensor, max: Any) -> Tensor:
+    """``clamp(input, max=max)``."""
+    return input.clamp_max(max)
+
+
+def select(input: Tensor, dim: int, index: int) -> Tensor:
+    """The slice of ``input`` at ``index`` along ``dim``, which is removed (a view)."""
+    return input.select(dim, index)
+
+
+def detach(input: Tensor) -> Tensor:
+    """``input`` detached from the graph (the same storage)."""
+    return input.detach()
+
+
+def conj(input: Tensor) -> Tensor:
+    """The complex conjugate: ``input`` itself, as for any real tensor."""
+    return input.conj()
+
+
+resolve_conj = resolve_neg = real = conj
+
+
+def positive(input: Tensor) -> Tensor:
+    """``+input``: ``input`` itself."""
+    return input.positive()
+
+
+def is_complex(input: Tensor) -> bool:
+    """False: tinyframe has no complex dtypes."""
+    return input.is_complex()
+
+
+def is_same_size(input: Tensor, other: Tensor) -> bool:
+    """Whether the two tensors have the same shape."""
+    return input.shape == other.shape
+
+
+def is_storage(obj: Any) -> bool:
+    """False: tinyframe has no storage objects apart from its tensors."""
+    return False
+
+
+def set_default_tensor_type(t: Any) -> None:
+    """Makes the floating dtype of a legacy tensor type (``tinyframe.DoubleTensor`` or its name) the
+    default dtype (deprecated in PyTorch in favour of ``set_default_dtype``)."""
+    name = t if isinstance(t, str) else getattr(t, "__name__", str(t))
+    kinds = {"FloatTensor": dtypes.float32, "DoubleTensor": dtypes.float64, "HalfTensor": dtypes.float16}
+    kind = kinds.get(name.rsplit(".", 1)[-1])
+    if kind is None:
+        raise TypeError(f"only floating-point types are supported as the default type, got {name}")
+    dtypes.set_default_dtype(kind)
+
+
+def scalar_tensor(s: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """A 0-dim tensor of the number ``s``, in the default floating dtype unless ``dtype`` is given."""
+    return creation.tensor(s, dtype=dtype or dtypes.get_default_dtype(), device=device, requires_grad=requires_grad)
+
+
+def range(start: Any = 0, end: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None,
+          requires_grad: bool = False) -> Tensor:
+    """Values from ``start`` to ``end`` *inclusive* by ``step``, in the default floating dtype unless
+    ``dtype`` is given (deprecated in PyTorch in favour of ``arange``, whose end is exclusive)."""
+    warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior is "
+                  "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
+                  "[start, end).", UserWarning, stacklevel=2)
+    if end is None:
+        start, end = 0, start
+    count = int(math.floor((end - start) / step)) + 1
+    values = creation.arange(count, dtype=dtypes.float64) * step + start
+    return values.to(dtype or dtypes.get_default_dtype(), device=device).requires_grad_(requires_grad)
+
+
+def unravel_index(indices: Tensor, shape: Sequence[int] | int) -> tuple:
+    """The coordinates, in a tensor of ``shape``, of the flat positions ``indices``: one int64 tensor
+    of ``indices``' shape per dimension."""
+    if not isinstance(indices, Tensor) or indices.is_floating_point() or indices.dtype == dtypes.bool_:
+        kind = indices.dtype if isinstance(indices, Tensor) else type(indices).__name__
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {kind}")
+    sizes = (shape,) if isinstance(shape, int) else tuple(shape)
+    coordinates, rest = [], indices.long()
+    for size in reversed(sizes):
+        coordinates.append(binary.remainder(rest, size))
+        rest = binary.floor_divide(rest, size)
+    return tuple(reversed(coordinates))
+
+
+def chain_matmul(*matrices: Tensor, out: Tensor | None = None) -> Tensor:
+    """The product of the matrices (deprecated in PyTorch in favour of ``linalg.multi_dot``)."""
+    warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
+                  "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than "
+                  "multiple parameters.", UserWarning, stacklevel=2)
+    return matrices[0] if len(matrices) == 1 else linalg_functions.multi_dot(list(matrices))
+
+
+matrix_power = linalg_functions.matrix_power
+matrix_exp = linalg_functions.matrix_exp
+
+
+# --------------------------------------------------------------------------- the trapezoidal rule
+def _spacing(y: Tensor, x: Any, dx: Any, dim: int) -> Any:
+    """The widths of the intervals along ``dim``: ``diff(x)`` (broadcast) or the number ``dx``."""
+    if x is None:
+        return 1 if dx is None else dx
+    if x.ndim == 1:
+        return construction.diff(x).reshape([-1 if d == dim % y.ndim else 1 for d in builtins.range(y.ndim)])
+    return construction.diff(x, dim=dim)
+
+
+def _halves(y: Tensor, dim: int) -> Tensor:
+    """``(y[i] + y[i+1]) / 2`` along ``dim``."""
+    n = y.shape[dim]
+    return (y.narrow(dim, 0, n - 1) + y.narrow(dim, 1, n - 1)) / 2
+
+
+def trapezoid(y: Tensor, x: Tensor | None = None, *, dx: Any = None, dim: int = -1) -> Tensor:
+    """The integral of ``y`` along ``dim`` by the trapezoidal rule, at the points ``x`` or spaced ``dx``
+    (1 by default)."""
+    if not y.is_floating_point():
+        y = y.to(dtypes.get_default_dtype())
+    if y.shape[dim] == 0:
+        return reduction.sum(y, dim)
+    return reduction.sum(_halves(y, dim) * _spacing(y, x, dx, dim), dim)
+
+
+def trapz(y: Tensor, x: Tensor | None = None, *, dx: Any = None, dim: int = -1) -> Tensor:
+    """``trapezoid`` (its older name)."""
+    return trapezoid(y, x, dx=dx, dim=dim)
+
+
+def cumulative_trapezoid(y: Tensor, x: Tensor | None = None, *, dx: Any = None, dim: int = -1) -> Tensor:
+    """The running integral of ``y`` along ``dim`` by the trapezoidal rule (one element fewer than ``y``)."""
+    if not y.is_floating_point():
+        y = y.to(dtypes.get_default_dtype())
+    return reduction.cumsum(_halves(y, dim) * _spacing(y, x, dx, dim), dim)

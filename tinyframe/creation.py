@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange", "linspace",
     "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",
-    "randint", "rand_like", "randn_like", "randint_like", "randperm",
+    "randint", "rand_like", "randn_like", "randint_like", "randperm", "hann_window", "hamming_window",
+    "blackman_window", "bartlett_window", "kaiser_window",
 ]
 
 
@@ -288,6 +289,60 @@ def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None,
     """The ``n x m`` identity matrix."""
     xp, np_dtype, dev = _module_and_dtype(dtype, device)
     return _finish(xp.eye(n, m, dtype=np_dtype), None, dev, requires_grad)
+
+
+# --------------------------------------------------------------------------- window functions
+def _window(name: str, formula: Any, window_length: int, periodic: bool, dtype: Any, device: Any,
+            requires_grad: bool) -> Tensor:
+    """``formula(n, N)`` at ``n = 0 .. window_length - 1``, with ``N = window_length`` for a periodic
+    window (the first ``window_length`` points of a symmetric one of ``window_length + 1``), else
+    ``window_length - 1``; computed in the dtype, in PyTorch's order of operations."""
+    if window_length < 0:
+        raise RuntimeError(f"{name} requires non-negative window length, got window_length={window_length}")
+    xp, np_dtype, dev = _module_and_dtype(dtype, device)
+    if np_dtype.kind != "f":
+        raise RuntimeError(f"{name} expects floating point dtypes, got: {dtypes.from_numpy_dtype(np_dtype)}")
+    if window_length <= 1:
+        values = np.ones(window_length)
+    else:
+        values = formula(np.arange(window_length, dtype=np_dtype), window_length if periodic else window_length - 1)
+    return _finish(xp.asarray(values.astype(np_dtype, copy=False)), None, dev, requires_grad)
+
+
+def hann_window(window_length: int, periodic: bool = True, *, dtype: Any = None, device: Any = None,
+                requires_grad: bool = False) -> Tensor:
+    """The Hann window ``0.5 - 0.5 cos(2 pi n / N)`` (see ``_window`` for ``N``)."""
+    return _window("hann_window", lambda n, m: np.cos(n * (2 * np.pi / m)) * -0.5 + 0.5, window_length, periodic,
+                   dtype, device, requires_grad)
+
+
+def hamming_window(window_length: int, periodic: bool = True, alpha: float = 0.54, beta: float = 0.46, *,
+                   dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """The Hamming window ``alpha - beta cos(2 pi n / N)``."""
+    return _window("hamming_window", lambda n, m: np.cos(n * (2 * np.pi / m)) * -beta + alpha, window_length,
+                   periodic, dtype, device, requires_grad)
+
+
+def blackman_window(window_length: int, periodic: bool = True, *, dtype: Any = None, device: Any = None,
+                    requires_grad: bool = False) -> Tensor:
+    """The Blackman window ``0.42 - 0.5 cos(2 pi n / N) + 0.08 cos(4 pi n / N)``."""
+    return _window("blackman_window",
+                   lambda n, m: np.cos(n * (np.pi / m) * 4) * 0.08 - np.cos(n * (np.pi / m) * 2) * 0.5 + 0.42,
+                   window_length, periodic, dtype, device, requires_grad)
+
+
+def bartlett_window(window_length: int, periodic: bool = True, *, dtype: Any = None, device: Any = None,
+                    requires_grad: bool = False) -> Tensor:
+    """The Bartlett (triangular) window ``1 - |2 n / N - 1|``."""
+    return _window("bartlett_window", lambda n, m: 1 - np.abs(2 * n / m - 1), window_length, periodic, dtype,
+                   device, requires_grad)
+
+
+def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0, *, dtype: Any = None,
+                  device: Any = None, requires_grad: bool = False) -> Tensor:
+    """The Kaiser window ``I0(beta sqrt(1 - (2 n / N - 1)^2)) / I0(beta)``."""
+    return _window("kaiser_window", lambda n, m: np.i0(beta * np.sqrt(np.clip(1 - (2 * n / m - 1) ** 2, 0, None)))
+                   / np.i0(beta), window_length, periodic, dtype, device, requires_grad)
 
 
 def _random(size: tuple, draw: Any, dtype: Any, device: Any, generator: Generator | None,

@@ -9,11 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from . import _graph
 from ._dims import wrap_dim
 from .device import array_module_of
 from .ops import construction, contraction, reduction, shape, unary
 from .ops import linalg as products
+from .ops._composite import composed
 from .ops.construction import diagonal
 from .ops.decompositions import LinAlgError, _t, eigvalsh, lstsq, matrix_rank, svdvals
 from .ops.decompositions import linalg_cholesky as cholesky
@@ -25,14 +28,15 @@ from .ops.decompositions import linalg_qr as qr
 from .ops.decompositions import linalg_slogdet as slogdet
 from .ops.decompositions import linalg_solve as solve
 from .ops.decompositions import linalg_svd as svd
-from .return_types import linalg_cholesky_ex, linalg_inv_ex
+from .return_types import linalg_cholesky_ex, linalg_inv_ex, linalg_solve_ex
 
 if TYPE_CHECKING:
     from .tensor import Tensor
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "det", "slogdet", "inv", "solve", "cholesky", "qr", "svd",
            "svdvals", "eigh", "eigvalsh", "pinv", "lstsq", "matrix_rank", "cross", "multi_dot", "matmul", "vecdot",
-           "matrix_power", "diagonal", "inv_ex", "cholesky_ex", "solve_triangular", "eig", "eigvals", "LinAlgError"]
+           "matrix_power", "diagonal", "inv_ex", "cholesky_ex", "solve_triangular", "eig", "eigvals", "LinAlgError",
+           "solve_ex", "cond", "matrix_exp", "tensorinv", "tensorsolve"]
 
 _INF = float("inf")
 matmul = products.matmul
@@ -181,6 +185,76 @@ def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False) -
             raise
     xp = array_module_of(A._data)
     return linalg_cholesky_ex(_graph.wrap(xp.full(A.shape, xp.nan, dtype=A._data.dtype)), _info(A, 1))
+
+
+def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = False) -> Any:
+    """The named tuple ``(result, info)`` of ``solve``; for a singular ``A`` the error is raised only
+    with ``check_errors`` (else ``info`` is nonzero and ``result`` NaN)."""
+    try:
+        return linalg_solve_ex(solve(A, B, left=left), _info(A))
+    except LinAlgError:
+        if check_errors:
+            raise
+    xp = array_module_of(A._data)
+    shape_of = products.matmul(A, B if B.ndim > 1 else B.unsqueeze(-1)).shape if left else B.shape
+    result = xp.full(shape_of if B.ndim > 1 or not left else shape_of[:-1], xp.nan, dtype=A._data.dtype)
+    return linalg_solve_ex(_graph.wrap(result), _info(A, 1))
+
+
+def cond(A: Tensor, p: Any = None) -> Tensor:
+    """The condition number of each matrix in ``p``'s norm: the ratio of the extreme singular values
+    for ``p`` None, 2 or -2, else ``norm(A, p) * norm(inv(A), p)``."""
+    if p in (None, 2, -2):
+        values = svdvals(A)
+        largest, smallest = values.narrow(-1, 0, 1), values.narrow(-1, values.shape[-1] - 1, 1)
+        ratio = largest / smallest if p != -2 else smallest / largest
+        return ratio.squeeze(-1)
+    return unary.nan_to_num(matrix_norm(A, p) * matrix_norm(inv(A), p), float("inf"))
+
+
+def matrix_exp(A: Tensor) -> Tensor:
+    """The matrix exponential ``sum_k A^k / k!`` of each square matrix."""
+    if A.ndim < 2 or A.shape[-1] != A.shape[-2]:
+        raise RuntimeError("linalg.matrix_exp: A must be batches of square matrices, but they are "
+                           f"{A.shape[-2] if A.ndim > 1 else 1} by {A.shape[-1]} matrices")
+    return composed("LinalgMatrixExpBackward0", _matrix_exp, A)
+
+
+def _matrix_exp(A: Tensor) -> Tensor:
+    """Scaling and squaring: the Taylor series of ``A / 2^s`` (norm at most 1/2, 18 terms reach double
+    precision) squared ``s`` times."""
+    xp = array_module_of(A._data)
+    size = float(xp.abs(A._data).sum(axis=-2).max()) if A.numel() else 0.0
+    squarings = max(0, int(np.ceil(np.log2(size))) + 1) if size > 0 else 0
+    scaled = A / 2.0 ** squarings
+    term = _graph.wrap(xp.broadcast_to(xp.eye(A.shape[-1], dtype=A._data.dtype), A.shape).copy())
+    total = term
+    for k in range(1, 19):
+        term = products.matmul(term, scaled) / k
+        total = total + term
+    for _ in range(squarings):
+        total = products.matmul(total, total)
+    return total
+
+
+def tensorinv(A: Tensor, ind: int = 2) -> Tensor:
+    """The inverse of ``A`` as a map from its last dimensions to its first ``ind``: ``tensordot(tensorinv(A),
+    A, ind)`` is the identity."""
+    rows, columns = A.shape[:ind], A.shape[ind:]
+    count = int(np.prod(rows))
+    if count != int(np.prod(columns)):
+        raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           f"prod(self.shape[:ind]), but got {int(np.prod(columns))} != {count}")
+    return inv(A.reshape(count, count)).reshape(*columns, *rows)
+
+
+def tensorsolve(A: Tensor, B: Tensor, dims: Any = None) -> Tensor:
+    """The ``X`` with ``tensordot(A, X, X.ndim) == B``."""
+    if dims is not None:
+        A = shape.movedim(A, tuple(dims), tuple(range(A.ndim - len(dims), A.ndim)))
+    unknown = A.shape[B.ndim:]
+    count = int(np.prod(unknown))
+    return solve(A.reshape(-1, count), B.reshape(-1)).reshape(*unknown)
 
 
 def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, unitriangular: bool = False) -> Tensor:

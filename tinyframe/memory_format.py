@@ -1,11 +1,13 @@
-"""PyTorch's memory formats (``torch.channels_last``, ...), accepted where PyTorch takes them.
+"""PyTorch's memory formats (``torch.channels_last``, ...) and layouts (``torch.strided``), accepted where
+PyTorch takes them.
 
 tinyframe keeps every tensor in one row-major layout, so asking for a format changes no values
 and no results: ``x.to(memory_format=tinyframe.channels_last)`` returns ``x`` as it is.
 """
 from __future__ import annotations
 
-__all__ = ["memory_format", "contiguous_format", "channels_last", "channels_last_3d", "preserve_format"]
+__all__ = ["memory_format", "contiguous_format", "channels_last", "channels_last_3d", "preserve_format", "layout",
+           "strided", "sparse_coo"]
 
 
 class memory_format:
@@ -24,3 +26,13 @@ contiguous_format = memory_format("contiguous_format")
 channels_last = memory_format("channels_last")
 channels_last_3d = memory_format("channels_last_3d")
 preserve_format = memory_format("preserve_format")
+
+
+class layout(memory_format):
+    """A tensor layout name (``torch.strided``, every tinyframe tensor's; ``torch.sparse_coo``)."""
+
+    __slots__ = ()
+
+
+strided = layout("strided")
+sparse_coo = layout("sparse_coo")

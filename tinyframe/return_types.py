@@ -9,7 +9,7 @@ from collections import namedtuple
 __all__ = ["max", "min",
            "sort", "topk", "kthvalue", "median", "nanmedian", "mode", "cummax", "cummin", "aminmax", "slogdet", "qr",
            "svd", "linalg_slogdet", "linalg_qr", "linalg_svd", "linalg_eigh", "linalg_lstsq",
-           "linalg_inv_ex", "linalg_cholesky_ex"]
+           "linalg_inv_ex", "linalg_cholesky_ex", "linalg_solve_ex"]
 
 
 def _structseq(name: str, fields: list[str]) -> type:
@@ -44,4 +44,5 @@ linalg_svd = _structseq("linalg_svd", ["U", "S", "Vh"])
 linalg_eigh = _structseq("linalg_eigh", ["eigenvalues", "eigenvectors"])
 linalg_inv_ex = _structseq("linalg_inv_ex", ["inverse", "info"])
 linalg_cholesky_ex = _structseq("linalg_cholesky_ex", ["L", "info"])
+linalg_solve_ex = _structseq("linalg_solve_ex", ["result", "info"])
 linalg_lstsq = _structseq("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _graph, creation, dtypes
+from . import _graph, creation, dtypes, memory_format
 from . import linalg as linalg_functions
 from ._dims import Size, wrap_dim
 from ._numpy_interop import array_ufunc, operand
@@ -722,6 +722,8 @@ class Tensor:
     def ge(self, other: Any) -> Tensor:
         return binary.ge(self, other)
 
+    greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne  # PyTorch's aliases
+
     def equal(self, other: Tensor) -> builtins.bool:
         """Whether ``other`` has the same shape and elements (a Python bool)."""
         return self.shape == other.shape and bool(binary.eq(self, other).all())
@@ -1215,6 +1217,13 @@ class Tensor:
     def diag(self, diagonal: builtins.int = 0) -> Tensor:
         return construction_ops.diag(self, diagonal)
 
+    def as_strided(self, size: Sequence[builtins.int], stride: Sequence[builtins.int],
+                   storage_offset: builtins.int | None = None) -> Tensor:
+        return construction_ops.as_strided(self, size, stride, storage_offset)
+
+    def diagflat(self, offset: builtins.int = 0) -> Tensor:
+        return construction_ops.diagflat(self, offset)
+
     def diag_embed(self, offset: builtins.int = 0, dim1: builtins.int = -2, dim2: builtins.int = -1) -> Tensor:
         return construction_ops.diag_embed(self, offset, dim1, dim2)
 
@@ -1342,6 +1351,10 @@ class Tensor:
     def qr(self, some: builtins.bool = True) -> Any:
         return decomposition_ops.qr(self, some)
 
+    def matrix_exp(self) -> Tensor:
+        """``tinyframe.linalg.matrix_exp`` of this tensor: the exponential of each square matrix."""
+        return linalg_functions.matrix_exp(self)
+
     def matrix_power(self, n: builtins.int) -> Tensor:
         """``tinyframe.linalg.matrix_power(self, n)``: this (batch of) square matrix to the power ``n``."""
         return linalg_functions.matrix_power(self, n)
@@ -1432,8 +1445,13 @@ class Tensor:
                                                   ("erf", "exp2", "expm1", "log10", "log1p", "log2"))
     reciprocal_, rsqrt_, square_ = (_inplace_of(n) for n in ("reciprocal", "rsqrt", "square"))
     negative_ = neg_
+    absolute_ = abs_
     eq_, ne_, ge_, gt_, le_, lt_ = (_inplace_of(n) for n in ("eq", "ne", "ge", "gt", "le", "lt"))
     logical_and_, logical_not_, logical_or_ = (_inplace_of(n) for n in ("logical_and", "logical_not", "logical_or"))
+    logical_xor_ = _inplace_of("logical_xor")
+    greater_, greater_equal_, less_, less_equal_, not_equal_ = gt_, ge_, lt_, le_, ne_
+    bitwise_and_, bitwise_or_, bitwise_xor_, bitwise_not_ = (
+        _inplace_of(n) for n in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"))
     multiply_, subtract_, divide_, true_divide_ = mul_, sub_, div_, div_
     floor_divide_, remainder_ = _inplace_of("floor_divide"), _inplace_of("remainder")
     cumsum_, cumprod_ = _inplace_of("cumsum"), _inplace_of("cumprod")
@@ -1560,6 +1578,190 @@ class Tensor:
         if not 0 < p < 1:
             raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
         return inplace.random_fill(self, "geometric", p, generator=generator)
+
+    # ----------------------------------------------------------------- in-place views and resizing
+    def t_(self) -> Tensor:
+        """In-place ``t()``: this tensor becomes its transpose; returns self."""
+        if self._data.ndim > 2:
+            raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self._data.ndim}D")
+        return inplace.restride(self, shape_ops.t)
+
+    def transpose_(self, dim0: builtins.int, dim1: builtins.int) -> Tensor:
+        """In-place ``transpose(dim0, dim1)``; returns self."""
+        return inplace.restride(self, shape_ops.transpose, dim0, dim1)
+
+    swapaxes_ = swapdims_ = transpose_
+
+    def squeeze_(self, dim: Any = None) -> Tensor:
+        """In-place ``squeeze(dim)``; returns self."""
+        return inplace.restride(self, shape_ops.squeeze, dim)
+
+    def unsqueeze_(self, dim: builtins.int) -> Tensor:
+        """In-place ``unsqueeze(dim)``; returns self."""
+        return inplace.restride(self, shape_ops.unsqueeze, dim)
+
+    def resize_(self, *sizes: Any, memory_format: Any = None) -> Tensor:
+        """Gives this tensor the shape ``sizes``, its elements kept in row-major order: those past
+        the new number are dropped, new ones are zeros (PyTorch leaves them uninitialised)."""
+        return inplace.resize(self, sizes)
+
+    def resize_as_(self, other: Tensor, memory_format: Any = None) -> Tensor:
+        """``resize_(other.shape)``."""
+        return inplace.resize(self, tuple(other.shape))
+
+    def fill_diagonal_(self, fill_value: Any, wrap: builtins.bool = False) -> Tensor:
+        """Writes ``fill_value`` on the main diagonal (``self[i, i, ...]``; all dimensions equal beyond
+        2-D); a tall matrix with ``wrap`` restarts the diagonal every ``columns + 1`` rows. Returns self."""
+        shape = self._data.shape
+        if len(shape) < 2:
+            raise RuntimeError("dimensions must larger than 1")
+        if len(shape) > 2 and len(set(shape)) != 1:
+            raise RuntimeError("all dimensions of input must be of equal length")
+        rows, columns = shape[0], shape[-1]
+        count = min(rows, columns)
+        if wrap and len(shape) == 2 and rows > columns:  # the diagonal restarts after a row of zeros
+            count = len(range(0, rows * columns, columns + 1))
+        flat = np.arange(count) * (columns + 1 if len(shape) == 2 else sum(columns ** k for k in range(len(shape))))
+        positions = np.unravel_index(flat, shape)
+        self[tuple(creation.tensor(p, device=self.device) for p in positions)] = fill_value
+        return self
+
+    def select_scatter(self, src: Tensor, dim: builtins.int, index: builtins.int) -> Tensor:
+        return scatter_ops.select_scatter(self, src, dim, index)
+
+    def slice_scatter(self, src: Tensor, dim: builtins.int = 0, start: builtins.int | None = None,
+                      end: builtins.int | None = None, step: builtins.int = 1) -> Tensor:
+        return scatter_ops.slice_scatter(self, src, dim, start, end, step)
+
+    def split_with_sizes(self, split_sizes: Sequence[builtins.int], dim: builtins.int = 0) -> tuple:
+        """``split`` into pieces of the given sizes."""
+        return self.split(list(split_sizes), dim)
+
+    def is_same_size(self, other: Tensor) -> builtins.bool:
+        """Whether ``other`` has this tensor's shape."""
+        return self.shape == other.shape
+
+    def is_conj(self) -> builtins.bool:
+        """False: a real tensor is never a lazily conjugated view."""
+        return False
+
+    is_neg = is_conj
+
+    def masked_scatter(self, mask: Tensor, source: Tensor) -> Tensor:
+        return scatter_ops.masked_scatter(self, mask, source)
+
+    def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
+        return inplace.apply(self, scatter_ops.masked_scatter, mask, source)
+
+    def put(self, index: Tensor, source: Tensor, accumulate: builtins.bool = False) -> Tensor:
+        return scatter_ops.put(self, index, source, accumulate)
+
+    def put_(self, index: Tensor, source: Tensor, accumulate: builtins.bool = False) -> Tensor:
+        return inplace.apply(self, scatter_ops.put, index, source, accumulate)
+
+    def new(self, *args: Any, device: Any = None) -> Tensor:
+        """The legacy constructor with this tensor's dtype and device: ``new()`` is empty,
+        ``new(2, 3)`` or ``new(size)`` a tensor of that size (zeros; PyTorch leaves them
+        uninitialised), ``new(data)`` a tensor of the data."""
+        if not args:
+            return self.new_empty(0, device=device)
+        if all(isinstance(n, int) for n in args) or isinstance(args[0], Size):
+            return self.new_empty(*args, device=device)
+        if len(args) == 1 and isinstance(args[0], Tensor):
+            return args[0]
+        return self.new_tensor(args[0], device=device)
+
+    def sum_to_size(self, *size: Any) -> Tensor:
+        """The sum of this tensor down to ``size``, to which it must broadcast (the reverse of ``expand``)."""
+        size = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else size
+        shape = tuple(self._data.shape)
+        lead = len(shape) - len(size)
+        if lead < 0 or any(n not in (1, m) for n, m in zip(size, shape[lead:])):
+            raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(shape)}}}.")
+        if size == shape:
+            return self
+        dims = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(size) if n == 1 and shape[lead + i] != 1)
+        total = reduction.sum(self, dims, keepdim=True)
+        return total.view(size) if lead else total
+
+    def apply_(self, callable: Any) -> Tensor:
+        """Replaces each element ``x`` by ``callable(x)`` (a Python function; CPU tensors only); returns self."""
+        if not self.is_cpu:
+            raise TypeError("apply_ is only implemented on CPU tensors")
+        self._data[...] = np.vectorize(callable, otypes=[self._data.dtype])(self._data)
+        self._bump_version()
+        return self
+
+    # ----------------------------------------------------------------- storage and kinds
+    def data_ptr(self) -> builtins.int:
+        """The address of the first element."""
+        interface = self._data.__array_interface__ if self.is_cpu else self._data.__cuda_array_interface__
+        return int(interface["data"][0])
+
+    def storage_offset(self) -> builtins.int:
+        """Where the first element sits in the storage this tensor views, in elements."""
+        root = self._data
+        while root.base is not None and hasattr(root.base, "strides"):
+            root = root.base
+        here = Tensor._make(root)
+        return (self.data_ptr() - here.data_ptr()) // self._data.itemsize
+
+    def is_complex(self) -> builtins.bool:
+        """False: tinyframe has no complex dtypes."""
+        return False
+
+    def is_signed(self) -> builtins.bool:
+        """Whether the dtype holds negative values (every dtype but uint8 and bool)."""
+        return self._data.dtype.kind in "if"
+
+    @property
+    def layout(self) -> Any:
+        """``tinyframe.strided``: tinyframe's tensors are dense."""
+        return memory_format.strided
+
+    # PyTorch's other kinds of tensor, which tinyframe's never are.
+    is_sparse = is_sparse_csr = is_quantized = is_meta = is_nested = is_mkldnn = is_mps = is_xpu = False
+
+    def conj(self) -> Tensor:
+        """The complex conjugate: this tensor itself, as for any real tensor."""
+        return self
+
+    resolve_conj = resolve_neg = conj
+
+    @property
+    def real(self) -> Tensor:
+        """The real part: this tensor itself, as for any real tensor."""
+        return self
+
+    @property
+    def imag(self) -> Tensor:
+        """The imaginary part, which real tensors do not have: RuntimeError, as in PyTorch."""
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+
+    def positive(self) -> Tensor:
+        """``+self``: this tensor itself."""
+        if self._data.dtype == np.bool_:
+            raise TypeError("The `+` operator, on a bool tensor is not supported.")
+        return self
+
+    @property
+    def H(self) -> Tensor:  # noqa: N802  (PyTorch's name)
+        """The conjugate transpose of a matrix: its transpose, for real tensors."""
+        if self._data.ndim not in (0, 2):
+            raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self._data.ndim}-D tensor.")
+        return shape_ops.transpose(self, 0, 1) if self._data.ndim else self
+
+    @property
+    def mH(self) -> Tensor:  # noqa: N802  (PyTorch's name)
+        """The conjugate transpose of each matrix (the last two dimensions): their transpose, for real tensors."""
+        if self._data.ndim < 2:
+            raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got "
+                               f"{self._data.ndim}-D tensor.")
+        return shape_ops.transpose(self, -2, -1)
+
+    def adjoint(self) -> Tensor:
+        """``mH``."""
+        return self.mH
 
     # ----------------------------------------------------------------- Python protocol
     def __repr__(self) -> str:

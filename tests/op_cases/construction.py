@@ -12,6 +12,25 @@ ROWS = np.array([[1, 2, 0, 1], [0, 1, 2, 2]])  # scatter positions along dim 0 o
 REDUCE_ROWS = np.array([[1, 2, 0, 1], [1, 1, 1, 1]])  # repeated positions, reduced together
 
 
+def _flat_put(a: np.ndarray, index: list, src: np.ndarray, write) -> np.ndarray:  # noqa: ANN001
+    out = a.copy().reshape(-1)
+    write(out, np.asarray(index) % out.size, src.reshape(-1))
+    return out.reshape(a.shape)
+
+
+def _written(a: np.ndarray, src: np.ndarray, index: tuple) -> np.ndarray:
+    out = a.copy()
+    out[index] = src
+    return out
+
+
+def _masked_scatter_reference(a: np.ndarray, mask: list, src: np.ndarray) -> np.ndarray:
+    out = a.copy()
+    chosen = np.broadcast_to(mask, a.shape)
+    out[chosen] = src.reshape(-1)[:chosen.sum()]
+    return out
+
+
 def _scatter_reference(a: np.ndarray, src: np.ndarray) -> np.ndarray:
     out = a.copy()
     np.put_along_axis(out, ROWS, src[:2], 0)
@@ -125,6 +144,21 @@ CASES: list[OpCase] = [
            [(3, 4), (4,)]),
     OpCase("index_put_accumulate", lambda x, v: tf.index_put(x, (tf.tensor([0, 0, 2]), tf.tensor([1, 1, 3])), v, True),
            _put_accumulate, [(3, 4), ()]),
+    OpCase("put", lambda x, s: x.put(tf.tensor([[5, -1]]), s), lambda a, s: _flat_put(a, [5, -1], s, np.put),
+           [(3, 4), (1, 2)]),
+    OpCase("put_accumulate", lambda x, s: tf.put(x, tf.tensor([1, 1, 0]), s, accumulate=True),
+           lambda a, s: _flat_put(a, [1, 1, 0], s, np.add.at), [(2, 2), (3,)]),
+    OpCase("masked_scatter", lambda x, s: x.masked_scatter(tf.tensor([True, False, True, True]), s),
+           lambda a, s: _masked_scatter_reference(a, [True, False, True, True], s), [(2, 4), (2, 4)]),
+    OpCase("select_scatter", lambda x, s: tf.select_scatter(x, s, 1, -1),
+           lambda a, s: _written(a, s, (slice(None), -1)), [(3, 4), (3,)]),
+    OpCase("slice_scatter", lambda x, s: x.slice_scatter(s, 1, 0, None, 2),
+           lambda a, s: _written(a, s, (slice(None), slice(0, None, 2))), [(3, 4), (3, 2)]),
+    OpCase("as_strided_overlapping_windows", lambda x: x.as_strided((3, 2), (1, 1)),
+           lambda a: np.lib.stride_tricks.sliding_window_view(a, 2)[:3], [(6,)]),
+    OpCase("as_strided_offset", lambda x: tf.as_strided(x, (2, 2), (2, 1), 1),
+           lambda a: np.array([[a[1], a[2]], [a[3], a[4]]]), [(6,)]),
+    OpCase("diagflat", lambda x: tf.diagflat(x, -1), lambda a: np.diagflat(a, -1), [(2, 2)]),
     OpCase("diag_vector", lambda x: tf.diag(x, 1), lambda a: np.diag(a, 1), [(3,)]),
     OpCase("diag_matrix", lambda x: x.diag(-1), lambda a: np.diag(a, -1).copy(), [(3, 4)]),
     OpCase("diag_embed", lambda x: tf.diag_embed(x, 1), _diag_embed_reference, [(2, 3)]),

@@ -27,6 +27,12 @@ def _np_spd(a: np.ndarray) -> np.ndarray:
     return a @ np.swapaxes(a, -1, -2) + np.eye(a.shape[-1]) * 3.0
 
 
+def _np_expm(a: np.ndarray) -> np.ndarray:
+    """The matrix exponential by eigendecomposition (the inputs are generic: diagonalisable)."""
+    values, vectors = np.linalg.eig(a)
+    return np.real(vectors @ (np.exp(values)[..., None] * np.linalg.inv(vectors)))
+
+
 def _svd_invariants(x: tf.Tensor) -> tf.Tensor:
     u, s, vh = tf.linalg.svd(x, full_matrices=False)
     return tf.cat([(u * u).flatten(), s, (vh * vh).flatten(), (u @ vh).flatten()])
@@ -105,5 +111,12 @@ CASES: list[OpCase] = [
            lambda a, b: np.linalg.solve(np.triu(_np_shifted(a)), b), [(3, 3), (3, 2)]),
     OpCase("cholesky_solve", lambda x, b: tf.cholesky_solve(b, tf.linalg.cholesky(_spd(x))),
            lambda a, b: np.linalg.solve(_np_spd(a), b), [(3, 3), (3, 1)]),
+    OpCase("matrix_exp", tf.linalg.matrix_exp, lambda a: _np_expm(a), [(2, 3, 3)]),
+    OpCase("matrix_exp_large_norm", lambda x: tf.matrix_exp(x * 4.0), lambda a: _np_expm(a * 4.0), [(2, 2)]),
+    OpCase("cond_fro", lambda x: tf.linalg.cond(_shifted(x), "fro"),
+           lambda a: np.linalg.cond(_np_shifted(a), "fro"), [(3, 3)]),
+    OpCase("cond_2", lambda x: tf.linalg.cond(_shifted(x)), lambda a: np.linalg.cond(_np_shifted(a)), [(2, 3, 3)]),
+    OpCase("tensorinv", lambda x: tf.linalg.tensorinv(_shifted(x).reshape(2, 2, 4), ind=2),
+           lambda a: np.linalg.tensorinv(_np_shifted(a).reshape(2, 2, 4), ind=2), [(4, 4)]),
     OpCase("linalg_cross", lambda a, b: tf.linalg.cross(a, b), lambda a, b: np.cross(a, b), [(2, 3), (2, 3)]),
 ]

@@ -233,7 +233,12 @@ class _Pass:
             input_grads: tuple = ()
         else:
             # The node's backward: on arrays, or recorded on Tensors when ``create_graph``.
-            input_grads = node.backward(node, g) if not self.create_graph else _call_recorded_backward(node, g)
+            if self.create_graph:
+                input_grads = _call_recorded_backward(node, g)
+            elif node.backward is None:
+                input_grads = _backward_of_composition_on_arrays(node, g)
+            else:
+                input_grads = node.backward(node, g)
             if type(input_grads) is not tuple:
                 input_grads = (input_grads,)
             if self.check_nan:
@@ -282,15 +287,25 @@ def _call_recorded_backward(node: Node, g: Any) -> tuple:
     return result if type(result) is tuple else (result,)
 
 
-def _backward_of_composition(node: Node, g: Any) -> tuple:
+def _backward_of_composition(node: Node, g: Any, create_graph: bool = True, retain_graph: bool | None = None) -> tuple:
     """The vector-Jacobian product of the op's composition of recordable ops (see ``Op.compose``)."""
     inputs, out = node.compose(node)
     wanted = [i for i, need in enumerate(node.needs_input_grad) if need]
-    grads = grad(out, [inputs[i] for i in wanted], g, create_graph=True, allow_unused=True)
+    grads = grad(out, [inputs[i] for i in wanted], g, retain_graph=retain_graph, create_graph=create_graph,
+                 allow_unused=True)
     result: list = [None] * len(inputs)
     for i, gi in zip(wanted, grads):
         result[i] = gi
     return tuple(result)
+
+
+def _backward_of_composition_on_arrays(node: Node, g: Any) -> tuple:
+    """The backward of a node that has only its composition (``Composite``), outside a recorded pass:
+    its composition is differentiated (kept: the node may run again with ``retain_graph``); the gradients
+    come back as arrays."""
+    with grad_mode.enable_grad():
+        grads = _backward_of_composition(node, _graph.wrap(g), create_graph=False, retain_graph=True)
+    return tuple(None if gi is None else gi._data for gi in grads)
 
 
 def _reduce_to_input(g: Any, shape: tuple, dtype: Any) -> Any:

@@ -18,7 +18,7 @@ class Variable(metaclass=_VariableMeta):
     (``Variable()`` an empty one), and every Tensor is a Variable, as in PyTorch since 0.4 (old code and
     tools such as torchviz still name it); new code uses tensors."""
 
-    def __new__(cls, data: Any = None, requires_grad: bool = False) -> Any:
+    def __new__(cls, data: Any = None, requires_grad: bool = False, volatile: bool = False) -> Any:
         if data is None:
             return creation.tensor([], requires_grad=requires_grad)
         if not isinstance(data, _graph.Tensor):

@@ -19,6 +19,7 @@ from ..ops import binary, indexing, linalg, unary
 from ..ops import inplace as inplace_ops
 from ..ops import reduction as reductions
 from ..ops import shape as shape_ops
+from ..ops._composite import composed_op
 from ..ops.bilinear import bilinear
 from ..ops.convolution import check_convolution_arguments, conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from ..ops.ctc import ctc_loss
@@ -48,6 +49,7 @@ from ._functional.losses import (
     hinge_embedding_loss,
     margin_ranking_loss,
     multi_margin_loss,
+    multilabel_margin_loss,
     multilabel_soft_margin_loss,
     poisson_nll_loss,
     soft_margin_loss,
@@ -95,7 +97,8 @@ __all__ += ["selu", "selu_", "celu", "celu_", "softsign", "softmin", "threshold"
             "triplet_margin_with_distance_loss", "poisson_nll_loss", "gaussian_nll_loss", "multi_margin_loss",
             "lp_pool1d", "lp_pool2d", "local_response_norm", "channel_shuffle", "pdist", "upsample_nearest",
             "upsample_bilinear", "max_pool1d_with_indices", "max_pool2d_with_indices",
-            "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices"]
+            "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices",
+            "multilabel_margin_loss", "rrelu_", "native_channel_shuffle"]
 __all__ += ["max_pool3d", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool3d", "max_unpool3d", "lp_pool3d",
             "conv_transpose3d", "affine_grid", "grid_sample"]
 
@@ -324,6 +327,7 @@ def _repeat_heads(t: Tensor, repeats: int) -> Tensor:
 
 
 # --------------------------------------------------------------------------- embedding bags
+@composed_op("EmbeddingBagBackward0", ('weight', 'per_sample_weights'))
 def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, max_norm: float | None = None,
                   norm_type: float = 2, scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False,
                   per_sample_weights: Tensor | None = None, include_last_offset: bool = False,
@@ -415,6 +419,7 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var
     return out.reshape(input.shape)
 
 
+@composed_op("ConvolutionBackward0", ('input', 'weight', 'bias'))
 def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1, padding: Any = 0,
            dilation: Any = 1, groups: int = 1) -> Tensor:
     """3-d convolution of ``input (N, C_in, D, H, W)`` or ``(C_in, D, H, W)`` with
@@ -564,6 +569,11 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, trainin
     return binary.where(binary.ge(input, 0.0), input, binary.mul(input, Tensor._make(slopes)))
 
 
+def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
+    """In-place ``rrelu``."""
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
 def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1) -> Tensor:
     """``softmax((logits + g) / tau)`` with Gumbel noise ``g = -log(Exp(1))``; ``hard`` returns the
     one-hot of the argmax with the soft sample's gradient (straight-through)."""
@@ -693,6 +703,7 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
     return binary.div(input, binary.pow(binary.add(binary.mul(div, alpha), k), beta))
 
 
+@composed_op("ChannelShuffleBackward0", ('input',))
 def channel_shuffle(input: Tensor, groups: int) -> Tensor:
     """``(N, g*c, *) -> (N, c*g, *)``: channel ``i*c + j`` moves to ``j*g + i``."""
     n, channels = input.shape[:2]
@@ -704,6 +715,7 @@ def channel_shuffle(input: Tensor, groups: int) -> Tensor:
     return shape_ops.transpose(grouped, 1, 2).reshape(n, channels, *rest)
 
 
+@composed_op("PdistBackward0", ('input',))
 def pdist(input: Tensor, p: float = 2) -> Tensor:
     """The ``p``-norm distances between the rows of ``input (N, M)``, for ``i < j`` in row-major order."""
     if input.ndim != 2:
@@ -741,6 +753,13 @@ def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
 
 def adaptive_max_pool1d_with_indices(input: Tensor, output_size: Any, return_indices: bool = True) -> tuple:
     return adaptive_max_pool1d(input, output_size, True)
+
+
+def adaptive_max_pool3d_with_indices(input: Tensor, output_size: Any, return_indices: bool = True) -> tuple:
+    return adaptive_max_pool3d(input, output_size, True)
+
+
+native_channel_shuffle = channel_shuffle
 
 
 def adaptive_max_pool2d_with_indices(input: Tensor, output_size: Any, return_indices: bool = True) -> tuple:

@@ -4,13 +4,17 @@ first and higher orders (a backward that reuses one op calls it with ``Op.call``
 ``on_tensors(ctx, formula, g)`` runs a formula written with tinyframe's public functions on Tensors:
 recorded while the backward is recorded, else on the arrays wrapped as Tensors (recording nothing). It
 suits formulas (linear algebra) that NumPy's names cannot express.
+
+``composed(node_name, function, *inputs)`` records a composition of ops as one node of PyTorch's name.
 """
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable
 from typing import Any
 
-from .. import _graph
+from .. import _graph, grad_mode
 from .._graph import Op
 
 
@@ -28,3 +32,79 @@ def on_tensors(ctx: Op, formula: Callable[..., Any], g: Any) -> Any:
 
 def _tensor(value: Any) -> Any:
     return value if value is None or isinstance(value, (_graph.Tensor, int, float)) else _graph.wrap(value)
+
+
+class Composite(Op):
+    """An op that tinyframe computes by composing others but PyTorch runs as one kernel: recorded as
+    one node with PyTorch's name (``UpsampleBilinear2DBackward0``, ``PixelShuffleBackward0``, ...).
+
+    ``forward`` runs ``function(*inputs, **options)`` on the input arrays wrapped as Tensors: leaves
+    that require grad where the node will need their gradient (``tracked``), so that the composition's
+    own graph is kept, apart from the caller's. The node has no ``backward`` of its own: the engine
+    differentiates ``compose`` (that graph, or the function recomputed on the saved input Tensors while
+    a backward pass is recorded), so first and higher orders come from one definition.
+    Positional inputs are the node's graph inputs (its ``next_functions``), in PyTorch's order;
+    ``options`` are constants (sizes, modes, index Tensors) and get no edge.
+    """
+
+    backward = None
+    graph: tuple | None = None  # (leaves, output) of the forward's composition, when it was tracked
+
+    @staticmethod
+    def forward(ctx: Composite, *arrays: Any, function: Callable[..., Any], options: dict, tracked: tuple) -> Any:
+        ctx.function, ctx.options = function, options
+        ctx.save_for_backward(*arrays)
+        leaves = tuple(_tensor(a) if not track else _graph.wrap(a, requires_grad=True)
+                       for a, track in zip(arrays, tracked))
+        with grad_mode.set_grad_enabled(any(tracked)):
+            result = function(*leaves, **options)
+        if any(tracked):
+            ctx.graph = (leaves, result)
+        out = result._data
+        # The result is the op's own storage, as PyTorch's kernel's is, never a view of an input.
+        if any(hasattr(a, "shape") and ctx.xp.may_share_memory(out, a) for a in arrays):
+            out = out.copy()
+        return out
+
+    @staticmethod
+    def compose(ctx: Composite) -> tuple:
+        """The inputs and the output from recordable ops (see ``Node.compose``)."""
+        inputs = ctx.saved_tensors  # raises once the pass that used them freed them, as for any op
+        if ctx.recording or ctx.graph is None:
+            return inputs, ctx.function(*inputs, **ctx.options)
+        return ctx.graph
+
+
+_COMPOSITES: dict = {}
+
+
+def composed(node_name: str, function: Callable[..., Any], *inputs: Any, **options: Any) -> Any:
+    """``function(*inputs, **options)`` recorded as one node named ``node_name`` (see ``Composite``)."""
+    op = _COMPOSITES.get(node_name)
+    if op is None:
+        op = _COMPOSITES[node_name] = type(node_name, (Composite,), {}, node_name=node_name)
+    tracked = tuple(grad_mode.STATE.enabled and isinstance(t, _graph.Tensor) and t._requires_grad for t in inputs)
+    return op.apply(*inputs, function=function, options=options, tracked=tracked)
+
+
+def composed_op(node_name: str, inputs: tuple) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorates a function composed of ops so that, when it is differentiated, its result is one node
+    named ``node_name`` (see ``Composite``); ``inputs`` names the parameters that are the node's graph
+    inputs, in PyTorch's order. Without grad it runs as written."""
+    def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
+        signature = inspect.signature(function)
+
+        def on_inputs(*tensors: Any, **options: Any) -> Any:
+            return function(**dict(zip(inputs, tensors)), **options)
+
+        @functools.wraps(function)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            bound = signature.bind(*args, **kwargs)
+            options = bound.arguments
+            tensors = [options.pop(name, None) for name in inputs]
+            if not (grad_mode.STATE.enabled and any(isinstance(t, _graph.Tensor) and t._requires_grad
+                                                    for t in tensors)):
+                return function(*args, **kwargs)
+            return composed(node_name, on_inputs, *tensors, **options)
+        return wrapper
+    return decorate

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 
 from ..dtypes import cpp_type_name
 from . import linalg, reduction, shape
+from ._composite import composed
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -16,8 +17,6 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
     """``y[..., o] = sum_{i, j} input1[..., i] * weight[o, i, j] * input2[..., j] + bias[o]`` for
     ``input1 (*, in1)``, ``input2 (*, in2)`` (same leading dims), ``weight (out, in1, in2)``.
 
-    Computed as one matmul ``input1 @ W`` (``W`` laid out ``(in1, out * in2)``) and a product with
-    ``input2`` summed over ``in2``.
     """
     _check_dtypes(input1, input2, weight, bias)
     if weight.ndim != 3:
@@ -39,12 +38,20 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
         raise RuntimeError(f"bilinear(): bias size does not match weight size: got {bias.shape[0] if bias.ndim else 0} "
                            f"but expected {out}")
     lead = tuple(input1.shape[:-1])
+    # PyTorch's graph: the inputs viewed as rows, one Trilinear node, a view back, then the bias.
+    rows = composed("TrilinearBackward0", _bilinear_rows, shape.reshape(input1, (-1, in1)), weight,
+                    shape.reshape(input2, (-1, in2)))
+    y = shape.reshape(rows, lead + (out,))
+    return y if bias is None else y + bias
+
+
+def _bilinear_rows(x1: Tensor, weight: Tensor, x2: Tensor) -> Tensor:
+    """The map on rows ``x1 (B, in1)``, ``x2 (B, in2)``: one matmul ``x1 @ W`` (``W`` laid out
+    ``(in1, out * in2)``) and a product with ``x2`` summed over ``in2``."""
+    out, in1, in2 = weight.shape
     w = shape.reshape(shape.permute(weight, (1, 0, 2)), (in1, out * in2))
-    mixed = shape.reshape(linalg.matmul(shape.reshape(input1, (-1, in1)), w), (-1, out, in2))
-    y = reduction.sum(mixed * shape.reshape(input2, (-1, 1, in2)), -1)
-    if bias is not None:
-        y = y + bias
-    return y if len(lead) == 1 else shape.reshape(y, lead + (out,))
+    mixed = shape.reshape(linalg.matmul(x1, w), (-1, out, in2))
+    return reduction.sum(mixed * shape.reshape(x2, (-1, 1, in2)), -1)
 
 
 def _check_dtypes(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None) -> None:

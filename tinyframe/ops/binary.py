@@ -44,6 +44,20 @@ class Add(Op):
         return g, g if ctx.alpha == 1 else g * ctx.alpha
 
 
+class AddScalar(Op, node_name="AddBackward1"):
+    """``input + other`` for a number ``other``, as PyTorch's own kernels add a Scalar (``+ eps`` in
+    ``rms_norm``, ``pairwise_distance``): one edge, to ``input``."""
+
+    @staticmethod
+    def forward(ctx: AddScalar, x: Any, *, other: float) -> Any:
+        x, other = promote(x, other)
+        return x + other
+
+    @staticmethod
+    def backward(ctx: AddScalar, g: Any) -> Any:
+        return g
+
+
 class Sub(Op):
     saved_options = ("alpha",)
 

@@ -18,7 +18,8 @@ from .. import _graph, creation
 from .._dims import wrap_dim
 from .._graph import Op
 from ..device import add_at, array_module_of
-from . import indexing, inplace, shape, sorting
+from . import indexing, inplace, scattering, shape, sorting
+from ._composite import composed, on_tensors
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["tril", "triu", "roll", "diag", "diag_embed", "diagonal", "diagonal_scatter", "trace",
            "repeat_interleave", "meshgrid", "rot90", "fliplr", "flipud", "take", "tril_indices", "triu_indices",
            "block_diag", "cartesian_prod", "combinations", "atleast_1d", "atleast_2d", "atleast_3d", "column_stack",
-           "dstack", "diff", "vander"]
+           "dstack", "diff", "vander", "diagflat", "as_strided"]
 
 
 # ------------------------------------------------------------------------------------------ the ops
@@ -182,6 +183,65 @@ class Unfold(Op):
         return UnfoldBackward.call(g, shape=ctx.shape, dim=ctx.dim, size=ctx.size, step=ctx.step)
 
 
+class AsStrided(Op):
+    """A view with ``size`` and ``stride`` (in elements) into the storage the input lies in, from
+    element ``offset`` of it. The gradient is summed in storage positions (where windows overlap)
+    and read back at the input's own positions."""
+
+    is_view = True
+
+    @staticmethod
+    def forward(ctx: AsStrided, a: Any, *, size: tuple, stride: tuple, offset: int | None) -> Any:
+        xp = ctx.xp
+        storage, start = _storage_of(xp, a)
+        offset = start if offset is None else offset
+        needed = offset + sum((n - 1) * s for n, s in zip(size, stride)) + 1 if all(size) else 0
+        if needed > storage.size:
+            raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {offset}, and "
+                               f"itemsize {a.itemsize} requiring a storage size of {needed * a.itemsize} are out of "
+                               f"bounds for storage of size {storage.size * a.itemsize}")
+        ctx.storage_size = storage.size
+        ctx.read = _positions(xp, size, stride, offset)
+        ctx.own = _positions(xp, a.shape, tuple(n // a.itemsize for n in a.strides), start)
+        return xp.lib.stride_tricks.as_strided(storage[offset:], size, tuple(n * a.itemsize for n in stride))
+
+    @staticmethod
+    def backward(ctx: AsStrided, g: Any) -> Any:
+        return on_tensors(ctx, _as_strided_grad, g)
+
+
+def _storage_of(xp: Any, a: Any) -> tuple:
+    """``(storage, start)``: the 1-D array of the memory ``a`` views and where ``a`` starts in it (``a``
+    itself, copied if need be, when that memory is not one row-major block)."""
+    root = a
+    while isinstance(root.base, type(a)):
+        root = root.base
+    if root.flags.c_contiguous and xp is np:
+        start = (a.__array_interface__["data"][0] - root.__array_interface__["data"][0]) // a.itemsize
+        return root.reshape(-1), start
+    return xp.ascontiguousarray(a).reshape(-1), 0
+
+
+def _positions(xp: Any, shape: tuple, stride: tuple, offset: int) -> Any:
+    """The storage position of every element of a ``shape`` view with ``stride`` from ``offset``."""
+    positions = xp.full(shape, offset, dtype=np.int64)
+    for d, (n, s) in enumerate(zip(shape, stride)):
+        positions += (xp.arange(n) * s).reshape((n,) + (1,) * (len(shape) - d - 1))
+    return positions
+
+
+def _as_strided_grad(ctx: AsStrided, g: Tensor) -> Tensor:
+    storage = _graph.wrap(array_module_of(g._data).zeros(ctx.storage_size, dtype=g._data.dtype))
+    summed = scattering.index_add(storage, 0, _graph.wrap(ctx.read.reshape(-1)), shape.reshape(g, (-1,)))
+    return take(summed, _graph.wrap(ctx.own))
+
+
+def as_strided(input: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None) -> Tensor:
+    """A view of ``input``'s storage with the given ``size`` and ``stride`` (in elements), starting at
+    element ``storage_offset`` of the storage (the input's own start by default)."""
+    return AsStrided.apply(input, size=tuple(size), stride=tuple(stride), offset=storage_offset)
+
+
 class UnfoldBackward(Op, node_name="UnfoldBackwardBackward0"):
     """The windows added back into zeros of the unfolded tensor's ``shape``."""
 
@@ -288,6 +348,11 @@ def diagonal_scatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0,
         raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = {list(src.shape)}, "
                            f"slice size = {list(expected)}")
     return DiagonalScatter.apply(input, src, offset=offset, dim1=d1, dim2=d2)
+
+
+def diagflat(input: Tensor, offset: int = 0) -> Tensor:
+    """The square matrix with the elements of ``input`` (flattened) on its ``offset`` diagonal, zeros elsewhere."""
+    return diag_embed(shape.reshape(input, (-1,)), offset)
 
 
 def diag(input: Tensor, diagonal: int = 0) -> Tensor:
@@ -444,6 +509,10 @@ def triu_indices(row: int, col: int, offset: int = 0, *, dtype: Any = None, devi
 def block_diag(*tensors: Tensor) -> Tensor:
     """The block-diagonal matrix of the given matrices (a 0-d tensor is a 1 x 1 block, a vector a
     1 x n block), zeros elsewhere."""
+    return composed("BlockDiagBackward0", _block_diag, *tensors) if tensors else _block_diag()
+
+
+def _block_diag(*tensors: Tensor) -> Tensor:
     blocks = [shape.reshape(t, (1, -1) if t.ndim < 2 else tuple(t.shape)) for t in tensors]
     width = sum(b.shape[1] for b in blocks)
     rows, left = [], 0

@@ -12,12 +12,14 @@ import string
 import warnings
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .. import _graph
 from .._dims import wrap_dim
 from .._graph import Op
 from ..device import array_module_of
 from . import binary, indexing, linalg, reduction, shape
-from ._composite import on_tensors
+from ._composite import composed, on_tensors
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -176,9 +178,10 @@ def kron(input: Tensor, other: Tensor) -> Tensor:
     a_shape = (1,) * (ndim - input.ndim) + tuple(input.shape)
     b_shape = (1,) * (ndim - other.ndim) + tuple(other.shape)
     # a's dims interleaved with size-1 dims, b's with size-1 dims before: the product pairs them up
-    a = shape.reshape(input, [n for size in a_shape for n in (size, 1)])
-    b = shape.reshape(other, [n for size in b_shape for n in (1, size)])
-    return shape.reshape(binary.mul(a, b), [m * n for m, n in zip(a_shape, b_shape)])
+    # reshaped as PyTorch's kernel reshapes (UnsafeView nodes)
+    a = shape.UnsafeView.apply(input, shape=tuple(n for size in a_shape for n in (size, 1)))
+    b = shape.UnsafeView.apply(other, shape=tuple(n for size in b_shape for n in (1, size)))
+    return shape.UnsafeView.apply(binary.mul(a, b), shape=tuple(m * n for m, n in zip(a_shape, b_shape)))
 
 
 # ------------------------------------------------------------------------------------------ cross
@@ -234,6 +237,21 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
+    rows1, rows2 = x1.shape[-2], x2.shape[-2]
+    euclidean = p == 2 and (compute_mode == "use_mm_for_euclid_dist"
+                            or (compute_mode == "use_mm_for_euclid_dist_if_necessary" and max(rows1, rows2) > 25))
+    if not euclidean:
+        return composed("CdistBackward0", _distances, x1, x2, p=p)
+    # PyTorch's matrix-product path: batches broadcast and flattened, one EuclideanDist node, a view back.
+    batch = tuple(np.broadcast_shapes(tuple(x1.shape[:-2]), tuple(x2.shape[:-2])))
+    if batch:
+        x1, x2 = (shape.reshape(shape.contiguous(shape.expand(x, batch + tuple(x.shape[-2:]))),
+                                (-1,) + tuple(x.shape[-2:])) for x in (x1, x2))
+    distances = composed("EuclideanDistBackward0", _distances, x1, x2, p=2.0)
+    return shape.reshape(distances, batch + (rows1, rows2))
+
+
+def _distances(x1: Tensor, x2: Tensor, p: float) -> Tensor:
     differences = binary.sub(shape.unsqueeze(x1, -2), shape.unsqueeze(x2, -3))  # (..., P, R, M)
     return reduction.norm(differences, p, -1)
 

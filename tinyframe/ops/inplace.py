@@ -15,6 +15,7 @@ from ..device import array_module_of, device_of, move_array
 from ..random import generator_for
 from .binary import where
 from .indexing import Alias, CopySlices, Index, IndexPut, _assign, _indexing_error, _is_array, _is_full, _parse, getitem
+from .shape import INPLACE_FORMS
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -84,6 +85,38 @@ def _apply_to_index_view(view: Tensor, base: Tensor, op: Callable[..., Tensor], 
     setitem(base, index, op(snapshot, *args, **kwargs))
     view.grad_fn, view._requires_grad = getitem(base, index).grad_fn, True
     return view
+
+
+# --------------------------------------------------------------------------- t_, transpose_, squeeze_, unsqueeze_
+def restride(target: Tensor, view: Callable[..., Tensor], *args: Any) -> Tensor:
+    """``target`` becomes ``view(target, *args)``: the same elements seen with the view's shape and
+    strides (PyTorch's in-place view ops); while autograd records, it takes the view's node, named as
+    PyTorch names the in-place form (``TBackward1``, ``SqueezeBackward3``, ...)."""
+    _check_not_leaf(target)
+    result = view(target, *args)
+    target._data = result._data
+    node = result.grad_fn
+    if node is not None:
+        node.__class__ = INPLACE_FORMS[type(node)]  # same op, the in-place form's name
+        target.grad_fn = node
+    return target
+
+
+def resize(target: Tensor, shape: tuple) -> Tensor:
+    """``target`` given ``shape``, its elements kept in row-major order (as a view when their number
+    is unchanged); new elements are zeros (PyTorch leaves them uninitialised)."""
+    if target._requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    data = target._data
+    new = creation.zeros(*shape, dtype=target.dtype, device=target.device)._data
+    if new.size == data.size:
+        target._data = data.reshape(new.shape)
+    else:
+        kept = min(new.size, data.size)
+        new.reshape(-1)[:kept] = data.reshape(-1)[:kept]
+        target._data = new
+    target._bump_version()
+    return target
 
 
 # --------------------------------------------------------------------------- tensor[index] = value

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import _graph, dtypes
 from .._graph import Op
-from . import reduction, unary
+from . import binary, reduction, unary
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -369,5 +369,7 @@ def rms_norm(input: Tensor, normalized_shape: Sequence[int] | int, weight: Tenso
         import numpy as np
         eps = float(np.finfo(np.float64 if input._data.dtype == np.float64 else np.float32).eps)
     dims = tuple(range(len(shape) - k, len(shape)))
-    out = input * unary.rsqrt(reduction.mean(input * input, dims, keepdim=True) + eps)
+    # PyTorch's nodes: Pow, Mean, Add (of a Scalar), Rsqrt, Mul
+    squares = binary.pow(input, 2)
+    out = input * unary.rsqrt(binary.AddScalar.apply(reduction.mean(squares, dims, keepdim=True), other=eps))
     return out if weight is None else out * weight

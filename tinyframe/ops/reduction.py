@@ -573,6 +573,11 @@ def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:
     return Dist.apply(input, other, p=p)
 
 
+class Norm(LinalgVectorNorm, node_name="NormBackward1"):
+    """The vector norm as PyTorch's own kernels call it (``at::norm(input, p, dim)`` in
+    ``pairwise_distance``): the same op under that node's name."""
+
+
 def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
     """The vector p-norm over ``dim`` (every element when None): ``(sum |x|^p)^(1/p)``.
 

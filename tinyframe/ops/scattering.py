@@ -1,4 +1,6 @@
-"""Writing into a copy at indices: scatter, scatter_reduce, index_add, index_copy, index_fill.
+"""Writing into a copy at indices: scatter, scatter_reduce, index_add, index_copy, index_fill, index_put,
+put, masked_scatter, select_scatter and slice_scatter (the last four are compositions recorded as PyTorch's
+nodes).
 
 Each names its positions with an advanced index built once (``indexing._along`` for scatter's
 per-element index, a slice-and-vector index for the ``index_*`` ops). The gradients read the
@@ -17,12 +19,13 @@ from .._dims import wrap_dim
 from .._graph import Op
 from ..device import add_at, array_module_of, device_of, move_array
 from . import binary, indexing, reduction
-from ._composite import on_tensors
+from ._composite import composed, on_tensors
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
-__all__ = ["scatter", "scatter_reduce", "index_add", "index_copy", "index_fill", "index_put"]
+__all__ = ["scatter", "scatter_reduce", "index_add", "index_copy", "index_fill", "index_put", "put", "masked_scatter",
+           "select_scatter", "slice_scatter"]
 
 _REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 _UFUNCS = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum,
@@ -345,3 +348,79 @@ def index_put(input: Tensor, indices: tuple, values: Tensor, accumulate: bool = 
     if accumulate:
         return IndexPutAccumulate.apply(input, values, index=key, pre=pre)
     return indexing.IndexPut.apply(input, values, index=key, pre=pre)
+
+
+def _check_same_dtype(message: str, input: Tensor, source: Tensor) -> None:
+    if source.dtype != input.dtype:
+        raise RuntimeError(message.format(reduction._scalar_type(input._data), reduction._scalar_type(source._data)))
+
+
+def _put_rows(input: Tensor, source: Tensor, index: tuple, accumulate: bool) -> Tensor:
+    return index_put(input, index, source.reshape(-1), accumulate)
+
+
+def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+    """A copy of ``input`` with the elements of ``source`` written at the positions ``index`` of
+    ``input`` read as a flat vector (negative positions count from the end); with ``accumulate``
+    they are added, repeats summing up."""
+    indexing._check_dtype(index, ("int64",), "put_(): Expected a long tensor for index, but got "
+                          f"{reduction._scalar_type(index._data) if hasattr(index, '_data') else ''}")
+    _check_same_dtype("put_(): self and source expected to have the same dtype, but got self.dtype = {} and "
+                      "source.dtype = {}", input, source)
+    if source.numel() != index.numel():
+        raise IndexError(f"put_(): Expected source and index to have the same number of elements, but got "
+                         f"source.numel() = {source.numel()}, index.numel() = {index.numel()}")
+    data = input._data
+    idx = indexing._on_device_of(index._data, data).reshape(-1)
+    outside = (idx < -data.size) | (idx >= data.size)
+    if idx.size and bool(outside.any()):
+        raise IndexError(f"out of range: tried to access index {int(idx[outside][0])} on a tensor of "
+                         f"{data.size} elements.")
+    where = tuple(_graph.wrap(i) for i in array_module_of(data).unravel_index(idx % max(data.size, 1), data.shape))
+    return composed("PutBackward0", _put_rows, input, source, index=where, accumulate=accumulate)
+
+
+def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    """A copy of ``input`` with the positions where ``mask`` (broadcast to ``input``) is True filled,
+    in row-major order, with the first elements of ``source``."""
+    if mask.dtype.name != "bool":
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype "
+                           f"{reduction._scalar_type(mask._data)}")
+    _check_same_dtype("masked_scatter: expected self and source to have same dtypes but got{} and {}", input, source)
+    positions = array_module_of(input._data).broadcast_to(indexing._mask_data(input, mask), input.shape).nonzero()
+    if positions[0].size > source.numel():
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    where = tuple(_graph.wrap(p) for p in positions)
+    return composed("MaskedScatterBackward0", _scatter_rows, input, source, index=where)
+
+
+def _scatter_rows(input: Tensor, source: Tensor, index: tuple) -> Tensor:
+    return index_put(input, index, source.reshape(-1)[:index[0].shape[0]])
+
+
+def _written_at(input: Tensor, src: Tensor, index: tuple) -> Tensor:
+    out = input.clone()
+    out[index] = src
+    return out
+
+
+def _scatter_into(node: str, input: Tensor, src: Tensor, index: tuple) -> Tensor:
+    """A copy of ``input`` with ``src`` written at ``input[index]``, which it must match in shape."""
+    expected = input._data[index].shape
+    if tuple(src.shape) != expected:
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = {list(src.shape)}, "
+                           f"slice size = {list(expected)}")
+    return composed(node, _written_at, input, src, index=index)
+
+
+def select_scatter(input: Tensor, src: Tensor, dim: int, index: int) -> Tensor:
+    """A copy of ``input`` with ``src`` written at ``input.select(dim, index)``."""
+    d = wrap_dim(dim, input.ndim)
+    return _scatter_into("SelectScatterBackward0", input, src, (slice(None),) * d + (index,))
+
+
+def slice_scatter(input: Tensor, src: Tensor, dim: int = 0, start: int | None = None, end: int | None = None,
+                  step: int = 1) -> Tensor:
+    """A copy of ``input`` with ``src`` written at ``input[start:end:step]`` along ``dim``."""
+    d = wrap_dim(dim, input.ndim)
+    return _scatter_into("SliceScatterBackward0", input, src, (slice(None),) * d + (slice(start, end, step),))

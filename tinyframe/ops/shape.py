@@ -123,6 +123,14 @@ class SqueezeDimInplace(Squeeze, node_name="SqueezeBackward4"):
     """``squeeze_(dim)``'s node: matmul squeezes a vector's row out of its product this way."""
 
 
+class SqueezeInplace(Squeeze, node_name="SqueezeBackward3"):
+    pass
+
+
+class SqueezeDimsInplace(Squeeze, node_name="SqueezeBackward5"):
+    pass
+
+
 class Unsqueeze(Op):
     is_view = True
 
@@ -134,6 +142,24 @@ class Unsqueeze(Op):
     @staticmethod
     def backward(ctx: Unsqueeze, g: Any) -> Any:
         return g.reshape(ctx.shape)
+
+
+class UnsqueezeInplace(Unsqueeze, node_name="UnsqueezeBackward1"):
+    pass
+
+
+class TransposeInplace(Transpose, node_name="TransposeBackward1"):
+    pass
+
+
+class MatrixTransposeInplace(MatrixTranspose, node_name="TBackward1"):
+    pass
+
+
+# The in-place forms' nodes (``t_``, ``transpose_``, ``squeeze_``, ``unsqueeze_``): the view op's, under
+# PyTorch's name for the in-place form.
+INPLACE_FORMS = {Squeeze: SqueezeInplace, SqueezeDim: SqueezeDimInplace, SqueezeDims: SqueezeDimsInplace,
+                 Unsqueeze: UnsqueezeInplace, Transpose: TransposeInplace, MatrixTranspose: MatrixTransposeInplace}
 
 
 class Expand(Op):

@@ -656,7 +656,7 @@ class NanToNum(Op):
 
     @staticmethod
     def forward(ctx: NanToNum, x: Any, *, nan: float, posinf: float | None, neginf: float | None) -> Any:
-        ctx.save_for_backward(ctx.xp.isfinite(x))
+        ctx.save_for_backward(ctx.xp.asarray(ctx.xp.isfinite(x)))  # an array even for 0-dim x (NumPy gives a scalar)
         return ctx.xp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
 
     @staticmethod

@@ -1,6 +1,7 @@
 """Distances: ``normalize``, ``cosine_similarity``, ``pairwise_distance`` (re-exported by ``nn.functional``)."""
 from __future__ import annotations
 
+from ... import grad_mode
 from ...ops import binary
 from ...ops import reduction as reductions
 from ...ops import shape as shape_ops
@@ -10,7 +11,7 @@ from ...tensor import Tensor
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Tensor | None = None) -> Tensor:
     """``input / max(||input||_p, eps)``, the norm taken along ``dim``."""
     norm = binary.clamp(reductions.norm(input, p, dim, keepdim=True), min=eps)
-    result = binary.div(input, norm)
+    result = binary.div(input, norm.expand_as(input))  # PyTorch's graph: Norm, ClampMin, Expand, Div
     if out is not None:
         out.copy_(result)
         return out
@@ -20,11 +21,14 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, o
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
     """``sum(x1 / max(||x1||, eps) * x2 / max(||x2||, eps))`` along ``dim`` (inputs broadcast)."""
     x1, x2 = shape_ops.broadcast_tensors(x1, x2)
-    n1 = binary.clamp(reductions.norm(x1, 2, dim, keepdim=True), min=eps)
-    n2 = binary.clamp(reductions.norm(x2, 2, dim, keepdim=True), min=eps)
+    n1, n2 = (reductions.norm(x, 2, dim, keepdim=True).clone() for x in (x1, x2))
+    with grad_mode.no_grad():  # as PyTorch: the floor changes the values, not the gradient's path
+        n1.clamp_min_(eps)
+        n2.clamp_min_(eps)
     return reductions.sum(binary.mul(binary.div(x1, n1), binary.div(x2, n2)), dim)
 
 
 def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
     """``||x1 - x2 + eps||_p`` along the last dimension."""
-    return reductions.norm(binary.add(binary.sub(x1, x2), eps), p, -1, keepdim=keepdim)
+    difference = binary.AddScalar.apply(binary.sub(x1, x2), other=eps)
+    return reductions.Norm.apply(difference, ord=p, axes=(difference.ndim - 1,), keepdim=keepdim, dtype=None)

@@ -4,9 +4,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ... import grad_mode
 from ...device import array_module_of
 from ...ops import binary, indexing, unary
 from ...ops import reduction as reductions
+from ...ops._composite import composed_op
 from ...ops.loss import legacy_reduction
 from ...tensor import Tensor
 from .distance import pairwise_distance
@@ -82,11 +84,14 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, marg
                         reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     """``max(0, margin + d(a, p) - d(a, n))`` with ``d`` the ``p``-norm distance (``swap`` takes the
     smaller of ``d(a, n)`` and ``d(p, n)``)."""
-    def distance(x: Tensor, y: Tensor) -> Tensor:
-        return pairwise_distance(x, y, p, eps)
-    return triplet_margin_with_distance_loss(anchor, positive, negative, distance_function=distance, margin=margin,
-                                             swap=swap, reduction=legacy_reduction(size_average, reduce)
-                                             if size_average is not None or reduce is not None else reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    to_positive, to_negative = pairwise_distance(anchor, positive, p, eps), pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        to_negative = binary.minimum(to_negative, pairwise_distance(positive, negative, p, eps))
+    # PyTorch's kernel adds the margin as a Scalar (AddBackward1), then subtracts
+    losses = binary.clamp(binary.sub(binary.AddScalar.apply(to_positive, other=margin), to_negative), min=0.0)
+    return _reduced(losses, reduction, size_average, reduce)
 
 
 def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative: Tensor, *,
@@ -99,7 +104,7 @@ def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative
     to_positive, to_negative = distance(anchor, positive), distance(anchor, negative)
     if swap:
         to_negative = binary.minimum(to_negative, distance(positive, negative))
-    losses = binary.clamp(binary.add(binary.sub(to_positive, to_negative), margin), min=0.0)
+    losses = binary.clamp(binary.sub(binary.add(to_positive, margin), to_negative), min=0.0)
     return _reduced(losses, reduction)
 
 
@@ -144,12 +149,16 @@ def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor | float, full: 
     return _reduced(losses, reduction)
 
 
+@composed_op("MultiMarginLossBackward0", ('input',))
 def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1.0, weight: Tensor | None = None,
                       size_average: bool | None = None, reduce: bool | None = None,
                       reduction: str = "mean") -> Tensor:
     """``sum_{i != y} max(0, margin - x[y] + x[i])^p / C`` per sample (times ``weight[y]``)."""
     if p not in (1, 2):
         raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.requires_grad and grad_mode.is_grad_enabled():
+        raise RuntimeError("The function 'multi_margin_loss' is not differentiable with respect to argument 'weight'. "
+                           "This input cannot have requires_grad True.")
     x = input if input.ndim == 2 else input.reshape(1, -1)
     index = target.reshape(-1, 1)
     chosen = indexing.gather(x, 1, index)
@@ -163,3 +172,32 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     if input.ndim != 2:
         losses = losses.reshape(()) if input.ndim <= 1 else losses
     return _reduced(losses, reduction, size_average, reduce)
+
+
+def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+                           reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+    """``sum_{j, i} max(0, 1 - (x[y_j] - x[i])) / C`` per sample: ``y_j`` the target classes listed in
+    ``target`` before its first -1, ``i`` every other class."""
+    if target.dtype.name != "int64":
+        raise RuntimeError(f"expected scalar type Long but found {reductions._scalar_type(target._data)}")
+    if tuple(target.shape) != tuple(input.shape) or input.ndim > 2:
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
+    return _multilabel_margin_loss(input, target, reduction)
+
+
+@composed_op("MultilabelMarginLossBackward0", ("input",))
+def _multilabel_margin_loss(input: Tensor, target: Tensor, reduction: str) -> Tensor:
+    x = input.reshape(-1, input.shape[-1] if input.ndim else 1)
+    xp = array_module_of(x._data)
+    labels = xp.asarray(target._data).reshape(x.shape)
+    listed = xp.cumprod(labels >= 0, axis=1).astype(bool)  # the slots before the first -1
+    rows = xp.arange(x.shape[0])[:, None]
+    is_target = xp.zeros(x.shape, dtype=bool)
+    is_target[xp.broadcast_to(rows, labels.shape)[listed], labels[listed]] = True
+    chosen = indexing.gather(x, 1, Tensor._make(xp.where(listed, labels, 0)))  # x[y_j] per slot
+    hinge = binary.clamp(binary.add(binary.sub(1.0, chosen.unsqueeze(2)), x.unsqueeze(1)), min=0.0)
+    counted = Tensor._make(listed[:, :, None] & ~is_target[:, None, :])
+    losses = binary.div(reductions.sum(binary.where(counted, hinge, 0.0), (1, 2)), x.shape[1])
+    return _reduced(losses.reshape(()) if input.ndim <= 1 else losses, reduction)

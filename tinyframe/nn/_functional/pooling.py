@@ -11,6 +11,7 @@ from ...device import array_module_of
 from ...ops import binary, indexing, unary
 from ...ops import reduction as reductions
 from ...ops import shape as shape_ops
+from ...ops._composite import composed, composed_op
 from ...ops.convolution import conv_transpose2d
 from ...ops.padding import pad
 from ...ops.pooling import adaptive_avg_pool2d, avg_pool2d, max_pool2d
@@ -37,10 +38,20 @@ def _adaptive_max_pool(op: str, nd: int, input: Tensor, output_size: Any, return
         flat = xp.asarray(np.ravel_multi_index(np.meshgrid(*ranges, indexing="ij"), spatial).reshape(-1))
         indices[(...,) + cell] = flat[xp.argmax(x[..., flat], axis=-1)]
     index = Tensor._make(indices.reshape(shape[:-nd] + (-1,)))
-    out = indexing.gather(input.reshape(*shape[:-nd], -1), -1, index).reshape(*shape[:-nd], *sizes)
+    if nd == 1:  # PyTorch pools a row as a 1 x L plane: (Unsqueeze, AdaptiveMaxPool2D, Squeeze) nodes
+        out = composed("AdaptiveMaxPool2DBackward0", _gather_maxima, input.unsqueeze(-2), index=index, sizes=sizes)
+        out = out.squeeze(-2)
+    else:
+        out = composed(f"AdaptiveMaxPool{nd}DBackward0", _gather_maxima, input, index=index, sizes=sizes)
     if return_indices:
         return out, Tensor._make(indices)
     return out
+
+
+def _gather_maxima(input: Tensor, index: Tensor, sizes: tuple) -> Tensor:
+    """The elements of each plane of ``input`` at the flat positions ``index``, shaped ``sizes``."""
+    lead = tuple(input.shape[:-len(sizes)])
+    return indexing.gather(input.reshape(*lead, -1), -1, index.reshape(*lead, -1)).reshape(*lead, *sizes)
 
 
 def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
@@ -141,6 +152,7 @@ def _planes(x: Tensor) -> Tensor:
     return x.reshape(n, c * d, *x.shape[3:])
 
 
+@composed_op("MaxPool3DWithIndicesBackward0", ("input",))
 def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
                ceil_mode: bool = False, return_indices: bool = False) -> Tensor:
     """3-d max pooling of ``(N, C, D, H, W)`` or ``(C, D, H, W)``: the max over the depth offsets of a
@@ -162,6 +174,7 @@ def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     return out if batched else out.squeeze(0)
 
 
+@composed_op("AvgPool3DBackward0", ('input',))
 def avg_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
                count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
     """3-d average pooling of ``(N, C, D, H, W)`` or ``(C, D, H, W)``: window sums (along depth, then
@@ -198,7 +211,17 @@ def _window_counts(size: int, out: int, kernel: int, stride: int, padding: int, 
 
 
 def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
-    """3-d adaptive average pooling: averages over adaptive depth windows, then ``adaptive_avg_pool2d``."""
+    """3-d adaptive average pooling of ``(N, C, D, H, W)`` or ``(C, D, H, W)``: the mean over adaptive
+    windows (of the whole volume, as PyTorch takes it, for an output of size 1)."""
+    if output_size == 1 or (not isinstance(output_size, int) and tuple(output_size) == (1, 1, 1)):
+        _as_batched_3d("adaptive_avg_pool3d", input)
+        return reductions.mean(input, (-3, -2, -1), keepdim=True)
+    return _adaptive_avg_pool3d(input, output_size)
+
+
+@composed_op("AdaptiveAvgPool3DBackward0", ("input",))
+def _adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
+    """Averages over adaptive depth windows, then ``adaptive_avg_pool2d``."""
     x, batched = _as_batched_3d("adaptive_avg_pool3d", input)
     sizes = _triple(output_size) if output_size is not None else (None,) * 3
     sizes = tuple(n if o is None else o for o, n in zip(sizes, x.shape[2:]))
@@ -230,6 +253,7 @@ def lp_pool3d(input: Tensor, norm_type: float, kernel_size: Any, stride: Any = N
     return _lp_finish(pooled, math.prod(kernel), norm_type)
 
 
+@composed_op("ConvolutionBackward0", ('input', 'weight', 'bias'))
 def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1, padding: Any = 0,
                      output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
     """3-d transposed convolution of ``(N, C_in, D, H, W)`` or ``(C_in, D, H, W)`` with

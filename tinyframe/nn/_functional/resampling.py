@@ -11,10 +11,15 @@ import numpy as np
 from ...device import array_module_of
 from ...ops import binary, indexing, linalg, unary
 from ...ops import shape as shape_ops
+from ...ops._composite import composed, composed_op
 from ...ops.pooling import adaptive_avg_pool1d, adaptive_avg_pool2d
 from ...tensor import Tensor
+from .pooling import adaptive_avg_pool3d
 
 _INTERPOLATING = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
+# PyTorch's node per mode: UpsampleNearest2DBackward0, UpsampleBilinear2DBackward0, ...
+_NODE_NAMES = {"nearest": "Nearest", "nearest-exact": "NearestExact", "linear": "Linear", "bilinear": "Bilinear",
+               "bicubic": "Bicubic", "trilinear": "Trilinear"}
 _CUBIC_A = -0.75  # the cubic convolution coefficient PyTorch uses
 
 
@@ -53,12 +58,15 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode:
     in_sizes = tuple(input.shape[2:])
     out_sizes, scales = _resample_sizes(in_sizes, size, scale_factor, recompute_scale_factor)
     if mode == "area":
-        pool = {1: adaptive_avg_pool1d, 2: adaptive_avg_pool2d}.get(spatial)
-        if pool is None:
-            raise NotImplementedError("interpolate: mode 'area' supports 3D and 4D inputs in tinyframe")
-        return pool(input, out_sizes)
+        return {1: adaptive_avg_pool1d, 2: adaptive_avg_pool2d, 3: adaptive_avg_pool3d}[spatial](input, out_sizes)
+    return composed(f"Upsample{_NODE_NAMES[mode]}{spatial}DBackward0", _resample, input, mode=mode,
+                    sizes=(in_sizes, out_sizes, scales), align_corners=align_corners)
+
+
+def _resample(input: Tensor, mode: str, sizes: tuple, align_corners: bool) -> Tensor:
+    """``input`` resampled along each spatial axis in turn (``sizes``: input sizes, output sizes, scales)."""
     out = input
-    for i, (n_in, n_out, scale) in enumerate(zip(in_sizes, out_sizes, scales)):
+    for i, (n_in, n_out, scale) in enumerate(zip(*sizes)):
         axis = 2 + i
         if mode == "bicubic":
             out = _cubic_along(out, axis, n_in, n_out, scale, bool(align_corners))
@@ -155,6 +163,7 @@ def upsample(input: Tensor, size: Any = None, scale_factor: Any = None, mode: st
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
+@composed_op("PixelShuffleBackward0", ('input',))
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     """``(*, C*r^2, H, W) -> (*, C, H*r, W*r)``: each group of ``r^2`` channels becomes an ``r x r`` block."""
     r = upscale_factor
@@ -171,6 +180,7 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     return shape_ops.permute(blocks, order).reshape(*batch, c // (r * r), h * r, w * r)
 
 
+@composed_op("PixelUnshuffleBackward0", ('input',))
 def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
     """``(*, C, H*r, W*r) -> (*, C*r^2, H, W)``: the inverse of ``pixel_shuffle``."""
     r = downscale_factor
@@ -194,6 +204,7 @@ _ALIGN_CORNERS_WARNING = ("Default grid_sample and affine_grid behavior has chan
                           "documentation of grid_sample for details.")
 
 
+@composed_op("AffineGridGeneratorBackward0", ('theta',))
 def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> Tensor:
     """The sampling grid ``(N, H, W, 2)`` of the affine maps ``theta (N, 2, 3)`` for an output of
     ``size = (N, C, H, W)``: ``grid[n, h, w] = theta[n] @ (x_w, y_h, 1)`` over normalised
@@ -219,6 +230,7 @@ def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> 
     return linalg.matmul(base, shape_ops.transpose(theta, 1, 2)).reshape(n, h, w, 2)
 
 
+@composed_op("GridSampler2DBackward0", ('input', 'grid'))
 def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: str = "zeros",
                 align_corners: bool | None = None) -> Tensor:
     """Samples ``input (N, C, H, W)`` at the normalised positions ``grid (N, H_out, W_out, 2)``

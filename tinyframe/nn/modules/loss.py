@@ -15,7 +15,7 @@ __all__ = ["MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "CrossEntropyLoss",
            "BCEWithLogitsLoss", "KLDivLoss", "CTCLoss",
            "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss",
            "CosineEmbeddingLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss", "PoissonNLLLoss",
-           "GaussianNLLLoss", "MultiMarginLoss", "NLLLoss2d"]
+           "GaussianNLLLoss", "MultiMarginLoss", "NLLLoss2d", "MultiLabelMarginLoss"]
 
 
 class _Loss(Module):
@@ -272,6 +272,14 @@ class MultiMarginLoss(_WeightedLoss):
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.multi_margin_loss(input, target, p=self.p, margin=self.margin, weight=self.weight,
                                    reduction=self.reduction)
+
+
+class MultiLabelMarginLoss(_Loss):
+    """Multi-label hinge loss ``sum_{j, i} max(0, 1 - (x[y_j] - x[i])) / C`` over the target classes
+    ``y_j`` (listed before the first -1) and the other classes ``i``."""
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.multilabel_margin_loss(input, target, reduction=self.reduction)
 
 
 class NLLLoss2d(NLLLoss):

@@ -1,0 +1,4 @@
+"""``torch.utils.hooks``: ``RemovableHandle``, what ``register_*_hook`` methods return."""
+from ..autograd.hooks import RemovableHandle
+
+__all__ = ["RemovableHandle"]
