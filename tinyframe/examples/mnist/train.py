@@ -168,7 +168,7 @@ def resume(args: argparse.Namespace, model: nn.Module, optimizer: Any, scheduler
         model.load_state_dict(checkpoint["model"])
         optimizer.load_state_dict(checkpoint["optimizer"])
         scheduler.load_state_dict(checkpoint["scheduler"])
-        tinyframe.set_rng_state(checkpoint["rng"])  # the dropout masks go on as in an uninterrupted run
+        tinyframe.set_rng_state(checkpoint["rng"].cpu())  # the dropout masks go on as in an uninterrupted run
         return checkpoint["epoch"] + 1, list(checkpoint["history"])
     except (OSError, RuntimeError, KeyError, ValueError, TypeError) as error:
         raise ResumeError(f"cannot resume from {args.resume}: {error} (expected a checkpoint written by --save "
