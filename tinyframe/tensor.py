@@ -8,7 +8,7 @@ from __future__ import annotations
 import builtins
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -115,6 +115,11 @@ class Tensor:
     def shape(self) -> Size:
         """The size of each dimension, as a ``Size`` (a tuple)."""
         return Size(self._data.shape)
+
+    @overload
+    def size(self, dim: None = None) -> Size: ...
+    @overload
+    def size(self, dim: int) -> int: ...
 
     def size(self, dim: int | None = None) -> Size | int:
         """The shape, or the length of dimension ``dim``."""
@@ -1396,7 +1401,7 @@ class Tensor:
         """Fills the tensor with samples from the normal distribution ``N(mean, std**2)``; returns self."""
         return inplace.random_fill(self, "normal", mean, std, generator=generator)
 
-    def exponential_(self, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
+    def exponential_(self, lambd: builtins.float = 1.0, *, generator: Any = None) -> Tensor:
         """Fills the tensor with samples from the exponential distribution of rate ``lambd``; returns self."""
         return inplace.random_fill(self, "exponential", lambd, generator=generator)
 
