@@ -1,7 +1,7 @@
 """Shapes and dimension indices: ``Size`` and the wrapping of negative dimensions (no tinyframe imports)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import SupportsIndex, overload
 
 import numpy as np
 
@@ -15,20 +15,26 @@ class Size(tuple):
         return f"tinyframe.Size({list(self)})"
 
     # As torch.Size: concatenating, repeating and slicing give a Size, not a plain tuple.
-    def __add__(self, other: tuple) -> Size:  # type: ignore[override]
+    def __add__(self, other: tuple) -> Size:
         return Size(tuple(self) + tuple(other)) if isinstance(other, tuple) else NotImplemented
 
     def __radd__(self, other: tuple) -> Size:
         return Size(tuple(other) + tuple(self)) if isinstance(other, tuple) else NotImplemented
 
-    def __mul__(self, count: int) -> Size:  # type: ignore[override]
+    def __mul__(self, count: SupportsIndex) -> Size:
         return Size(tuple(self) * count)
 
     __rmul__ = __mul__
 
-    def __getitem__(self, index: Any) -> Any:
-        item = tuple.__getitem__(self, index)
-        return Size(item) if isinstance(index, slice) else item
+    @overload
+    def __getitem__(self, index: SupportsIndex) -> int: ...
+    @overload
+    def __getitem__(self, index: slice) -> Size: ...
+
+    def __getitem__(self, index: SupportsIndex | slice) -> int | Size:
+        if isinstance(index, slice):
+            return Size(tuple.__getitem__(self, index))
+        return tuple.__getitem__(self, index)
 
     def numel(self) -> int:
         return int(np.prod(self, dtype=np.int64))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import builtins
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -117,6 +117,11 @@ class Tensor:
     def shape(self) -> Size:
         """The size of each dimension, as a ``Size`` (a tuple)."""
         return Size(self._data.shape)
+
+    @overload
+    def size(self, dim: None = None) -> Size: ...
+    @overload
+    def size(self, dim: int) -> int: ...
 
     def size(self, dim: int | None = None) -> Size | int:
         """The shape, or the length of dimension ``dim``."""

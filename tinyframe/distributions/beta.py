@@ -27,7 +27,7 @@ class Beta(ExponentialFamily):
     has_rsample = True
 
     def __init__(self, concentration1: Any, concentration0: Any, validate_args: bool | None = None) -> None:
-        if isinstance(concentration1, numbers.Number) and isinstance(concentration0, numbers.Number):
+        if isinstance(concentration1, numbers.Real) and isinstance(concentration0, numbers.Real):
             both = creation.tensor([float(concentration1), float(concentration0)])
         else:
             both = functional.stack(broadcast_all(concentration1, concentration0), -1)

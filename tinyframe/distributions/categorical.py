@@ -36,7 +36,7 @@ class Categorical(ProbsOrLogits, Distribution):
             if probs.dim() < 1:
                 raise ValueError("`probs` parameter must be at least one-dimensional.")
             self.probs = probs / probs.sum(-1, keepdim=True)
-        else:
+        elif logits is not None:  # exactly one is given (checked above)
             if logits.dim() < 1:
                 raise ValueError("`logits` parameter must be at least one-dimensional.")
             self.logits = logits - logits.logsumexp(dim=-1, keepdim=True)

@@ -41,13 +41,13 @@ class _Dependent(Constraint):
         self._event_dim = event_dim
 
     @property
-    def is_discrete(self) -> bool:  # type: ignore[override]
+    def is_discrete(self) -> bool:  # type: ignore[override]  # a property over the base class attribute, as PyTorch
         if self._is_discrete is NotImplemented:
             raise NotImplementedError(".is_discrete cannot be determined statically")
         return self._is_discrete
 
     @property
-    def event_dim(self) -> int:  # type: ignore[override]
+    def event_dim(self) -> int:  # type: ignore[override]  # a property over the base class attribute, as PyTorch
         if self._event_dim is NotImplemented:
             raise NotImplementedError(".event_dim cannot be determined statically")
         return self._event_dim
@@ -75,7 +75,7 @@ class _DependentProperty(property, _Dependent):
         property.__init__(self, fn)
         _Dependent.__init__(self, is_discrete=is_discrete, event_dim=event_dim)
 
-    def __call__(self, fn: Callable) -> _DependentProperty:  # type: ignore[override]
+    def __call__(self, fn: Callable) -> _DependentProperty:  # type: ignore[override]  # decorates, as PyTorch's (not property.__call__)
         return _DependentProperty(fn, is_discrete=self._is_discrete, event_dim=self._event_dim)
 
 
@@ -87,11 +87,11 @@ class _IndependentConstraint(Constraint):
         self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
 
     @property
-    def is_discrete(self) -> bool:  # type: ignore[override]
+    def is_discrete(self) -> bool:  # type: ignore[override]  # a property over the base class attribute, as PyTorch
         return self.base_constraint.is_discrete
 
     @property
-    def event_dim(self) -> int:  # type: ignore[override]
+    def event_dim(self) -> int:  # type: ignore[override]  # a property over the base class attribute, as PyTorch
         return self.base_constraint.event_dim + self.reinterpreted_batch_ndims
 
     def check(self, value: Tensor) -> Tensor:
@@ -125,6 +125,8 @@ class _Bounded(Constraint):
     """A constraint given by bounds (numbers or tensors), shown in its repr."""
 
     _bounds: tuple = ()
+    lower_bound: Tensor | float  # those named in _bounds are set by __init__
+    upper_bound: Tensor | float
 
     def __init__(self, *bounds: Any) -> None:
         for name, bound in zip(self._bounds, bounds):

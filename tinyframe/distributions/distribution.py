@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, TypeVar
 
 from .. import functional, grad_mode
 from .._dims import Size
@@ -11,6 +11,8 @@ from . import constraints
 from .utils import as_size, lazy_property
 
 __all__ = ["Distribution"]
+
+D = TypeVar("D", bound="Distribution")
 
 
 class Distribution:
@@ -70,7 +72,7 @@ class Distribution:
         the arguments are not checked again."""
         raise NotImplementedError
 
-    def _expand_parameters(self, cls: type, batch_shape: Any, _instance: Any = None) -> Distribution:
+    def _expand_parameters(self: D, cls: type[D], batch_shape: Any, _instance: D | None = None) -> D:
         """``expand`` for ``cls``: each parameter of ``arg_constraints`` set on this instance, expanded to
         ``batch_shape`` followed by its own event dimensions."""
         new = self._get_checked_instance(cls, _instance)
@@ -194,7 +196,7 @@ class Distribution:
                              f"within the support ({support!r}) of the distribution {self!r}, but found invalid "
                              f"values:\n{value}")
 
-    def _get_checked_instance(self, cls: type, _instance: Any = None) -> Any:
+    def _get_checked_instance(self: D, cls: type[D], _instance: D | None = None) -> D:
         if _instance is None and type(self).__init__ != cls.__init__:
             raise NotImplementedError(f"Subclass {self.__class__.__name__} of {cls.__name__} that defines a custom "
                                       "__init__ method must also define a custom .expand() method.")

@@ -44,11 +44,11 @@ class Independent(Distribution):
         return new
 
     @property
-    def has_rsample(self) -> bool:  # type: ignore[override]
+    def has_rsample(self) -> bool:  # type: ignore[override]  # a property over the base class attribute, as PyTorch
         return self.base_dist.has_rsample
 
     @property
-    def has_enumerate_support(self) -> bool:  # type: ignore[override]
+    def has_enumerate_support(self) -> bool:  # type: ignore[override]  # a property over the base class attribute, as PyTorch
         return self.reinterpreted_batch_ndims == 0 and self.base_dist.has_enumerate_support
 
     @constraints.dependent_property

@@ -23,12 +23,15 @@ class LogNormal(TransformedDistribution):
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.positive
     has_rsample = True
+    base_dist: Normal  # the Normal given to TransformedDistribution.__init__
 
     def __init__(self, loc: Any, scale: Any, validate_args: bool | None = None) -> None:
         super().__init__(Normal(loc, scale, validate_args=validate_args), ExpTransform(), validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> LogNormal:
-        return super().expand(batch_shape, _instance=self._get_checked_instance(LogNormal, _instance))
+        new = self._get_checked_instance(LogNormal, _instance)
+        super().expand(batch_shape, _instance=new)
+        return new
 
     @property
     def loc(self) -> Tensor:

@@ -76,7 +76,7 @@ class TransformedDistribution(Distribution):
         return support
 
     @property
-    def has_rsample(self) -> bool:  # type: ignore[override]
+    def has_rsample(self) -> bool:  # type: ignore[override]  # a property over the base class attribute, as PyTorch
         return self.base_dist.has_rsample
 
     def _forward(self, x: Tensor) -> Tensor:

@@ -119,7 +119,7 @@ class _InverseTransform(Transform):
 
     def __init__(self, transform: Transform) -> None:
         super().__init__(cache_size=transform._cache_size)
-        self._inv = transform
+        self._inv: Transform = transform
 
     @constraints.dependent_property(is_discrete=False)
     def domain(self) -> Any:
@@ -130,7 +130,7 @@ class _InverseTransform(Transform):
         return self._inv.domain
 
     @property
-    def bijective(self) -> bool:  # type: ignore[override]
+    def bijective(self) -> bool:  # type: ignore[override]  # a property over the base class attribute, as PyTorch
         return self._inv.bijective
 
     @property
@@ -427,7 +427,7 @@ class AffineTransform(Transform):
 
     @property
     def sign(self) -> Any:
-        if isinstance(self.scale, numbers.Number):
+        if isinstance(self.scale, numbers.Real):
             return 1 if float(self.scale) > 0 else -1 if float(self.scale) < 0 else 0
         return self.scale.sign()
 
@@ -439,7 +439,7 @@ class AffineTransform(Transform):
 
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         shape = x.shape
-        if isinstance(self.scale, numbers.Number):
+        if isinstance(self.scale, numbers.Real):
             result = creation.full_like(x, math.log(abs(self.scale)))
         else:
             result = functional.abs(self.scale).log()

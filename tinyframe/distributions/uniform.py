@@ -28,7 +28,7 @@ class Uniform(Distribution):
         super().__init__(batch_shape, validate_args=validate_args)
 
     @property
-    def arg_constraints(self) -> dict:  # type: ignore[override]
+    def arg_constraints(self) -> dict:
         return {"low": constraints.less_than(self.high), "high": constraints.greater_than(self.low)}
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Uniform:

@@ -76,7 +76,7 @@ class lazy_property:  # noqa: N801  PyTorch's name
 
     def __init__(self, wrapped: Callable) -> None:
         self.wrapped = wrapped
-        update_wrapper(self, wrapped)  # type: ignore[arg-type]
+        update_wrapper(self, wrapped)  # type: ignore[arg-type]  # copies the docstring onto a descriptor
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
         if instance is None:
