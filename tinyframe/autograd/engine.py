@@ -150,6 +150,10 @@ def _needed(roots: list, dependencies: dict, targets: list) -> set:
     return needed
 
 
+# ``_run``'s fast path for plain passes; benchmarks/breakdown.py turns it off to time every node in ``step``.
+FAST_PATH = True
+
+
 def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
          targets: list | None, capture: bool) -> dict:
     """Runs every node once, in topological order; returns the gradients captured at ``targets``.
@@ -167,13 +171,24 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
         pending[node] = pending[node] + g if node in pending else g
     state = grad_mode.STATE
     previous_mode, state.enabled = state.enabled, create_graph
-    step = run.step
+    step, accumulate, plain = run.step, run.accumulate, run.plain
     try:
         while ready:
             node = ready.pop()
             g = pending.pop(node, None)
             edges = node.next_functions
-            input_grads = step(node, g) if g is not None else ()
+            if g is None:
+                input_grads = ()
+            elif (plain and type(g) is _ndarray and node._pre_hooks is None and node.retained is None
+                    and type(node) is not AccumulateGrad):  # a leaf is a root in ``leaf.backward()``
+                # The fast path: ``step`` for the common node, without its checks and call.
+                input_grads = node.backward(node, g)
+                if type(input_grads) is not tuple:
+                    input_grads = (input_grads,)
+                if node._saved is not None and not retain_graph:
+                    node._saved, node._freed = None, True
+            else:
+                input_grads = step(node, g)
             if len(input_grads) != len(edges):  # no gradient arrived, or a backward returned fewer
                 input_grads = (*input_grads, *(None,) * (len(edges) - len(input_grads)))
             # Send each input its gradient, reduced to its shape and dtype; an input whose every
@@ -194,7 +209,11 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
                 if count == 0:
                     if child.__class__ is AccumulateGrad:
                         leaf_grad = pending.pop(child, None)
-                        if leaf_grad is not None:
+                        if leaf_grad is None:
+                            pass
+                        elif plain and type(leaf_grad) is _ndarray and child._pre_hooks is None:
+                            accumulate(child, leaf_grad)  # the fast path, as above
+                        else:
                             step(child, leaf_grad)
                     else:
                         ready.append(child)
@@ -213,6 +232,9 @@ class _Pass:
         # Only nodes from which a target can be reached run for ``inputs=`` and ``grad``.
         self.needed = None if targets is None else _needed(roots, dependencies, targets)
         self.check_nan = anomaly_mode.STATE.enabled and anomaly_mode.STATE.check_nan
+        # A pass on arrays that captures nothing and checks no NaNs: ``_run`` runs its nodes
+        # without hooks directly (see ``FAST_PATH``).
+        self.plain = FAST_PATH and not (create_graph or self.check_nan or targets is not None)
         self.owned = _Ownership(root_grads)
         self.captured: dict = {}
 
