@@ -9,8 +9,8 @@ Three tables per case:
 3. PyTorch per op: ``torch.profiler``'s self CPU time per aten op.
 
 The op timings wrap ``Op.apply`` and the engine's ``_Pass.step`` (a node's backward or leaf accumulation) here, only
-while profiling, with the engine's fast path (which skips ``step``) turned off: the library's hot path carries no hooks. The wrappers cost about a microsecond per
-op, so table 2 over-states small ops; table 1 is unhooked.
+while profiling, with the engine's fast path (which skips ``step``) turned off: the library's hot path carries no
+hooks. The wrappers cost about a microsecond per op, so table 2 over-states small ops; table 1 is unhooked.
 """
 from __future__ import annotations
 
