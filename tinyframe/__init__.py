@@ -1,7 +1,9 @@
 """tinyframe: tensors, autograd, nn and optim with PyTorch's API, on NumPy (cpu) and CuPy (cuda)."""
 from __future__ import annotations
 
+import importlib as _importlib
 import warnings as _warnings
+from typing import Any as _Any
 
 __version__ = "0.1.0"
 
@@ -20,7 +22,6 @@ from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, fu
                        randn, randn_like, randperm, tensor, zeros, zeros_like)
 from .random import Generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from ._tensor_str import set_printoptions
-from .serialization import load, save
 from ._dlpack import from_dlpack
 from .threads import get_num_threads, set_num_threads
 from .functional import *  # noqa: F401,F403  the op functions: tinyframe.exp, tinyframe.matmul, ...
@@ -43,6 +44,12 @@ long = int64
 int = int32
 short = int16
 
+# The layers above the core (torch.nn, torch.optim, ...) and serialization (torch.save / torch.load, with
+# hashlib, socket, zipfile) load on first use: that is about two thirds of what ``import tinyframe`` took
+# beyond importing NumPy. ``tinyframe.nn``, ``from tinyframe import nn`` and ``import tinyframe.nn`` work as before.
+_LAZY = {"distributed": None, "nn": None, "optim": None, "utils": None, "save": "serialization",
+         "load": "serialization"}
+
 __all__ = [
     "__version__", "Tensor", "Size", "dtype", "device", "autograd", "cuda", "no_grad", "enable_grad",
     "set_grad_enabled", "is_grad_enabled", "inference_mode", "is_inference_mode_enabled",
@@ -52,8 +59,8 @@ __all__ = [
     "set_default_dtype", "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange",
     "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",
     "randint", "rand_like", "randn_like", "randint_like", "randperm", "Generator",
-    "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state", "set_printoptions", "nn", "optim",
-    "save", "load", "utils", "can_cast", "linalg", "return_types", "distributed",
+    "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state", "set_printoptions",
+    *_LAZY, "can_cast", "linalg", "return_types",
     "from_dlpack", "set_num_threads", "get_num_threads",
     *_functional_names,
     "accelerator", "backends", "testing", "amp", "autocast", "get_autocast_dtype", "is_autocast_enabled",
@@ -61,8 +68,20 @@ __all__ = [
     *_toplevel_names, *_legacy_type_names,
 ]
 
-# The layers above the core, exported as PyTorch exports torch.nn and torch.optim.
-from . import distributed, nn, optim, utils  # noqa: E402
+
+def __getattr__(name: str) -> _Any:
+    """Loads a lazy submodule or function (``_LAZY``) on its first use."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'tinyframe' has no attribute '{name}'")
+    module = _importlib.import_module(f".{_LAZY[name] or name}", __name__)
+    value = module if _LAZY[name] is None else getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 # PyTorch computes 1/0, log(0) and sqrt(-1) silently (inf, -inf, nan); NumPy would warn from inside ops.
 _warnings.filterwarnings("ignore", message=".*encountered in", category=RuntimeWarning, module=r"tinyframe\.")
