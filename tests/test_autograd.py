@@ -336,6 +336,9 @@ def test_dropped_graph_is_freed_without_a_gc_pass() -> None:
         del y
         del loss
         assert node() is None
+        accumulator = weakref.ref(x._accumulator)
+        del x
+        assert accumulator() is None  # the leaf's AccumulateGrad goes with it
     finally:
         gc.enable()
 

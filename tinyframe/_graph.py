@@ -118,7 +118,6 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable: Any) -> None:
         self._variable = weakref.ref(variable)
-        self.edge = (self, 0)  # the leaf's edge in every node that uses it, made once
         # The leaf's shape and dtype now; a leaf whose storage is replaced (``.data =``,
         # ``Module.to``) drops its node, so the next graph gets a fresh one.
         self._shape, self._dtype = variable._data.shape, variable._data.dtype
@@ -140,7 +139,7 @@ def edge_of(tensor: Any) -> tuple:
     if tensor.grad_fn is not None:
         return (tensor.grad_fn, tensor._output_nr)
     if tensor.requires_grad:
-        return accumulator_of(tensor).edge
+        return (accumulator_of(tensor), 0)
     return _NO_EDGE
 
 
@@ -154,7 +153,7 @@ def edges_of(inputs: tuple) -> tuple:
         elif value.grad_fn is not None:
             edges.append((value.grad_fn, value._output_nr))
         elif value._requires_grad:
-            edges.append((value._accumulator or accumulator_of(value)).edge)
+            edges.append((value._accumulator or accumulator_of(value), 0))
         else:
             edges.append(_NO_EDGE)
     return tuple(edges)
