@@ -111,6 +111,14 @@ def test_autograd_backward_with_several_roots() -> None:
     np.testing.assert_allclose(x.grad.numpy(), [4.0, 6.0])
 
 
+def test_backward_of_a_leaf_accumulates_into_its_own_grad() -> None:
+    # PyTorch: x = torch.tensor(2.0, requires_grad=True); x.backward(); x.backward(torch.tensor(3.0)) -> x.grad 4.0
+    x = tf.tensor(2.0, requires_grad=True)
+    x.backward()
+    x.backward(tf.tensor(3.0))
+    assert x.grad.item() == 4.0
+
+
 def test_graph_structure_matches_pytorch() -> None:
     a, b = leaf([1.0]), leaf([2.0])
     c = tf.tensor([3.0], dtype=tf.float64)
@@ -328,6 +336,9 @@ def test_dropped_graph_is_freed_without_a_gc_pass() -> None:
         del y
         del loss
         assert node() is None
+        accumulator = weakref.ref(x._accumulator)
+        del x
+        assert accumulator() is None  # the leaf's AccumulateGrad goes with it
     finally:
         gc.enable()
 

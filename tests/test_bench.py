@@ -40,6 +40,7 @@ def test_op_timers_charge_self_time_per_op_class_and_restore_the_hooks() -> None
     assert {"MulBackward0", "ExpBackward0", "SumBackward0", "AccumulateGrad"} <= set(backward)
     assert _graph.Op.__dict__["apply"] is apply
     assert engine._Pass.step is step
+    assert engine.FAST_PATH
     np.testing.assert_allclose(a.grad.numpy(), 2 * a.detach().numpy() * np.exp(a.detach().numpy() ** 2), rtol=1e-6)
 
 

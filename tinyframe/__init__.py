@@ -1,8 +1,10 @@
 """tinyframe: tensors, autograd, nn and optim with PyTorch's API, on NumPy (cpu) and CuPy (cuda)."""
 from __future__ import annotations
 
+import importlib as _importlib
 import sys as _sys
 import warnings as _warnings
+from typing import Any as _Any
 
 __version__ = "0.1.0"
 
@@ -22,7 +24,6 @@ from .creation import (arange, as_tensor, bartlett_window, blackman_window, empt
                        zeros_like)
 from .random import Generator, initial_seed, manual_seed, seed
 from ._tensor_str import set_printoptions
-from .serialization import load, save
 from ._dlpack import from_dlpack
 from .threads import get_num_threads, set_num_threads
 from .functional import *  # noqa: F401,F403  the op functions: tinyframe.exp, tinyframe.matmul, ...
@@ -47,6 +48,13 @@ long = int64
 int = int32
 short = int16
 
+# The layers above the core (torch.nn, torch.optim, ...) and serialization (torch.save / torch.load, with
+# hashlib, socket, zipfile) load on first use: that is about two thirds of what ``import tinyframe`` took
+# beyond importing NumPy. ``tinyframe.nn``, ``from tinyframe import nn`` and ``import tinyframe.nn`` work as before.
+_LAZY = {"distributed": None, "distributions": None, "func": None, "jit": None, "multiprocessing": None,
+         "nn": None, "optim": None, "profiler": None, "utils": None, "version": None,
+         "save": "serialization", "load": "serialization", "vmap": "func"}
+
 __all__ = [
     "__version__", "Tensor", "Size", "dtype", "device", "autograd", "cuda", "no_grad", "enable_grad",
     "set_grad_enabled", "is_grad_enabled", "inference_mode", "is_inference_mode_enabled",
@@ -57,8 +65,8 @@ __all__ = [
     "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",
     "randint", "rand_like", "randn_like", "randint_like", "randperm", "Generator", "hann_window", "hamming_window",
     "blackman_window", "bartlett_window", "kaiser_window",
-    "manual_seed", "seed", "initial_seed", "set_printoptions", "nn", "optim",
-    "save", "load", "utils", "distributions", "can_cast", "linalg", "return_types", "distributed", "special",
+    "manual_seed", "seed", "initial_seed", "set_printoptions",
+    *_LAZY, "can_cast", "linalg", "return_types", "special",
     "from_dlpack", "set_num_threads", "get_num_threads",
     *_functional_names,
     "accelerator", "backends", "testing", "amp", "autocast", "get_autocast_dtype", "is_autocast_enabled",
@@ -67,16 +75,29 @@ __all__ = [
     *_toplevel_names, *_legacy_type_names,
 ]
 
-# The layers above the core, exported as PyTorch exports torch.nn and torch.optim.
-from . import distributed, distributions, func, jit, multiprocessing, nn, optim, profiler, utils, version  # noqa: E402
-from .amp import cuda_amp as _cuda_amp  # noqa: E402
-from .func import vmap  # noqa: E402
-from .nn._toplevel import *  # noqa: E402,F401,F403  torch.pixel_shuffle, torch.layer_norm, torch.dropout, ...
-from .nn._toplevel import __all__ as _nn_toplevel_names  # noqa: E402
 
-__all__ += [*_nn_toplevel_names, "jit", "multiprocessing", "profiler", "version", "func", "vmap"]
+def __getattr__(name: str) -> _Any:
+    """Loads a lazy submodule or function (``_LAZY``) on its first use; the ``nn.functional`` ops that
+    PyTorch also exports at the top level (``torch.pixel_shuffle``, ``torch.layer_norm``, ...) come from
+    ``nn._toplevel``, loaded with ``nn`` when one of them is first asked for."""
+    if name in _LAZY:
+        module = _importlib.import_module(f".{_LAZY[name] or name}", __name__)
+        value = module if _LAZY[name] is None else getattr(module, name)
+    elif not name.startswith("__") and name in _importlib.import_module(".nn._toplevel", __name__).__all__:
+        value = getattr(_sys.modules[f"{__name__}.nn._toplevel"], name)
+    else:
+        raise AttributeError(f"module 'tinyframe' has no attribute '{name}'")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 # torch.cuda.amp: tinyframe.cuda is a module of the bottom layer, so the submodule is registered under its name.
+from .amp import cuda_amp as _cuda_amp  # noqa: E402
+
 cuda.amp = _cuda_amp
 _sys.modules["tinyframe.cuda.amp"] = _cuda_amp
 

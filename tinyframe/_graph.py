@@ -46,6 +46,7 @@ _NO_EDGE = (None, 0)
 backward_passes = 0
 _new_node = object.__new__
 _new_tensor = object.__new__
+_ndarray, _numpy_scalar = np.ndarray, np.generic  # module constants: ``np.ndarray`` is a lookup per use
 
 
 def register_tensor_class(cls: type) -> None:
@@ -77,7 +78,7 @@ class Node:
     next_functions: tuple = ()
     _shape: tuple = ()  # the shape and dtype of the node's output: what a gradient arriving here must have
     _dtype: Any = None
-    _saved: list | None = None
+    _saved: tuple | list | None = None  # save_for_backward's values; once recorded, ``_describe_saved``'s entries
     _freed = False
     _pre_hooks: list | None = None
     retained: Any = None  # weakref to the output tensor when it called retain_grad()
@@ -167,11 +168,12 @@ def edges_of(inputs: Sequence[Any]) -> tuple:
     ``(None, 0)``."""
     edges = []
     for value in inputs:
-        if isinstance(value, Tensor):
-            node = value.grad_fn
-            if node is None and value._requires_grad:
-                node = value._accumulator or accumulator_of(value)
-            edges.append((node, value._output_nr))
+        if not isinstance(value, Tensor):
+            edges.append(_NO_EDGE)
+        elif value.grad_fn is not None:
+            edges.append((value.grad_fn, value._output_nr))
+        elif value._requires_grad:
+            edges.append((value._accumulator or accumulator_of(value), 0))
         else:
             edges.append(_NO_EDGE)
     return tuple(edges)
@@ -237,7 +239,7 @@ class Op(Node):
             raise TypeError(f"{cls.__name__.removesuffix('Backward0')}: expected a Tensor input, got "
                             f"{', '.join(type(v).__name__ for v in inputs)}")
         ctx = _new_node(cls)
-        if array_type is not np.ndarray:
+        if array_type is not _ndarray:
             ctx.xp = array_module_of(array_type)
         try:
             out = cls.forward(ctx, *arrays, **options) if options else cls.forward(ctx, *arrays)
@@ -245,7 +247,7 @@ class Op(Node):
             if cls.backward is None:  # a composition's ValueErrors are its own checks' (Composite)
                 raise
             raise shape_error(cls.__name__.removesuffix("Backward0"), inputs, exc) from exc
-        if type(out) is not array_type and isinstance(out, np.generic):
+        if type(out) is not array_type and isinstance(out, _numpy_scalar):
             scalar, out = out, np.asarray(out)  # NumPy returns scalars from 0-d computations; tensors hold arrays
             if ctx._saved is not None:  # a saved output must be the result's own array
                 ctx._saved = [out if value is scalar else value for value in ctx._saved]
@@ -285,19 +287,17 @@ class Op(Node):
         self.next_functions = edges_of(inputs)
         out = result._data
         self._shape, self._dtype = out.shape, out.dtype
-        saved = self._saved
-        if saved is not None:
-            self._saved = [(_OUTPUT, value, _new_counter(result), 0) if value is out
-                           else _describe_saved(value, inputs, arrays) for value in saved]
+        if self._saved is not None:
+            self._saved = _describe_saved(self._saved, inputs, arrays, result)
 
     @property
     def needs_input_grad(self) -> tuple:
         """One flag per positional input: whether backward must compute its gradient."""
-        return tuple(node is not None for node, _ in self.next_functions)
+        return tuple([node is not None for node, _ in self.next_functions])
 
     def save_for_backward(self, *values: Any) -> None:
         """Declares what backward needs: input arrays, the output array, or constant arrays."""
-        self._saved = list(values)
+        self._saved = values
 
     @property
     def saved_tensors(self) -> tuple:
@@ -310,6 +310,7 @@ class Op(Node):
             if self._freed:
                 raise RuntimeError(_FREED_MESSAGE)
             return ()
+        recording = self.recording
         values = []
         recording = self.recording
         for kind, value, counter, version in saved:
@@ -366,14 +367,26 @@ def _new_counter(result: Any) -> list:
     return counter
 
 
-def _describe_saved(value: Any, inputs: tuple, arrays: list) -> tuple:
-    for tensor, array in zip(inputs, arrays):
-        if value is array and array is not tensor:
-            counter = tensor._vc
-            if counter is None:
-                counter = tensor._vc = [0]
-            return (_INPUT, tensor, counter, counter[0])
-    return (_CONSTANT, value, None, None)
+def _describe_saved(values: list, inputs: tuple, arrays: list, result: Any) -> list:
+    """What backward reads back, each as ``(kind, value, version counter, version when saved)``:
+    an input is kept as its Tensor and the op's output as its array, with their version counters
+    (to detect in-place changes made after saving); constants as they are."""
+    out = result._data
+    described = []
+    for value in values:
+        if value is out:
+            described.append((_OUTPUT, value, _new_counter(result), 0))
+            continue
+        for tensor, array in zip(inputs, arrays):
+            if value is array and array is not tensor:
+                counter = tensor._vc
+                if counter is None:
+                    counter = tensor._vc = [0]
+                described.append((_INPUT, tensor, counter, counter[0]))
+                break
+        else:
+            described.append((_CONSTANT, value, None, None))
+    return described
 
 
 def _inplace_message(node_name: str, value: Any, kind: int, found: int, expected: int) -> str:

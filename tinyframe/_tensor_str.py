@@ -8,7 +8,6 @@ every dimension with ``...`` once the tensor has more than ``threshold`` element
 """
 from __future__ import annotations
 
-import dataclasses
 import math
 from typing import TYPE_CHECKING
 
@@ -22,13 +21,14 @@ if TYPE_CHECKING:
 __all__ = ["set_printoptions", "tensor_repr"]
 
 
-@dataclasses.dataclass
 class _PrintOptions:
-    precision: int = 4        # digits after the decimal point
-    threshold: float = 1000   # more elements than this are summarized
-    edgeitems: int = 3        # items kept at each end of a summarized dimension
-    linewidth: int = 80       # characters per line before wrapping
-    sci_mode: bool | None = None  # None: chosen per tensor from its values
+    def __init__(self, precision: int = 4, threshold: float = 1000, edgeitems: int = 3, linewidth: int = 80,
+                 sci_mode: bool | None = None) -> None:
+        self.precision = precision  # digits after the decimal point
+        self.threshold = threshold  # more elements than this are summarized
+        self.edgeitems = edgeitems  # items kept at each end of a summarized dimension
+        self.linewidth = linewidth  # characters per line before wrapping
+        self.sci_mode = sci_mode    # None: chosen per tensor from its values
 
 
 PRINT_OPTS = _PrintOptions()

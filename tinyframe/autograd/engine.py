@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _graph, creation, grad_mode
-from .._graph import AccumulateGrad, Node, edge_of
+from .._graph import AccumulateGrad, Node, _ndarray, edge_of
 from ..device import array_module_of
 from ..ops import tensor_math
 from . import anomaly_mode
@@ -122,13 +122,11 @@ def _order(roots: list) -> tuple[dict, list]:
     stack = list(root_set)
     while stack:
         for child, _ in stack.pop().next_functions:
-            if child is None:
-                continue
             if child in dependencies:
                 dependencies[child] += 1
-            else:
+            elif child is not None:
                 dependencies[child] = 1
-                if child not in root_set:
+                if child.next_functions and child not in root_set:  # leaves have no edges to follow
                     stack.append(child)
     return dependencies, [n for n in root_set if n not in dependencies]
 
@@ -152,6 +150,10 @@ def _needed(roots: list, dependencies: dict, targets: list) -> set:
     return needed
 
 
+# ``_run``'s fast path for plain passes; benchmarks/breakdown.py turns it off to time every node in ``step``.
+FAST_PATH = True
+
+
 def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
          targets: list | None, capture: bool) -> dict:
     """Runs every node once, in topological order; returns the gradients captured at ``targets``.
@@ -169,35 +171,51 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
         pending[node] = pending[node] + g if node in pending else g
     state = grad_mode.STATE
     previous_mode, state.enabled = state.enabled, create_graph
-    step = run.step
+    step, accumulate, plain = run.step, run.accumulate, run.plain
     _graph.backward_passes += 1
     try:
         while ready:
             node = ready.pop()
             g = pending.pop(node, None)
-            input_grads = step(node, g) if g is not None else ()
+            edges = node.next_functions
+            if g is None:
+                input_grads = ()
+            elif (plain and type(g) is _ndarray and node._pre_hooks is None and node.retained is None
+                    and type(node) is not AccumulateGrad  # a leaf is a root in ``leaf.backward()``
+                    and node.backward is not None):  # a ``Composite`` is differentiated in ``step``
+                # The fast path: ``step`` for the common node, without its checks and call.
+                input_grads = node.backward(node, g)
+                if type(input_grads) is not tuple:
+                    input_grads = (input_grads,)
+                if node._saved is not None and not retain_graph:
+                    node._saved, node._freed = None, True
+            else:
+                input_grads = step(node, g)
+            if len(input_grads) != len(edges):  # no gradient arrived, or a backward returned fewer
+                input_grads = (*input_grads, *(None,) * (len(edges) - len(input_grads)))
             # Send each input its gradient, reduced to its shape and dtype; an input whose every
             # gradient has arrived is ready. A ready leaf accumulates at once: as in PyTorch, whose
             # ready queue puts AccumulateGrad first, a parameter's ``.grad`` is final as soon as its
             # last gradient arrived (DDP starts all-reducing it then), not after the deeper layers.
-            for i, (child, output_nr) in enumerate(node.next_functions):
+            for (child, output_nr), gi in zip(edges, input_grads):
                 if child is None:
                     continue
-                gi = input_grads[i] if i < len(input_grads) else None
                 if gi is not None:
-                    dtype = child._dtype
-                    if child._output_shapes is not None:
-                        gi = OutputGrads.one(child, output_nr, gi)
-                    elif (gi.__class__ is _graph.Tensor or gi.shape != child._shape
-                            or (gi.dtype is not dtype and gi.dtype != dtype)):
-                        gi = _reduce_to_input(gi, child._shape, dtype)
+                    # A multi-output node's ``_shape`` is None: its gradients always take the slow branch.
+                    if (gi.__class__ is not _ndarray or gi.shape != child._shape
+                            or (gi.dtype is not child._dtype and gi.dtype != child._dtype)):
+                        gi = _to_input(child, output_nr, gi)
                     pending[child] = pending[child] + gi if child in pending else gi
                 count = dependencies[child] - 1
                 dependencies[child] = count
                 if count == 0:
-                    if type(child) is AccumulateGrad:
+                    if child.__class__ is AccumulateGrad:
                         leaf_grad = pending.pop(child, None)
-                        if leaf_grad is not None:
+                        if leaf_grad is None:
+                            pass
+                        elif plain and type(leaf_grad) is _ndarray and child._pre_hooks is None:
+                            accumulate(child, leaf_grad)  # the fast path, as above
+                        else:
                             step(child, leaf_grad)
                     else:
                         ready.append(child)
@@ -213,37 +231,39 @@ class _Pass:
     def __init__(self, roots: list, root_grads: list, dependencies: dict, retain_graph: bool,
                  create_graph: bool, targets: list | None, capture: bool) -> None:
         self.retain_graph, self.create_graph, self.capture = retain_graph, create_graph, capture
-        self.targets = set(targets) if targets is not None else ()
+        self.targets = set(targets) if targets is not None else None
         # Only nodes from which a target can be reached run for ``inputs=`` and ``grad``.
         self.needed = None if targets is None else _needed(roots, dependencies, targets)
         self.check_nan = anomaly_mode.STATE.enabled and anomaly_mode.STATE.check_nan
+        # A pass on arrays that captures nothing and checks no NaNs: ``_run`` runs its nodes
+        # without hooks directly (see ``FAST_PATH``).
+        self.plain = FAST_PATH and not (create_graph or self.check_nan or targets is not None)
         self.owned = _Ownership(root_grads)
         self.captured: dict = {}
 
     def step(self, node: Node, g: Any) -> tuple:
         """Runs ``node`` on the gradient ``g`` that arrived at it; returns its inputs' gradients."""
-        if isinstance(g, np.generic):  # NumPy returns scalars from 0-d arithmetic; tensors hold arrays
-            g = np.asarray(g)
-        if node._pre_hooks or node.retained is not None or self.needed is not None or node in self.targets:
+        if g.__class__ is not _ndarray and isinstance(g, np.generic):  # NumPy returns scalars from 0-d
+            g = np.asarray(g)                                         # arithmetic; tensors hold arrays
+        if node._pre_hooks or node.retained is not None or self.targets is not None:
             g = self.arrive(node, g)
             if g is None:
                 return ()
-        if type(node) is AccumulateGrad:
+        if node.__class__ is AccumulateGrad:
             self.accumulate(node, g)
-            input_grads: tuple = ()
+            return ()
+        # The node's backward: on arrays, or recorded on Tensors when ``create_graph``.
+        if self.create_graph:
+            input_grads = _call_recorded_backward(node, g)
+        elif node.backward is None:
+            input_grads = _backward_of_composition_on_arrays(node, g)
         else:
-            # The node's backward: on arrays, or recorded on Tensors when ``create_graph``.
-            if self.create_graph:
-                input_grads = _call_recorded_backward(node, g)
-            elif node.backward is None:
-                input_grads = _backward_of_composition_on_arrays(node, g)
-            else:
-                input_grads = node.backward(node, g)
-            if type(input_grads) is not tuple:
-                input_grads = (input_grads,)
-            if self.check_nan:
-                anomaly_mode.check_gradients(node, input_grads)
-        if not self.retain_graph and node._saved is not None:
+            input_grads = node.backward(node, g)
+        if input_grads.__class__ is not tuple:
+            input_grads = (input_grads,)
+        if self.check_nan:
+            anomaly_mode.check_gradients(node, input_grads)
+        if node._saved is not None and not self.retain_graph:
             node._saved, node._freed = None, True  # saved values are freed once they are used
         return input_grads
 
@@ -254,7 +274,7 @@ class _Pass:
             g = _run_hooks(node._pre_hooks, g, self.create_graph)
         if node.retained is not None:
             store_retained(node, g)
-        if node in self.targets:
+        if self.targets is not None and node in self.targets:
             self.captured[node] = g
             if self.capture:
                 return None
@@ -268,10 +288,19 @@ class _Pass:
         leaf = node._variable()
         if self.capture or leaf is None:
             return
-        if leaf._grad is None and not leaf._hooks and not self.create_graph:
-            leaf._grad = _graph.wrap(self.owned.claim(g))  # the common first accumulation
+        if leaf._hooks:
+            g = _run_hooks(leaf._hooks, g, self.create_graph)
+        grad = leaf._grad
+        if self.create_graph:
+            leaf._grad = g if grad is None else grad + g
+        elif grad is None:
+            leaf._grad = _graph.wrap(self.owned.claim(g))
+        elif grad._requires_grad:
+            leaf._grad = _graph.wrap(grad._data + g)
         else:
-            _accumulate(leaf, g, self.create_graph, self.owned)
+            data = grad._data
+            data += g
+            grad._bump_version()
         if leaf._post_accumulate_hooks:
             for hook in tuple(leaf._post_accumulate_hooks):
                 hook(leaf)
@@ -306,6 +335,13 @@ def _backward_of_composition_on_arrays(node: Node, g: Any) -> tuple:
     with grad_mode.enable_grad():
         grads = _backward_of_composition(node, _graph.wrap(g), create_graph=False, retain_graph=True)
     return tuple(None if gi is None else gi._data for gi in grads)
+
+
+def _to_input(node: Node, output_nr: int, g: Any) -> Any:
+    """The gradient ``g`` sent to output ``output_nr`` of ``node``, in that output's shape and dtype."""
+    if node._output_shapes is not None:
+        return OutputGrads.one(node, output_nr, g)
+    return _reduce_to_input(g, node._shape, node._dtype)
 
 
 def _reduce_to_input(g: Any, shape: tuple, dtype: Any) -> Any:
@@ -343,14 +379,17 @@ class _Ownership:
     """Tracks which gradient arrays a leaf may keep without copying.
 
     Ops like add pass one gradient array to several inputs, and views of a gradient share its
-    memory; a leaf's ``.grad`` must own its storage, since it is later changed in place.
+    memory; a leaf's ``.grad`` must own its storage, since it is later changed in place. The set
+    is made on the first claim: most passes only add into existing ``.grad`` arrays.
     """
 
     def __init__(self, root_grads: list) -> None:
-        self.given = set(map(id, root_grads))
-        self.given.update(id(g.base) for g in root_grads if getattr(g, "base", None) is not None)
+        self.root_grads, self.given = root_grads, None
 
     def claim(self, g: Any) -> Any:
+        if self.given is None:
+            self.given = set(map(id, self.root_grads))
+            self.given.update(id(g.base) for g in self.root_grads if getattr(g, "base", None) is not None)
         owner = g if g.base is None else _whole_view_base(g)
         if owner is None or id(owner) in self.given:
             g = owner = g.copy()
@@ -369,21 +408,6 @@ def _whole_view_base(g: Any) -> Any:
 
 def _dense(array: Any) -> bool:
     return array.flags.c_contiguous or array.flags.f_contiguous
-
-
-def _accumulate(leaf: Tensor, g: Any, create_graph: bool, owned: _Ownership) -> None:
-    if leaf._hooks:
-        g = _run_hooks(leaf._hooks, g, create_graph)
-    if create_graph:
-        leaf._grad = g if leaf._grad is None else leaf._grad + g
-    elif leaf._grad is None:
-        leaf._grad = _graph.wrap(owned.claim(g))
-    elif leaf._grad._requires_grad:
-        leaf._grad = _graph.wrap(leaf._grad._data + g)
-    else:
-        data = leaf._grad._data
-        data += g
-        leaf._grad._bump_version()
 
 
 class OutputGrads:

@@ -229,6 +229,7 @@ def _connect_outputs(ctx: BackwardCFunction, args: tuple, outputs: tuple) -> tup
         return tuple(results)
     ctx._connect_inputs(args)
     ctx._output_shapes = tuple(r._data.shape if isinstance(r, _graph.Tensor) else None for r in results)
+    ctx._shape = None  # no single shape: the engine sends each gradient through ``OutputGrads``
     ctx._output_dtypes = tuple(r._data.dtype if isinstance(r, _graph.Tensor) else None for r in results)
     ctx._xp = array_module_of(next(r._data for r in results if isinstance(r, _graph.Tensor)))
     if ctx._saved is not None:
