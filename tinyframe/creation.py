@@ -56,7 +56,8 @@ def _infer_array(data: Any, dtype: Any = None) -> np.ndarray:
     # (A flat list of Python numbers, the common case, is seen in one pass here.)
     if (dtype is None and isinstance(data, (list, tuple)) and array.dtype.kind in "fiu"
             and not set(map(type, data)) <= _PYTHON_NUMBERS):
-        numpy_types, python_types = set(), set()
+        numpy_types: set[np.dtype] = set()
+        python_types: set[type] = set()
         _item_dtypes(data, numpy_types, python_types)
         if numpy_types:
             return array.astype(_sequence_dtype(numpy_types, python_types), copy=False)
@@ -75,7 +76,7 @@ def _infer_array(data: Any, dtype: Any = None) -> np.ndarray:
 _PYTHON_NUMBERS = frozenset((float, int, bool))
 
 
-def _item_dtypes(items: Sequence, numpy_types: set, python_types: set) -> None:
+def _item_dtypes(items: Sequence, numpy_types: set[np.dtype], python_types: set[type]) -> None:
     """Collects the dtypes of the NumPy scalars and arrays among the items of the nested sequence
     ``items`` (which PyTorch's inference takes as they are: ``[np.float64(1.0)]`` is float64) and the
     Python number types there; a 0-d array item raises PyTorch's TypeError."""
@@ -99,7 +100,7 @@ def _item_dtypes(items: Sequence, numpy_types: set, python_types: set) -> None:
             python_types.add(kind)
 
 
-def _sequence_dtype(numpy_types: set, python_types: set) -> np.dtype:
+def _sequence_dtype(numpy_types: set[np.dtype], python_types: set[type]) -> np.dtype:
     """PyTorch's dtype for a sequence holding NumPy items: the promotion of their dtypes and of the
     Python numbers' (floats: the default dtype, ints: int64, bools: bool), as ``promote_types``."""
     defaults = {float: dtypes.get_default_dtype(), int: dtypes.int64, bool: dtypes.bool_}

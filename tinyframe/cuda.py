@@ -1,8 +1,13 @@
 """``tinyframe.cuda``: whether CUDA (through CuPy) is usable, and device-wide controls."""
 from __future__ import annotations
 
+from types import ModuleType
+
 from . import random
 from .device import cuda_status, cupy_module, device, require_cuda
+
+# ``torch.cuda.amp``: set by tinyframe/__init__.py, as tinyframe.amp lies in a layer above this module's.
+amp: ModuleType
 
 __all__ = ["is_available", "device_count", "current_device", "set_device", "synchronize",
            "manual_seed", "manual_seed_all"]

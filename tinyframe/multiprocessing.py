@@ -36,7 +36,9 @@ def start_processes(fn: Callable[..., Any], args: tuple = (), nprocs: int = 1, j
     """Runs ``fn(i, *args)`` in ``nprocs`` processes; with ``join`` waits for them and raises if one
     failed, else returns the processes."""
     context = _multiprocessing.get_context(start_method)
-    processes = [context.Process(target=fn, args=(i, *args), daemon=daemon) for i in range(nprocs)]
+    # Every concrete context has its Process class; typeshed's BaseContext (get_context of a str) does not.
+    process = context.Process  # type: ignore[attr-defined]
+    processes = [process(target=fn, args=(i, *args), daemon=daemon) for i in range(nprocs)]
     for process in processes:
         process.start()
     if not join:

@@ -1554,10 +1554,10 @@ class Tensor:
                 generator: Any = None) -> Tensor:
         """Fills the tensor with integers drawn uniformly from ``[from_, to)``; ``random_(to)`` draws from
         ``[0, to)`` and ``random_()`` from ``[0, 2**mantissa]`` (floats) or ``[0, max]`` (integers)."""
-        if from_ is not None and to is None:
-            from_, to = 0, from_
         if from_ is None:
             return inplace.random_fill(self, "random_bits", generator=generator)
+        if to is None:
+            from_, to = 0, from_
         if from_ >= to:
             raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}")
         return inplace.random_fill(self, "randint", from_, to, generator=generator)

@@ -2,18 +2,18 @@
 pair of ints, ...), for third-party layers that annotate with them."""
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import TypeAlias, TypeVar
 
 from ..tensor import Tensor
 
 T = TypeVar("T")
-_scalar_or_tuple_any_t = T | tuple[T, ...]
-_scalar_or_tuple_1_t = T | tuple[T]
-_scalar_or_tuple_2_t = T | tuple[T, T]
-_scalar_or_tuple_3_t = T | tuple[T, T, T]
-_scalar_or_tuple_4_t = T | tuple[T, T, T, T]
-_scalar_or_tuple_5_t = T | tuple[T, T, T, T, T]
-_scalar_or_tuple_6_t = T | tuple[T, T, T, T, T, T]
+_scalar_or_tuple_any_t: TypeAlias = T | tuple[T, ...]
+_scalar_or_tuple_1_t: TypeAlias = T | tuple[T]
+_scalar_or_tuple_2_t: TypeAlias = T | tuple[T, T]
+_scalar_or_tuple_3_t: TypeAlias = T | tuple[T, T, T]
+_scalar_or_tuple_4_t: TypeAlias = T | tuple[T, T, T, T]
+_scalar_or_tuple_5_t: TypeAlias = T | tuple[T, T, T, T, T]
+_scalar_or_tuple_6_t: TypeAlias = T | tuple[T, T, T, T, T, T]
 _size_any_t = _scalar_or_tuple_any_t[int]
 _size_1_t = _scalar_or_tuple_1_t[int]
 _size_2_t = _scalar_or_tuple_2_t[int]

@@ -75,7 +75,7 @@ class Composite(Op):
         return ctx.graph
 
 
-_COMPOSITES: dict = {}
+_COMPOSITES: dict[str, type[Composite]] = {}
 
 
 def composed(node_name: str, function: Callable[..., Any], *inputs: Any, **options: Any) -> Any:

@@ -491,6 +491,21 @@ def std_mean(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepd
             mean(input, None if isinstance(dim, bool) else dim, keepdim))
 
 
+def _vector_norm(xp: Any, v: Any, ord: float, axes: tuple | None, keepdim: bool) -> Any:
+    """``(sum |v|^ord)^(1/ord)`` over ``axes``; ord = inf / -inf is max / min |v|, ord = 0 counts nonzeros."""
+    if ord == 2:
+        return xp.sqrt((v * v).sum(axis=axes, keepdims=keepdim))
+    if ord == 1:
+        return xp.abs(v).sum(axis=axes, keepdims=keepdim)
+    if ord == _INF:
+        return xp.abs(v).max(axis=axes, keepdims=keepdim)
+    if ord == -_INF:
+        return xp.abs(v).min(axis=axes, keepdims=keepdim)
+    if ord == 0:
+        return (v != 0).sum(axis=axes, keepdims=keepdim, dtype=v.dtype)
+    return (xp.abs(v) ** ord).sum(axis=axes, keepdims=keepdim) ** (1.0 / ord)
+
+
 class LinalgVectorNorm(Op):
     """``(sum |x|^p)^(1/p)`` over ``axes``; p = inf / -inf is max / min |x|, p = 0 counts nonzeros."""
 
@@ -498,20 +513,7 @@ class LinalgVectorNorm(Op):
     def forward(ctx: LinalgVectorNorm, x: Any, *, ord: float, axes: tuple | None, keepdim: bool,
                 dtype: Any) -> Any:
         ctx.shape, ctx.axes, ctx.keepdim, ctx.ord = x.shape, axes, keepdim, ord
-        xp = ctx.xp
-        v = x if dtype is None else x.astype(dtype)
-        if ord == 2:
-            out = xp.sqrt((v * v).sum(axis=axes, keepdims=keepdim))
-        elif ord == 1:
-            out = xp.abs(v).sum(axis=axes, keepdims=keepdim)
-        elif ord == _INF:
-            out = xp.abs(v).max(axis=axes, keepdims=keepdim)
-        elif ord == -_INF:
-            out = xp.abs(v).min(axis=axes, keepdims=keepdim)
-        elif ord == 0:
-            out = (v != 0).sum(axis=axes, keepdims=keepdim, dtype=v.dtype)
-        else:
-            out = (xp.abs(v) ** ord).sum(axis=axes, keepdims=keepdim) ** (1.0 / ord)
+        out = _vector_norm(ctx.xp, x if dtype is None else x.astype(dtype), ord, axes, keepdim)
         ctx.save_for_backward(x, out)
         return out
 
@@ -547,7 +549,8 @@ class Dist(Op):
     @staticmethod
     def forward(ctx: Dist, x: Any, y: Any, *, p: float) -> Any:
         a, b = promote(x, y)
-        out = LinalgVectorNorm.forward(ctx, a - b, ord=p, axes=None, keepdim=False, dtype=None)
+        ctx.ord = p
+        out = _vector_norm(ctx.xp, a - b, p, None, False)
         ctx.save_for_backward(x, y, out)  # the operands, not the norm's difference: compose needs them
         return out
 

@@ -19,8 +19,8 @@ import numpy as np
 
 from .._graph import Op
 from . import binary, unary
-from .binary import _elementwise2
-from .unary import _INPUT, _OUTPUT, _elementwise, _floating, _special
+from .binary import _Elementwise2, _elementwise2
+from .unary import _INPUT, _OUTPUT, _Elementwise, _elementwise, _floating, _special
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -216,44 +216,42 @@ def _i1e_slope(g: Any, x: Any, xp: Any) -> Any:
 
 
 # One line an op: class name, forward on arrays, saved value, gradient (PyTorch's derivatives.yaml).
-I0 = _elementwise("I0", _special(_i0, "i0"), _INPUT, lambda g, x, xp: g * SpecialI1.call(x))
-SpecialI0E = _elementwise("SpecialI0E", _special(_i0e, "i0e"), _INPUT,
-                          lambda g, x, xp: g * (SpecialI1E.call(x) - xp.sign(x) * SpecialI0E.call(x)))
-SpecialI1 = _elementwise("SpecialI1", _special(_i1, "i1"), _INPUT, _i1_slope)
-SpecialI1E = _elementwise("SpecialI1E", _special(_i1e, "i1e"), _INPUT, _i1e_slope)
-SpecialNdtri = _elementwise("SpecialNdtri", _special(_ndtri, "ndtri"), _OUTPUT,
-                            lambda g, out, xp: g * _SQRT_2PI * xp.exp(out * out * 0.5))
-SpecialLogNdtr = _elementwise("SpecialLogNdtr", _special(_log_ndtr, "log_ndtr"), _INPUT,
-                              lambda g, x, xp: g * xp.exp(x * x * -0.5 - SpecialLogNdtr.call(x)) / _SQRT_2PI)
-SpecialErfcx = _elementwise("SpecialErfcx", _special(_erfcx, "erfcx"), _INPUT,
-                            lambda g, x, xp: g * (2.0 * x * SpecialErfcx.call(x) - unary._TWO_OVER_SQRT_PI))
-SpecialEntr = _elementwise("SpecialEntr", _entr, _INPUT, lambda g, x, xp: -g * (xp.log(x) + 1.0))
+I0: type[_Elementwise] = _elementwise("I0", _special(_i0, "i0"), _INPUT, lambda g, x, xp: g * SpecialI1.call(x))
+SpecialI0E: type[_Elementwise] = _elementwise(
+    "SpecialI0E", _special(_i0e, "i0e"), _INPUT,
+    lambda g, x, xp: g * (SpecialI1E.call(x) - xp.sign(x) * SpecialI0E.call(x)))
+SpecialI1: type[_Elementwise] = _elementwise("SpecialI1", _special(_i1, "i1"), _INPUT, _i1_slope)
+SpecialI1E: type[_Elementwise] = _elementwise("SpecialI1E", _special(_i1e, "i1e"), _INPUT, _i1e_slope)
+SpecialNdtri: type[_Elementwise] = _elementwise("SpecialNdtri", _special(_ndtri, "ndtri"), _OUTPUT,
+                                                lambda g, out, xp: g * _SQRT_2PI * xp.exp(out * out * 0.5))
+SpecialLogNdtr: type[_Elementwise] = _elementwise(
+    "SpecialLogNdtr", _special(_log_ndtr, "log_ndtr"), _INPUT,
+    lambda g, x, xp: g * xp.exp(x * x * -0.5 - SpecialLogNdtr.call(x)) / _SQRT_2PI)
+SpecialErfcx: type[_Elementwise] = _elementwise(
+    "SpecialErfcx", _special(_erfcx, "erfcx"), _INPUT,
+    lambda g, x, xp: g * (2.0 * x * SpecialErfcx.call(x) - unary._TWO_OVER_SQRT_PI))
+SpecialEntr: type[_Elementwise] = _elementwise("SpecialEntr", _entr, _INPUT, lambda g, x, xp: -g * (xp.log(x) + 1.0))
 
-SpecialXlog1Py = _elementwise2("SpecialXlog1Py", _xlog1py, lambda g, x, y, out, xp: g * _xlog1py_slope(xp, x, y),
-                               lambda g, x, y, out, xp: g * x / (y + 1.0))
-SpecialZeta = _elementwise2("SpecialZeta", _zeta_on, _zeta_of_x_grad,
-                            lambda g, x, q, out, xp: -g * x * SpecialZeta.call(x + 1.0, q))
+SpecialXlog1Py: type[_Elementwise2] = _elementwise2(
+    "SpecialXlog1Py", _xlog1py, lambda g, x, y, out, xp: g * _xlog1py_slope(xp, x, y),
+    lambda g, x, y, out, xp: g * x / (y + 1.0))
+SpecialZeta: type[_Elementwise2] = _elementwise2("SpecialZeta", _zeta_on, _zeta_of_x_grad,
+                                                 lambda g, x, q, out, xp: -g * x * SpecialZeta.call(x + 1.0, q))
 
 
 # PyTorch names the nodes of a number operand differently: Backward1 for a number ``input``, Backward2
 # for a number ``other``.
-class _SpecialXlog1PyNumberInput(SpecialXlog1Py, node_name="SpecialXlog1PyBackward1"):
-    pass
+_SpecialXlog1PyNumberInput: type[_Elementwise2] = type("_SpecialXlog1PyNumberInput", (SpecialXlog1Py,), {},
+                                                       node_name="SpecialXlog1PyBackward1")
+_SpecialXlog1PyNumberOther: type[_Elementwise2] = type("_SpecialXlog1PyNumberOther", (SpecialXlog1Py,), {},
+                                                       node_name="SpecialXlog1PyBackward2")
+_SpecialZetaNumberInput: type[_Elementwise2] = type("_SpecialZetaNumberInput", (SpecialZeta,), {},
+                                                    node_name="SpecialZetaBackward1")
+_SpecialZetaNumberOther: type[_Elementwise2] = type("_SpecialZetaNumberOther", (SpecialZeta,), {},
+                                                    node_name="SpecialZetaBackward2")
 
 
-class _SpecialXlog1PyNumberOther(SpecialXlog1Py, node_name="SpecialXlog1PyBackward2"):
-    pass
-
-
-class _SpecialZetaNumberInput(SpecialZeta, node_name="SpecialZetaBackward1"):
-    pass
-
-
-class _SpecialZetaNumberOther(SpecialZeta, node_name="SpecialZetaBackward2"):
-    pass
-
-
-def _by_operands(ops: tuple, input: Any, other: Any) -> type:
+def _by_operands(ops: tuple[type[Op], type[Op], type[Op]], input: Any, other: Any) -> type[Op]:
     """The op of two tensors, of a number ``input`` or of a number ``other`` (``ops`` in that order)."""
     if isinstance(input, (int, float)):
         return ops[1]

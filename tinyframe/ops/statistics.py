@@ -56,11 +56,14 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
     fw = _weights("cov", fweights, observations, integral=True)
     aw = _weights("cov", aweights, observations, integral=False)
     w = fw if aw is None else (aw if fw is None else binary.mul(fw, aw))
-    w_sum = observations if w is None else reduction.sum(w)
-    if w is not None and not bool(w_sum._data != 0):
-        raise RuntimeError("cov(): weights sum to zero, can't be normalized")
+    w_sum: int | Tensor = observations
+    if w is not None:
+        w_sum = reduction.sum(w)
+        if not bool(w_sum._data != 0):
+            raise RuntimeError("cov(): weights sum to zero, can't be normalized")
     weighted = x if w is None else binary.mul(x, w)
     average = binary.div(reduction.sum(weighted, 1), w_sum)
+    norm_factor: Tensor | int
     if aw is not None and correction != 0:
         norm_factor = binary.sub(w_sum, binary.div(binary.mul(reduction.sum(binary.mul(w, aw)), correction), w_sum))
     else:
