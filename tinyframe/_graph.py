@@ -76,7 +76,7 @@ class Node:
     """
 
     next_functions: tuple = ()
-    _shape: tuple = ()  # the shape and dtype of the node's output: what a gradient arriving here must have
+    _shape: tuple | None = ()  # the shape and dtype of the node's output: what a gradient arriving here must have
     _dtype: Any = None
     _saved: tuple | list | None = None  # save_for_backward's values; once recorded, ``_describe_saved``'s entries
     _freed = False
@@ -166,7 +166,7 @@ def edge_of(tensor: Any) -> tuple:
 def edges_of(inputs: Sequence[Any]) -> tuple:
     """``next_functions`` for a node with these inputs: a ``(node, 0)`` edge per input; numbers get
     ``(None, 0)``."""
-    edges = []
+    edges: list[tuple[Any, int]] = []
     for value in inputs:
         if not isinstance(value, Tensor):
             edges.append(_NO_EDGE)
@@ -367,12 +367,12 @@ def _new_counter(result: Any) -> list:
     return counter
 
 
-def _describe_saved(values: list, inputs: tuple, arrays: list, result: Any) -> list:
+def _describe_saved(values: Sequence[Any], inputs: tuple, arrays: list, result: Any) -> list:
     """What backward reads back, each as ``(kind, value, version counter, version when saved)``:
     an input is kept as its Tensor and the op's output as its array, with their version counters
     (to detect in-place changes made after saving); constants as they are."""
     out = result._data
-    described = []
+    described: list[tuple[int, Any, Any, Any]] = []
     for value in values:
         if value is out:
             described.append((_OUTPUT, value, _new_counter(result), 0))

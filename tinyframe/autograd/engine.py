@@ -178,6 +178,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
             node = ready.pop()
             g = pending.pop(node, None)
             edges = node.next_functions
+            input_grads: tuple
             if g is None:
                 input_grads = ()
             elif (plain and type(g) is _ndarray and node._pre_hooks is None and node.retained is None
@@ -339,7 +340,7 @@ def _backward_of_composition_on_arrays(node: Node, g: Any) -> tuple:
 
 def _to_input(node: Node, output_nr: int, g: Any) -> Any:
     """The gradient ``g`` sent to output ``output_nr`` of ``node``, in that output's shape and dtype."""
-    if node._output_shapes is not None:
+    if node._shape is None:  # a node of several outputs (``_output_shapes``)
         return OutputGrads.one(node, output_nr, g)
     return _reduce_to_input(g, node._shape, node._dtype)
 
@@ -384,16 +385,18 @@ class _Ownership:
     """
 
     def __init__(self, root_grads: list) -> None:
-        self.root_grads, self.given = root_grads, None
+        self.root_grads = root_grads
+        self.given: set[int] | None = None
 
     def claim(self, g: Any) -> Any:
-        if self.given is None:
-            self.given = set(map(id, self.root_grads))
-            self.given.update(id(g.base) for g in self.root_grads if getattr(g, "base", None) is not None)
+        given = self.given
+        if given is None:
+            given = self.given = set(map(id, self.root_grads))
+            given.update(id(g.base) for g in self.root_grads if getattr(g, "base", None) is not None)
         owner = g if g.base is None else _whole_view_base(g)
-        if owner is None or id(owner) in self.given:
+        if owner is None or id(owner) in given:
             g = owner = g.copy()
-        self.given.add(id(owner))
+        given.add(id(owner))
         return g
 
 

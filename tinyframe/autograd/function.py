@@ -42,7 +42,7 @@ class FunctionCtx:
     """What ``forward`` and ``backward`` of a custom Function share: saved tensors and any attribute."""
 
     needs_input_grad: tuple = ()
-    _saved: list | None = None
+    _saved: tuple | list | None = None
     _freed = False
     _materialize_grads = True
 
