@@ -220,3 +220,20 @@ def test_every_module_imports_first_in_a_fresh_process():
     done = subprocess.run([sys.executable, "-c", _IMPORT_EACH_FIRST, external, *names], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+_LAZY_LAYERS_CHECK = """
+import sys
+import tinyframe
+loaded = sorted(m for m in sys.modules if m.split(".")[:2] in (["tinyframe", "nn"], ["tinyframe", "optim"],
+                                                               ["tinyframe", "distributions"], ["tinyframe", "utils"]))
+assert not loaded, loaded
+from tinyframe import nn, optim  # the lazy layers still resolve, as do nn's top-level functions
+assert tinyframe.pixel_shuffle is nn.functional.pixel_shuffle and optim.SGD and tinyframe.distributions.Normal
+"""
+
+
+def test_import_tinyframe_leaves_the_layers_above_the_core_unloaded_until_used():
+    done = subprocess.run([sys.executable, "-c", _LAZY_LAYERS_CHECK], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr

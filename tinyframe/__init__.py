@@ -83,7 +83,8 @@ def __getattr__(name: str) -> _Any:
     if name in _LAZY:
         module = _importlib.import_module(f".{_LAZY[name] or name}", __name__)
         value = module if _LAZY[name] is None else getattr(module, name)
-    elif not name.startswith("__") and name in _importlib.import_module(".nn._toplevel", __name__).__all__:
+    elif not name.startswith("_") and name in _importlib.import_module(".nn._toplevel", __name__).__all__:
+        # (private names are left out: ``from . import _submodule`` asks here first, and must not load nn)
         value = getattr(_sys.modules[f"{__name__}.nn._toplevel"], name)
     else:
         raise AttributeError(f"module 'tinyframe' has no attribute '{name}'")

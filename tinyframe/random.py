@@ -9,7 +9,6 @@ vectorised over the raw outputs it consumes. CUDA generators draw from CuPy's ``
 from __future__ import annotations
 
 import math
-import secrets
 from typing import Any
 
 import numpy as np
@@ -47,6 +46,8 @@ class Generator:
 
     def seed(self) -> int:
         """Reseeds from the operating system's entropy and returns the new seed."""
+        import secrets  # here, not at module level: it costs ~8 ms of ``import tinyframe``
+
         self.manual_seed(secrets.randbits(63))  # what NumPy's SeedSequence draws, reduced to 63 bits
         return self._seed
 
