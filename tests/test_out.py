@@ -108,6 +108,22 @@ def test_out_with_an_input_or_out_requiring_grad_raises_while_grad_mode_is_on():
         tinyframe.cat([x, x], out=tinyframe.empty(4))
 
 
+def test_functions_without_a_derivative_write_into_out_whatever_their_inputs_require():
+    x = tinyframe.tensor([1.0, 5.0], requires_grad=True)
+    for compare, expected in ((tinyframe.gt, [0.0, 1.0]), (tinyframe.greater, [0.0, 1.0]), (tinyframe.eq, [0.0, 0.0])):
+        out = tinyframe.empty(2)
+        assert compare(x, _y(), out=out) is out and out.tolist() == expected
+    indices = tinyframe.empty(0, dtype=tinyframe.int64)
+    assert tinyframe.argmax(x, out=indices).item() == 1
+
+
+def test_clip_takes_out_under_clamps_name():
+    out = tinyframe.empty(2)
+    assert tinyframe.clip(_y(), 0.0, 3.5, out=out) is out and out.tolist() == [3.0, 3.5]
+    with pytest.raises(RuntimeError, match=re.escape(_AUTOGRAD_ERROR.format("clamp"))):
+        tinyframe.clip(tinyframe.ones(2, requires_grad=True), 0.0, 1.0, out=tinyframe.empty(2))
+
+
 def test_out_under_no_grad_is_allowed_and_keeps_outs_requires_grad():
     x = tinyframe.tensor([1.0, 2.0], requires_grad=True)
     with tinyframe.no_grad():

@@ -27,7 +27,7 @@ __all__ = ["clip", "greater", "greater_equal", "less", "less_equal", "not_equal"
            "newaxis", "get_rng_state", "set_rng_state"]
 
 pi, e, inf, nan = math.pi, math.e, math.inf, math.nan
-clip = clamp  # PyTorch's alias
+clip = with_out(clamp)  # PyTorch's alias (its messages name clamp)
 newaxis = None
 # PyTorch's aliases of the comparisons and of vstack
 greater, greater_equal, less, less_equal, not_equal, row_stack = (

@@ -91,13 +91,16 @@ def with_out(function: _Callable[..., _Any], factory: bool = False) -> _Callable
     def wrapper(*args: _Any, out: _Any = None, **kwargs: _Any) -> _Any:
         if out is None:
             return function(*args, **kwargs)
-        if _grad_mode.is_grad_enabled() and _any_requires_grad((args, kwargs, out)):
-            raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
-                               "differentiation, but one of the arguments requires grad.")
         if factory:
             kwargs.setdefault("dtype", out.dtype)
             kwargs.setdefault("device", out.device)
         result = function(*args, **kwargs)
+        # Only functions with a derivative refuse: PyTorch's comparisons, argmax, ... write into ``out``
+        # whatever their arguments require.
+        if (_grad_mode.is_grad_enabled() and _differentiable(result)
+                and _any_requires_grad((args, kwargs, out))):
+            raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
+                               "differentiation, but one of the arguments requires grad.")
         if not isinstance(result, tuple):
             return _write_into(result, out, name, warn_resize=not factory)
         if not isinstance(out, (tuple, list)) or len(out) != len(result):
@@ -106,6 +109,12 @@ def with_out(function: _Callable[..., _Any], factory: bool = False) -> _Callable
         return type(result)(*written) if hasattr(result, "_fields") else tuple(written)
 
     return wrapper
+
+
+def _differentiable(result: _Any) -> bool:
+    """Whether a result has a floating tensor, as the results of functions with a derivative do."""
+    results = result if isinstance(result, tuple) else (result,)
+    return _builtins.any(isinstance(r, _Tensor) and r.is_floating_point() for r in results)
 
 
 def _any_requires_grad(value: _Any) -> bool:
