@@ -145,6 +145,21 @@ def array_module_of(array: Any) -> ModuleType:
     return cupy_module()
 
 
+def address_of(array: Any) -> int:
+    """The memory address of the first element of a NumPy or CuPy array."""
+    interface = array.__array_interface__ if isinstance(array, np.ndarray) else array.__cuda_array_interface__
+    return int(interface["data"][0])
+
+
+def storage_of(array: Any) -> tuple[Any, int]:
+    """``(root, offset)``: the array whose memory ``array`` views (its ``.base`` chain followed to the
+    end) and where ``array``'s first element sits in it, in elements (PyTorch's storage offset)."""
+    root = array
+    while isinstance(root.base, type(array)):
+        root = root.base
+    return root, (address_of(array) - address_of(root)) // array.itemsize
+
+
 def device_of(array: Any) -> device:
     """The device of a NumPy or CuPy array."""
     if isinstance(array, np.ndarray):

@@ -18,7 +18,7 @@ from ._dims import Size, wrap_dim
 from ._numpy_interop import array_ufunc, operand
 from ._tensor_str import tensor_repr
 from .autograd import engine, hooks
-from .device import as_device, device, device_of
+from .device import address_of, as_device, device, device_of, storage_of
 from .ops import binary, conversion, indexing, inplace, linalg, reduction, unary
 from .ops import construction as construction_ops
 from .ops import contraction as contraction_ops
@@ -1700,16 +1700,11 @@ class Tensor:
     # ----------------------------------------------------------------- storage and kinds
     def data_ptr(self) -> builtins.int:
         """The address of the first element."""
-        interface = self._data.__array_interface__ if self.is_cpu else self._data.__cuda_array_interface__
-        return int(interface["data"][0])
+        return address_of(self._data)
 
     def storage_offset(self) -> builtins.int:
         """Where the first element sits in the storage this tensor views, in elements."""
-        root = self._data
-        while root.base is not None and hasattr(root.base, "strides"):
-            root = root.base
-        here = Tensor._make(root)
-        return (self.data_ptr() - here.data_ptr()) // self._data.itemsize
+        return storage_of(self._data)[1]
 
     def is_complex(self) -> builtins.bool:
         """False: tinyframe has no complex dtypes."""

@@ -17,7 +17,7 @@ import numpy as np
 from .. import _graph, creation
 from .._dims import wrap_dim
 from .._graph import Op
-from ..device import add_at, array_module_of
+from ..device import add_at, array_module_of, storage_of
 from . import indexing, inplace, scattering, shape, sorting
 from ._composite import composed, on_tensors
 
@@ -213,12 +213,10 @@ class AsStrided(Op):
 def _storage_of(xp: Any, a: Any) -> tuple:
     """``(storage, start)``: the 1-D array of the memory ``a`` views and where ``a`` starts in it (``a``
     itself, copied if need be, when that memory is not one row-major block)."""
-    root = a
-    while isinstance(root.base, type(a)):
-        root = root.base
-    if root.flags.c_contiguous and xp is np:
-        start = (a.__array_interface__["data"][0] - root.__array_interface__["data"][0]) // a.itemsize
-        return root.reshape(-1), start
+    if xp is np:
+        root, start = storage_of(a)
+        if root.flags.c_contiguous:
+            return root.reshape(-1), start
     return xp.ascontiguousarray(a).reshape(-1), 0
 
 
