@@ -166,7 +166,7 @@ def is_complex(input: Tensor) -> bool:
 
 def is_same_size(input: Tensor, other: Tensor) -> bool:
     """Whether the two tensors have the same shape."""
-    return input.shape == other.shape
+    return input.is_same_size(other)
 
 
 def is_storage(obj: Any) -> bool:
