@@ -225,11 +225,16 @@ def test_every_module_imports_first_in_a_fresh_process():
 _LAZY_LAYERS_CHECK = """
 import sys
 import tinyframe
-loaded = sorted(m for m in sys.modules if m.split(".")[:2] in (["tinyframe", "nn"], ["tinyframe", "optim"],
-                                                               ["tinyframe", "distributions"], ["tinyframe", "utils"]))
+lazy = (["tinyframe", "nn"], ["tinyframe", "optim"], ["tinyframe", "distributions"], ["tinyframe", "utils"],
+        ["tinyframe", "special"], ["tinyframe", "backends"], ["tinyframe", "testing"], ["numpy", "polynomial"])
+loaded = sorted(m for m in sys.modules if m.split(".")[:2] in lazy)
+loaded += [m for m in ("tinyframe.autograd.functional", "tinyframe.profiler") if m in sys.modules]
 assert not loaded, loaded
 from tinyframe import nn, optim  # the lazy layers still resolve, as do nn's top-level functions
 assert tinyframe.pixel_shuffle is nn.functional.pixel_shuffle and optim.SGD and tinyframe.distributions.Normal
+assert tinyframe.special.erf and tinyframe.backends.cudnn.enabled is not None and tinyframe.testing.assert_close
+assert tinyframe.autograd.functional.jacobian and tinyframe.autograd.profiler.profile and tinyframe.from_dlpack
+assert type(tinyframe.max(tinyframe.ones(2, 2), 1)) is tinyframe.return_types.max
 """
 
 

@@ -24,13 +24,10 @@ from .creation import (arange, as_tensor, bartlett_window, blackman_window, empt
                        zeros_like)
 from .random import Generator, initial_seed, manual_seed, seed
 from ._tensor_str import set_printoptions
-from ._dlpack import from_dlpack
 from .threads import get_num_threads, set_num_threads
 from .functional import *  # noqa: F401,F403  the op functions: tinyframe.exp, tinyframe.matmul, ...
 from .functional import __all__ as _functional_names
 from . import linalg, return_types  # noqa: E402  torch.linalg, torch.return_types
-from . import special  # noqa: E402  torch.special
-from . import accelerator, backends, testing  # noqa: E402  torch.accelerator, torch.backends, torch.testing
 from . import amp  # noqa: E402  torch.amp
 from .amp import autocast, get_autocast_dtype, is_autocast_enabled  # noqa: E402
 from .type_info import finfo, iinfo  # noqa: E402
@@ -53,7 +50,8 @@ short = int16
 # beyond importing NumPy. ``tinyframe.nn``, ``from tinyframe import nn`` and ``import tinyframe.nn`` work as before.
 _LAZY = {"distributed": None, "distributions": None, "func": None, "jit": None, "multiprocessing": None,
          "nn": None, "optim": None, "profiler": None, "utils": None, "version": None,
-         "save": "serialization", "load": "serialization", "vmap": "func"}
+         "special": None, "accelerator": None, "backends": None, "testing": None,
+         "save": "serialization", "load": "serialization", "vmap": "func", "from_dlpack": "_dlpack"}
 
 __all__ = [
     "__version__", "Tensor", "Size", "dtype", "device", "autograd", "cuda", "no_grad", "enable_grad",
@@ -66,10 +64,9 @@ __all__ = [
     "randint", "rand_like", "randn_like", "randint_like", "randperm", "Generator", "hann_window", "hamming_window",
     "blackman_window", "bartlett_window", "kaiser_window",
     "manual_seed", "seed", "initial_seed", "set_printoptions",
-    *_LAZY, "can_cast", "linalg", "return_types", "special",
-    "from_dlpack", "set_num_threads", "get_num_threads",
+    *_LAZY, "can_cast", "linalg", "return_types", "set_num_threads", "get_num_threads",
     *_functional_names,
-    "accelerator", "backends", "testing", "amp", "autocast", "get_autocast_dtype", "is_autocast_enabled",
+    "amp", "autocast", "get_autocast_dtype", "is_autocast_enabled",
     "finfo", "iinfo", "memory_format", "channels_last", "channels_last_3d", "contiguous_format", "preserve_format",
     "layout", "strided", "sparse_coo",
     *_toplevel_names, *_legacy_type_names,

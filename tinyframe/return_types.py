@@ -6,11 +6,6 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-__all__ = ["max", "min",
-           "sort", "topk", "kthvalue", "median", "nanmedian", "mode", "cummax", "cummin", "aminmax", "slogdet", "qr",
-           "svd", "linalg_slogdet", "linalg_qr", "linalg_svd", "linalg_eigh", "linalg_lstsq",
-           "linalg_inv_ex", "linalg_cholesky_ex", "linalg_solve_ex"]
-
 
 def _structseq(name: str, fields: list[str]) -> type:
     """A named tuple printed as PyTorch prints its return types, one field a line."""
@@ -24,25 +19,41 @@ def _structseq(name: str, fields: list[str]) -> type:
     return cls
 
 
-max = _structseq("max", ["values", "indices"])
-min = _structseq("min", ["values", "indices"])
-sort = _structseq("sort", ["values", "indices"])
-topk = _structseq("topk", ["values", "indices"])
-kthvalue = _structseq("kthvalue", ["values", "indices"])
-median = _structseq("median", ["values", "indices"])
-nanmedian = _structseq("nanmedian", ["values", "indices"])
-mode = _structseq("mode", ["values", "indices"])
-cummax = _structseq("cummax", ["values", "indices"])
-cummin = _structseq("cummin", ["values", "indices"])
-aminmax = _structseq("aminmax", ["min", "max"])
-slogdet = _structseq("slogdet", ["sign", "logabsdet"])
-qr = _structseq("qr", ["Q", "R"])
-svd = _structseq("svd", ["U", "S", "V"])
-linalg_slogdet = _structseq("linalg_slogdet", ["sign", "logabsdet"])
-linalg_qr = _structseq("linalg_qr", ["Q", "R"])
-linalg_svd = _structseq("linalg_svd", ["U", "S", "Vh"])
-linalg_eigh = _structseq("linalg_eigh", ["eigenvalues", "eigenvectors"])
-linalg_inv_ex = _structseq("linalg_inv_ex", ["inverse", "info"])
-linalg_cholesky_ex = _structseq("linalg_cholesky_ex", ["L", "info"])
-linalg_solve_ex = _structseq("linalg_solve_ex", ["result", "info"])
-linalg_lstsq = _structseq("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
+# Each class is made on first use (module __getattr__): 22 classes at import were a tenth of
+# ``import tinyframe``'s own time.
+_FIELDS = {
+    "max": ["values", "indices"],
+    "min": ["values", "indices"],
+    "sort": ["values", "indices"],
+    "topk": ["values", "indices"],
+    "kthvalue": ["values", "indices"],
+    "median": ["values", "indices"],
+    "nanmedian": ["values", "indices"],
+    "mode": ["values", "indices"],
+    "cummax": ["values", "indices"],
+    "cummin": ["values", "indices"],
+    "aminmax": ["min", "max"],
+    "slogdet": ["sign", "logabsdet"],
+    "qr": ["Q", "R"],
+    "svd": ["U", "S", "V"],
+    "linalg_slogdet": ["sign", "logabsdet"],
+    "linalg_qr": ["Q", "R"],
+    "linalg_svd": ["U", "S", "Vh"],
+    "linalg_eigh": ["eigenvalues", "eigenvectors"],
+    "linalg_inv_ex": ["inverse", "info"],
+    "linalg_cholesky_ex": ["L", "info"],
+    "linalg_solve_ex": ["result", "info"],
+    "linalg_lstsq": ["solution", "residuals", "rank", "singular_values"],
+}
+__all__ = list(_FIELDS)
+
+
+def __getattr__(name: str) -> type:
+    if name not in _FIELDS:
+        raise AttributeError(f"module 'tinyframe.return_types' has no attribute '{name}'")
+    cls = globals()[name] = _structseq(name, _FIELDS[name])
+    return cls
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(_FIELDS))

@@ -35,10 +35,6 @@ _INF = float("inf")
 _TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
                "int64": "Long", "float16": "Half", "float32": "Float", "float64": "Double"}
 
-# The (values, indices) pairs that max / min with a dim return, like torch.return_types.max.
-MaxResult = return_types.max
-MinResult = return_types.min
-
 
 # --------------------------------------------------------------------------- dimension helpers
 def _axes(dim: Any, ndim: int) -> tuple | None:
@@ -362,7 +358,7 @@ def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     largest elements along ``dim`` and their first positions; with a Tensor, ``maximum``."""
     if isinstance(dim, _graph.Tensor):
         return binary.maximum(input, dim)
-    return _extreme("max", Max, MaxDim, MaxResult, input, dim, keepdim)
+    return _extreme("max", Max, MaxDim, return_types.max, input, dim, keepdim)
 
 
 def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
@@ -370,7 +366,7 @@ def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     smallest elements along ``dim`` and their first positions; with a Tensor, ``minimum``."""
     if isinstance(dim, _graph.Tensor):
         return binary.minimum(input, dim)
-    return _extreme("min", Min, MinDim, MinResult, input, dim, keepdim)
+    return _extreme("min", Min, MinDim, return_types.min, input, dim, keepdim)
 
 
 def _amax_amin(name: str, op: type[Op], input: Tensor, dim: Any, keepdim: bool) -> Tensor:

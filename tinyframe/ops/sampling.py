@@ -7,6 +7,7 @@ recorded (NormalBackward1, BernoulliBackward0, ...) but its gradient is zero.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -69,10 +70,15 @@ class StandardGamma(Op, node_name="StandardGammaBackward0"):
         return g * StandardGammaGrad.call(samples, concentration)
 
 
-# Gauss-Legendre rule on [-1, 1] for the integral in StandardGammaGrad, which takes elements in
-# chunks of _CHUNK (the quadrature holds _NODES.size values per element).
-_NODES, _WEIGHTS = np.polynomial.legendre.leggauss(96)
+# StandardGammaGrad takes elements in chunks of _CHUNK (the quadrature holds 96 values per element).
 _CHUNK = 1 << 16
+
+
+@functools.cache
+def _gauss_legendre() -> tuple[Any, Any]:
+    """The 96-point Gauss-Legendre rule on [-1, 1], made on first use: building it imports
+    numpy.polynomial, a tenth of ``import tinyframe``'s own time."""
+    return np.polynomial.legendre.leggauss(96)
 
 
 def _implicit_gamma_grad(xp: Any, x: Any, alpha: Any) -> Any:
@@ -82,11 +88,12 @@ def _implicit_gamma_grad(xp: Any, x: Any, alpha: Any) -> Any:
     start = xp.where(lower, log_x - 40.0 / alpha - spread, log_x)
     end = xp.where(lower, log_x, xp.log(x + 40.0 + 10.0 * xp.sqrt(alpha)))
     half = (end - start)[:, None] / 2
-    u = (end + start)[:, None] / 2 + half * xp.asarray(_NODES)
+    nodes, weights = _gauss_legendre()
+    u = (end + start)[:, None] / 2 + half * xp.asarray(nodes)
     # t p(t) / p(x) at t = e^u: the density in u relative to the density at x
     ratio = xp.exp(alpha[:, None] * (u - log_x[:, None]) - xp.exp(u) + (x + log_x)[:, None])
     digamma = unary.Digamma.call(alpha)[:, None]
-    integral = (xp.asarray(_WEIGHTS) * (u - digamma) * ratio * half).sum(-1)
+    integral = (xp.asarray(weights) * (u - digamma) * ratio * half).sum(-1)
     return xp.where(lower, -integral, integral)
 
 
