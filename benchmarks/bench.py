@@ -29,7 +29,7 @@ import sys
 import time
 from collections.abc import Callable
 
-DEFAULT_CASES = "tiny,mlp,cnn,transformer,lstm,mnist-cnn-eval,mnist-mlp-eval"
+DEFAULT_CASES = "tiny,mlp,cnn,transformer,lstm,mnist-cnn-eval,mnist-mlp-eval,import"
 
 
 def _set_threads(count: int) -> None:

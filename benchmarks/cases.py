@@ -6,6 +6,9 @@ frameworks (``lib`` is ``tinyframe`` or ``torch``), so that ``--profile`` can ti
 """
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -229,5 +232,28 @@ def mnist_mlp_eval(device: str, threads: int) -> Case:
     return _mnist_eval("mlp", 5, device, threads)
 
 
+# ---------------------------------------------------------------------------- import
+def import_time(device: str, threads: int) -> Case:
+    """``import tinyframe`` in a fresh interpreter, beside ``import numpy``, ``import torch`` and the bare
+    interpreter (``python``), each a process per call. The processes may write bytecode (the warm-up
+    call compiles it), since an installed package imports from compiled bytecode."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    paths = [root, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    torch = torch_or_none(threads)
+    if torch is not None:  # where this process found it (PYTHONPATH or --torch-site)
+        paths.append(os.path.dirname(os.path.dirname(torch.__file__)))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = os.pathsep.join(paths)
+
+    def importing(code: str) -> Callable[[], None]:
+        return lambda: subprocess.run([sys.executable, "-c", code], env=env, check=True)
+
+    steps = {"tinyframe": importing("import tinyframe"), "numpy": importing("import numpy"),
+             "python": importing("pass")}
+    if torch is not None:
+        steps["torch"] = importing("import torch")
+    return Case("import", 3, steps)
+
+
 CASES = {"tiny": tiny, "mlp": mlp, "cnn": cnn, "transformer": transformer, "lstm": lstm,
-         "mnist-cnn-eval": mnist_cnn_eval, "mnist-mlp-eval": mnist_mlp_eval}
+         "mnist-cnn-eval": mnist_cnn_eval, "mnist-mlp-eval": mnist_mlp_eval, "import": import_time}

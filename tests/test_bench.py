@@ -52,3 +52,11 @@ def test_timed_parts_split_a_training_step_into_forward_backward_and_optimizer()
     assert set(breakdown.timed_parts(step)) == {"forward", "backward", "optimizer"}
     assert not np.array_equal(model.weight.detach().numpy(), before)
     assert set(breakdown.timed_parts(cases.EvalPass(tf, model, x))) == {"forward"}
+
+
+def test_the_import_case_imports_each_library_in_a_fresh_process(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # not the checkout: the case's PYTHONPATH must find tinyframe
+    case = cases.import_time("cpu", 1)
+    assert {"tinyframe", "numpy", "python"} <= set(case.steps)
+    for step in case.steps.values():
+        step()  # raises CalledProcessError if the import fails
