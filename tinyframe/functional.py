@@ -30,6 +30,7 @@ from .ops import (
     statistics,
     unary,
 )
+from .ops import lu as _lu
 from .ops.binary import *  # noqa: F401,F403
 from .ops.construction import *  # noqa: F401,F403
 from .ops.contraction import *  # noqa: F401,F403
@@ -38,6 +39,7 @@ from .ops.decompositions import *  # noqa: F401,F403
 from .ops.indexing import *  # noqa: F401,F403
 from .ops.indexing import _TORCH_TYPE_NAMES as _TYPE_NAMES
 from .ops.linalg import *  # noqa: F401,F403
+from .ops.lu import *  # noqa: F401,F403
 from .ops.pooling import adaptive_avg_pool1d, avg_pool1d, max_pool1d, max_pool2d  # noqa: F401
 from .ops.reduction import *  # noqa: F401,F403
 from .ops.sampling import *  # noqa: F401,F403
@@ -52,7 +54,7 @@ from .tensor import Tensor as _Tensor
 __all__ = [*binary.__all__, *unary.__all__, *reduction.__all__, *linalg.__all__, *shape.__all__,
            *indexing.__all__, *convolution.__all__, "max_pool1d", "max_pool2d", "avg_pool1d", "adaptive_avg_pool1d",
            *sorting.__all__, *construction.__all__, *scattering.__all__, *contraction.__all__,
-           *decompositions.__all__, *sampling.__all__, *special.__all__,
+           *decompositions.__all__, *_lu.__all__, *sampling.__all__, *special.__all__,
            *statistics.__all__]
 
 

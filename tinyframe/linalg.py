@@ -28,6 +28,11 @@ from .ops.decompositions import linalg_qr as qr
 from .ops.decompositions import linalg_slogdet as slogdet
 from .ops.decompositions import linalg_solve as solve
 from .ops.decompositions import linalg_svd as svd
+from .ops.lu import householder_product
+from .ops.lu import linalg_lu as lu
+from .ops.lu import linalg_lu_factor as lu_factor
+from .ops.lu import linalg_lu_factor_ex as lu_factor_ex
+from .ops.lu import linalg_lu_solve as lu_solve
 from .return_types import linalg_cholesky_ex, linalg_inv_ex, linalg_solve_ex
 
 if TYPE_CHECKING:
@@ -36,7 +41,8 @@ if TYPE_CHECKING:
 __all__ = ["norm", "vector_norm", "matrix_norm", "det", "slogdet", "inv", "solve", "cholesky", "qr", "svd",
            "svdvals", "eigh", "eigvalsh", "pinv", "lstsq", "matrix_rank", "cross", "multi_dot", "matmul", "vecdot",
            "matrix_power", "diagonal", "inv_ex", "cholesky_ex", "solve_triangular", "eig", "eigvals", "LinAlgError",
-           "solve_ex", "cond", "matrix_exp", "tensorinv", "tensorsolve"]
+           "solve_ex", "cond", "matrix_exp", "tensorinv", "tensorsolve", "lu_factor",
+           "lu_factor_ex", "lu", "lu_solve", "householder_product"]
 
 _INF = float("inf")
 matmul = products.matmul

@@ -44,6 +44,12 @@ _FIELDS = {
     "linalg_cholesky_ex": ["L", "info"],
     "linalg_solve_ex": ["result", "info"],
     "linalg_lstsq": ["solution", "residuals", "rank", "singular_values"],
+    "linalg_lu_factor": ["LU", "pivots"],
+    "linalg_lu_factor_ex": ["LU", "pivots", "info"],
+    "linalg_lu": ["P", "L", "U"],
+    "lu_unpack": ["P", "L", "U"],
+    "_lu_with_info": ["LU", "pivots", "info"],
+    "geqrf": ["a", "tau"],
 }
 __all__ = list(_FIELDS)
 

@@ -23,6 +23,7 @@ from .ops import binary, conversion, indexing, inplace, linalg, reduction, unary
 from .ops import construction as construction_ops
 from .ops import contraction as contraction_ops
 from .ops import decompositions as decomposition_ops
+from .ops import lu as lu_ops
 from .ops import sampling as sampling_ops
 from .ops import scattering as scatter_ops
 from .ops import shape as shape_ops
@@ -1355,6 +1356,21 @@ class Tensor:
 
     def qr(self, some: builtins.bool = True) -> Any:
         return decomposition_ops.qr(self, some)
+
+    def lu(self, pivot: builtins.bool = True, get_infos: builtins.bool = False) -> Any:
+        """``tinyframe.lu(self, pivot, get_infos)`` (deprecated in PyTorch for ``linalg.lu_factor``)."""
+        return lu_ops.lu(self, pivot, get_infos)
+
+    def lu_solve(self, LU_data: Tensor, LU_pivots: Tensor) -> Tensor:
+        """``tinyframe.lu_solve(self, LU_data, LU_pivots)``: the solution of ``A X = self``."""
+        return lu_ops.lu_solve(self, LU_data, LU_pivots)
+
+    def orgqr(self, input2: Tensor) -> Tensor:
+        """``tinyframe.linalg.householder_product(self, input2)``."""
+        return lu_ops.householder_product(self, input2)
+
+    def geqrf(self) -> Any:
+        return lu_ops.geqrf(self)
 
     def matrix_exp(self) -> Tensor:
         """``tinyframe.linalg.matrix_exp`` of this tensor: the exponential of each square matrix."""

@@ -44,6 +44,7 @@ def all_cases() -> list[OpCase]:
         indexing,
         linalg,
         linalg_decompositions,
+        lu,
         nn_ops,
         reduction,
         shape,
@@ -52,6 +53,6 @@ def all_cases() -> list[OpCase]:
     )
     cases = []
     for family in (binary, unary, reduction, linalg, shape, indexing, nn_ops, sorting, construction,
-                   linalg_decompositions):
+                   linalg_decompositions, lu):
         cases.extend(family.CASES)
     return cases
