@@ -40,7 +40,7 @@ LAYERS = [
      "tinyframe._toplevel", "tinyframe.legacy_tensor_types", "tinyframe.testing",
      "tinyframe.amp", "tinyframe.special"],
     ["tinyframe.nn", "tinyframe.distributions"],
-    ["tinyframe.optim", "tinyframe.utils", "tinyframe.jit", "tinyframe.func"],
+    ["tinyframe.optim", "tinyframe.utils", "tinyframe.jit", "tinyframe.func", "tinyframe.hub"],
     ["tinyframe.examples"],
 ]
 

@@ -48,7 +48,7 @@ short = int16
 # The layers above the core (torch.nn, torch.optim, ...) and serialization (torch.save / torch.load, with
 # hashlib, socket, zipfile) load on first use: that is about two thirds of what ``import tinyframe`` took
 # beyond importing NumPy. ``tinyframe.nn``, ``from tinyframe import nn`` and ``import tinyframe.nn`` work as before.
-_LAZY = {"distributed": None, "distributions": None, "func": None, "jit": None, "multiprocessing": None,
+_LAZY = {"distributed": None, "distributions": None, "func": None, "hub": None, "jit": None, "multiprocessing": None,
          "nn": None, "optim": None, "profiler": None, "utils": None, "version": None,
          "special": None, "accelerator": None, "backends": None, "testing": None,
          "save": "serialization", "load": "serialization", "vmap": "func", "from_dlpack": "_dlpack"}
