@@ -25,6 +25,18 @@ STEPS = 8
 
 # (optimizer, hyper-parameters, w and b after STEPS steps in torch 2.13)
 EXPECTED = [
+    ('Adafactor', dict(),
+     [[0.51365727186203, -1.0948477983474731, 1.9098180532455444],
+      [0.18078382313251495, -0.0028106593526899815, -0.7591509222984314]],
+     [0.11734526604413986, -0.18259619176387787, 0.31720593571662903]),
+    ('Adafactor', dict(lr=0.05, weight_decay=0.1),
+     [[0.5450432896614075, -0.7031127214431763, 1.5501850843429565],
+      [-0.2227986752986908, -0.01367393508553505, -0.895409345626831]],
+     [0.18184350430965424, -0.10505182296037674, 0.37073442339897156]),
+    ('Adafactor', dict(lr=0.1, beta2_decay=-0.5, eps=(1e-4, 1e-2), d=1.5, maximize=True),
+     [[0.3400499224662781, -2.8114562034606934, 3.2400107383728027],
+      [1.9323257207870483, 0.028966886922717094, 0.42829298973083496]],
+     [-0.07466917484998703, -0.3723188042640686, 0.12096979469060898]),
     ('SGD', dict(lr=0.1),
      [[0.916114, 0.96304846, 1.4304671], [-0.999148, -0.14923698, -0.94966835]],
      [0.43289113, 0.38255948, 0.4664456]),
@@ -251,6 +263,7 @@ ALL_OPTIMIZERS = [
     (optim.RAdam, dict(lr=0.1, betas=(0.9, 0.5))),
     (optim.Rprop, dict(lr=0.05)),
     (optim.ASGD, dict(lr=0.1, t0=1, weight_decay=0.1)),
+    (optim.Adafactor, dict(lr=0.1, weight_decay=0.1)),
 ]
 OPTIMIZER_IDS = [cls.__name__ for cls, _ in ALL_OPTIMIZERS]
 
@@ -518,6 +531,16 @@ def test_state_dict_survives_tinyframe_save_and_load(tmp_path):
     (optim.LBFGS, dict(lr=-1), "Invalid learning rate: -1"),
     (optim.Rprop, dict(etas=(1.5, 1.2)), "Invalid eta values: 1.5, 1.2"),
     (optim.ASGD, dict(weight_decay=-1), "Invalid weight_decay value: -1"),
+    (optim.Adafactor, dict(lr=-1), "Learning rate should be >= 0 but is: -1"),
+    (optim.Adafactor, dict(beta2_decay=0.1), "beta2_decay should be <= 0 but is: 0.1"),
+    (optim.Adafactor, dict(eps=(-1, 1e-3)), "epsilon1 should be >= 0 but is: -1"),
+    (optim.Adafactor, dict(eps=(None, -1)), "epsilon2 should be >= 0 but is: -1"),
+    (optim.Adafactor, dict(d=0.5), "Clipping threshold d should be >= 1 but is: 0.5"),
+    (optim.Adafactor, dict(weight_decay=-1), "weight_decay should be >= 0 but is: -1"),
+    (optim.SparseAdam, dict(lr=0), "Invalid learning rate: 0"),
+    (optim.SparseAdam, dict(eps=0), "Invalid epsilon value: 0"),
+    (optim.SparseAdam, dict(betas=(1.0, 0.9)), "Invalid beta parameter at index 0: 1.0"),
+    (optim.SparseAdam, dict(betas=(0.9, 1.0)), "Invalid beta parameter at index 1: 1.0"),
 ])
 def test_bad_hyper_parameters_raise_pytorch_errors(cls, options, message):
     with pytest.raises(ValueError, match=re.escape(message)):
@@ -671,6 +694,8 @@ TORCH_DEFAULT_KEYS = {
               "differentiable"],
     "Rprop": ["lr", "etas", "step_sizes", "foreach", "maximize", "differentiable", "capturable"],
     "ASGD": ["lr", "lambd", "alpha", "t0", "weight_decay", "foreach", "maximize", "differentiable", "capturable"],
+    "Adafactor": ["lr", "beta2_decay", "eps", "d", "weight_decay", "foreach", "maximize"],
+    "SparseAdam": ["lr", "betas", "eps", "maximize"],
     "LBFGS": ["lr", "max_iter", "max_eval", "tolerance_grad", "tolerance_change", "history_size", "line_search_fn"],
 }
 
@@ -680,6 +705,28 @@ def test_param_groups_have_pytorchs_keys_in_its_order(name):
     optimizer = getattr(optim, name)([tinyframe.zeros(2, requires_grad=True)])
     assert list(optimizer.defaults) == TORCH_DEFAULT_KEYS[name]
     assert [key for key in optimizer.param_groups[0] if key != "params"] == TORCH_DEFAULT_KEYS[name]
+
+
+def test_adafactor_factors_the_last_two_dimensions_of_a_parameter():
+    w = tinyframe.zeros(2, 2, 3, requires_grad=True)
+    optimizer = optim.Adafactor([w])
+    w.grad = tinyframe.ones(2, 2, 3)
+    optimizer.step()
+    assert {key: tuple(value.shape) for key, value in optimizer.state[w].items()} == {
+        "step": (), "row_var": (2, 2, 1), "col_var": (2, 1, 3)}
+
+
+def test_sparse_adam_refuses_dense_gradients_as_pytorch():
+    w = tinyframe.zeros(2, 3, requires_grad=True)
+    optimizer = optim.SparseAdam([w])
+    optimizer.step()  # no gradient yet: nothing to do
+    w.grad = tinyframe.ones(2, 3)
+    with pytest.raises(RuntimeError, match="^SparseAdam does not support dense gradients, please consider Adam "
+                                           "instead$"):
+        optimizer.step()
+    assert not optimizer.state and repr(optimizer) == (
+        "SparseAdam (\nParameter Group 0\n    betas: (0.9, 0.999)\n    eps: 1e-08\n    lr: 0.001\n"
+        "    maximize: False\n)")
 
 
 def test_rmsprop_takes_capturable_positionally_as_pytorch():
