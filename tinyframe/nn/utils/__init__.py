@@ -1,5 +1,6 @@
-"""``tinyframe.nn.utils``: gradient clipping and conversions between parameters and one flat vector."""
-from . import fusion, parametrizations, parametrize, rnn, stateless
+"""``tinyframe.nn.utils``: gradient clipping, conversions between parameters and one flat vector,
+parametrisations and pruning (``prune``)."""
+from . import fusion, parametrizations, parametrize, prune, rnn, stateless
 from .clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm
 from .convert_parameters import parameters_to_vector, vector_to_parameters
 from .fusion import fuse_conv_bn_eval, fuse_conv_bn_weights, fuse_linear_bn_eval, fuse_linear_bn_weights
@@ -12,4 +13,4 @@ __all__ = ["clip_grad_norm_", "clip_grad_norm", "clip_grad_value_", "clip_grads_
            "parameters_to_vector", "vector_to_parameters", "rnn", "parametrize", "parametrizations",
            "weight_norm", "remove_weight_norm", "stateless", "fusion", "fuse_conv_bn_eval", "fuse_conv_bn_weights",
            "fuse_linear_bn_eval", "fuse_linear_bn_weights", "skip_init", "convert_conv2d_weight_memory_format",
-           "convert_conv3d_weight_memory_format", "spectral_norm", "remove_spectral_norm"]
+           "convert_conv3d_weight_memory_format", "spectral_norm", "remove_spectral_norm", "prune"]
