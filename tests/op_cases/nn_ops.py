@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tinyframe.nn import functional as nn_functional
 from tinyframe.ops import activation
 from tinyframe.ops import convolution as conv
 from tinyframe.ops import pooling as pool
@@ -248,4 +249,43 @@ CASES += [
     OpCase("hardswish", activation.hardswish, lambda x: x * np.clip(x + 3, 0, 6) / 6, [(3, 5)], domain=(-5.0, 5.0)),
     OpCase("hardsigmoid", activation.hardsigmoid, lambda x: np.clip(x + 3, 0, 6) / 6, [(3, 5)], domain=(-5.0, 5.0)),
     OpCase("glu", lambda x: activation.glu(x, 0), lambda x: x[:2] / (1 + np.exp(-x[2:])), [(4, 3)]),
+]
+
+
+SAMPLES_2D = np.array([[[0.70, 0.12], [0.25, 0.93]], [[0.05, 0.55], [0.81, 0.33]]])
+SAMPLES_3D = np.array([[[0.70, 0.12, 0.44], [0.25, 0.93, 0.61]]])
+
+
+def _starts(sample: float, size: int, out: int, kernel: int) -> list:
+    """PyTorch's ``generate_intervals``, one start at a time."""
+    alpha = (size - kernel) / (out - 1) if out > 1 else 0.0
+    return [int((i + sample) * alpha) - int(sample * alpha) for i in range(out - 1)] + [size - kernel]
+
+
+def fractional_max_pool_reference(x: np.ndarray, kernel: tuple, out: tuple, samples: np.ndarray) -> np.ndarray:
+    """The max over each window, its starts from the plane's samples (2-d: (W, H); 3-d: (T, H, W))."""
+    nd = len(kernel)
+    result = np.empty(x.shape[:2] + tuple(out))
+    for n, c in np.ndindex(*x.shape[:2]):
+        order = samples[n, c][::-1] if nd == 2 else samples[n, c]
+        starts = [_starts(u, size, o, k) for u, size, o, k in zip(order, x.shape[2:], out, kernel)]
+        for cell in np.ndindex(*out):
+            window = tuple(slice(s[i], s[i] + k) for s, i, k in zip(starts, cell, kernel))
+            result[(n, c) + cell] = x[(n, c) + window].max()
+    return result
+
+
+def _fractional(nd: int, kernel: tuple, out: tuple, samples: np.ndarray):
+    pool = nn_functional.fractional_max_pool2d if nd == 2 else nn_functional.fractional_max_pool3d
+
+    def fn(x):
+        return pool(x, kernel, output_size=out, _random_samples=x.new_tensor(samples))
+    return fn
+
+
+CASES += [
+    OpCase("fractional_max_pool2d", _fractional(2, (2, 3), (3, 4), SAMPLES_2D),
+           lambda x: fractional_max_pool_reference(x, (2, 3), (3, 4), SAMPLES_2D), [(2, 2, 6, 7)]),
+    OpCase("fractional_max_pool3d", _fractional(3, (2, 2, 2), (2, 3, 2), SAMPLES_3D),
+           lambda x: fractional_max_pool_reference(x, (2, 2, 2), (2, 3, 2), SAMPLES_3D), [(1, 2, 4, 5, 4)]),
 ]

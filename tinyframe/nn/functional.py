@@ -43,6 +43,12 @@ from ..ops.pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool1d, 
 from ..random import generator_for
 from ..tensor import Tensor
 from ._functional.distance import cosine_similarity, normalize, pairwise_distance
+from ._functional.fractional_pooling import (
+    fractional_max_pool2d,
+    fractional_max_pool2d_with_indices,
+    fractional_max_pool3d,
+    fractional_max_pool3d_with_indices,
+)
 from ._functional.losses import (
     cosine_embedding_loss,
     gaussian_nll_loss,
@@ -99,6 +105,8 @@ __all__ += ["selu", "selu_", "celu", "celu_", "softsign", "softmin", "threshold"
             "upsample_bilinear", "max_pool1d_with_indices", "max_pool2d_with_indices",
             "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices",
             "multilabel_margin_loss", "rrelu_", "native_channel_shuffle"]
+__all__ += ["fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
+            "fractional_max_pool3d_with_indices"]
 __all__ += ["max_pool3d", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool3d", "max_unpool3d", "lp_pool3d",
             "conv_transpose3d", "affine_grid", "grid_sample"]
 
