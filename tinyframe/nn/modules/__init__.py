@@ -29,6 +29,7 @@ from .activation import (
     Tanhshrink,
     Threshold,
 )
+from .adaptive import AdaptiveLogSoftmaxWithLoss
 from .attention import MultiheadAttention
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d, SyncBatchNorm
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
@@ -163,7 +164,7 @@ __all__ += ["SELU", "CELU", "Softsign", "Tanhshrink", "Softmin", "Softmax2d", "T
             "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
             "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
             "ReplicationPad3d", "CircularPad1d", "CircularPad2d", "CircularPad3d"]
-__all__ += ["FractionalMaxPool2d", "FractionalMaxPool3d"]
+__all__ += ["FractionalMaxPool2d", "FractionalMaxPool3d", "AdaptiveLogSoftmaxWithLoss"]
 __all__ += ["ConvTranspose3d", "MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "MaxUnpool3d",
             "LPPool3d"]
 __all__ += ["NLLLoss2d"]
