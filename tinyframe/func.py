@@ -1,7 +1,8 @@
 """``torch.func``: function transforms. ``vmap`` maps a function over a batch dimension (by running it
 on each slice and stacking the results, which computes what PyTorch's batching rules compute);
 ``grad``, ``grad_and_value``, ``vjp``, ``jacrev``/``jacfwd`` and ``hessian`` are reverse-mode autograd
-applied to a function; ``functional_call`` runs a module with other parameters."""
+applied to a function; ``jvp`` is forward mode (``autograd.forward_ad``); ``functional_call`` runs a module
+with other parameters."""
 from __future__ import annotations
 
 import functools
@@ -9,13 +10,13 @@ from collections.abc import Callable
 from typing import Any
 
 from . import grad_mode
-from .autograd import engine
+from .autograd import engine, forward_ad
 from .autograd import functional as autograd_functional
 from .nn.utils.stateless import functional_call
 from .ops import shape
 from .tensor import Tensor
 
-__all__ = ["vmap", "grad", "grad_and_value", "vjp", "jacrev", "jacfwd", "hessian", "functional_call"]
+__all__ = ["vmap", "grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "functional_call"]
 
 
 # --------------------------------------------------------------------------- vmap
@@ -102,6 +103,31 @@ def vjp(func: Callable, *primals: Tensor, has_aux: bool = False) -> tuple:
         return tuple(engine.grad(output, list(tracked), cotangent, retain_graph=True, allow_unused=True))
     detached = output.detach()
     return (detached, vjp_fn, aux) if has_aux else (detached, vjp_fn)
+
+
+def jvp(func: Callable, primals: Any, tangents: Any, *, strict: bool = False, has_aux: bool = False) -> tuple:
+    """``(func(*primals), J tangents)``: the Jacobian-vector product by forward-mode AD
+    (``autograd.forward_ad``); with ``has_aux``, ``func`` returns ``(output, aux)`` and ``aux`` comes
+    third. ``primals`` and ``tangents`` are tuples of tensors of the same shapes."""
+    if not isinstance(primals, tuple):
+        raise RuntimeError("jvp(f, primals, tangents): Expected primals to be a tuple. E.g. it should be valid to "
+                           "call f(*primals).")
+    if not isinstance(tangents, tuple) or len(tangents) != len(primals):
+        raise RuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have the same python "
+                           f"structure. For example, if primals is a tuple of 3 tensors, tangents also must be. Got "
+                           f"{len(primals)} primals and {len(tangents) if isinstance(tangents, tuple) else 1} "
+                           "tangents")
+    with forward_ad.dual_level():
+        result = func(*(forward_ad.make_dual(p, t) for p, t in zip(primals, tangents)))
+        output, aux = result if has_aux else (result, None)
+        unpacked = [forward_ad.unpack_dual(o) for o in (output if isinstance(output, tuple) else (output,))]
+    primal_out = tuple(u.primal for u in unpacked)
+    tangent_out = tuple(u.tangent if u.tangent is not None else u.primal.new_zeros(u.primal.shape) for u in unpacked)
+    if not isinstance(output, tuple):
+        primal_out, tangent_out = primal_out[0], tangent_out[0]
+    if isinstance(aux, Tensor) and not any(p.requires_grad for p in primals):
+        aux = aux.detach()  # computed from the dual tensors, which (unlike PyTorch's) require grad
+    return (primal_out, tangent_out, aux) if has_aux else (primal_out, tangent_out)
 
 
 def jacrev(func: Callable, argnums: int | tuple = 0) -> Callable:

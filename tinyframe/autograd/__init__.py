@@ -13,11 +13,11 @@ from . import function, graph
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "Variable", "gradcheck", "gradgradcheck", "GradcheckError",
            "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "function", "functional", "graph",
            "detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
-           "inference_mode", "profiler"]
+           "inference_mode", "profiler", "forward_ad"]
 
 
-# torch.autograd.functional and the profiler load on first use, to keep ``import tinyframe`` short.
-_LAZY = ("functional", "profiler")
+# torch.autograd.functional, forward_ad and the profiler load on first use, to keep ``import tinyframe`` short.
+_LAZY = ("functional", "profiler", "forward_ad")
 
 
 def __getattr__(name: str) -> Any:
