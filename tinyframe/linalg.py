@@ -28,6 +28,9 @@ from .ops.decompositions import linalg_qr as qr
 from .ops.decompositions import linalg_slogdet as slogdet
 from .ops.decompositions import linalg_solve as solve
 from .ops.decompositions import linalg_svd as svd
+from .ops.ldl import linalg_ldl_factor as ldl_factor
+from .ops.ldl import linalg_ldl_factor_ex as ldl_factor_ex
+from .ops.ldl import linalg_ldl_solve as ldl_solve
 from .ops.lu import householder_product
 from .ops.lu import linalg_lu as lu
 from .ops.lu import linalg_lu_factor as lu_factor
@@ -42,7 +45,8 @@ __all__ = ["norm", "vector_norm", "matrix_norm", "det", "slogdet", "inv", "solve
            "svdvals", "eigh", "eigvalsh", "pinv", "lstsq", "matrix_rank", "cross", "multi_dot", "matmul", "vecdot",
            "matrix_power", "diagonal", "inv_ex", "cholesky_ex", "solve_triangular", "eig", "eigvals", "LinAlgError",
            "solve_ex", "cond", "matrix_exp", "tensorinv", "tensorsolve", "lu_factor",
-           "lu_factor_ex", "lu", "lu_solve", "householder_product"]
+           "lu_factor_ex", "lu", "lu_solve", "householder_product", "ldl_factor",
+           "ldl_factor_ex", "ldl_solve"]
 
 _INF = float("inf")
 matmul = products.matmul

@@ -50,6 +50,8 @@ _FIELDS = {
     "lu_unpack": ["P", "L", "U"],
     "_lu_with_info": ["LU", "pivots", "info"],
     "geqrf": ["a", "tau"],
+    "linalg_ldl_factor": ["LD", "pivots"],
+    "linalg_ldl_factor_ex": ["LD", "pivots", "info"],
 }
 __all__ = list(_FIELDS)
 
