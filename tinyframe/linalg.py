@@ -14,6 +14,7 @@ import numpy as np
 from . import _graph
 from ._dims import wrap_dim
 from .device import array_module_of
+from .dtypes import cpp_type_name
 from .ops import construction, contraction, reduction, shape, unary
 from .ops import linalg as products
 from .ops._composite import composed
@@ -123,27 +124,59 @@ def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
 
 
 def multi_dot(tensors: Sequence[Tensor]) -> Tensor:
-    """The product of a chain of matrices; the first may be a row vector and the last a column
-    vector (1-D), whose dimensions the result then drops."""
-    tensors = list(tensors)
-    if len(tensors) < 2:
-        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
-    first_vector, last_vector = tensors[0].ndim == 1, tensors[-1].ndim == 1
-    if first_vector:
-        tensors[0] = shape.unsqueeze(tensors[0], 0)
-    if last_vector:
-        tensors[-1] = shape.unsqueeze(tensors[-1], -1)
-    for k, t in enumerate(tensors):
-        if t.ndim != 2:
-            raise RuntimeError(f"multi_dot(): tensor {k} must be 2D but got {t.ndim}D")
-    out = tensors[0]
-    for t in tensors[1:]:
-        out = products.mm(out, t)
-    if first_vector:
-        out = shape.squeeze(out, 0)
-    if last_vector:
-        out = shape.squeeze(out, -1)
-    return out
+    """The product of a chain of matrices, in the order of fewest scalar multiplications (PyTorch's matrix
+    chain order); the first may be a row vector and the last a column vector (1-D), whose dimensions the
+    result then drops."""
+    given = list(tensors)
+    n = len(given)
+    if n < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
+    for position, k in (("first", 0), ("last", n - 1)):
+        if given[k].ndim not in (1, 2):
+            raise RuntimeError(f"multi_dot(): the {position} tensor must be 1D or 2D but got {given[k].ndim}D")
+    for k in range(1, n - 1):
+        if given[k].ndim != 2:
+            raise RuntimeError(f"multi_dot(): tensor {k} must be 2D but got {given[k].ndim}D")
+    for k, t in enumerate(given):
+        if t.dtype != given[0].dtype:
+            raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor 0 is "
+                               f"{cpp_type_name(given[0]._data.dtype)} and tensor {k} {cpp_type_name(t._data.dtype)}")
+    matrices = list(given)
+    matrices[0] = shape.unsqueeze(given[0], 0) if given[0].ndim == 1 else given[0]
+    matrices[-1] = shape.unsqueeze(given[-1], -1) if given[-1].ndim == 1 else given[-1]
+    for k in range(n - 1):
+        if matrices[k].shape[-1] != matrices[k + 1].shape[0]:
+            raise RuntimeError(f"multi_dot(): tensors {k} and {k + 1} with shapes {list(given[k].shape)} and "
+                               f"{list(given[k + 1].shape)} cannot be multiplied")
+    out_shape = [m for t, m in ((given[0], matrices[0].shape[0]), (given[-1], matrices[-1].shape[1])) if t.ndim == 2]
+    return _chain_product(matrices, _chain_order(matrices), 0, n - 1).view(out_shape)
+
+
+def _chain_order(matrices: list) -> dict:
+    """Where to split each sub-chain ``(i, j)``: the dynamic programme of the matrix chain problem, with
+    PyTorch's choices on ties (three matrices: the left product first)."""
+    n = len(matrices)
+    dims = [matrices[0].shape[0]] + [m.shape[1] for m in matrices]
+    if n == 3:
+        a, b, c, d = dims
+        return {(0, 2): 0 if a * c * (b + d) > b * d * (a + c) else 1, (0, 1): 0, (1, 2): 1}
+    cost = {(i, i): 0 for i in range(n)}
+    split: dict = {}
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            for k in range(i, j):
+                q = cost[i, k] + cost[k + 1, j] + dims[i] * dims[k + 1] * dims[j + 1]
+                if (i, j) not in cost or q < cost[i, j]:  # the first cheapest split, as PyTorch
+                    cost[i, j], split[i, j] = q, k
+    return split
+
+
+def _chain_product(matrices: list, split: dict, i: int, j: int) -> Tensor:
+    if i == j:
+        return matrices[i]
+    k = split[i, j]
+    return products.mm(_chain_product(matrices, split, i, k), _chain_product(matrices, split, k + 1, j))
 
 
 def matrix_power(A: Tensor, n: int) -> Tensor:
@@ -152,9 +185,11 @@ def matrix_power(A: Tensor, n: int) -> Tensor:
         raise RuntimeError("linalg.matrix_power: A must be batches of square matrices")
     if n < 0:
         return matrix_power(inv(A), -n)
-    if n == 0:
+    if n == 1:
+        return A.clone()
+    if n == 0:  # as PyTorch: the identity copied into a clone (its gradient is zero)
         xp = array_module_of(A._data)
-        return _graph.wrap(xp.broadcast_to(xp.eye(A.shape[-1], dtype=A._data.dtype), A.shape).copy())
+        return A.clone().copy_(_graph.wrap(xp.broadcast_to(xp.eye(A.shape[-1], dtype=A._data.dtype), A.shape)))
     result, base = None, A
     while n:  # square-and-multiply
         if n & 1:
