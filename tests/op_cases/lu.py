@@ -89,3 +89,16 @@ CASES: list[OpCase] = [
     OpCase("householder_product", tf.linalg.householder_product, _np_householder, [(4, 3), (2,)]),
     OpCase("orgqr", tf.orgqr, _np_householder, [(3, 3), (3,)]),
 ]
+
+
+def _ldl_solved(a: tf.Tensor, b: tf.Tensor) -> tf.Tensor:
+    LD, pivots = tf.linalg.ldl_factor(a + a.mT)
+    return tf.linalg.ldl_solve(LD, pivots, b)
+
+
+# LDL has no derivative in PyTorch (its nodes raise), so only the forward is checked.
+CASES += [
+    OpCase("linalg_ldl_solve", _ldl_solved, lambda a, b: np.linalg.solve(a + a.T, b), [(4, 4), (4, 2)], grad=False),
+    OpCase("linalg_ldl_solve_batched", _ldl_solved, lambda a, b: np.linalg.solve(a + np.swapaxes(a, -1, -2), b),
+           [(2, 3, 3), (2, 3, 1)], grad=False),
+]
