@@ -136,6 +136,7 @@ G_VALUES = [[2.0, -1, 0.5], [1, 3, -2], [0.5, 1, 4], [1, 1, 1]]
 
 def test_geqrf_and_householder_product_give_qr() -> None:
     a, tau = torch.geqrf(torch.tensor(G_VALUES, dtype=torch.float64))
+    assert a.grad_fn is None
     np.testing.assert_allclose(a.numpy(), [[-2.5, -1.0, -0.8], [0.2222222222, -3.3166247904, 0.6934760925],
                                            [0.1111111111, 0.1583123952, -4.4865455430],
                                            [0.2222222222, 0.1583123952, 0.1342436319]], rtol=1e-9)
@@ -147,6 +148,14 @@ def test_geqrf_and_householder_product_give_qr() -> None:
                                                     [-0.2, -0.2412090757, -0.8931755376],
                                                     [-0.4, -0.1809068067, -0.1795266620]], rtol=1e-9)
     assert type(torch.orgqr(a, tau).grad_fn).__name__ == "LinalgHouseholderProductBackward0"
+
+
+def test_geqrf_has_no_derivative_as_in_pytorch() -> None:
+    a, tau = torch.geqrf(torch.tensor(G_VALUES, requires_grad=True))
+    assert type(a.grad_fn).__name__ == type(tau.grad_fn).__name__ == "GeqrfBackward0"
+    with pytest.raises(NotImplementedError, match="^the derivative for 'geqrf' is not implemented.$"):
+        tau.sum().backward()
+    assert torch.geqrf(torch.randn(2, 4, 3)).tau.shape == (2, 3) and torch.geqrf(torch.randn(3, 5)).tau.shape == (3,)
 
 
 @pytest.mark.parametrize(("shapes", "message"), [

@@ -14,6 +14,7 @@ import warnings
 from typing import TYPE_CHECKING, Any
 
 from .. import _graph, return_types
+from .._graph import Op
 from ..device import array_module_of
 from . import construction, shape
 from ._composite import composed
@@ -313,15 +314,28 @@ def _type_name(t: Tensor) -> str:
 orgqr = householder_product
 
 
+class Geqrf(Op):
+    """One result of ``geqrf``, which PyTorch does not differentiate: its backward raises."""
+
+    @staticmethod
+    def forward(ctx: Geqrf, a: Any, *, result: Any) -> Any:
+        return result
+
+    @staticmethod
+    def backward(ctx: Geqrf, g: Any) -> Any:
+        raise NotImplementedError("the derivative for 'geqrf' is not implemented.")
+
+
 def geqrf(input: Tensor) -> Any:
     """The named tuple ``(a, tau)`` of LAPACK's geqrf: ``R`` in ``a``'s upper triangle, the Householder
     vectors below it and their scales ``tau`` (``householder_product(a, tau)`` is ``Q``). It has no
     derivative, as in PyTorch."""
     xp = array_module_of(input._data)
+    dtype = input._data.dtype
+    k = min(input.shape[-2:])
     flat = input._data.reshape((-1,) + input.shape[-2:])
     pairs = [xp.linalg.qr(matrix, mode="raw") for matrix in flat]  # raw: (a^T, tau) in LAPACK's storage
     a = xp.stack([h.T for h, _ in pairs]).reshape(input.shape) if pairs else input._data.copy()
-    k = min(input.shape[-2:])
-    tau = xp.stack([t for _, t in pairs]).reshape(input.shape[:-2] + (k,)) if pairs else xp.zeros(
-        input.shape[:-2] + (k,), dtype=input._data.dtype)
-    return return_types.geqrf(_graph.wrap(a.astype(input._data.dtype)), _graph.wrap(tau.astype(input._data.dtype)))
+    tau = (xp.stack([t for _, t in pairs]).reshape(input.shape[:-2] + (k,)) if pairs
+           else xp.zeros(input.shape[:-2] + (k,), dtype=dtype))
+    return return_types.geqrf(Geqrf.apply(input, result=a.astype(dtype)), Geqrf.apply(input, result=tau.astype(dtype)))
