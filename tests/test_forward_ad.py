@@ -88,3 +88,13 @@ def test_func_jvp_matches_pytorch() -> None:
         func.jvp(torch.sin, X, (T,))
     with pytest.raises(RuntimeError, match="Expected primals and tangents to have the same python structure"):
         func.jvp(torch.sin, (X,), (T, T))
+
+
+def test_jacrev_and_jacfwd_take_has_aux_as_pytorch() -> None:
+    x = torch.tensor([1.0, 2.0])
+    for transform in (func.jacrev, func.jacfwd):
+        jacobian, aux = transform(lambda v: (v.sin(), v.sum()), has_aux=True)(x)
+        np.testing.assert_allclose(jacobian.numpy(), [[0.5403, 0], [0, -0.4161]], atol=1e-4)
+        assert aux.item() == 3.0 and aux.grad_fn is None
+    first, second = func.jacfwd(lambda a, b: a * b, argnums=(0, 1))(x, x)
+    assert first.tolist() == second.tolist() == [[1, 0], [0, 2]]

@@ -130,23 +130,39 @@ def jvp(func: Callable, primals: Any, tangents: Any, *, strict: bool = False, ha
     return (primal_out, tangent_out, aux) if has_aux else (primal_out, tangent_out)
 
 
-def jacrev(func: Callable, argnums: int | tuple = 0) -> Callable:
-    """A function returning the Jacobian of ``func`` w.r.t. the arguments ``argnums``."""
+def jacrev(func: Callable, argnums: int | tuple = 0, *, has_aux: bool = False,
+           chunk_size: int | None = None) -> Callable:
+    """A function returning the Jacobian of ``func`` w.r.t. the arguments ``argnums`` (with ``has_aux``,
+    ``func`` returns ``(output, aux)`` and the function returns ``(jacobian, aux)``)."""
     numbers = (argnums,) if isinstance(argnums, int) else tuple(argnums)
 
     @functools.wraps(func)
     def transformed(*args: Any) -> Any:
+        auxiliary = []
+
         def of_chosen(*chosen: Tensor) -> Any:
             full = list(args)
             for i, value in zip(numbers, chosen):
                 full[i] = value
-            return func(*full)
+            result = func(*full)
+            if not has_aux:
+                return result
+            auxiliary.append(result[1])
+            return result[0]
         jacobian = autograd_functional.jacobian(of_chosen, tuple(args[i] for i in numbers))
-        return jacobian[0] if isinstance(argnums, int) else jacobian
+        jacobian = jacobian[0] if isinstance(argnums, int) else jacobian
+        if not has_aux:
+            return jacobian
+        aux = auxiliary[0]  # computed from inputs made differentiable for the Jacobian: not part of the result's graph
+        return jacobian, aux.detach() if isinstance(aux, Tensor) else aux
     return transformed
 
 
-jacfwd = jacrev  # the same Jacobian, by reverse mode
+def jacfwd(func: Callable, argnums: int | tuple = 0, has_aux: bool = False, *, randomness: str = "error") -> Callable:
+    """A function returning the Jacobian of ``func`` w.r.t. the arguments ``argnums``: the same Jacobian as
+    ``jacrev``'s, which computes it (one reverse pass per output element, where forward mode by ``jvp``
+    would take two per input element)."""
+    return jacrev(func, argnums, has_aux=has_aux)
 
 
 def hessian(func: Callable, argnums: int = 0) -> Callable:
