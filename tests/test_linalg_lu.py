@@ -172,3 +172,20 @@ def test_householder_product_bad_shapes(shapes, message) -> None:
 def test_householder_product_dtype_mismatch() -> None:
     with pytest.raises(RuntimeError, match="tau dtype Float does not match input dtype Double"):
         torch.linalg.householder_product(torch.ones(4, 3, dtype=torch.float64), torch.ones(3))
+
+
+def test_ormqr_matches_pytorch() -> None:
+    torch.manual_seed(0)
+    a = torch.randn(4, 3, dtype=torch.float64, requires_grad=True)
+    tau = torch.rand(3, dtype=torch.float64, requires_grad=True)
+    c = torch.randn(4, 2, dtype=torch.float64, requires_grad=True)
+    product = torch.ormqr(a, tau, c)
+    assert type(product.grad_fn).__name__ == "OrmqrBackward0" and len(product.grad_fn.next_functions) == 3
+    assert product.sum().item() == pytest.approx(-0.6453668229493418, rel=1e-12)
+    assert torch.ormqr(a, tau, c, transpose=True).sum().item() == pytest.approx(-0.6114462760216579, rel=1e-12)
+    assert torch.ormqr(a, tau, c.T, left=False).sum().item() == pytest.approx(-0.6114462760216578, rel=1e-12)
+    with pytest.raises(RuntimeError, match=r"^torch.ormqr: other.shape\[-2\] must be equal to input.shape\[-2\]$"):
+        torch.ormqr(a, tau, c[:3])
+    with pytest.raises(RuntimeError, match=r"^torch.ormqr: tau.shape\[-1\] must be equal to min\(other.shape\[-2\], "
+                                           r"input.shape\[-1\]\)$"):
+        torch.ormqr(a, torch.rand(5, dtype=torch.float64), c)

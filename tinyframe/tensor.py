@@ -1372,6 +1372,11 @@ class Tensor:
     def geqrf(self) -> Any:
         return lu_ops.geqrf(self)
 
+    def ormqr(self, input2: Tensor, input3: Tensor, left: builtins.bool = True,
+              transpose: builtins.bool = False) -> Tensor:
+        """``tinyframe.ormqr(self, input2, input3, left, transpose)``."""
+        return lu_ops.ormqr(self, input2, input3, left, transpose)
+
     def matrix_exp(self) -> Tensor:
         """``tinyframe.linalg.matrix_exp`` of this tensor: the exponential of each square matrix."""
         return linalg_functions.matrix_exp(self)

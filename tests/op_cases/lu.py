@@ -71,6 +71,11 @@ def _np_householder(a: np.ndarray, tau: np.ndarray) -> np.ndarray:
     return q[:, :n]
 
 
+def _np_full_q(a: np.ndarray, tau: np.ndarray) -> np.ndarray:
+    m = a.shape[0]
+    return _np_householder(np.concatenate([a, np.zeros((m, m - a.shape[1]))], axis=1), tau)
+
+
 CASES: list[OpCase] = [
     OpCase("linalg_lu_factor", lambda x: tf.linalg.lu_factor(x).LU, _np_compact, [(3, 3)]),
     OpCase("linalg_lu_factor_batched", lambda x: tf.linalg.lu_factor_ex(x).LU,
@@ -88,6 +93,9 @@ CASES: list[OpCase] = [
     OpCase("linalg_lu_solve_right_adjoint", _solved(False, True), _np_solved(False, True), [(3, 3), (2, 3)]),
     OpCase("householder_product", tf.linalg.householder_product, _np_householder, [(4, 3), (2,)]),
     OpCase("orgqr", tf.orgqr, _np_householder, [(3, 3), (3,)]),
+    OpCase("ormqr", tf.ormqr, lambda a, tau, c: _np_full_q(a, tau) @ c, [(4, 2), (2,), (4, 3)]),
+    OpCase("ormqr_right_transposed", lambda a, tau, c: tf.ormqr(a, tau, c, left=False, transpose=True),
+           lambda a, tau, c: c @ _np_full_q(a, tau).T, [(3, 3), (2,), (2, 3)]),
 ]
 
 

@@ -23,7 +23,7 @@ from .decompositions import Factorization, _outputs, _t, linalg_solve
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
-__all__ = ["lu", "lu_unpack", "lu_solve", "orgqr", "geqrf"]
+__all__ = ["lu", "lu_unpack", "lu_solve", "orgqr", "ormqr", "geqrf"]
 
 
 # ------------------------------------------------------------------------------------------ kernels
@@ -312,6 +312,31 @@ def _type_name(t: Tensor) -> str:
 
 
 orgqr = householder_product
+
+
+def _ormqr(input: Tensor, tau: Tensor, other: Tensor, *, left: bool, transpose: bool) -> Tensor:
+    """``op(Q) other`` (``other op(Q)`` for ``left=False``), ``Q`` the full m x m product of the reflectors:
+    ``householder_product`` of ``input`` widened with zero columns to m x m."""
+    m, k = input.shape[-2:]
+    widened = shape.cat([input, input.new_zeros(*input.shape[:-1], m - k)], -1) if m > k else input
+    q = _householder_product(widened, tau)
+    q = _t(q) if transpose else q
+    return q @ other if left else other @ q
+
+
+def ormqr(input: Tensor, input2: Tensor, input3: Tensor, left: bool = True, transpose: bool = False) -> Tensor:
+    """The product of ``input3`` by ``Q`` (``Q^T`` with ``transpose``), on the left or on the right, ``Q``
+    the product of the Householder reflectors that ``geqrf`` gives as ``(input, input2)``."""
+    name = "torch.ormqr"
+    if input.ndim < 2:
+        raise RuntimeError(f"{name}: input must have at least 2 dimensions.")
+    m = input.shape[-2]
+    side = input3.shape[-2] if left else input3.shape[-1]
+    if side != m:
+        raise RuntimeError(f"{name}: other.shape[{-2 if left else -1}] must be equal to input.shape[-2]")
+    if input2.shape[-1] > min(side, input.shape[-1]):
+        raise RuntimeError(f"{name}: tau.shape[-1] must be equal to min(other.shape[-2], input.shape[-1])")
+    return composed("OrmqrBackward0", _ormqr, input, input2, input3, left=left, transpose=transpose)
 
 
 class Geqrf(Op):
