@@ -1,5 +1,5 @@
-"""``linalg.multi_dot`` (PyTorch's matrix chain order and final view) and ``linalg.matrix_power``'s nodes for
-0 and 1, recorded from torch 2.13."""
+"""``linalg.multi_dot`` (PyTorch's matrix chain order and final view), ``linalg.matrix_power``'s nodes for
+0 and 1, and ``copy_``'s ``CopyBackwards``, recorded from torch 2.13."""
 from __future__ import annotations
 
 import pytest
@@ -50,6 +50,19 @@ def test_matrix_power_zero_and_one_keep_the_graph() -> None:
     a = torch.randn(2, 2, requires_grad=True)
     assert _names(torch.linalg.matrix_power(a, 1)) == ["CloneBackward0", "AccumulateGrad"]
     identity = torch.linalg.matrix_power(a, 0)
+    assert _names(identity) == ["CopyBackwards", "CloneBackward0", "AccumulateGrad"]
     assert identity.requires_grad and identity.tolist() == [[1, 0], [0, 1]]
     identity.sum().backward()
     assert a.grad.tolist() == [[0, 0], [0, 0]]
+
+
+def test_copy_into_a_tensor_is_one_copybackwards_node() -> None:
+    x, y = torch.randn(2, 3, requires_grad=True), torch.randn(3, requires_grad=True)
+    a = x.clone()
+    a.copy_(y)
+    assert _names(a) == ["CopyBackwards", "AccumulateGrad", "CloneBackward0", "AccumulateGrad"]
+    (a * torch.arange(6.0).view(2, 3)).sum().backward()
+    assert x.grad.tolist() == [[0, 0, 0], [0, 0, 0]] and y.grad.tolist() == [3, 5, 7]
+    b = torch.zeros(2, 3)
+    b.copy_(y.double())
+    assert _names(b)[:3] == ["CopyBackwards", "ToCopyBackward0", "AccumulateGrad"] and b.dtype == torch.float32

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .. import _graph, creation, grad_mode, random
 from ..device import array_module_of, device_of, move_array
 from ..random import generator_for
+from ._composite import composed
 from .binary import where
 from .indexing import Alias, CopySlices, Index, IndexPut, _assign, _indexing_error, _is_array, _is_full, _parse, getitem
 from .shape import INPLACE_FORMS
@@ -182,7 +183,12 @@ def copy(target: Tensor, src: Tensor) -> Tensor:
     if not _records(target, (src,)):
         _store(target, move_array(src._data, device_of(target._data)))
         return target
-    return apply(target, _replaced_by, src.to(target.device))
+    return apply(target, _copied, src.to(target.device))
+
+
+def _copied(old: Tensor, new: Tensor) -> Tensor:
+    """``_replaced_by`` recorded as PyTorch's one ``CopyBackwards`` node (``new``'s gradient, none for ``old``)."""
+    return composed("CopyBackwards", _replaced_by, old, new)
 
 
 def _replaced_by(old: Tensor, new: Any) -> Tensor:
