@@ -350,6 +350,57 @@ class Op(Node):
         return [name for name in super().__dir__() if not name.startswith("_saved_") or name in has]
 
 
+class MultiOutputOp(Op):
+    """Base of an op with several outputs (``unbind``, ``split``, a fused LSTM layer): one node, which
+    each output's ``grad_fn`` is, the output's position its ``output_nr`` (as in PyTorch).
+
+    ``forward`` returns a tuple of arrays and ``apply`` a tuple of Tensors. ``backward(ctx, grads)``
+    gets the engine's ``OutputGrads``: ``grads.slots`` holds one gradient per output, None for an
+    output no gradient reached (``ctx.filled(grads)`` puts zeros there).
+    """
+
+    outputs_are_views = False  # True where every output views the first input's storage (unbind, split)
+
+    @classmethod
+    def apply(cls, *inputs: Any, **options: Any) -> Any:
+        packed = super().apply(*inputs, **options)  # a Tensor holding the tuple, unpacked here
+        node = packed.grad_fn
+        base = inputs[0] if cls.outputs_are_views else None
+        counter = base._version_counter() if base is not None else None
+        outputs = []
+        for k, array in enumerate(packed._data):
+            t = wrap(array, node)
+            if k and node is not None:
+                t._output_nr = k
+            if base is not None:
+                t._vc, t._base = counter, base
+            outputs.append(t)
+        return tuple(outputs)
+
+    def _record(self, inputs: tuple, arrays: list, result: Any) -> None:
+        outs = result._data
+        self.next_functions = edges_of(inputs)
+        self._shape = None  # no single shape: the engine sends each output's gradient through ``OutputGrads``
+        self._output_shapes = tuple(out.shape for out in outs)
+        self._output_dtypes = tuple(out.dtype for out in outs)
+        self._module = array_module_of(outs[0])
+        if self._saved is not None:  # outputs saved are kept as constants
+            self._saved = _describe_saved(self._saved, inputs, arrays, result)
+
+    def filled(self, grads: Any) -> list:
+        """The gradients of all outputs: the arrived ones, zeros (of the output's shape and dtype) for
+        the others, Tensors while the backward pass is recorded."""
+        shapes, dtypes = self._output_shapes, self._output_dtypes
+        assert shapes is not None and dtypes is not None
+        filled = []
+        for g, shape, dtype in zip(grads.slots, shapes, dtypes):
+            if g is None:
+                g = self._module.zeros(shape, dtype)
+                g = wrap(g) if self.recording else g
+            filled.append(g)
+        return filled
+
+
 def _add_saved_attributes(cls: type[Op]) -> None:
     """The class's ``_saved_<name>`` properties, read on demand."""
     for index, name in enumerate(cls.saved_inputs):

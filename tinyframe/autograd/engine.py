@@ -320,6 +320,9 @@ def _call_recorded_backward(node: Node, g: Any) -> tuple:
 def _backward_of_composition(node: Node, g: Any, create_graph: bool = True, retain_graph: bool | None = None) -> tuple:
     """The vector-Jacobian product of the op's composition of recordable ops (see ``Op.compose``)."""
     inputs, out = node.compose(node)
+    if isinstance(g, OutputGrads):  # a node of several outputs: those that a gradient reached
+        arrived = [(o, gi) for o, gi in zip(out, g.slots) if gi is not None]
+        out, g = [o for o, _ in arrived], [gi for _, gi in arrived]
     wanted = [i for i, need in enumerate(node.needs_input_grad) if need]
     grads = grad(out, [inputs[i] for i in wanted], g, retain_graph=retain_graph, create_graph=create_graph,
                  allow_unused=True)
