@@ -162,6 +162,54 @@ def _rnn(make: Any) -> Any:
     return case
 
 
+def _recurrent(make: Any, *shape: int, states: tuple = (), double: bool = False) -> Any:
+    """A case: every output of ``make(nn)`` (output, h_n and c_n, each summed and stacked) on a
+    ``shape`` input, with initial states of the given shapes as leaves when ``states``."""
+    def case(lib: Any) -> tuple:
+        module = make(lib.nn)
+        dtype = lib.float64 if double else lib.float32
+        module.to(dtype)
+        x = lib.randn(*shape, dtype=dtype, requires_grad=True)
+        initial = [lib.randn(*s, dtype=dtype, requires_grad=True) for s in states]
+        leaves = {**dict(module.named_parameters()), "x": x, **dict(zip(("h0", "c0"), initial))}
+        hx = None if not initial else initial[0] if len(initial) == 1 else tuple(initial)
+        out, hidden = module(x, hx)
+        hidden = hidden if isinstance(hidden, tuple) else (hidden,)
+        return lib.stack([out.sum(), *(h.sum() for h in hidden)]), leaves
+    return case
+
+
+def _cell(make: Any, states: int) -> Any:
+    def case(lib: Any) -> tuple:
+        module = make(lib.nn)
+        x = lib.randn(2, 3, requires_grad=True)
+        initial = [lib.randn(2, 4, requires_grad=True) for _ in range(states)]
+        leaves = {**dict(module.named_parameters()), "x": x, **dict(zip(("h0", "c0"), initial))}
+        out = module(x, tuple(initial) if states == 2 else initial[0])
+        return lib.stack([t.sum() for t in (out if states == 2 else (out,))]), leaves
+    return case
+
+
+_RECURRENT_CASES = {
+    "lstm_batch_first_two_layers": _recurrent(lambda nn: nn.LSTM(3, 4, num_layers=2, batch_first=True), 2, 3, 3),
+    "lstm_bidirectional_with_state": _recurrent(lambda nn: nn.LSTM(3, 4, bidirectional=True), 3, 2, 3,
+                                                states=((2, 2, 4), (2, 2, 4))),
+    "lstm_unbatched_with_state": _recurrent(lambda nn: nn.LSTM(3, 4), 3, 3, states=((1, 4), (1, 4))),
+    "lstm_no_bias": _recurrent(lambda nn: nn.LSTM(3, 4, bias=False), 3, 2, 3),
+    "lstm_float64": _recurrent(lambda nn: nn.LSTM(3, 4), 3, 2, 3, double=True),
+    "lstm_projections": _recurrent(lambda nn: nn.LSTM(3, 4, proj_size=2), 3, 2, 3),
+    "gru_bidirectional_two_layers_dropout_batch_first": _recurrent(
+        lambda nn: nn.GRU(3, 4, num_layers=2, bidirectional=True, dropout=0.5, batch_first=True), 2, 3, 3),
+    "gru_unbatched_with_state": _recurrent(lambda nn: nn.GRU(3, 4), 3, 3, states=((1, 4),)),
+    "rnn_tanh_with_state": _recurrent(lambda nn: nn.RNN(3, 4), 3, 2, 3, states=((1, 2, 4),)),
+    "rnn_relu_no_bias_bidirectional": _recurrent(lambda nn: nn.RNN(3, 4, nonlinearity="relu", bias=False,
+                                                                  bidirectional=True), 3, 2, 3),
+    "lstm_cell": _cell(lambda nn: nn.LSTMCell(3, 4), 2),
+    "gru_cell": _cell(lambda nn: nn.GRUCell(3, 4), 1),
+    "rnn_cell": _cell(lambda nn: nn.RNNCell(3, 4), 1),
+}
+
+
 def _attention(lib: Any) -> tuple:
     module = lib.nn.MultiheadAttention(4, 2)
     x = lib.randn(3, 2, 4)
@@ -289,6 +337,7 @@ CASES = {
     "lstm": _rnn(lambda nn: nn.LSTM(3, 4)),
     "gru": _rnn(lambda nn: nn.GRU(3, 4)),
     "multihead_attention": _attention,
+    **_RECURRENT_CASES,
     **_COMPOSED_CASES,
 }
 
