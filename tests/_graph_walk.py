@@ -217,6 +217,38 @@ def _attention(lib: Any) -> tuple:
     return module(x, x, x)[0], leaves
 
 
+def _mha(make: Any, shapes: tuple, *, same: str = "qkv", masks: bool = False, **options: Any) -> Any:
+    """A case: ``make(nn)(query, key, value, **options)`` on leaves of the given shapes (``same``:
+    which of query, key, value are one tensor), both outputs summed and stacked; ``masks`` adds a
+    boolean attention mask and key padding mask."""
+    def case(lib: Any) -> tuple:
+        module = make(lib.nn)
+        leaves = {name: _leaf(lib, *shape) for name, shape in zip("qkv", shapes)}
+        q = leaves["q"]
+        k = q if same in ("qkv", "qk") else leaves["k"]
+        v = k if same in ("qkv", "kv") else leaves["v"]
+        if masks:
+            batch_dim = 0 if module.batch_first else 1
+            length, batch = q.shape[1 - batch_dim] if q.ndim == 3 else q.shape[0], q.shape[batch_dim]
+            options["attn_mask"] = lib.tensor([[False, True] + [False] * (length - 2)] * length)
+            padding = [[False] * (length - 1) + [True]] + [[False] * length] * (batch - 1)
+            options["key_padding_mask"] = lib.tensor(padding)
+        out, weights = module(q, k, v, **options)
+        total = out.sum() if weights is None else lib.stack([out.sum(), weights.sum()])
+        return total, {**dict(module.named_parameters()), **leaves}
+    return case
+
+
+def _encoder_layer(lib: Any, batch_first: bool, dropout: float) -> tuple:
+    layer = lib.nn.TransformerEncoderLayer(4, 2, dim_feedforward=8, dropout=dropout, batch_first=batch_first)
+    return _module(layer, lib.randn(2, 3, 4, requires_grad=True))
+
+
+def _sdpa(shape: tuple, **options: Any) -> Any:
+    return _leaves_case(lambda lib, a, b, c: lib.nn.functional.scaled_dot_product_attention(a, b, c, **options),
+                        shape, shape, shape)
+
+
 def _leaves_case(make: Any, *shapes: tuple) -> Any:
     """A case: ``make(lib, *leaves)`` on leaves of the given shapes, named ``a``, ``b``, ``c``."""
     def case(lib: Any) -> tuple:
@@ -234,6 +266,34 @@ def _bilinear(lib: Any) -> tuple:
     module = lib.nn.Bilinear(3, 4, 5)
     x1, x2 = _leaf(lib, 2, 3), _leaf(lib, 2, 4)
     return module(x1, x2), {**dict(module.named_parameters()), "x1": x1, "x2": x2}
+
+
+_ATTENTION_CASES = {
+    "mha_batch_first_without_weights": _mha(lambda nn: nn.MultiheadAttention(4, 2, batch_first=True), ((2, 3, 4),),
+                                            need_weights=False),
+    "mha_masks": _mha(lambda nn: nn.MultiheadAttention(4, 2), ((3, 2, 4),), masks=True),
+    "mha_masks_without_weights": _mha(lambda nn: nn.MultiheadAttention(4, 2), ((3, 2, 4),), masks=True,
+                                      need_weights=False),
+    "mha_key_is_value_batch_first": _mha(lambda nn: nn.MultiheadAttention(4, 2, batch_first=True),
+                                         ((2, 3, 4), (2, 5, 4)), same="kv"),
+    "mha_three_inputs_per_head_weights": _mha(lambda nn: nn.MultiheadAttention(4, 2), ((3, 2, 4), (5, 2, 4), (5, 2, 4)),
+                                              same="", average_attn_weights=False),
+    "mha_unbatched": _mha(lambda nn: nn.MultiheadAttention(4, 2), ((3, 4),)),
+    "mha_unbatched_without_weights": _mha(lambda nn: nn.MultiheadAttention(4, 2), ((3, 4),), need_weights=False),
+    "mha_kdim_vdim_bias_kv_zero_attn": _mha(
+        lambda nn: nn.MultiheadAttention(4, 2, kdim=3, vdim=5, add_bias_kv=True, add_zero_attn=True),
+        ((3, 2, 4), (2, 2, 3), (2, 2, 5)), same=""),
+    "mha_dropout_without_weights": _mha(lambda nn: nn.MultiheadAttention(4, 2, dropout=0.5), ((3, 2, 4),),
+                                        need_weights=False),
+    "mha_no_bias_masks_dropout": _mha(lambda nn: nn.MultiheadAttention(4, 2, dropout=0.5, bias=False), ((3, 2, 4),),
+                                      masks=True),
+    "transformer_encoder_layer": lambda lib: _encoder_layer(lib, False, 0.0),
+    "transformer_encoder_layer_dropout_batch_first": lambda lib: _encoder_layer(lib, True, 0.1),
+    "sdpa_4d": _sdpa((1, 2, 3, 4)),
+    "sdpa_4d_causal": _sdpa((1, 2, 3, 4), is_causal=True),
+    "sdpa_3d": _sdpa((2, 3, 4)),
+    "sdpa_4d_dropout_scale": _sdpa((1, 2, 3, 4), dropout_p=0.5, scale=-0.3),
+}
 
 
 # Ops that PyTorch runs as one kernel and tinyframe composes of others (recorded as one node)
@@ -338,6 +398,7 @@ CASES = {
     "gru": _rnn(lambda nn: nn.GRU(3, 4)),
     "multihead_attention": _attention,
     **_RECURRENT_CASES,
+    **_ATTENTION_CASES,
     **_COMPOSED_CASES,
 }
 

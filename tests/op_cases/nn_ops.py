@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tinyframe.ops import activation
+from tinyframe.ops import activation, attention
 from tinyframe.ops import convolution as conv
 from tinyframe.ops import pooling as pool
 
@@ -248,4 +248,22 @@ CASES += [
     OpCase("hardswish", activation.hardswish, lambda x: x * np.clip(x + 3, 0, 6) / 6, [(3, 5)], domain=(-5.0, 5.0)),
     OpCase("hardsigmoid", activation.hardsigmoid, lambda x: np.clip(x + 3, 0, 6) / 6, [(3, 5)], domain=(-5.0, 5.0)),
     OpCase("glu", lambda x: activation.glu(x, 0), lambda x: x[:2] / (1 + np.exp(-x[2:])), [(4, 3)]),
+]
+
+
+def _attention_reference(q: np.ndarray, k: np.ndarray, v: np.ndarray, bias: np.ndarray | float = 0.0,
+                         scale: float = 0.5) -> np.ndarray:
+    scores = q @ np.swapaxes(k, -1, -2) * scale + bias
+    e = np.exp(scores - scores.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True) @ v
+
+
+_BIAS = np.array([[0.0, -1.0, 0.5], [1.0, 0.0, -np.inf]])
+
+CASES += [
+    OpCase("flash_attention", lambda q, k, v: attention.FlashAttention.apply(q, k, v, bias=None, scale=0.5),
+           _attention_reference, [(1, 2, 2, 4), (1, 2, 3, 4), (1, 2, 3, 4)]),
+    OpCase("flash_attention_bias",
+           lambda q, k, v: attention.FlashAttention.apply(q, k, v, bias=_BIAS.astype(q.dtype.numpy), scale=0.5),
+           lambda q, k, v: _attention_reference(q, k, v, _BIAS), [(2, 1, 2, 4), (2, 1, 3, 4), (2, 1, 3, 4)]),
 ]

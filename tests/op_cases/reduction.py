@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import tinyframe as tf
+from tinyframe.ops import reduction
 
 from . import OpCase
 
@@ -77,6 +78,10 @@ CASES: list[OpCase] = [
     OpCase("softmax", lambda x: tf.softmax(x, 1), lambda x: _softmax(x, 1), [(3, 4)]),
     OpCase("softmax_dim0", lambda x: x.softmax(0), lambda x: _softmax(x, 0), [(3, 4)]),
     OpCase("softmax_negative_dim", lambda x: x.softmax(-2), lambda x: _softmax(x, 1), [(2, 3, 4)]),
+    OpCase("safe_softmax", lambda x: reduction.safe_softmax(x, 1), lambda x: _softmax(x, 1), [(3, 4)]),
+    OpCase("safe_softmax_masked_row",  # a row of -inf only (attention masked throughout) gives zeros
+           lambda x: reduction.safe_softmax(x.masked_fill(tf.tensor([[False], [True]]), -float("inf")), 1),
+           lambda x: np.concatenate([_softmax(x[:1], 1), np.zeros_like(x[1:])]), [(2, 3)]),
     OpCase("log_softmax", lambda x: tf.log_softmax(x, 1), lambda x: _log_softmax(x, 1), [(3, 4)]),
     OpCase("log_softmax_dim0", lambda x: x.log_softmax(0), lambda x: _log_softmax(x, 0), [(3, 4)]),
     OpCase("log_softmax_negative_dim", lambda x: x.log_softmax(-1), lambda x: _log_softmax(x, 2), [(2, 3, 4)]),

@@ -641,17 +641,33 @@ class Logsumexp(Op):
         return _kept(ctx, g) * ctx.xp.exp(x - _kept(ctx, out))
 
 
+def softmax_array(xp: Any, x: Any, dim: int | None, safe: bool = False) -> Any:
+    """The softmax of the array ``x`` along ``dim``; with ``safe``, rows of ``-inf`` only (attention
+    masked throughout) are zeros rather than NaN."""
+    if dim is None or x.size == 0:  # a 0-d input is its own only element
+        return xp.ones_like(x)
+    peak = x.max(axis=dim, keepdims=True)
+    masked = xp.isneginf(peak) if safe else None  # rows of -inf only: exp gives zeros, divided by 1
+    if masked is not None and masked.any():
+        peak = xp.where(masked, 0, peak)
+    else:
+        masked = None
+    out = x - peak  # shifting by the max keeps exp from overflowing
+    xp.exp(out, out=out)
+    total = out.sum(axis=dim, keepdims=True)
+    if masked is not None:
+        total[masked] = 1
+    out /= total
+    return out
+
+
 class Softmax(Op):
+    safe = False
+
     @staticmethod
     def forward(ctx: Softmax, x: Any, *, dim: int | None) -> Any:
         ctx.dim = dim
-        xp = ctx.xp
-        if dim is None or x.size == 0:  # a 0-d input is its own only element
-            out = xp.ones_like(x)
-        else:
-            out = x - x.max(axis=dim, keepdims=True)  # shifting by the max keeps exp from overflowing
-            xp.exp(out, out=out)
-            out /= out.sum(axis=dim, keepdims=True)
+        out = softmax_array(ctx.xp, x, dim, ctx.safe)
         ctx.save_for_backward(out)
         return out
 
@@ -659,6 +675,13 @@ class Softmax(Op):
     def backward(ctx: Softmax, g: Any) -> Any:
         (out,) = ctx.saved_tensors
         return out * (g - ctx.xp.sum(g * out, ctx.dim, keepdims=True))
+
+
+class SafeSoftmax(Softmax):
+    """Softmax whose rows of only ``-inf`` (an attention row masked entirely) are zeros, not NaN
+    (PyTorch's ``_safe_softmax``, which attention uses)."""
+
+    safe = True
 
 
 class LogSoftmax(Op):
@@ -704,6 +727,12 @@ def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
     input first."""
     input, dim = _softmax_input("softmax", input, dim, dtype)
     return Softmax.apply(input, dim=dim)
+
+
+def safe_softmax(input: Tensor, dim: int) -> Tensor:
+    """``softmax`` with the rows that are ``-inf`` throughout (fully masked) zeros instead of NaN."""
+    input, dim = _softmax_input("softmax", input, dim, None)
+    return SafeSoftmax.apply(input, dim=dim)
 
 
 def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:

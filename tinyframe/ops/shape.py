@@ -22,8 +22,8 @@ if TYPE_CHECKING:
 __all__ = [
     "reshape", "flatten", "unflatten", "transpose", "swapaxes", "swapdims", "t", "permute", "movedim",
     "moveaxis", "squeeze", "unsqueeze", "broadcast_to", "broadcast_tensors", "broadcast_shapes", "tile",
-    "flip", "narrow", "split", "chunk", "unsafe_split", "unsafe_chunk", "unbind", "clone", "cat", "concat", "concatenate", "stack",
-    "hstack", "vstack", "constant_pad_nd", "tensor_split", "hsplit", "vsplit", "dsplit",
+    "flip", "narrow", "split", "chunk", "unsafe_split", "unsafe_chunk", "unbind", "clone", "cat", "concat",
+    "concatenate", "stack", "hstack", "vstack", "constant_pad_nd", "tensor_split", "hsplit", "vsplit", "dsplit",
 ]
 
 
@@ -41,6 +41,11 @@ class View(Op):
     @staticmethod
     def backward(ctx: View, g: Any) -> Any:
         return g.reshape(ctx.shape)
+
+
+class ReshapeAlias(View):
+    """``reshape`` of a layout that is not row-major but that a view can express (a slice, a
+    permutation): PyTorch's ``_reshape_alias``."""
 
 
 class UnsafeView(View):
@@ -412,8 +417,9 @@ def _wrap_dims(dims: Sequence[int], ndim: int) -> tuple:
 def reshape(input: Tensor, *shape: Any) -> Tensor:
     """The elements of ``input`` in shape ``shape`` (one entry may be -1: inferred).
 
-    A view sharing storage when the memory layout allows it (ViewBackward0), else a row-major copy
-    reshaped (UnsafeViewBackward0 of CloneBackward0, as in PyTorch). Accepts ``reshape(2, 3)`` or
+    A view sharing storage when the memory layout allows it (ViewBackward0 of a row-major input,
+    else ReshapeAliasBackward0), else a row-major copy reshaped (UnsafeViewBackward0 of
+    CloneBackward0, as in PyTorch). Accepts ``reshape(2, 3)`` or
     ``reshape((2, 3))``.
     """
     return _reshape(input, _infer_size(_int_tuple("reshape", shape), input._data.size))
@@ -421,8 +427,10 @@ def reshape(input: Tensor, *shape: Any) -> Tensor:
 
 def _reshape(input: Tensor, shape: tuple) -> Tensor:
     a = input._data
-    if a.flags.c_contiguous or _viewable(a.shape, a.strides, shape):
+    if a.flags.c_contiguous:
         return View.apply(input, shape=shape)
+    if _viewable(a.shape, a.strides, shape):
+        return ReshapeAlias.apply(input, shape=shape)
     # As PyTorch: a contiguous copy (CloneBackward0), then an unsafe view of it (UnsafeViewBackward0).
     return UnsafeView.apply(Contiguous.apply(input), shape=shape)
 

@@ -223,6 +223,7 @@ class RNNBase(Module):
                 k = layer * directions + direction
                 w_ih, w_hh, b_ih, b_hh, w_hr = self._layer_weights(layer, direction)
                 if fused:
+                    assert c0s is not None  # an LSTM's
                     out, h, c = rnn_ops.fused_lstm_layer(x, h0s[k], c0s[k], w_ih, w_hh, b_ih, b_hh,
                                                          reverse=direction == 1)
                 else:
