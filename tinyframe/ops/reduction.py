@@ -647,7 +647,7 @@ def softmax_array(xp: Any, x: Any, dim: int | None, safe: bool = False) -> Any:
     if dim is None or x.size == 0:  # a 0-d input is its own only element
         return xp.ones_like(x)
     peak = x.max(axis=dim, keepdims=True)
-    masked = xp.isneginf(peak) if safe else None  # rows of -inf only: exp gives zeros, divided by 1
+    masked = (peak == -_INF) if safe else None  # rows of -inf only: exp gives zeros, divided by 1
     if masked is not None and masked.any():
         peak = xp.where(masked, 0, peak)
     else:

@@ -151,9 +151,10 @@ class _LSTMLayer(MultiOutputOp, node_name="MkldnnRnnLayerBackward0"):
         length, n, width = gates.shape
         hidden = width // 4
         hs, cs = xp.empty((length, n, hidden), gates.dtype), xp.empty((length, n, hidden), gates.dtype)
+        acts = xp.empty_like(gates)  # each step's gate activations (matmul_add cannot write into its addend)
         w_hh_t, h, c = w_hh.T, h0, c0
         for t in _steps(length, reverse):
-            a = linalg.matmul_add(xp, h, w_hh_t, gates[t], out=gates[t])
+            a = linalg.matmul_add(xp, h, w_hh_t, gates[t], out=acts[t])
             a[:, :2 * hidden] = _sigmoid_array(xp, a[:, :2 * hidden])
             a[:, 3 * hidden:] = _sigmoid_array(xp, a[:, 3 * hidden:])
             xp.tanh(a[:, 2 * hidden:3 * hidden], out=a[:, 2 * hidden:3 * hidden])
@@ -161,7 +162,7 @@ class _LSTMLayer(MultiOutputOp, node_name="MkldnnRnnLayerBackward0"):
             c = xp.multiply(f, c, out=cs[t])
             c += i * g
             h = xp.multiply(o, xp.tanh(c), out=hs[t])
-        ctx.save_for_backward(x, w_ih, w_hh, b_ih, b_hh, h0, c0, hs, cs, gates)
+        ctx.save_for_backward(x, w_ih, w_hh, b_ih, b_hh, h0, c0, hs, cs, acts)
         return hs, h.copy(), c.copy()  # the final states own their memory, as PyTorch's do
 
     @staticmethod
