@@ -334,6 +334,8 @@ _COMPOSED_CASES = {
     "cosine_similarity": _leaves_case(lambda lib, a, b: lib.nn.functional.cosine_similarity(a, b), (2, 3), (2, 3)),
     "normalize": _leaves_case(lambda lib, a: lib.nn.functional.normalize(a), (2, 3)),
     "kron": _leaves_case(lambda lib, a, b: lib.kron(a, b), (2, 2), (2, 3)),
+    "std_mean": _leaves_case(lambda lib, a: (lambda sd, mean: sd * mean)(*lib.std_mean(a, 1)), (2, 3, 4)),
+    "var_mean_all": _leaves_case(lambda lib, a: (lambda var, mean: mean - var)(*lib.var_mean(a)), (2, 3)),
     "grid_sample": _leaves_case(lambda lib, a, b: lib.nn.functional.grid_sample(a, b.tanh(), align_corners=False),
                                 (1, 2, 3, 3), (1, 2, 2, 2)),
 }

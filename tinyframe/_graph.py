@@ -354,7 +354,8 @@ class MultiOutputOp(Op):
     """Base of an op with several outputs (``unbind``, ``split``, a fused LSTM layer): one node, which
     each output's ``grad_fn`` is, the output's position its ``output_nr`` (as in PyTorch).
 
-    ``forward`` returns a tuple of arrays and ``apply`` a tuple of Tensors. ``backward(ctx, grads)``
+    ``forward`` returns a tuple of arrays and ``apply`` a tuple of Tensors; of the outputs, only the
+    first may be saved for backward as an output. ``backward(ctx, grads)``
     gets the engine's ``OutputGrads``: ``grads.slots`` holds one gradient per output, None for an
     output no gradient reached (``ctx.filled(grads)`` puts zeros there).
     """
@@ -369,9 +370,13 @@ class MultiOutputOp(Op):
         counter = base._version_counter() if base is not None else None
         outputs = []
         for k, array in enumerate(packed._data):
+            if isinstance(array, _numpy_scalar):  # NumPy returns scalars from 0-d computations; tensors hold arrays
+                array = np.asarray(array)
             t = wrap(array, node)
             if k and node is not None:
                 t._output_nr = k
+            elif packed._vc is not None:  # the first output saved for backward: its version counter
+                t._vc = packed._vc
             if base is not None:
                 t._vc, t._base = counter, base
             outputs.append(t)
@@ -383,9 +388,11 @@ class MultiOutputOp(Op):
         self._shape = None  # no single shape: the engine sends each output's gradient through ``OutputGrads``
         self._output_shapes = tuple(out.shape for out in outs)
         self._output_dtypes = tuple(out.dtype for out in outs)
-        self._module = array_module_of(outs[0])
-        if self._saved is not None:  # outputs saved are kept as constants
+        self._module = self.xp  # the array module (the engine swaps ``xp`` while it records a backward pass)
+        if self._saved is not None:  # the first output is saved as an output (so a recorded backward
+            result._data = outs[0]     # pass differentiates through it, as Std's does); others as constants
             self._saved = _describe_saved(self._saved, inputs, arrays, result)
+            result._data = outs
 
     def filled(self, grads: Any) -> list:
         """The gradients of all outputs: the arrived ones, zeros (of the output's shape and dtype) for

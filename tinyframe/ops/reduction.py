@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import _graph, dtypes, return_types
 from .._dims import wrap_dim
-from .._graph import Op
+from .._graph import MultiOutputOp, Op
 from ..device import array_module_of
 from . import binary
 from .promotion import promote
@@ -450,6 +450,48 @@ class Std(Op):
         return scale * (x - xp.mean(x, ctx.axes, keepdims=True))
 
 
+class VarMean(MultiOutputOp, Var):
+    """``var_mean``: the variance and the mean, outputs of one node as in PyTorch."""
+
+    @staticmethod
+    def forward(ctx: VarMean, x: Any, *, axes: tuple | None, correction: Any, keepdim: bool) -> Any:
+        return _and_mean(ctx, x, Var.forward(ctx, x, axes=axes, correction=correction, keepdim=keepdim))
+
+    @staticmethod
+    def backward(ctx: VarMean, grads: Any) -> Any:
+        return _and_mean_grad(ctx, grads, Var.backward)
+
+
+class StdMean(MultiOutputOp, Std):
+    """``std_mean``: the standard deviation and the mean, outputs of one node as in PyTorch."""
+
+    @staticmethod
+    def forward(ctx: StdMean, x: Any, *, axes: tuple | None, correction: Any, keepdim: bool) -> Any:
+        return _and_mean(ctx, x, Std.forward(ctx, x, axes=axes, correction=correction, keepdim=keepdim))
+
+    @staticmethod
+    def backward(ctx: StdMean, grads: Any) -> Any:
+        return _and_mean_grad(ctx, grads, Std.backward)
+
+
+def _and_mean(ctx: Op, x: Any, spread: Any) -> tuple:
+    """``(spread, mean)`` over the axes the statistic's forward kept on ``ctx``."""
+    ctx.count = _count(x.shape, ctx.axes)
+    mean = x.mean(axis=ctx.axes, keepdims=ctx.keepdim) if ctx.count else spread * float("nan")
+    return spread, mean
+
+
+def _and_mean_grad(ctx: Op, grads: Any, spread_backward: Any) -> Any:
+    """The input's gradient from the spread's and the mean's (either may be missing)."""
+    g_spread, g_mean = grads.slots
+    total = None if g_spread is None else spread_backward(ctx, g_spread)
+    if g_mean is not None:
+        g_mean = _kept(ctx, g_mean)
+        from_mean = _spread(ctx, g_mean / ctx.count if ctx.count else g_mean)
+        total = from_mean if total is None else total + from_mean
+    return total
+
+
 def _correction(name: str, input: Tensor, dim: Any, unbiased: Any, correction: Any) -> tuple:
     if isinstance(dim, bool):  # var(input, unbiased): the legacy positional form
         dim, unbiased = None, dim
@@ -479,16 +521,16 @@ def std(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: b
 
 def var_mean(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
              correction: Any = None) -> tuple:
-    """``(var(input, dim, ...), mean(input, dim))``."""
-    return (var(input, dim, unbiased, keepdim, correction=correction),
-            mean(input, None if isinstance(dim, bool) else dim, keepdim))
+    """``(var(input, dim, ...), mean(input, dim))``, outputs of one node (``VarMeanBackward0``)."""
+    axes, correction = _correction("var_mean", input, dim, unbiased, correction)
+    return VarMean.apply(input, axes=axes, correction=correction, keepdim=keepdim)
 
 
 def std_mean(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
              correction: Any = None) -> tuple:
-    """``(std(input, dim, ...), mean(input, dim))``."""
-    return (std(input, dim, unbiased, keepdim, correction=correction),
-            mean(input, None if isinstance(dim, bool) else dim, keepdim))
+    """``(std(input, dim, ...), mean(input, dim))``, outputs of one node (``StdMeanBackward0``)."""
+    axes, correction = _correction("std_mean", input, dim, unbiased, correction)
+    return StdMean.apply(input, axes=axes, correction=correction, keepdim=keepdim)
 
 
 def _vector_norm(xp: Any, v: Any, ord: float, axes: tuple | None, keepdim: bool) -> Any:
