@@ -454,11 +454,11 @@ class VarMean(MultiOutputOp, Var):
     """``var_mean``: the variance and the mean, outputs of one node as in PyTorch."""
 
     @staticmethod
-    def forward(ctx: VarMean, x: Any, *, axes: tuple | None, correction: Any, keepdim: bool) -> Any:
+    def forward(ctx: Var, x: Any, *, axes: tuple | None, correction: Any, keepdim: bool) -> Any:
         return _and_mean(ctx, x, Var.forward(ctx, x, axes=axes, correction=correction, keepdim=keepdim))
 
     @staticmethod
-    def backward(ctx: VarMean, grads: Any) -> Any:
+    def backward(ctx: Var, grads: Any) -> Any:
         return _and_mean_grad(ctx, grads, Var.backward)
 
 
@@ -466,11 +466,11 @@ class StdMean(MultiOutputOp, Std):
     """``std_mean``: the standard deviation and the mean, outputs of one node as in PyTorch."""
 
     @staticmethod
-    def forward(ctx: StdMean, x: Any, *, axes: tuple | None, correction: Any, keepdim: bool) -> Any:
+    def forward(ctx: Std, x: Any, *, axes: tuple | None, correction: Any, keepdim: bool) -> Any:
         return _and_mean(ctx, x, Std.forward(ctx, x, axes=axes, correction=correction, keepdim=keepdim))
 
     @staticmethod
-    def backward(ctx: StdMean, grads: Any) -> Any:
+    def backward(ctx: Std, grads: Any) -> Any:
         return _and_mean_grad(ctx, grads, Std.backward)
 
 
