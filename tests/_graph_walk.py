@@ -336,6 +336,13 @@ _COMPOSED_CASES = {
     "kron": _leaves_case(lambda lib, a, b: lib.kron(a, b), (2, 2), (2, 3)),
     "std_mean": _leaves_case(lambda lib, a: (lambda sd, mean: sd * mean)(*lib.std_mean(a, 1)), (2, 3, 4)),
     "var_mean_all": _leaves_case(lambda lib, a: (lambda var, mean: mean - var)(*lib.var_mean(a)), (2, 3)),
+    "quantile_dim": _leaves_case(lambda lib, a: lib.quantile(a, 0.3, dim=1), (2, 3, 4)),
+    "quantile_q_tensor": _leaves_case(lambda lib, a: lib.quantile(a, lib.tensor([0.2, 0.7])), (2, 3)),
+    "nanquantile_last_dim_keepdim": _leaves_case(lambda lib, a: lib.nanquantile(a, lib.tensor([0.5]), dim=-1,
+                                                                               keepdim=True), (2, 3)),
+    "quantile_lower": _leaves_case(lambda lib, a: lib.quantile(a, 0.4, dim=0, interpolation="lower"), (3, 2)),
+    "quantile_midpoint_keepdim": _leaves_case(lambda lib, a: lib.quantile(a, 0.4, keepdim=True,
+                                                                          interpolation="midpoint"), (3, 2)),
     "grid_sample": _leaves_case(lambda lib, a, b: lib.nn.functional.grid_sample(a, b.tanh(), align_corners=False),
                                 (1, 2, 3, 3), (1, 2, 2, 2)),
 }
