@@ -81,6 +81,7 @@ class Node:
     _saved: tuple | list | None = None  # save_for_backward's values; once recorded, ``_describe_saved``'s entries
     _freed = False
     _pre_hooks: list | None = None
+    _output_hooks: dict | None = None  # a node of several outputs: output_nr -> the hooks on that output's gradient
     retained: Any = None  # weakref to the output tensor when it called retain_grad()
     _metadata: dict | None = None
     # For a node with several outputs (a custom Function returning a tuple): their shapes and dtypes;
