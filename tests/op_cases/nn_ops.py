@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+import tinyframe as tf
 from tinyframe.ops import activation, attention
 from tinyframe.ops import convolution as conv
 from tinyframe.ops import pooling as pool
@@ -263,7 +264,8 @@ _BIAS = np.array([[0.0, -1.0, 0.5], [1.0, 0.0, -np.inf]])
 CASES += [
     OpCase("flash_attention", lambda q, k, v: attention.FlashAttention.apply(q, k, v, bias=None, scale=0.5),
            _attention_reference, [(1, 2, 2, 4), (1, 2, 3, 4), (1, 2, 3, 4)]),
-    OpCase("flash_attention_bias",
-           lambda q, k, v: attention.FlashAttention.apply(q, k, v, bias=_BIAS.astype(q.dtype.numpy), scale=0.5),
+    OpCase("flash_attention_bias",  # the bias on the inputs' device, with a -inf (a masked key)
+           lambda q, k, v: attention.FlashAttention.apply(
+               q, k, v, bias=tf.tensor(_BIAS, dtype=q.dtype, device=q.device)._data, scale=0.5),
            lambda q, k, v: _attention_reference(q, k, v, _BIAS), [(2, 1, 2, 4), (2, 1, 3, 4), (2, 1, 3, 4)]),
 ]
