@@ -162,11 +162,91 @@ def _rnn(make: Any) -> Any:
     return case
 
 
+def _recurrent(make: Any, *shape: int, states: tuple = (), double: bool = False) -> Any:
+    """A case: every output of ``make(nn)`` (output, h_n and c_n, each summed and stacked) on a
+    ``shape`` input, with initial states of the given shapes as leaves when ``states``."""
+    def case(lib: Any) -> tuple:
+        module = make(lib.nn)
+        dtype = lib.float64 if double else lib.float32
+        module.to(dtype)
+        x = lib.randn(*shape, dtype=dtype, requires_grad=True)
+        initial = [lib.randn(*s, dtype=dtype, requires_grad=True) for s in states]
+        leaves = {**dict(module.named_parameters()), "x": x, **dict(zip(("h0", "c0"), initial))}
+        hx = None if not initial else initial[0] if len(initial) == 1 else tuple(initial)
+        out, hidden = module(x, hx)
+        hidden = hidden if isinstance(hidden, tuple) else (hidden,)
+        return lib.stack([out.sum(), *(h.sum() for h in hidden)]), leaves
+    return case
+
+
+def _cell(make: Any, states: int) -> Any:
+    def case(lib: Any) -> tuple:
+        module = make(lib.nn)
+        x = lib.randn(2, 3, requires_grad=True)
+        initial = [lib.randn(2, 4, requires_grad=True) for _ in range(states)]
+        leaves = {**dict(module.named_parameters()), "x": x, **dict(zip(("h0", "c0"), initial))}
+        out = module(x, tuple(initial) if states == 2 else initial[0])
+        return lib.stack([t.sum() for t in (out if states == 2 else (out,))]), leaves
+    return case
+
+
+_RECURRENT_CASES = {
+    "lstm_batch_first_two_layers": _recurrent(lambda nn: nn.LSTM(3, 4, num_layers=2, batch_first=True), 2, 3, 3),
+    "lstm_bidirectional_with_state": _recurrent(lambda nn: nn.LSTM(3, 4, bidirectional=True), 3, 2, 3,
+                                                states=((2, 2, 4), (2, 2, 4))),
+    "lstm_unbatched_with_state": _recurrent(lambda nn: nn.LSTM(3, 4), 3, 3, states=((1, 4), (1, 4))),
+    "lstm_no_bias": _recurrent(lambda nn: nn.LSTM(3, 4, bias=False), 3, 2, 3),
+    "lstm_float64": _recurrent(lambda nn: nn.LSTM(3, 4), 3, 2, 3, double=True),
+    "lstm_projections": _recurrent(lambda nn: nn.LSTM(3, 4, proj_size=2), 3, 2, 3),
+    "gru_bidirectional_two_layers_dropout_batch_first": _recurrent(
+        lambda nn: nn.GRU(3, 4, num_layers=2, bidirectional=True, dropout=0.5, batch_first=True), 2, 3, 3),
+    "gru_unbatched_with_state": _recurrent(lambda nn: nn.GRU(3, 4), 3, 3, states=((1, 4),)),
+    "rnn_tanh_with_state": _recurrent(lambda nn: nn.RNN(3, 4), 3, 2, 3, states=((1, 2, 4),)),
+    "rnn_relu_no_bias_bidirectional": _recurrent(lambda nn: nn.RNN(3, 4, nonlinearity="relu", bias=False,
+                                                                  bidirectional=True), 3, 2, 3),
+    "lstm_cell": _cell(lambda nn: nn.LSTMCell(3, 4), 2),
+    "gru_cell": _cell(lambda nn: nn.GRUCell(3, 4), 1),
+    "rnn_cell": _cell(lambda nn: nn.RNNCell(3, 4), 1),
+}
+
+
 def _attention(lib: Any) -> tuple:
     module = lib.nn.MultiheadAttention(4, 2)
     x = lib.randn(3, 2, 4)
     leaves = dict(module.named_parameters())
     return module(x, x, x)[0], leaves
+
+
+def _mha(make: Any, shapes: tuple, *, same: str = "qkv", masks: bool = False, **options: Any) -> Any:
+    """A case: ``make(nn)(query, key, value, **options)`` on leaves of the given shapes (``same``:
+    which of query, key, value are one tensor), both outputs summed and stacked; ``masks`` adds a
+    boolean attention mask and key padding mask."""
+    def case(lib: Any) -> tuple:
+        module = make(lib.nn)
+        leaves = {name: _leaf(lib, *shape) for name, shape in zip("qkv", shapes)}
+        q = leaves["q"]
+        k = q if same in ("qkv", "qk") else leaves["k"]
+        v = k if same in ("qkv", "kv") else leaves["v"]
+        if masks:
+            batch_dim = 0 if module.batch_first else 1
+            length, batch = q.shape[1 - batch_dim] if q.ndim == 3 else q.shape[0], q.shape[batch_dim]
+            options["attn_mask"] = lib.tensor([[False, True] + [False] * (length - 2)] * length)
+            padding = [[False] * (length - 1) + [True]] + [[False] * length] * (batch - 1)
+            options["key_padding_mask"] = lib.tensor(padding)
+        out, weights = module(q, k, v, **options)
+        total = out.sum() if weights is None else lib.stack([out.sum(), weights.sum()])
+        return total, {**dict(module.named_parameters()), **leaves}
+    return case
+
+
+def _encoder_layer(lib: Any, batch_first: bool, dropout: float) -> tuple:
+    layer = lib.nn.TransformerEncoderLayer(4, 2, dim_feedforward=8, dropout=dropout, batch_first=batch_first)
+    return _module(layer, lib.randn(2, 3, 4, requires_grad=True))
+
+
+def _sdpa(shape: tuple, **options: Any) -> Any:
+    return _leaves_case(lambda lib, a, b, c: lib.nn.functional.scaled_dot_product_attention(a, b, c, **options),
+                        shape, shape, shape)
 
 
 def _leaves_case(make: Any, *shapes: tuple) -> Any:
@@ -186,6 +266,34 @@ def _bilinear(lib: Any) -> tuple:
     module = lib.nn.Bilinear(3, 4, 5)
     x1, x2 = _leaf(lib, 2, 3), _leaf(lib, 2, 4)
     return module(x1, x2), {**dict(module.named_parameters()), "x1": x1, "x2": x2}
+
+
+_ATTENTION_CASES = {
+    "mha_batch_first_without_weights": _mha(lambda nn: nn.MultiheadAttention(4, 2, batch_first=True), ((2, 3, 4),),
+                                            need_weights=False),
+    "mha_masks": _mha(lambda nn: nn.MultiheadAttention(4, 2), ((3, 2, 4),), masks=True),
+    "mha_masks_without_weights": _mha(lambda nn: nn.MultiheadAttention(4, 2), ((3, 2, 4),), masks=True,
+                                      need_weights=False),
+    "mha_key_is_value_batch_first": _mha(lambda nn: nn.MultiheadAttention(4, 2, batch_first=True),
+                                         ((2, 3, 4), (2, 5, 4)), same="kv"),
+    "mha_three_inputs_per_head_weights": _mha(lambda nn: nn.MultiheadAttention(4, 2), ((3, 2, 4), (5, 2, 4), (5, 2, 4)),
+                                              same="", average_attn_weights=False),
+    "mha_unbatched": _mha(lambda nn: nn.MultiheadAttention(4, 2), ((3, 4),)),
+    "mha_unbatched_without_weights": _mha(lambda nn: nn.MultiheadAttention(4, 2), ((3, 4),), need_weights=False),
+    "mha_kdim_vdim_bias_kv_zero_attn": _mha(
+        lambda nn: nn.MultiheadAttention(4, 2, kdim=3, vdim=5, add_bias_kv=True, add_zero_attn=True),
+        ((3, 2, 4), (2, 2, 3), (2, 2, 5)), same=""),
+    "mha_dropout_without_weights": _mha(lambda nn: nn.MultiheadAttention(4, 2, dropout=0.5), ((3, 2, 4),),
+                                        need_weights=False),
+    "mha_no_bias_masks_dropout": _mha(lambda nn: nn.MultiheadAttention(4, 2, dropout=0.5, bias=False), ((3, 2, 4),),
+                                      masks=True),
+    "transformer_encoder_layer": lambda lib: _encoder_layer(lib, False, 0.0),
+    "transformer_encoder_layer_dropout_batch_first": lambda lib: _encoder_layer(lib, True, 0.1),
+    "sdpa_4d": _sdpa((1, 2, 3, 4)),
+    "sdpa_4d_causal": _sdpa((1, 2, 3, 4), is_causal=True),
+    "sdpa_3d": _sdpa((2, 3, 4)),
+    "sdpa_4d_dropout_scale": _sdpa((1, 2, 3, 4), dropout_p=0.5, scale=-0.3),
+}
 
 
 # Ops that PyTorch runs as one kernel and tinyframe composes of others (recorded as one node)
@@ -226,6 +334,15 @@ _COMPOSED_CASES = {
     "cosine_similarity": _leaves_case(lambda lib, a, b: lib.nn.functional.cosine_similarity(a, b), (2, 3), (2, 3)),
     "normalize": _leaves_case(lambda lib, a: lib.nn.functional.normalize(a), (2, 3)),
     "kron": _leaves_case(lambda lib, a, b: lib.kron(a, b), (2, 2), (2, 3)),
+    "std_mean": _leaves_case(lambda lib, a: (lambda sd, mean: sd * mean)(*lib.std_mean(a, 1)), (2, 3, 4)),
+    "var_mean_all": _leaves_case(lambda lib, a: (lambda var, mean: mean - var)(*lib.var_mean(a)), (2, 3)),
+    "quantile_dim": _leaves_case(lambda lib, a: lib.quantile(a, 0.3, dim=1), (2, 3, 4)),
+    "quantile_q_tensor": _leaves_case(lambda lib, a: lib.quantile(a, lib.tensor([0.2, 0.7])), (2, 3)),
+    "nanquantile_last_dim_keepdim": _leaves_case(lambda lib, a: lib.nanquantile(a, lib.tensor([0.5]), dim=-1,
+                                                                               keepdim=True), (2, 3)),
+    "quantile_lower": _leaves_case(lambda lib, a: lib.quantile(a, 0.4, dim=0, interpolation="lower"), (3, 2)),
+    "quantile_midpoint_keepdim": _leaves_case(lambda lib, a: lib.quantile(a, 0.4, keepdim=True,
+                                                                          interpolation="midpoint"), (3, 2)),
     "grid_sample": _leaves_case(lambda lib, a, b: lib.nn.functional.grid_sample(a, b.tanh(), align_corners=False),
                                 (1, 2, 3, 3), (1, 2, 2, 2)),
 }
@@ -289,6 +406,8 @@ CASES = {
     "lstm": _rnn(lambda nn: nn.LSTM(3, 4)),
     "gru": _rnn(lambda nn: nn.GRU(3, 4)),
     "multihead_attention": _attention,
+    **_RECURRENT_CASES,
+    **_ATTENTION_CASES,
     **_COMPOSED_CASES,
 }
 

@@ -598,12 +598,15 @@ def test_function_saved_outputs_are_differentiable_twice():
                                [4.88561103264068, 5.967298790565081], rtol=1e-14)
 
 
-def test_hooks_on_an_output_of_a_multi_output_function_raise_with_a_way_out():
-    s, _ = _SinCos.apply(_sincos_input(), 1.0)
-    with pytest.raises(RuntimeError, match="view_as"):
-        s.register_hook(lambda g: g)
-    with pytest.raises(RuntimeError, match="several outputs"):
-        s.retain_grad()
+def test_hooks_on_an_output_of_a_multi_output_function_see_that_output_gradient():
+    x = _sincos_input()
+    s, c = _SinCos.apply(x, 1.0)
+    s.register_hook(lambda g: g * 2)
+    c.retain_grad()
+    _SinCos.received.clear()
+    (s + 3 * c).sum().backward()
+    assert _SinCos.received == [([2.0, 2.0, 2.0], [3.0, 3.0, 3.0])]
+    np.testing.assert_allclose(c.grad.numpy(), [3.0, 3.0, 3.0])
 
 
 class _OnceSquare(Function):
@@ -694,3 +697,22 @@ def test_op_call_computes_on_arrays_and_records_on_tensors() -> None:
     np.testing.assert_allclose(on_array, np.exp(array))
     on_tensor = unary.Exp.call(leaf([0.0, 1.0]))
     assert isinstance(on_tensor, tf.Tensor) and on_tensor.grad_fn.name() == "ExpBackward0"
+
+
+def test_outputs_of_one_node_hook_and_retain_their_own_gradient() -> None:
+    # unbind / chunk / std_mean record one node with several outputs (output_nr 0, 1, ...), as PyTorch;
+    # a hook or retain_grad on one output sees that output's gradient only.
+    x = tf.arange(12.0).reshape(3, 4).requires_grad_()
+    a, b, c = x.unbind()
+    assert a.grad_fn is b.grad_fn and (a.output_nr, b.output_nr, c.output_nr) == (0, 1, 2)
+    seen = []
+    a.register_hook(lambda g: seen.append(g.clone()) or g * 10)
+    b.retain_grad()
+    (a * 2 + b * 3).sum().backward()
+    np.testing.assert_allclose(seen[0].numpy(), np.full(4, 2.0))
+    np.testing.assert_allclose(b.grad.numpy(), np.full(4, 3.0))
+    np.testing.assert_allclose(x.grad.numpy(), [[20.0] * 4, [3.0] * 4, [0.0] * 4])
+    low, high = x.chunk(2, 1)
+    high.retain_grad()
+    (high * high).sum().backward()
+    np.testing.assert_allclose(high.grad.numpy(), 2 * x.detach().numpy()[:, 2:])

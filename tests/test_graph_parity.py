@@ -1,5 +1,6 @@
 """Walking ``grad_fn.next_functions`` from an output shows PyTorch's nodes in PyTorch's order, for the
-layers, losses and tutorial expressions in ``_graph_walk.py`` (PyTorch's walks recorded as literals)."""
+layers, losses and tutorial expressions in ``_graph_walk.py`` (PyTorch's walks recorded as literals),
+recurrent layers and attention included."""
 from __future__ import annotations
 
 import numpy as np
@@ -10,14 +11,8 @@ import tinyframe
 from ._graph_expected import EXPECTED
 from ._graph_walk import CASES, walk
 
-# Graphs still built differently from PyTorch's, each for a reason given in the report of issue 9.
-KNOWN_DIFFERENCES = {
-    "lstm", "gru", "multihead_attention",
-}
 
-
-@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.xfail(strict=True))
-                                  if name in KNOWN_DIFFERENCES else name for name in CASES])
+@pytest.mark.parametrize("name", list(CASES))
 def test_backward_graph_matches_pytorch(name: str) -> None:
     tinyframe.manual_seed(0)
     assert walk(*CASES[name](tinyframe)) == EXPECTED[name]

@@ -11,6 +11,7 @@ import pytest
 import tinyframe as tf
 import tinyframe.nn as nn
 from tinyframe.autograd import gradcheck, gradgradcheck
+from tinyframe.ops import rnn as rnn_ops
 
 
 def _fill(module: nn.Module, seed: int) -> np.random.Generator:
@@ -271,6 +272,27 @@ def test_float32_matches_float64_forward_and_backward(kind: str, kwargs: dict) -
         outs.append([_host(out)] + [_host(p.grad) for p in module.parameters()])
     for reference, value in zip(*outs):
         np.testing.assert_allclose(value, reference, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("batch, hidden, reverse, bias",
+                         [(2, 4, False, True), (3, 6, True, False), (1, 16, True, True)])
+def test_float32_lstm_layer_node_matches_its_cells(batch: int, hidden: int, reverse: bool, bias: bool) -> None:
+    # The one-node float32 layer (MkldnnRnnLayerBackward0) against the same layer composed of its cells,
+    # output, final states and every gradient; (2, 4) and (3, 6) take matmul_add's general path, (1, 16)
+    # its transposed fast path.
+    tf.manual_seed(3)
+    x, h0, c0 = tf.randn(4, batch, 3), tf.randn(batch, hidden), tf.randn(batch, hidden)
+    weights = [tf.randn(4 * hidden, 3), tf.randn(4 * hidden, hidden)]
+    weights += [tf.randn(4 * hidden), tf.randn(4 * hidden)] if bias else [None, None]
+    leaves = [t.requires_grad_() for t in (x, h0, c0, *weights) if t is not None]
+    composed, (h_last, c_last) = rnn_ops.composed_layer("LSTM", x, (h0, c0), *weights, reverse=reverse)
+    results = []
+    for out, h, c in (rnn_ops.fused_lstm_layer(x, h0, c0, *weights, reverse=reverse), (composed, h_last, c_last)):
+        loss = (out * out).sum() + (2 * h).sum() + (c * c).sum()
+        results.append([out, h, c, *tf.autograd.grad(loss, leaves)])
+    assert results[0][0].grad_fn.name() == "MkldnnRnnLayerBackward0"
+    for fused, composed in zip(*results):
+        np.testing.assert_allclose(_host(fused.detach()), _host(composed.detach()), rtol=1e-5, atol=1e-5)
 
 
 def test_float32_stays_float32() -> None:

@@ -81,6 +81,7 @@ class Node:
     _saved: tuple | list | None = None  # save_for_backward's values; once recorded, ``_describe_saved``'s entries
     _freed = False
     _pre_hooks: list | None = None
+    _output_hooks: dict | None = None  # a node of several outputs: output_nr -> the hooks on that output's gradient
     retained: Any = None  # weakref to the output tensor when it called retain_grad()
     _metadata: dict | None = None
     # For a node with several outputs (a custom Function returning a tuple): their shapes and dtypes;
@@ -348,6 +349,64 @@ class Op(Node):
         if _OUTPUT in kinds:
             has.add("_saved_result")
         return [name for name in super().__dir__() if not name.startswith("_saved_") or name in has]
+
+
+class MultiOutputOp(Op):
+    """Base of an op with several outputs (``unbind``, ``split``, a fused LSTM layer): one node, which
+    each output's ``grad_fn`` is, the output's position its ``output_nr`` (as in PyTorch).
+
+    ``forward`` returns a tuple of arrays and ``apply`` a tuple of Tensors; of the outputs, only the
+    first may be saved for backward as an output. ``backward(ctx, grads)``
+    gets the engine's ``OutputGrads``: ``grads.slots`` holds one gradient per output, None for an
+    output no gradient reached (``ctx.filled(grads)`` puts zeros there).
+    """
+
+    outputs_are_views = False  # True where every output views the first input's storage (unbind, split)
+
+    @classmethod
+    def apply(cls, *inputs: Any, **options: Any) -> Any:
+        packed = super().apply(*inputs, **options)  # a Tensor holding the tuple, unpacked here
+        node = packed.grad_fn
+        base = inputs[0] if cls.outputs_are_views else None
+        counter = base._version_counter() if base is not None else None
+        outputs = []
+        for k, array in enumerate(packed._data):
+            if isinstance(array, _numpy_scalar):  # NumPy returns scalars from 0-d computations; tensors hold arrays
+                array = np.asarray(array)
+            t = wrap(array, node)
+            if k and node is not None:
+                t._output_nr = k
+            elif packed._vc is not None:  # the first output saved for backward: its version counter
+                t._vc = packed._vc
+            if base is not None:
+                t._vc, t._base = counter, base
+            outputs.append(t)
+        return tuple(outputs)
+
+    def _record(self, inputs: tuple, arrays: list, result: Any) -> None:
+        outs = result._data
+        self.next_functions = edges_of(inputs)
+        self._shape = None  # no single shape: the engine sends each output's gradient through ``OutputGrads``
+        self._output_shapes = tuple(out.shape for out in outs)
+        self._output_dtypes = tuple(out.dtype for out in outs)
+        self._module = self.xp  # the array module (the engine swaps ``xp`` while it records a backward pass)
+        if self._saved is not None:  # the first output is saved as an output (so a recorded backward
+            result._data = outs[0]     # pass differentiates through it, as Std's does); others as constants
+            self._saved = _describe_saved(self._saved, inputs, arrays, result)
+            result._data = outs
+
+    def filled(self, grads: Any) -> list:
+        """The gradients of all outputs: the arrived ones, zeros (of the output's shape and dtype) for
+        the others, Tensors while the backward pass is recorded."""
+        shapes, dtypes = self._output_shapes, self._output_dtypes
+        assert shapes is not None and dtypes is not None
+        filled = []
+        for g, shape, dtype in zip(grads.slots, shapes, dtypes):
+            if g is None:
+                g = self._module.zeros(shape, dtype)
+                g = wrap(g) if self.recording else g
+            filled.append(g)
+        return filled
 
 
 def _add_saved_attributes(cls: type[Op]) -> None:

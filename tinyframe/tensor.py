@@ -1103,6 +1103,12 @@ class Tensor:
     def chunk(self, chunks: builtins.int, dim: builtins.int = 0) -> tuple:
         return shape_ops.chunk(self, chunks, dim)
 
+    def unsafe_split(self, split_size: Any, dim: builtins.int = 0) -> tuple:
+        return shape_ops.unsafe_split(self, split_size, dim)
+
+    def unsafe_chunk(self, chunks: builtins.int, dim: builtins.int = 0) -> tuple:
+        return shape_ops.unsafe_chunk(self, chunks, dim)
+
     def unbind(self, dim: builtins.int = 0) -> tuple:
         return shape_ops.unbind(self, dim)
 

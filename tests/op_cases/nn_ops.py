@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
+import tinyframe as tf
 from tinyframe.nn import functional as nn_functional
-from tinyframe.ops import activation
+from tinyframe.ops import activation, attention
 from tinyframe.ops import convolution as conv
 from tinyframe.ops import pooling as pool
 
@@ -288,4 +289,23 @@ CASES += [
            lambda x: fractional_max_pool_reference(x, (2, 3), (3, 4), SAMPLES_2D), [(2, 2, 6, 7)]),
     OpCase("fractional_max_pool3d", _fractional(3, (2, 2, 2), (2, 3, 2), SAMPLES_3D),
            lambda x: fractional_max_pool_reference(x, (2, 2, 2), (2, 3, 2), SAMPLES_3D), [(1, 2, 4, 5, 4)]),
+]
+
+
+def _attention_reference(q: np.ndarray, k: np.ndarray, v: np.ndarray, bias: np.ndarray | float = 0.0,
+                         scale: float = 0.5) -> np.ndarray:
+    scores = q @ np.swapaxes(k, -1, -2) * scale + bias
+    e = np.exp(scores - scores.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True) @ v
+
+
+_BIAS = np.array([[0.0, -1.0, 0.5], [1.0, 0.0, -np.inf]])
+
+CASES += [
+    OpCase("flash_attention", lambda q, k, v: attention.FlashAttention.apply(q, k, v, bias=None, scale=0.5),
+           _attention_reference, [(1, 2, 2, 4), (1, 2, 3, 4), (1, 2, 3, 4)]),
+    OpCase("flash_attention_bias",  # the bias on the inputs' device, with a -inf (a masked key)
+           lambda q, k, v: attention.FlashAttention.apply(
+               q, k, v, bias=tf.tensor(_BIAS, dtype=q.dtype, device=q.device)._data, scale=0.5),
+           lambda q, k, v: _attention_reference(q, k, v, _BIAS), [(2, 1, 2, 4), (2, 1, 3, 4), (2, 1, 3, 4)]),
 ]

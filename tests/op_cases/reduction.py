@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import tinyframe as tf
+from tinyframe.ops import reduction
 
 from . import OpCase
 
@@ -58,6 +59,14 @@ CASES: list[OpCase] = [
            lambda x: x.var(0, keepdims=True), [(3, 4)]),
     OpCase("var_correction_dims", lambda x: tf.var(x, (0, 2), correction=2),
            lambda x: x.var((0, 2), ddof=2), [(2, 3, 4)]),
+    OpCase("var_mean", lambda x: (lambda v, m: 2.0 * v + m)(*tf.var_mean(x, 1)),
+           lambda x: 2.0 * x.var(1, ddof=1) + x.mean(1), [(3, 4)]),
+    OpCase("var_mean_all", lambda x: (lambda v, m: v - 3.0 * m)(*tf.var_mean(x)),
+           lambda x: x.var(ddof=1) - 3.0 * x.mean(), [(3, 4)]),
+    OpCase("std_mean_keepdim", lambda x: (lambda sd, m: sd * m)(*tf.std_mean(x, (0, 2), keepdim=True, correction=0)),
+           lambda x: x.std((0, 2), keepdims=True) * x.mean((0, 2), keepdims=True), [(2, 3, 4)]),
+    OpCase("std_mean_only_mean", lambda x: tf.std_mean(x, 0)[1], lambda x: x.mean(0), [(3, 4)]),
+    OpCase("std_mean_only_std", lambda x: tf.std_mean(x, 0)[0], lambda x: x.std(0, ddof=1), [(3, 4)]),
     OpCase("std", lambda x: x.std(), lambda x: x.std(ddof=1), [(3, 4)]),
     OpCase("std_dim_keepdim", lambda x: tf.std(x, -1, keepdim=True), lambda x: x.std(-1, ddof=1, keepdims=True),
            [(3, 4)]),
@@ -77,6 +86,10 @@ CASES: list[OpCase] = [
     OpCase("softmax", lambda x: tf.softmax(x, 1), lambda x: _softmax(x, 1), [(3, 4)]),
     OpCase("softmax_dim0", lambda x: x.softmax(0), lambda x: _softmax(x, 0), [(3, 4)]),
     OpCase("softmax_negative_dim", lambda x: x.softmax(-2), lambda x: _softmax(x, 1), [(2, 3, 4)]),
+    OpCase("safe_softmax", lambda x: reduction.safe_softmax(x, 1), lambda x: _softmax(x, 1), [(3, 4)]),
+    OpCase("safe_softmax_masked_row",  # a row of -inf only (attention masked throughout) gives zeros
+           lambda x: reduction.safe_softmax(x.masked_fill(tf.tensor([[False], [True]]), -float("inf")), 1),
+           lambda x: np.concatenate([_softmax(x[:1], 1), np.zeros_like(x[1:])]), [(2, 3)]),
     OpCase("log_softmax", lambda x: tf.log_softmax(x, 1), lambda x: _log_softmax(x, 1), [(3, 4)]),
     OpCase("log_softmax_dim0", lambda x: x.log_softmax(0), lambda x: _log_softmax(x, 0), [(3, 4)]),
     OpCase("log_softmax_negative_dim", lambda x: x.log_softmax(-1), lambda x: _log_softmax(x, 2), [(2, 3, 4)]),

@@ -246,7 +246,7 @@ class _Pass:
         """Runs ``node`` on the gradient ``g`` that arrived at it; returns its inputs' gradients."""
         if g.__class__ is not _ndarray and isinstance(g, np.generic):  # NumPy returns scalars from 0-d
             g = np.asarray(g)                                         # arithmetic; tensors hold arrays
-        if node._pre_hooks or node.retained is not None or self.targets is not None:
+        if node._pre_hooks or node.retained is not None or self.targets is not None or node._output_hooks:
             g = self.arrive(node, g)
             if g is None:
                 return ()
@@ -271,6 +271,8 @@ class _Pass:
     def arrive(self, node: Node, g: Any) -> Any:
         """Runs the node's hooks on ``g``, keeps it for ``retain_grad`` and ``grad``; returns the
         gradient to run the node on, or None when the node need not run."""
+        if node._output_hooks:
+            g = _run_output_hooks(node._output_hooks, g, self.create_graph)
         if node._pre_hooks:
             g = _run_hooks(node._pre_hooks, g, self.create_graph)
         if node.retained is not None:
@@ -320,6 +322,9 @@ def _call_recorded_backward(node: Node, g: Any) -> tuple:
 def _backward_of_composition(node: Node, g: Any, create_graph: bool = True, retain_graph: bool | None = None) -> tuple:
     """The vector-Jacobian product of the op's composition of recordable ops (see ``Op.compose``)."""
     inputs, out = node.compose(node)
+    if isinstance(g, OutputGrads):  # a node of several outputs: those that a gradient reached
+        arrived = [(o, gi) for o, gi in zip(out, g.slots) if gi is not None]
+        out, g = [o for o, _ in arrived], [gi for _, gi in arrived]
     wanted = [i for i, need in enumerate(node.needs_input_grad) if need]
     grads = grad(out, [inputs[i] for i in wanted], g, retain_graph=retain_graph, create_graph=create_graph,
                  allow_unused=True)
@@ -365,6 +370,15 @@ def sum_to_array(g: Any, shape: tuple) -> Any:
     if lead:
         g = g.reshape(shape)
     return g
+
+
+def _run_output_hooks(hooks: dict, g: OutputGrads, create_graph: bool) -> OutputGrads:
+    """The hooks of each output of a node with several outputs, each on its output's gradient."""
+    slots = list(g.slots)
+    for output_nr, output_hooks in hooks.items():
+        if slots[output_nr] is not None and output_hooks:
+            slots[output_nr] = _run_hooks(output_hooks, slots[output_nr], create_graph)
+    return OutputGrads(slots)
 
 
 def _run_hooks(hooks: list, g: Any, create_graph: bool) -> Any:

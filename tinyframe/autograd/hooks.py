@@ -23,25 +23,27 @@ def register_hook(tensor: Any, hook: Callable) -> RemovableHandle:
     """Runs ``hook(grad)`` on the gradient w.r.t. ``tensor``; a returned tensor replaces the gradient."""
     if not tensor.requires_grad:
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-    _check_single_output(tensor, "register_hook")
-    if tensor.grad_fn is None:
+    node = tensor.grad_fn
+    if node is None:
         if tensor._hooks is None:
             tensor._hooks = []
         hooks = tensor._hooks
+    elif node._output_shapes is not None:  # a node of several outputs: the hook sees this output's gradient
+        hooks = _output_hooks(node, tensor._output_nr)
     else:
-        tensor.grad_fn.register_prehook(hook)
-        hooks = tensor.grad_fn._pre_hooks
+        node.register_prehook(hook)
+        hooks = node._pre_hooks
     if hook not in hooks:
         hooks.append(hook)
     return RemovableHandle(hooks, hook)
 
 
-def _check_single_output(tensor: Any, what: str) -> None:
-    """Hooks live on the tensor's node, which for a custom Function with several outputs gets
-    their gradients together."""
-    if tensor.grad_fn is not None and tensor.grad_fn._output_shapes is not None:
-        raise RuntimeError(f"{what} is not supported on an output of a custom Function with several outputs "
-                           f"in tinyframe; call it on a view of that output instead (out = out.view_as(out))")
+def _output_hooks(node: Any, output_nr: int) -> list:
+    """The hooks on output ``output_nr`` of a node with several outputs (which gets their gradients
+    together, ``OutputGrads``): the engine runs them on that output's gradient alone."""
+    if node._output_hooks is None:
+        node._output_hooks = {}
+    return node._output_hooks.setdefault(output_nr, [])
 
 
 def register_post_accumulate_grad_hook(tensor: Any, hook: Callable) -> RemovableHandle:
@@ -62,9 +64,25 @@ def retain_grad(tensor: Any) -> None:
         raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     if tensor.grad_fn is None or tensor._retains_grad:
         return
-    _check_single_output(tensor, "retain_grad")
     tensor._retains_grad = True
+    if tensor.grad_fn._output_shapes is not None:  # one of several outputs: kept by a hook on its gradient
+        _output_hooks(tensor.grad_fn, tensor._output_nr).append(_Retainer(tensor))
+        return
     tensor.grad_fn.retained = weakref.ref(tensor)  # weak: the node must not keep its output alive
+
+
+class _Retainer:
+    """The hook that keeps an output's gradient in its ``.grad`` (a weak reference: the node must not
+    keep its output alive)."""
+
+    def __init__(self, tensor: Any) -> None:
+        self.tensor = weakref.ref(tensor)
+
+    def __call__(self, g: Any) -> None:
+        tensor = self.tensor()
+        if tensor is not None:
+            g = g if g._requires_grad else _graph.wrap(g._data.copy())
+            tensor._grad = g if tensor._grad is None else tensor._grad + g
 
 
 def store_retained(node: Any, g: Any) -> None:

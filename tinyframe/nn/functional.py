@@ -15,7 +15,8 @@ import numpy as np
 from .. import dtypes, random
 from ..device import array_module_of, device_of
 from ..ops import activation as activation_ops
-from ..ops import binary, indexing, linalg, unary
+from ..ops import attention as attention_ops
+from ..ops import binary, indexing, unary
 from ..ops import inplace as inplace_ops
 from ..ops import reduction as reductions
 from ..ops import shape as shape_ops
@@ -301,30 +302,33 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     ``attn_mask``: a boolean mask (True = *may* attend, the opposite of ``MultiheadAttention``'s
     masks) or a float bias added to the scores; ``is_causal`` masks keys after each query
     (``tril``). ``dropout_p`` drops attention weights (always; pass 0 in evaluation).
-    ``enable_gqa`` repeats key/value heads to match the query's.
+    ``enable_gqa`` repeats key/value heads to match the query's. Rows whose every key is masked
+    give zeros.
+
+    As PyTorch on the CPU: one fused node (``ScaledDotProductFlashAttentionForCpuBackward0``) where
+    its flash kernel applies (4-D inputs, no dropout, ...), else the math path's ops.
     """
     if is_causal and attn_mask is not None:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
     target, source = query.shape[-2], key.shape[-2]
-    if enable_gqa and key.ndim >= 3 and key.shape[-3] != query.shape[-3]:
+    grouped = enable_gqa and key.ndim >= 3 and key.shape[-3] != query.shape[-3]
+    factor = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
+    xp = array_module_of(query._data)
+    if attn_mask is not None and attn_mask.dtype == dtypes.bool_:
+        attn_mask = Tensor._make(xp.where(attn_mask._data, 0.0, -np.inf).astype(query._data.dtype))
+    if is_causal:
+        attn_mask = Tensor._make(xp.triu(xp.full((target, source), -np.inf, dtype=query._data.dtype), 1))
+    if attention_ops.flash_applies(query, key, value, attn_mask, dropout_p, grouped):
+        bias = None if attn_mask is None else attn_mask._data
+        return attention_ops.FlashAttention.apply(query, key, value, bias=bias, scale=factor)
+    if grouped:
         repeats = query.shape[-3] // key.shape[-3]
         key = _repeat_heads(key, repeats)
         value = _repeat_heads(value, repeats)
-    factor = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
-    scores = binary.mul(linalg.matmul(query, shape_ops.transpose(key, -2, -1)), factor)
-    xp = array_module_of(query._data)
-    if is_causal:
-        attn_mask = Tensor._make(xp.tril(xp.ones((target, source), dtype=bool)))
-    if attn_mask is not None:
-        if attn_mask.dtype == dtypes.bool_:
-            bias = xp.where(attn_mask._data, 0.0, -np.inf).astype(query._data.dtype)
-            scores = binary.add(scores, Tensor._make(bias))
-        else:
-            scores = binary.add(scores, attn_mask)
-    weights = reductions.softmax(scores, -1)
+    weights = attention_ops.attention_weights(query, key, attn_mask, factor)
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p, True)
-    return linalg.matmul(weights, value)
+    return attention_ops.batched_matmul(weights, value)
 
 
 def _repeat_heads(t: Tensor, repeats: int) -> Tensor:

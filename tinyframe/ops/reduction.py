@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import _graph, dtypes, return_types
 from .._dims import wrap_dim
-from .._graph import Op
+from .._graph import MultiOutputOp, Op
 from ..device import array_module_of
 from . import binary
 from .promotion import promote
@@ -446,6 +446,48 @@ class Std(Op):
         return scale * (x - xp.mean(x, ctx.axes, keepdims=True))
 
 
+class VarMean(MultiOutputOp, Var):
+    """``var_mean``: the variance and the mean, outputs of one node as in PyTorch."""
+
+    @staticmethod
+    def forward(ctx: Var, x: Any, *, axes: tuple | None, correction: Any, keepdim: bool) -> Any:
+        return _and_mean(ctx, x, Var.forward(ctx, x, axes=axes, correction=correction, keepdim=keepdim))
+
+    @staticmethod
+    def backward(ctx: Var, grads: Any) -> Any:
+        return _and_mean_grad(ctx, grads, Var.backward)
+
+
+class StdMean(MultiOutputOp, Std):
+    """``std_mean``: the standard deviation and the mean, outputs of one node as in PyTorch."""
+
+    @staticmethod
+    def forward(ctx: Std, x: Any, *, axes: tuple | None, correction: Any, keepdim: bool) -> Any:
+        return _and_mean(ctx, x, Std.forward(ctx, x, axes=axes, correction=correction, keepdim=keepdim))
+
+    @staticmethod
+    def backward(ctx: Std, grads: Any) -> Any:
+        return _and_mean_grad(ctx, grads, Std.backward)
+
+
+def _and_mean(ctx: Op, x: Any, spread: Any) -> tuple:
+    """``(spread, mean)`` over the axes the statistic's forward kept on ``ctx``."""
+    ctx.count = _count(x.shape, ctx.axes)
+    mean = x.mean(axis=ctx.axes, keepdims=ctx.keepdim) if ctx.count else spread * float("nan")
+    return spread, mean
+
+
+def _and_mean_grad(ctx: Op, grads: Any, spread_backward: Any) -> Any:
+    """The input's gradient from the spread's and the mean's (either may be missing)."""
+    g_spread, g_mean = grads.slots
+    total = None if g_spread is None else spread_backward(ctx, g_spread)
+    if g_mean is not None:
+        g_mean = _kept(ctx, g_mean)
+        from_mean = _spread(ctx, g_mean / ctx.count if ctx.count else g_mean)
+        total = from_mean if total is None else total + from_mean
+    return total
+
+
 def _correction(name: str, input: Tensor, dim: Any, unbiased: Any, correction: Any) -> tuple:
     if isinstance(dim, bool):  # var(input, unbiased): the legacy positional form
         dim, unbiased = None, dim
@@ -475,16 +517,16 @@ def std(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: b
 
 def var_mean(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
              correction: Any = None) -> tuple:
-    """``(var(input, dim, ...), mean(input, dim))``."""
-    return (var(input, dim, unbiased, keepdim, correction=correction),
-            mean(input, None if isinstance(dim, bool) else dim, keepdim))
+    """``(var(input, dim, ...), mean(input, dim))``, outputs of one node (``VarMeanBackward0``)."""
+    axes, correction = _correction("var_mean", input, dim, unbiased, correction)
+    return VarMean.apply(input, axes=axes, correction=correction, keepdim=keepdim)
 
 
 def std_mean(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
              correction: Any = None) -> tuple:
-    """``(std(input, dim, ...), mean(input, dim))``."""
-    return (std(input, dim, unbiased, keepdim, correction=correction),
-            mean(input, None if isinstance(dim, bool) else dim, keepdim))
+    """``(std(input, dim, ...), mean(input, dim))``, outputs of one node (``StdMeanBackward0``)."""
+    axes, correction = _correction("std_mean", input, dim, unbiased, correction)
+    return StdMean.apply(input, axes=axes, correction=correction, keepdim=keepdim)
 
 
 def _vector_norm(xp: Any, v: Any, ord: float, axes: tuple | None, keepdim: bool) -> Any:
@@ -637,17 +679,33 @@ class Logsumexp(Op):
         return _kept(ctx, g) * ctx.xp.exp(x - _kept(ctx, out))
 
 
+def softmax_array(xp: Any, x: Any, dim: int | None, safe: bool = False) -> Any:
+    """The softmax of the array ``x`` along ``dim``; with ``safe``, rows of ``-inf`` only (attention
+    masked throughout) are zeros rather than NaN."""
+    if dim is None or x.size == 0:  # a 0-d input is its own only element
+        return xp.ones_like(x)
+    peak = x.max(axis=dim, keepdims=True)
+    masked = (peak == -_INF) if safe else None  # rows of -inf only: exp gives zeros, divided by 1
+    if masked is not None and masked.any():
+        peak = xp.where(masked, 0, peak)
+    else:
+        masked = None
+    out = x - peak  # shifting by the max keeps exp from overflowing
+    xp.exp(out, out=out)
+    total = out.sum(axis=dim, keepdims=True)
+    if masked is not None:
+        total[masked] = 1
+    out /= total
+    return out
+
+
 class Softmax(Op):
+    safe = False
+
     @staticmethod
     def forward(ctx: Softmax, x: Any, *, dim: int | None) -> Any:
         ctx.dim = dim
-        xp = ctx.xp
-        if dim is None or x.size == 0:  # a 0-d input is its own only element
-            out = xp.ones_like(x)
-        else:
-            out = x - x.max(axis=dim, keepdims=True)  # shifting by the max keeps exp from overflowing
-            xp.exp(out, out=out)
-            out /= out.sum(axis=dim, keepdims=True)
+        out = softmax_array(ctx.xp, x, dim, ctx.safe)
         ctx.save_for_backward(out)
         return out
 
@@ -655,6 +713,13 @@ class Softmax(Op):
     def backward(ctx: Softmax, g: Any) -> Any:
         (out,) = ctx.saved_tensors
         return out * (g - ctx.xp.sum(g * out, ctx.dim, keepdims=True))
+
+
+class SafeSoftmax(Softmax):
+    """Softmax whose rows of only ``-inf`` (an attention row masked entirely) are zeros, not NaN
+    (PyTorch's ``_safe_softmax``, which attention uses)."""
+
+    safe = True
 
 
 class LogSoftmax(Op):
@@ -700,6 +765,12 @@ def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
     input first."""
     input, dim = _softmax_input("softmax", input, dim, dtype)
     return Softmax.apply(input, dim=dim)
+
+
+def safe_softmax(input: Tensor, dim: int) -> Tensor:
+    """``softmax`` with the rows that are ``-inf`` throughout (fully masked) zeros instead of NaN."""
+    input, dim = _softmax_input("softmax", input, dim, None)
+    return SafeSoftmax.apply(input, dim=dim)
 
 
 def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:

@@ -1,11 +1,5 @@
-"""Recurrent cells and layers: Elman RNN (tanh / relu), LSTM and GRU, with PyTorch's gate layouts.
-
-The cells (``lstm_cell`` ...) are compositions of core ops. A whole layer, though, runs as one fused
-op per direction: composed step by step, a sequence of length L costs ~15 ops per step, and
-slicing the per-step inputs out of the sequence makes the backward pass O(L^2) (every slice's
-gradient is a zero-padded copy of the whole sequence). The fused op loops over time on raw arrays
-in forward and runs backpropagation through time in its backward, with the input projection and
-all weight gradients as single matmuls over the sequence.
+"""Recurrent cells and layers: Elman RNN (tanh / relu), LSTM and GRU, with PyTorch's gate layouts and
+the graphs PyTorch's CPU build records.
 
 Layouts, gates stacked along the rows of the weights as in PyTorch (``H`` hidden size):
     RNN:  h' = act(x W_ih^T + b_ih + h W_hh^T + b_hh)
@@ -14,15 +8,23 @@ Layouts, gates stacked along the rows of the weights as in PyTorch (``H`` hidden
     GRU:  r, z = sigmoid(gi_r + gh_r), sigmoid(gi_z + gh_z);  n = tanh(gi_n + r * gh_n)
           h' = (1 - z) * n + z * h,   with gi = x W_ih^T + b_ih and gh = h W_hh^T + b_hh
 
-While the backward pass itself is recorded (``create_graph=True``), the fused op re-runs its layer
-with the composed cells and differentiates that, so higher-order gradients follow.
+A layer is composed of the cells as PyTorch composes it (``FullLayer`` in ATen's RNN.cpp): the input
+projection of the whole sequence at once, unbound into steps, each step a cell whose gates come from
+``unsafe_chunk``, the hidden states stacked. The exception is a float32 LSTM without projections,
+which PyTorch's CPU build runs as one oneDNN kernel per layer and direction
+(``MkldnnRnnLayerBackward0``); here that is ``_LSTMLayer``, a fused op that loops over time on raw
+arrays in forward and runs backpropagation through time in its backward, with the input projection
+and all weight gradients as single matmuls over the sequence. While the backward pass itself is
+recorded (``create_graph=True``), the fused op re-runs its layer with the composed cells and
+differentiates that, so higher-order gradients follow.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .._graph import Op
+from .. import dtypes
+from .._graph import MultiOutputOp
 from . import linalg, shape, unary
 from .linear import linear
 from .unary import _sigmoid_array
@@ -33,44 +35,89 @@ if TYPE_CHECKING:
 __all__ = ["rnn_tanh_cell", "rnn_relu_cell", "lstm_cell", "gru_cell"]
 
 
-# ------------------------------------------------------------------ cells (composed of core ops)
+# ------------------------------------------------------------------ steps (composed of core ops)
+# Each step takes the input's projection ``gi = x W_ih^T + b_ih`` (a layer projects the whole
+# sequence at once) and builds PyTorch's nodes in PyTorch's order (ATen's ``SimpleCell``,
+# ``LSTMCell``, ``GRUCell``, whose in-place ops record as these out-of-place ones do).
+
+def _simple_step(act: Callable[[Tensor], Tensor]) -> Callable[..., Tensor]:
+    def step(gi: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor | None, w_hr: Tensor | None = None) -> Tensor:
+        return act(linear(h, w_hh, b_hh) + gi)
+    return step
+
+
+_tanh_step, _relu_step = _simple_step(unary.tanh), _simple_step(unary.relu)
+
+
+def _lstm_step(gi: Tensor, hx: tuple, w_hh: Tensor, b_hh: Tensor | None, w_hr: Tensor | None = None) -> tuple:
+    h, c = hx
+    i, f, g, o = shape.unsafe_chunk(linear(h, w_hh, b_hh) + gi, 4, 1)
+    c = unary.sigmoid(f) * c + unary.sigmoid(i) * unary.tanh(g)
+    h = unary.sigmoid(o) * unary.tanh(c)
+    return (h if w_hr is None else linalg.matmul(h, shape.t(w_hr))), c
+
+
+def _gru_step(gi: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor | None, w_hr: Tensor | None = None) -> Tensor:
+    i_r, i_z, i_n = shape.unsafe_chunk(gi, 3, 1)
+    h_r, h_z, h_n = shape.unsafe_chunk(linear(h, w_hh, b_hh), 3, 1)
+    r = unary.sigmoid(h_r + i_r)
+    z = unary.sigmoid(h_z + i_z)
+    n = unary.tanh(i_n + h_n * r)
+    return (h - n) * z + n
+
+
+_STEPS: dict[str, Callable[..., Any]] = {"RNN_TANH": _tanh_step, "RNN_RELU": _relu_step, "LSTM": _lstm_step,
+                                         "GRU": _gru_step}
+
+
+# ------------------------------------------------------------------ cells
 
 def rnn_tanh_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None,
                   b_hh: Tensor | None = None) -> Tensor:
     """One Elman step: ``h' = tanh(input W_ih^T + b_ih + hx W_hh^T + b_hh)``."""
-    return unary.tanh(linear(input, w_ih, b_ih) + linear(hx, w_hh, b_hh))
+    return _tanh_step(linear(input, w_ih, b_ih), hx, w_hh, b_hh)
 
 
 def rnn_relu_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None,
                   b_hh: Tensor | None = None) -> Tensor:
     """One Elman step: ``h' = relu(input W_ih^T + b_ih + hx W_hh^T + b_hh)``."""
-    return unary.relu(linear(input, w_ih, b_ih) + linear(hx, w_hh, b_hh))
+    return _relu_step(linear(input, w_ih, b_ih), hx, w_hh, b_hh)
 
 
 def lstm_cell(input: Tensor, hx: tuple, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None,
               b_hh: Tensor | None = None) -> tuple:
     """One LSTM step on ``hx = (h, c)``, gates ``i, f, g, o``: returns ``(h', c')``."""
-    h, c = hx
-    i, f, g, o = shape.chunk(linear(input, w_ih, b_ih) + linear(h, w_hh, b_hh), 4, 1)
-    c = unary.sigmoid(f) * c + unary.sigmoid(i) * unary.tanh(g)
-    return unary.sigmoid(o) * unary.tanh(c), c
+    return _lstm_step(linear(input, w_ih, b_ih), hx, w_hh, b_hh)
 
 
 def gru_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None,
              b_hh: Tensor | None = None) -> Tensor:
     """One GRU step, gates ``r, z, n``: ``h' = n + z * (hx - n)``."""
-    i_r, i_z, i_n = shape.chunk(linear(input, w_ih, b_ih), 3, 1)
-    h_r, h_z, h_n = shape.chunk(linear(hx, w_hh, b_hh), 3, 1)
-    r = unary.sigmoid(i_r + h_r)
-    z = unary.sigmoid(i_z + h_z)
-    n = unary.tanh(i_n + r * h_n)
-    return n + z * (hx - n)
+    return _gru_step(linear(input, w_ih, b_ih), hx, w_hh, b_hh)
 
 
-# ------------------------------------------------------------------ fused layers
+# ------------------------------------------------------------------ layers
 
 def _steps(length: int, reverse: bool) -> range:
     return range(length - 1, -1, -1) if reverse else range(length)
+
+
+def composed_layer(mode: str, x: Tensor, state: Any, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None,
+                   b_hh: Tensor | None, w_hr: Tensor | None = None, *, reverse: bool = False) -> tuple:
+    """One layer in one direction over a time-major ``x (L, N, F)`` from ``state`` (``h0 (N, P)``, or
+    ``(h0, c0)`` for an LSTM), composed of the cells: ``(output (L, N, P), final state)``."""
+    step = _STEPS[mode]
+    inputs = shape.unbind(linear(x, w_ih, b_ih), 0)
+    outputs: list = [None] * len(inputs)
+    for t in _steps(len(inputs), reverse):
+        state = step(inputs[t], state, w_hh, b_hh, w_hr)
+        outputs[t] = state[0] if mode == "LSTM" else state
+    return shape.stack(outputs, 0), state
+
+
+def fuses(mode: str, dtype: Any, projected: bool) -> bool:
+    """Whether PyTorch's CPU build runs the layer as one kernel: a float32 LSTM without projections."""
+    return mode == "LSTM" and dtype == dtypes.float32 and not projected
 
 
 def _previous(xp: Any, sequence: Any, first: Any, reverse: bool) -> Any:
@@ -87,263 +134,79 @@ def _rows(a: Any) -> Any:
     return a.reshape(-1, a.shape[-1])
 
 
-class _RecurrentLayer(Op):
-    """One layer in one direction over a time-major sequence ``x (L, N, F)``.
-
-    Inputs ``x, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr`` (``None`` where a layer has none). Subclasses
-    give ``scan`` (the forward loop: output and the activations backward needs) and ``unscan``
-    (backpropagation through time: gradients of the input and hidden pre-activations, of ``h0`` and
-    ``c0``, and of ``w_hr``).
-    """
-
-    scan: Callable[..., tuple]
-    unscan: Callable[..., tuple]
+class _LSTMLayer(MultiOutputOp, node_name="MkldnnRnnLayerBackward0"):
+    """One float32 LSTM layer in one direction over a time-major ``x (L, N, F)``, as PyTorch's
+    ``mkldnn_rnn_layer``: inputs ``x, w_ih, w_hh, b_ih, b_hh, h0, c0`` (biases None where the layer
+    has none), outputs ``(output (L, N, H), h_last, c_last)``."""
 
     @staticmethod
-    def forward(ctx: _RecurrentLayer, x: Any, h0: Any, c0: Any, w_ih: Any, w_hh: Any, b_ih: Any, b_hh: Any,
-                w_hr: Any, *, reverse: bool, relu: bool = False) -> Any:
-        ctx.reverse, ctx.relu = reverse, relu
-        gi = (_rows(x) @ w_ih.T).reshape(x.shape[:2] + (w_ih.shape[0],))  # 2-D matmuls reach BLAS directly
-        if b_ih is not None:
-            gi += b_ih
-        out, activations = type(ctx).scan(ctx.xp, gi, h0, c0, w_hh, b_hh, w_hr, reverse, relu)
-        ctx.save_for_backward(x, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr, out, *activations)
-        return out
-
-    @staticmethod
-    def backward(ctx: _RecurrentLayer, g: Any) -> tuple:
-        x, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr, out, *activations = ctx.saved_tensors
+    def forward(ctx: _LSTMLayer, x: Any, w_ih: Any, w_hh: Any, b_ih: Any, b_hh: Any, h0: Any, c0: Any, *,
+                reverse: bool) -> Any:
+        ctx.reverse = reverse
         xp = ctx.xp
-        needs = ctx.needs_input_grad
-        d_gi, d_gh, dh0, dc0, dw_hr = type(ctx).unscan(xp, g, h0, c0, w_hh, w_hr, out, activations, ctx.reverse,
-                                                       ctx.relu)
-        dx = (_rows(d_gi) @ w_ih).reshape(x.shape) if needs[0] else None
-        dw_ih = _rows(d_gi).T @ _rows(x) if needs[3] else None
-        dw_hh = None
-        if needs[4]:
-            h_prev = _previous(xp, out[..., :h0.shape[-1]], h0, ctx.reverse)
-            dw_hh = _rows(d_gh).T @ _rows(h_prev)
-        db_ih = d_gi.sum(axis=(0, 1)) if needs[5] else None
-        db_hh = d_gh.sum(axis=(0, 1)) if needs[6] else None
-        return dx, dh0, dc0, dw_ih, dw_hh, db_ih, db_hh, dw_hr
-
-
-    @staticmethod
-    def compose(ctx: _RecurrentLayer) -> tuple:
-        """The inputs and the output recomputed with the cells, for a recorded backward pass (the
-        engine differentiates this composition; ``unscan`` works on arrays only)."""
-        inputs = ctx.saved_tensors[:8]
-        mode = "LSTM" if isinstance(ctx, _LSTMLayer) else "GRU" if isinstance(ctx, _GRULayer) else (
-            "RNN_RELU" if ctx.relu else "RNN_TANH")
-        return inputs, _composed_layer(mode, *inputs, reverse=ctx.reverse)
-
-
-class _RNNLayer(_RecurrentLayer, node_name="StackBackward0"):
-    """Elman layer; output ``(L, N, H)``: the hidden states (PyTorch names this node after its stack)."""
-
-    @staticmethod
-    def scan(xp: Any, gi: Any, h0: Any, c0: Any, w_hh: Any, b_hh: Any, w_hr: Any, reverse: bool,
-             relu: bool) -> tuple:
-        if b_hh is not None:
-            gi += b_hh
-        out = xp.empty(gi.shape, gi.dtype)
-        w_hh_t, h = w_hh.T, h0
-        for t in _steps(len(gi), reverse):
-            y = linalg.matmul_add(xp, h, w_hh_t, gi[t], out=out[t])
-            if relu:
-                xp.maximum(y, 0, out=y)
-            else:
-                xp.tanh(y, out=y)
-            h = y
-        return out, ()
-
-    @staticmethod
-    def unscan(xp: Any, g: Any, h0: Any, c0: Any, w_hh: Any, w_hr: Any, out: Any, activations: list,
-               reverse: bool, relu: bool) -> tuple:
-        d = xp.empty_like(out)
-        dh = xp.zeros_like(h0)
-        for t in reversed(_steps(len(out), reverse)):
-            dh = dh + g[t]
-            y = out[t]
-            d[t] = dh * (y > 0) if relu else dh * (1 - y * y)
-            dh = d[t] @ w_hh
-        return d, d, dh, None, None
-
-
-class _LSTMLayer(_RecurrentLayer):
-    """LSTM layer; output ``(L, N, P + H)``: each step's hidden state (size P, = H without a
-    projection) and cell state side by side."""
-
-    @staticmethod
-    def scan(xp: Any, gi: Any, h0: Any, c0: Any, w_hh: Any, b_hh: Any, w_hr: Any, reverse: bool,
-             relu: bool) -> tuple:
-        if b_hh is not None:
-            gi += b_hh
-        length, n, gates = gi.shape
-        hidden, size = gates // 4, h0.shape[-1]
-        acts = xp.empty_like(gi)
-        out = xp.empty((length, n, size + hidden), gi.dtype)
-        w_hh_t = w_hh.T
-        w_hr_t = w_hr.T if w_hr is not None else None
-        h, c = h0, c0
+        gates = (_rows(x) @ w_ih.T).reshape(x.shape[:2] + (w_ih.shape[0],))  # 2-D matmuls reach BLAS directly
+        for bias in (b_ih, b_hh):
+            if bias is not None:
+                gates += bias
+        length, n, width = gates.shape
+        hidden = width // 4
+        hs, cs = xp.empty((length, n, hidden), gates.dtype), xp.empty((length, n, hidden), gates.dtype)
+        acts = xp.empty_like(gates)  # each step's gate activations (matmul_add cannot write into its addend)
+        w_hh_t, h, c = w_hh.T, h0, c0
         for t in _steps(length, reverse):
-            a = linalg.matmul_add(xp, h, w_hh_t, gi[t], out=acts[t])
+            a = linalg.matmul_add(xp, h, w_hh_t, gates[t], out=acts[t])
             a[:, :2 * hidden] = _sigmoid_array(xp, a[:, :2 * hidden])
             a[:, 3 * hidden:] = _sigmoid_array(xp, a[:, 3 * hidden:])
             xp.tanh(a[:, 2 * hidden:3 * hidden], out=a[:, 2 * hidden:3 * hidden])
-            i, f, gg, o = (a[:, k * hidden:(k + 1) * hidden] for k in range(4))
-            c_new = out[t, :, size:]
-            xp.multiply(f, c, out=c_new)
-            c_new += i * gg
-            c = c_new
-            h = o * xp.tanh(c)
-            if w_hr_t is not None:
-                h = h @ w_hr_t
-            out[t, :, :size] = h
-        return out, (acts,)
+            i, f, g, o = (a[:, k * hidden:(k + 1) * hidden] for k in range(4))
+            c = xp.multiply(f, c, out=cs[t])
+            c += i * g
+            h = xp.multiply(o, xp.tanh(c), out=hs[t])
+        ctx.save_for_backward(x, w_ih, w_hh, b_ih, b_hh, h0, c0, hs, cs, acts)
+        return hs, h.copy(), c.copy()  # the final states own their memory, as PyTorch's do
 
     @staticmethod
-    def unscan(xp: Any, g: Any, h0: Any, c0: Any, w_hh: Any, w_hr: Any, out: Any, activations: list,
-               reverse: bool, relu: bool) -> tuple:
-        (acts,) = activations
-        length, n, gates = acts.shape
-        hidden, size = gates // 4, h0.shape[-1]
-        cells = out[..., size:]
-        c_prev = _previous(xp, cells, c0, reverse)
+    def backward(ctx: _LSTMLayer, grads: Any) -> tuple:
+        x, w_ih, w_hh, b_ih, b_hh, h0, c0, hs, cs, acts = ctx.saved_tensors
+        xp, reverse = ctx.xp, ctx.reverse
+        g_out, g_h, g_c = grads.slots
+        dh_next = xp.zeros_like(h0) if g_h is None else g_h
+        dc = xp.zeros_like(c0) if g_c is None else g_c
+        length, n, width = acts.shape
+        hidden = width // 4
+        c_prev = _previous(xp, cs, c0, reverse)
         d_gates = xp.empty_like(acts)
-        d_proj = xp.empty((length, n, size), acts.dtype) if w_hr is not None else None
-        dh_next, dc = xp.zeros_like(h0), xp.zeros_like(c0)
         for t in reversed(_steps(length, reverse)):
-            i, f, gg, o = (acts[t, :, k * hidden:(k + 1) * hidden] for k in range(4))
-            tanh_c = xp.tanh(cells[t])
-            dh = dh_next + g[t, :, :size]
-            if d_proj is not None:
-                d_proj[t] = dh
-                dh = dh @ w_hr
-            dc = dc + g[t, :, size:] + dh * o * (1 - tanh_c * tanh_c)
+            i, f, g, o = (acts[t, :, k * hidden:(k + 1) * hidden] for k in range(4))
+            tanh_c = xp.tanh(cs[t])
+            dh = dh_next if g_out is None else dh_next + g_out[t]
+            dc = dc + dh * o * (1 - tanh_c * tanh_c)
             d = d_gates[t]
-            d[:, :hidden] = dc * gg * i * (1 - i)
+            d[:, :hidden] = dc * g * i * (1 - i)
             d[:, hidden:2 * hidden] = dc * c_prev[t] * f * (1 - f)
-            d[:, 2 * hidden:3 * hidden] = dc * i * (1 - gg * gg)
+            d[:, 2 * hidden:3 * hidden] = dc * i * (1 - g * g)
             d[:, 3 * hidden:] = dh * tanh_c * o * (1 - o)
             dc = dc * f
             dh_next = d @ w_hh
-        dw_hr = None
-        if d_proj is not None:
-            unprojected = acts[..., 3 * hidden:] * xp.tanh(cells)
-            dw_hr = _rows(d_proj).T @ _rows(unprojected)
-        return d_gates, d_gates, dh_next, dc, dw_hr
-
-
-class _GRULayer(_RecurrentLayer, node_name="StackBackward0"):
-    """GRU layer; output ``(L, N, H)``: the hidden states (PyTorch names this node after its stack)."""
+        needs = ctx.needs_input_grad
+        rows = _rows(d_gates)
+        dx = (rows @ w_ih).reshape(x.shape) if needs[0] else None
+        dw_ih = rows.T @ _rows(x) if needs[1] else None
+        dw_hh = rows.T @ _rows(_previous(xp, hs, h0, reverse)) if needs[2] else None
+        db = rows.sum(axis=0)  # both biases' gradient: each gets its own array
+        return dx, dw_ih, dw_hh, db if needs[3] else None, db.copy() if needs[4] else None, dh_next, dc
 
     @staticmethod
-    def scan(xp: Any, gi: Any, h0: Any, c0: Any, w_hh: Any, b_hh: Any, w_hr: Any, reverse: bool,
-             relu: bool) -> tuple:
-        length, n, gates = gi.shape
-        hidden = gates // 3
-        acts = xp.empty_like(gi)  # r, z, n
-        hidden_n = xp.empty((length, n, hidden), gi.dtype)  # h W_hn^T + b_hn, which r scales
-        out = xp.empty((length, n, hidden), gi.dtype)
-        w_hh_t, h = w_hh.T, h0
-        for t in _steps(length, reverse):
-            gh = h @ w_hh_t if b_hh is None else linalg.matmul_add(xp, h, w_hh_t, b_hh)
-            a = acts[t]
-            a[:, :2 * hidden] = _sigmoid_array(xp, gi[t, :, :2 * hidden] + gh[:, :2 * hidden])
-            hidden_n[t] = gh[:, 2 * hidden:]
-            new = a[:, 2 * hidden:]
-            xp.multiply(a[:, :hidden], hidden_n[t], out=new)
-            new += gi[t, :, 2 * hidden:]
-            xp.tanh(new, out=new)
-            y = out[t]
-            xp.subtract(h, new, out=y)
-            y *= a[:, hidden:2 * hidden]
-            y += new
-            h = y
-        return out, (acts, hidden_n)
-
-    @staticmethod
-    def unscan(xp: Any, g: Any, h0: Any, c0: Any, w_hh: Any, w_hr: Any, out: Any, activations: list,
-               reverse: bool, relu: bool) -> tuple:
-        acts, hidden_n = activations
-        hidden = acts.shape[-1] // 3
-        h_prev = _previous(xp, out, h0, reverse)
-        d_gi, d_gh = xp.empty_like(acts), xp.empty_like(acts)
-        dh = xp.zeros_like(h0)
-        for t in reversed(_steps(len(out), reverse)):
-            r, z, new = (acts[t, :, k * hidden:(k + 1) * hidden] for k in range(3))
-            dh = dh + g[t]
-            d_new = dh * (1 - z) * (1 - new * new)
-            d = d_gi[t]
-            d[:, :hidden] = d_new * hidden_n[t] * r * (1 - r)
-            d[:, hidden:2 * hidden] = dh * (h_prev[t] - new) * z * (1 - z)
-            d[:, 2 * hidden:] = d_new
-            e = d_gh[t]
-            e[:, :2 * hidden] = d[:, :2 * hidden]
-            e[:, 2 * hidden:] = d_new * r
-            dh = dh * z + e @ w_hh
-        return d_gi, d_gh, dh, None, None
+    def compose(ctx: _LSTMLayer) -> tuple:
+        """The inputs and the outputs recomputed with the cells, for a recorded backward pass (the
+        engine differentiates this composition; the backward above works on arrays only)."""
+        inputs = ctx.saved_tensors[:7]
+        x, w_ih, w_hh, b_ih, b_hh, h0, c0 = inputs
+        out, (h, c) = composed_layer("LSTM", x, (h0, c0), w_ih, w_hh, b_ih, b_hh, reverse=ctx.reverse)
+        return inputs, (out, h, c)
 
 
-class _HiddenStates(Op, node_name="MkldnnRnnLayerBackward0"):
-    """The hidden-state half ``z[..., :size]`` of an LSTM layer's output: a view named, like the
-    output of PyTorch's LSTM layer, after the fused layer."""
-
-    is_view = True
-
-    @staticmethod
-    def forward(ctx: _HiddenStates, z: Any, *, size: int) -> Any:
-        ctx.rest = z.shape[-1] - size
-        return z[..., :size]
-
-    @staticmethod
-    def backward(ctx: _HiddenStates, g: Any) -> Any:
-        return ctx.xp.pad(g, [(0, 0)] * (g.ndim - 1) + [(0, ctx.rest)])
-
-
-class _ProjectedHiddenStates(_HiddenStates, node_name="StackBackward0"):
-    """The same for an LSTM with projections, which PyTorch computes step by step and stacks."""
-
-
-_LAYERS = {"RNN_TANH": _RNNLayer, "RNN_RELU": _RNNLayer, "LSTM": _LSTMLayer, "GRU": _GRULayer}
-
-
-def _composed_layer(mode: str, x: Tensor, h0: Tensor, c0: Tensor | None, w_ih: Tensor, w_hh: Tensor,
-                    b_ih: Tensor | None, b_hh: Tensor | None, w_hr: Tensor | None, *, reverse: bool) -> Tensor:
-    """The fused op's output, computed with the cells (differentiable to any order)."""
-    steps = shape.unbind(x, 0)
-    outs: list = [None] * len(steps)
-    h, c = h0, c0
-    for t in _steps(len(steps), reverse):
-        if mode == "LSTM":
-            h, c = lstm_cell(steps[t], (h, c), w_ih, w_hh, b_ih, b_hh)
-            if w_hr is not None:
-                h = linear(h, w_hr)
-            outs[t] = shape.cat([h, c], 1)
-        elif mode == "GRU":
-            h = outs[t] = gru_cell(steps[t], h, w_ih, w_hh, b_ih, b_hh)
-        else:
-            cell = rnn_relu_cell if mode == "RNN_RELU" else rnn_tanh_cell
-            h = outs[t] = cell(steps[t], h, w_ih, w_hh, b_ih, b_hh)
-    return shape.stack(outs, 0)
-
-
-def recurrent_layer(mode: str, input: Tensor, h0: Tensor, c0: Tensor | None, w_ih: Tensor, w_hh: Tensor,
-                    b_ih: Tensor | None, b_hh: Tensor | None, w_hr: Tensor | None = None, *,
-                    reverse: bool = False) -> tuple:
-    """Runs one layer in one direction over ``input (L, N, F)`` (time-major) from ``h0 (N, P)``
-    (and ``c0 (N, H)`` for an LSTM). ``mode`` is ``'RNN_TANH'``, ``'RNN_RELU'``, ``'LSTM'`` or
-    ``'GRU'``; ``reverse`` runs from the last step to the first.
-
-    Returns ``(output (L, N, P), h_last, c_last)``: every step's hidden state, and the final hidden
-    (and cell, else None) state.
-    """
-    out = _LAYERS[mode].apply(input, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr, reverse=reverse,
-                              relu=mode == "RNN_RELU")
-    last = 0 if reverse else input.shape[0] - 1
-    if mode != "LSTM":
-        return out, out[last], None
-    size = h0.shape[-1]
-    states = (_ProjectedHiddenStates if w_hr is not None else _HiddenStates).apply(out, size=size)
-    return states, out[last, :, :size], out[last, :, size:]
+def fused_lstm_layer(x: Tensor, h0: Tensor, c0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None,
+                     b_hh: Tensor | None, *, reverse: bool = False) -> tuple:
+    """One float32 LSTM layer as one node (PyTorch's ``mkldnn_rnn_layer``): ``(output, h_last, c_last)``."""
+    return _LSTMLayer.apply(x, w_ih, w_hh, b_ih, b_hh, h0, c0, reverse=reverse)

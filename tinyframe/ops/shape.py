@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import _graph, dtypes
 from .._dims import Size, wrap_dim
-from .._graph import Op
+from .._graph import MultiOutputOp, Op
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -22,8 +22,8 @@ if TYPE_CHECKING:
 __all__ = [
     "reshape", "flatten", "unflatten", "transpose", "swapaxes", "swapdims", "t", "permute", "movedim",
     "moveaxis", "squeeze", "unsqueeze", "broadcast_to", "broadcast_tensors", "broadcast_shapes", "tile",
-    "flip", "narrow", "split", "chunk", "unbind", "clone", "cat", "concat", "concatenate", "stack",
-    "hstack", "vstack", "constant_pad_nd", "tensor_split", "hsplit", "vsplit", "dsplit",
+    "flip", "narrow", "split", "chunk", "unsafe_split", "unsafe_chunk", "unbind", "clone", "cat", "concat",
+    "concatenate", "stack", "hstack", "vstack", "constant_pad_nd", "tensor_split", "hsplit", "vsplit", "dsplit",
 ]
 
 
@@ -41,6 +41,11 @@ class View(Op):
     @staticmethod
     def backward(ctx: View, g: Any) -> Any:
         return g.reshape(ctx.shape)
+
+
+class ReshapeAlias(View):
+    """``reshape`` of a layout that is not row-major but that a view can express (a slice, a
+    permutation): PyTorch's ``_reshape_alias``."""
 
 
 class UnsafeView(View):
@@ -193,29 +198,53 @@ class Slice(Op):
         return ctx.xp.pad(g, widths)
 
 
-class Split(Slice):
-    """One piece of ``split(int)`` / ``chunk``."""
+class Split(MultiOutputOp):
+    """The pieces ``bounds[k]:bounds[k + 1]`` along ``dim``, views of the input under one node
+    (``split(int)``, ``chunk``); the gradient is the pieces' gradients concatenated."""
 
-
-class SplitWithSizes(Slice):
-    """One piece of ``split(list of sizes)``."""
-
-
-class Unbind(Op):
-    """The slice ``index`` along ``dim``, without that dimension (a view)."""
-
-    is_view = True
+    outputs_are_views = True
 
     @staticmethod
-    def forward(ctx: Unbind, a: Any, *, dim: int, index: int) -> Any:
-        ctx.shape, ctx.dim, ctx.index = a.shape, dim, index
-        return a[(slice(None),) * dim + (index, Ellipsis)]  # the Ellipsis keeps a 0-d result an array view
+    def forward(ctx: Split, a: Any, *, dim: int, bounds: tuple) -> Any:
+        ctx.dim = dim
+        lead = (slice(None),) * dim
+        return tuple([a[lead + (slice(start, stop),)] for start, stop in zip(bounds, bounds[1:])])
 
     @staticmethod
-    def backward(ctx: Unbind, g: Any) -> Any:
-        widths = [(0, 0)] * len(ctx.shape)
-        widths[ctx.dim] = (ctx.index, ctx.shape[ctx.dim] - ctx.index - 1)
-        return ctx.xp.pad(ctx.xp.expand_dims(g, ctx.dim), widths)
+    def backward(ctx: Split, grads: Any) -> Any:
+        return ctx.xp.concatenate(ctx.filled(grads), ctx.dim)
+
+
+class SplitWithSizes(Split):
+    """``split(list of sizes)``."""
+
+
+class UnsafeSplit(Split):
+    """``unsafe_split`` / ``unsafe_chunk``: the pieces share the input's memory, but autograd does not
+    treat them as views (PyTorch's RNN cells split their gates so)."""
+
+    outputs_are_views = False
+
+
+class UnsafeSplitWithSizes(UnsafeSplit):
+    pass
+
+
+class Unbind(MultiOutputOp):
+    """The slices along ``dim`` without that dimension, views of the input under one node; the
+    gradient is the slices' gradients stacked."""
+
+    outputs_are_views = True
+
+    @staticmethod
+    def forward(ctx: Unbind, a: Any, *, dim: int) -> Any:
+        ctx.dim = dim
+        lead = (slice(None),) * dim
+        return tuple([a[lead + (index, Ellipsis)] for index in range(a.shape[dim])])  # Ellipsis: 0-d stays a view
+
+    @staticmethod
+    def backward(ctx: Unbind, grads: Any) -> Any:
+        return ctx.xp.stack(ctx.filled(grads), ctx.dim)
 
 
 # --------------------------------------------------------------------------- copies
@@ -388,8 +417,9 @@ def _wrap_dims(dims: Sequence[int], ndim: int) -> tuple:
 def reshape(input: Tensor, *shape: Any) -> Tensor:
     """The elements of ``input`` in shape ``shape`` (one entry may be -1: inferred).
 
-    A view sharing storage when the memory layout allows it (ViewBackward0), else a row-major copy
-    reshaped (UnsafeViewBackward0 of CloneBackward0, as in PyTorch). Accepts ``reshape(2, 3)`` or
+    A view sharing storage when the memory layout allows it (ViewBackward0 of a row-major input,
+    else ReshapeAliasBackward0), else a row-major copy reshaped (UnsafeViewBackward0 of
+    CloneBackward0, as in PyTorch). Accepts ``reshape(2, 3)`` or
     ``reshape((2, 3))``.
     """
     return _reshape(input, _infer_size(_int_tuple("reshape", shape), input._data.size))
@@ -397,8 +427,10 @@ def reshape(input: Tensor, *shape: Any) -> Tensor:
 
 def _reshape(input: Tensor, shape: tuple) -> Tensor:
     a = input._data
-    if a.flags.c_contiguous or _viewable(a.shape, a.strides, shape):
+    if a.flags.c_contiguous:
         return View.apply(input, shape=shape)
+    if _viewable(a.shape, a.strides, shape):
+        return ReshapeAlias.apply(input, shape=shape)
     # As PyTorch: a contiguous copy (CloneBackward0), then an unsafe view of it (UnsafeViewBackward0).
     return UnsafeView.apply(Contiguous.apply(input), shape=shape)
 
@@ -694,9 +726,20 @@ dsplit = _split_along("dsplit", 2, 3)
 def split(tensor: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 0) -> tuple:
     """Views of consecutive pieces along ``dim``: of ``split_size_or_sections`` elements each (the
     last may be smaller), or of the listed sizes (which must add up to the dimension's size)."""
+    return _split(tensor, split_size_or_sections, dim, Split, SplitWithSizes, "split")
+
+
+def unsafe_split(tensor: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 0) -> tuple:
+    """``split`` whose pieces autograd does not treat as views of ``tensor`` (so each may be
+    modified in place); they share its memory all the same."""
+    return _split(tensor, split_size_or_sections, dim, UnsafeSplit, UnsafeSplitWithSizes, "unsafe_split")
+
+
+def _split(tensor: Tensor, split_size_or_sections: int | Sequence[int], dim: int, even: type[Split],
+           sized: type[Split], name: str) -> tuple:
     shape = tensor._data.shape
     if not shape:
-        raise RuntimeError("split expects at least a 1-dimensional tensor")
+        raise RuntimeError(f"{name} expects at least a 1-dimensional tensor")
     d = wrap_dim(dim, len(shape))
     size = shape[d]
     if isinstance(split_size_or_sections, int):
@@ -705,8 +748,8 @@ def split(tensor: Tensor, split_size_or_sections: int | Sequence[int], dim: int 
             raise RuntimeError(f"split expects split_size be non-negative, but got split_size={step}")
         if step == 0 and size != 0:
             raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
-        starts = range(0, size, step) if size else (0,)
-        return tuple(Split.apply(tensor, dim=d, start=s, stop=min(s + step, size)) for s in starts)
+        bounds = (*range(0, size, step), size) if size else (0, 0)
+        return even.apply(tensor, dim=d, bounds=bounds)
     sizes = _int_tuple("split_with_sizes", (split_size_or_sections,))
     if any(n < 0 for n in sizes):
         raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative entries, but got "
@@ -714,16 +757,24 @@ def split(tensor: Tensor, split_size_or_sections: int | Sequence[int], dim: int 
     if sum(sizes) != size:
         raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size "
                            f"at dimension {d}), but got split_sizes={list(sizes)}")
-    pieces, start = [], 0
+    bounds = (0,)
     for n in sizes:
-        pieces.append(SplitWithSizes.apply(tensor, dim=d, start=start, stop=start + n))
-        start += n
-    return tuple(pieces)
+        bounds += (bounds[-1] + n,)
+    return sized.apply(tensor, dim=d, bounds=bounds) if sizes else ()
 
 
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
     """At most ``chunks`` views of equal size ``ceil(size / chunks)`` along ``dim`` (the last may be
     smaller, and fewer pieces come back when the size does not need them all)."""
+    return _chunk(input, chunks, dim, split)
+
+
+def unsafe_chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
+    """``chunk`` whose pieces autograd does not treat as views (see ``unsafe_split``)."""
+    return _chunk(input, chunks, dim, unsafe_split)
+
+
+def _chunk(input: Tensor, chunks: int, dim: int, splitter: Any) -> tuple:
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     shape = input._data.shape
@@ -731,8 +782,8 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     size = shape[wrap_dim(dim, len(shape))]
     if size == 0:
-        return split(input, [0] * chunks, dim)
-    return split(input, -(-size // chunks), dim)
+        return splitter(input, [0] * chunks, dim)
+    return splitter(input, -(-size // chunks), dim)
 
 
 def unbind(input: Tensor, dim: int = 0) -> tuple:
@@ -742,7 +793,7 @@ def unbind(input: Tensor, dim: int = 0) -> tuple:
     if not shape:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     d = wrap_dim(dim, len(shape))
-    return tuple(Unbind.apply(input, dim=d, index=i) for i in range(shape[d]))
+    return Unbind.apply(input, dim=d) if shape[d] else ()
 
 
 # --------------------------------------------------------------------------- copies

@@ -351,55 +351,51 @@ def _quantile(name: str, input: Tensor, q: Any, dim: int | None, keepdim: bool, 
         if q_tensor is None:
             raise RuntimeError(f"{name}() q must be in the range [0, 1] but got {q}")
         raise RuntimeError(f"{name}() q values must be in the range [0, 1]")
-    source = shape.reshape(input, (-1,)) if dim is None else input
-    d = 0 if dim is None else _dim_of(input, dim)
-    if source.ndim == 0:
-        source = shape.reshape(source, (1,))
-    x = source._data
-    xp = array_module_of(x)
-    if x.shape[d] == 0:
+    if input._data.size == 0:
         raise IndexError(f"{name}() input tensor must be non-empty")
-    sorted_values = sort(source, d).values
-    nan = xp.isnan(x)
-    valid = (x.shape[d] - xp.sum(nan, axis=d, keepdims=True)) if name == "nanquantile" else None
-    # q as a new last axis of the kept shape: every quantile of every slice in one gather
-    qs = xp.asarray(q_values.reshape(-1), dtype=x.dtype)
-    count = valid if valid is not None else xp.full(_kept_shape(x.shape, d), x.shape[d])
-    # in the input's dtype, as PyTorch computes it (0.6 * 5 is 3 in float32, not 3.0000001)
-    rank = xp.expand_dims((count - 1).clip(0).astype(x.dtype), -1) * qs  # (..., 1 at d, ..., nq)
-    lower = xp.floor(rank).astype(np.int64)
-    upper = xp.ceil(rank).astype(np.int64)
-    if interpolation == "nearest":  # round half to even, as PyTorch's
-        lower = upper = xp.round(rank).astype(np.int64)
-    elif interpolation == "lower":
-        upper = lower
-    elif interpolation == "higher":
-        lower = upper
-    moved = shape.movedim(shape.unsqueeze(sorted_values, -1), d, -1)  # (..., 1, n) with the q axis before
-    # ranks as (..., nq, 1): the positions along the sorted dimension, now last
-    low_values = indexing.take_along_dim(moved, _long(xp.moveaxis(lower, d, -1)), -1)
-    high_values = indexing.take_along_dim(moved, _long(xp.moveaxis(upper, d, -1)), -1)
-    if interpolation == "linear":
-        weight = _graph.wrap(xp.moveaxis(rank - lower, d, -1).astype(x.dtype))
-        out = low_values + (high_values - low_values) * weight
-    elif interpolation == "midpoint":
-        out = (low_values + high_values) * 0.5
+    return _quantile_compute(input, q_values, dim, keepdim, interpolation, name == "nanquantile")
+
+
+def _quantile_compute(input: Tensor, q: Any, dim: int | None, keepdim: bool, interpolation: str,
+                      ignore_nan: bool) -> Tensor:
+    """PyTorch's ``quantile_compute``, op for op (so the graph is PyTorch's): the input sorted along
+    the reduced dimension moved last, the ranks ``q * (n - 1)`` (a NaN's slice ranked last, or ranks
+    over the non-NaN elements when ``ignore_nan``), the values below and above gathered and
+    interpolated, the q axis moved first by in-place view ops."""
+    x = input._data
+    xp = array_module_of(x)
+    d = _dim_of(input, dim if dim is not None else 0)
+    shape_out = list(x.shape) if dim is not None and x.ndim else [1] * x.ndim if keepdim else []
+    if dim is not None and x.ndim:
+        if keepdim:
+            shape_out[d] = 1
+        else:
+            del shape_out[d]
+    if dim is None:
+        ordered = sort(shape.flatten(input)).values
+    elif d == x.ndim - 1:
+        ordered = sort(input).values
     else:
-        out = low_values
-    out = shape.squeeze(out, -1)  # (..., nq) with dim d removed
-    if name == "quantile":
-        has_nan = _graph.wrap(xp.moveaxis(xp.any(nan, axis=d, keepdims=True), d, -1))
-        out = binary.where(has_nan, float("nan"), out) if bool(has_nan._data.any()) else out
-    elif bool((count == 0).any()):
-        empty = _graph.wrap(xp.moveaxis(count == 0, d, -1))
-        out = binary.where(empty, float("nan"), out)
-    out = shape.movedim(out, -1, 0)  # the q axis first, as PyTorch puts it
-    if keepdim:
-        kept = (out.shape[0],) + (1,) * input.ndim
-        out = shape.unsqueeze(out, d + 1) if dim is not None else shape.reshape(out, kept)
-    if q_values.ndim == 0:
-        out = shape.squeeze(out, 0)
-    return out
+        ordered = sort(shape.transpose(shape.unsqueeze(input, -1), d, -1)).values
+    ordered = shape.view(ordered, *shape_out, ordered.shape[-1])
+    values = ordered._data
+    n = values.shape[-1]
+    qs = xp.asarray(q, dtype=x.dtype)  # in the input's dtype, as PyTorch computes (0.6 * 5 is 3 in float32)
+    if ignore_nan:
+        ranks = qs * (xp.sum(~xp.isnan(values), axis=-1, keepdims=True) - 1).astype(x.dtype)
+        ranks = xp.where(ranks < 0, x.dtype.type(0), ranks)
+    else:
+        ranks = xp.where(xp.isnan(values).any(axis=-1, keepdims=True), x.dtype.type(n - 1), qs * x.dtype.type(n - 1))
+    if interpolation in ("lower", "higher", "nearest"):
+        ranks = {"lower": xp.floor, "higher": xp.ceil, "nearest": xp.round}[interpolation](ranks)
+    below = ranks.astype(np.int64)
+    out = indexing.gather(ordered, -1, _long(below))
+    if interpolation in ("linear", "midpoint"):
+        weights = xp.full_like(ranks, 0.5) if interpolation == "midpoint" else (ranks - below).astype(x.dtype)
+        out = binary.lerp(out, indexing.gather(ordered, -1, _long(xp.ceil(ranks))), _graph.wrap(weights))
+    if q.ndim == 0:
+        return out.squeeze_(-1)
+    return out.unsqueeze_(0).transpose_(0, -1).squeeze_(-1)
 
 
 def quantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = False, *,

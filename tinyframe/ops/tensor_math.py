@@ -124,6 +124,14 @@ def split(x: Tensor, indices_or_sections: Any, axis: int = 0) -> list:
     return list(shape.split(x, [stop - start for start, stop in zip(bounds, bounds[1:])], axis))
 
 
+def concatenate(xs: Any, axis: int = 0) -> Tensor:
+    return shape.cat(list(xs), axis)
+
+
+def stack(xs: Any, axis: int = 0) -> Tensor:
+    return shape.stack(list(xs), axis)
+
+
 def maximum(x: Any, y: Any) -> Tensor:
     return binary.maximum(as_tensor(x), as_tensor(y))
 

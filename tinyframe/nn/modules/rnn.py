@@ -12,7 +12,7 @@ from ... import creation
 from ...device import array_module_of
 from ...ops import rnn as rnn_ops
 from ...ops.indexing import index_select
-from ...ops.shape import cat, stack, transpose, unbind
+from ...ops.shape import cat, contiguous, squeeze, stack, transpose, unbind, unsqueeze
 from ...tensor import Tensor
 from .. import functional as F
 from .. import init
@@ -144,20 +144,18 @@ class RNNBase(Module):
         if tuple(state.shape) != expected:
             raise RuntimeError(message.format(expected, list(state.shape)))
 
-    def _prepare(self, input: Tensor, hx: Any) -> tuple:
-        """The input time-major ``(L, N, F)``, whether it was batched, and the checked states."""
+    def _prepare(self, input: Tensor, hx: Any, batch_first: bool) -> tuple:
+        """The input batched (a batch dimension added to an unbatched one), whether it was batched, and
+        the checked states."""
         name = {"RNN_TANH": "RNN", "RNN_RELU": "RNN"}.get(self.mode, self.mode)
         if input.ndim not in (2, 3):
             raise ValueError(f"{name}: Expected input to be 2D or 3D, got {input.ndim}D "
                              f"{'tensor ' if name == 'RNN' else ''}instead")
         batched = input.ndim == 3
-        if batched:
-            if self.batch_first:
-                input = transpose(input, 0, 1)
-        else:
-            input = input.reshape(input.shape[0], 1, input.shape[1])
+        if not batched:
+            input = unsqueeze(input, 0 if batch_first else 1)
         self._check_input(input)
-        batch = input.shape[1]
+        batch = input.shape[0 if batch_first else 1]
         hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
         expected = self._state_shape(batch, hidden)
         lstm = self.mode == "LSTM"
@@ -176,7 +174,7 @@ class RNNBase(Module):
             raise RuntimeError(f"For {kind} input, {what} should also be {shape_word} but got "
                                + (f"({got}) tensors" if lstm else f"{got} tensor"))
         if not batched:
-            states = tuple(s.reshape(s.shape[0], 1, s.shape[1]) for s in states)
+            states = tuple(unsqueeze(s, 1) for s in states)
         if lstm:
             self._check_state(states[0], expected, "Expected hidden[0] size {}, got {}")
             self._check_state(states[1], self._state_shape(batch, self.hidden_size),
@@ -196,34 +194,51 @@ class RNNBase(Module):
         """
         if isinstance(input, PackedSequence):
             return self._forward_packed(input, hx)
-        x, batched, h0, c0 = self._prepare(input, hx)
-        x, h_n, c_n = self._run_layers(x, h0, c0)
+        x, batched, h0, c0 = self._prepare(input, hx, self.batch_first)
+        x, h_n, c_n = self._run_layers(x, h0, c0, self.batch_first)
         if not batched:
-            x = x.reshape(x.shape[0], x.shape[2])
-            h_n = h_n.reshape(h_n.shape[0], h_n.shape[2])
-            c_n = c_n.reshape(c_n.shape[0], c_n.shape[2]) if c_n is not None else None
-        elif self.batch_first:
-            x = transpose(x, 0, 1)
+            x = squeeze(x, 0 if self.batch_first else 1)
+            h_n = squeeze(h_n, 1)
+            c_n = squeeze(c_n, 1) if c_n is not None else None
         return x, ((h_n, c_n) if c_n is not None else h_n)
 
-    def _run_layers(self, x: Tensor, h0: Tensor, c0: Tensor | None) -> tuple:
-        """``(output, h_n, c_n)`` of the stack on a time-major batch ``x (L, N, F)``."""
-        h0s = unbind(h0, 0)
-        c0s = unbind(c0, 0) if c0 is not None else None
+    def _run_layers(self, x: Tensor, h0: Tensor, c0: Tensor | None, batch_first: bool) -> tuple:
+        """``(output, h_n, c_n)`` of the stack on a batch ``x``, built as PyTorch's CPU build builds it:
+        a float32 LSTM without projections as one node per layer and direction (``mkldnn_rnn``), the
+        others composed of their cells (``_rnn_impl``)."""
+        fused = rnn_ops.fuses(self.mode, x.dtype, self.proj_size > 0)
+        if batch_first:
+            x = transpose(x, 0, 1)
+        if fused:
+            x, h0 = contiguous(x), contiguous(h0)
+            c0 = contiguous(c0) if c0 is not None else None
         directions = 2 if self.bidirectional else 1
+        # mkldnn_rnn selects each layer's states; _rnn_impl unbinds them
+        h0s = [h0[k] for k in range(h0.shape[0])] if fused else unbind(h0, 0)
+        c0s = None if c0 is None else [c0[k] for k in range(c0.shape[0])] if fused else unbind(c0, 0)
         h_last, c_last = [], []
         for layer in range(self.num_layers):
             outputs = []
             for direction in range(directions):
                 k = layer * directions + direction
-                out, h, c = rnn_ops.recurrent_layer(self.mode, x, h0s[k], c0s[k] if c0s is not None else None,
-                                                    *self._layer_weights(layer, direction), reverse=direction == 1)
+                w_ih, w_hh, b_ih, b_hh, w_hr = self._layer_weights(layer, direction)
+                if fused:
+                    assert c0s is not None  # an LSTM's
+                    out, h, c = rnn_ops.fused_lstm_layer(x, h0s[k], c0s[k], w_ih, w_hh, b_ih, b_hh,
+                                                         reverse=direction == 1)
+                else:
+                    state = h0s[k] if c0s is None else (h0s[k], c0s[k])
+                    out, state = rnn_ops.composed_layer(self.mode, x, state, w_ih, w_hh, b_ih, b_hh, w_hr,
+                                                        reverse=direction == 1)
+                    h, c = state if c0s is not None else (state, None)
                 outputs.append(out)
                 h_last.append(h)
                 c_last.append(c)
             x = outputs[0] if directions == 1 else cat(outputs, 2)
             if self.dropout and self.training and layer < self.num_layers - 1:
                 x = F.dropout(x, self.dropout, True)
+        if batch_first:  # mkldnn_rnn transposes its output back; _rnn_impl's caller does so in place
+            x = transpose(x, 0, 1) if fused else x.transpose_(0, 1)
         h_n = stack(h_last, 0)
         c_n = stack(c_last, 0) if c0 is not None else None
         return x, h_n, c_n
@@ -245,9 +260,8 @@ class RNNBase(Module):
             index = Tensor._make(array_module_of(padded._data).asarray(members))
             x = index_select(padded[:length], 1, index)
             group_hx = None if hx is None else tuple(index_select(s, 1, index) for s in states)
-            x = transpose(x, 0, 1) if self.batch_first else x  # _prepare takes the user's layout
-            x, _, h0, c0 = self._prepare(x, group_hx if lstm else (group_hx[0] if group_hx else None))
-            out, h_n, c_n = self._run_layers(x, h0, c0)
+            x, _, h0, c0 = self._prepare(x, group_hx if lstm else (group_hx[0] if group_hx else None), False)
+            out, h_n, c_n = self._run_layers(x, h0, c0, batch_first=False)
             outputs.append(out.reshape(length * len(members), out.shape[2]))
             finals.append(h_n)
             cells.append(c_n)
