@@ -274,5 +274,8 @@ def test_memory_formats_are_accepted_and_change_nothing():
     assert repr(torch.channels_last) == "torch.channels_last"
     assert x.contiguous(memory_format=torch.channels_last).tolist() == x.tolist()
     assert x.to(memory_format=torch.channels_last) is x
+    # the one layout stands for every format: asked after a conversion, it is contiguous in that format
+    assert x.to(memory_format=torch.channels_last).is_contiguous(memory_format=torch.channels_last)
+    assert not x.transpose(1, 2).is_contiguous(memory_format=torch.contiguous_format)
     conv = nn.Conv2d(2, 2, 1).to(memory_format=torch.channels_last)
     assert conv.weight.shape == (2, 2, 1, 1)
