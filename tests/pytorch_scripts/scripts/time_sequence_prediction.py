@@ -10,7 +10,7 @@ import torch.optim as optim
 # generate_sine_wave.py
 np.random.seed(2)
 T = 20
-L = 60
+L = 30
 N = 6
 x = np.empty((N, L), 'int64')
 x[:] = np.array(range(L)) + np.random.randint(-4 * T, 4 * T, N).reshape(N, 1)
@@ -68,7 +68,7 @@ if __name__ == '__main__':
     seq = Sequence().to(device).double()
     print(seq.dummy_param.dtype, seq.linear.weight.dtype, seq.dummy_param.shape)
     criterion = nn.MSELoss().to(device)
-    optimizer = optim.LBFGS(seq.parameters(), lr=0.8, max_iter=5)
+    optimizer = optim.LBFGS(seq.parameters(), lr=0.8, max_iter=4)
     for i in range(3):
         print('STEP: ', i)
 
