@@ -165,6 +165,42 @@ for _name in _OUT_FACTORIES:
         __all__.append(_name)
 
 
+# PyTorch's argument parser also takes NumPy's names for two arguments of its native functions and
+# Tensor methods: ``axis`` for ``dim`` and ``keepdims`` for ``keepdim`` (``torch.cumprod(a, axis=0)``,
+# ``P.sum(1, keepdims=True)``). (Its Python-level functions, torch.nn.functional's, do not.)
+_NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim"}
+
+
+def with_numpy_names(function: _Callable[..., _Any]) -> _Callable[..., _Any]:
+    """``function`` also taking ``axis=`` for ``dim=`` and ``keepdims=`` for ``keepdim=``."""
+    @_functools.wraps(function)
+    def wrapper(*args: _Any, **kwargs: _Any) -> _Any:
+        if kwargs:
+            for numpy_name, name in _NUMPY_NAMES.items():
+                if numpy_name in kwargs and name not in kwargs:
+                    kwargs[name] = kwargs.pop(numpy_name)
+        return function(*args, **kwargs)
+    return wrapper
+
+
+def _takes_dim(function: _Any) -> bool:
+    """Whether ``function`` (a plain function, perhaps wrapped) has a ``dim`` or ``keepdim`` parameter
+    and no ``axis`` or ``keepdims`` of its own."""
+    code = getattr(_inspect.unwrap(function), "__code__", None)
+    if not _inspect.isfunction(function) or code is None:
+        return False
+    names = set(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    return not names.isdisjoint(_NUMPY_NAMES.values()) and names.isdisjoint(_NUMPY_NAMES)
+
+
+for _name in __all__:
+    if _takes_dim(globals()[_name]):
+        globals()[_name] = with_numpy_names(globals()[_name])
+for _name, _method in list(vars(_Tensor).items()):
+    if _takes_dim(_method):
+        setattr(_Tensor, _name, with_numpy_names(_method))
+
+
 def _share_docstrings(cls: type) -> None:
     """Gives each public method without a docstring the text of what it is the method form of, so each
     text is written once: ``Tensor.exp`` takes ``tinyframe.exp``'s, ``Tensor.add_`` says it is the

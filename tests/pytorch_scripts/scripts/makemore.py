@@ -28,7 +28,7 @@ p = p / p.sum()
 print(p, torch.multinomial(p, num_samples=10, replacement=True, generator=g))
 
 P = (N + 1).float()
-P /= P.sum(1, keepdim=True)
+P /= P.sum(1, keepdims=True)
 print(P[0].sum(), P.shape)
 g = torch.Generator().manual_seed(2147483647)
 for i in range(5):
@@ -72,7 +72,7 @@ for k in range(20):
     xenc = F.one_hot(xs, num_classes=27).float()
     logits = xenc @ W
     counts = logits.exp()
-    probs = counts / counts.sum(1, keepdim=True)
+    probs = counts / counts.sum(1, keepdims=True)
     loss = -probs[torch.arange(num), ys].log().mean() + 0.01 * (W**2).mean()
     if k % 5 == 0:
         print(k, loss.item())
