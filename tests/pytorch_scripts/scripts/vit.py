@@ -118,7 +118,7 @@ print(drop_path(torch.ones(4, 2), 0.5, training=True))
 for use_torch_layer in (False, True):
     torch.manual_seed(1)
     model = VisionTransformer(use_torch_layer=use_torch_layer)
-    print(model.cls_token.abs().max() < 0.05, model.no_weight_decay(), sum(p.numel() for p in model.parameters()))
+    print(model.cls_token.abs().max() < 0.05, sorted(model.no_weight_decay()), sum(p.numel() for p in model.parameters()))
     decay = [p for n, p in model.named_parameters() if p.ndim > 1 and n not in model.no_weight_decay()]
     no_decay = [p for n, p in model.named_parameters() if p.ndim <= 1 or n in model.no_weight_decay()]
     optimizer = torch.optim.AdamW([{'params': decay, 'weight_decay': 0.05}, {'params': no_decay, 'weight_decay': 0.}], lr=1e-3)
