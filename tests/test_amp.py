@@ -58,6 +58,12 @@ def test_disabled_grad_scaler_is_a_pass_through():
     assert scaler.scale(loss) is loss and scaler.get_scale() == 1.0 and scaler.state_dict() == {}
 
 
+def test_autocast_is_available_for_cpu_and_cuda():
+    # torch.amp.is_autocast_available: True for 'cpu' and 'cuda', False for 'meta'
+    assert torch.amp.is_autocast_available("cpu") and torch.amp.is_autocast_available("cuda")
+    assert not torch.amp.is_autocast_available("meta")
+
+
 def test_autocast_marks_its_region_and_nests():
     assert not torch.is_autocast_enabled("cpu")
     with torch.autocast(device_type="cpu"):

@@ -176,6 +176,19 @@ def test_random_sampler_num_samples_and_replacement() -> None:
         RandomSampler(range(3), replacement=1)
 
 
+def test_random_sampler_streams_an_endless_epoch_in_chunks() -> None:
+    # minGPT's trainer: RandomSampler(ds, replacement=True, num_samples=int(1e10)); PyTorch draws lazily,
+    # so the stream starts at once and its prefix is a short sampler's whole epoch
+    def sampler(num_samples: int) -> RandomSampler:
+        return RandomSampler(range(10), replacement=True, num_samples=num_samples,
+                             generator=tinyframe.Generator().manual_seed(0))
+    short = list(sampler(140_000))
+    endless = iter(sampler(int(1e10)))
+    assert [next(endless) for _ in range(140_000)] == short
+    batches = iter(BatchSampler(sampler(int(1e10)), 7, drop_last=True))  # batches span the drawn chunks
+    assert [i for _ in range(20_000) for i in next(batches)] == short
+
+
 def test_subset_random_sampler_permutes_its_indices() -> None:
     sampler = SubsetRandomSampler([10, 20, 30, 40])
     assert len(sampler) == 4

@@ -315,6 +315,20 @@ def test_dropout_between_layers_only_in_training() -> None:
     assert not np.allclose(_host(module(x)[0]), _host(plain(x)[0]))
 
 
+def test_dropout_between_layers_of_a_packed_sequence_draws_pytorchs_mask() -> None:
+    # PyTorch drops out on each layer's packed output (one mask over its rows); values from torch 2.13
+    tf.manual_seed(0)
+    lstm = nn.LSTM(3, 2, 2, dropout=0.5, bidirectional=True)
+    x = tf.randn(4, 2, 3)
+    tf.manual_seed(1)
+    packed = nn.utils.rnn.pack_padded_sequence(x, tf.tensor([2, 4]), enforce_sorted=False)
+    out, (h, c) = lstm(packed)
+    np.testing.assert_allclose(out.data.sum(1).tolist(), [-0.2511, -0.1444, -0.1917, -0.1316, -0.1007, -0.0798],
+                               atol=1e-4)
+    np.testing.assert_allclose(h.sum((0, 2)).tolist(), [0.0674, 0.0431], atol=1e-4)
+    assert round(tf.rand(1).item(), 4) == 0.3556  # the same number of draws
+
+
 def test_errors_match_pytorch() -> None:
     lstm = nn.LSTM(3, 4)
     with pytest.raises(ValueError, match="LSTM: Expected input to be 2D or 3D, got 4D instead"):

@@ -269,10 +269,29 @@ def test_autograd_grad_errors_are_worded_as_pytorchs():
         torch.autograd.grad((p * 3).sum(), [p, torch.tensor([1.0])])
 
 
+def test_numpy_names_for_dim_and_keepdim_as_pytorchs_native_functions_take_them():
+    # torch.cumprod(a, axis=0) (the annotated diffusion model), P.sum(1, keepdims=True) (makemore);
+    # torch.nn.functional's Python functions take no such names
+    x = torch.arange(6.0).view(2, 3)
+    assert x.sum(1, keepdims=True).tolist() == [[3.0], [12.0]]
+    assert torch.cumprod(x + 1, axis=0).tolist() == [[1.0, 2.0, 3.0], [4.0, 10.0, 18.0]]
+    assert torch.sum(x, axis=1, keepdims=True, dtype=torch.float64).dtype == torch.float64
+    assert torch.cat([x, x], axis=1).shape == (2, 6) and x.softmax(axis=0).shape == (2, 3)
+    assert x.max(axis=1, keepdims=True).values.tolist() == [[2.0], [5.0]] and x.size(axis=0) == 2
+    assert torch.sum(x, axis=0, out=torch.empty(3)).tolist() == [3.0, 5.0, 7.0]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'axis'"):
+        x.sum(dim=1, axis=1)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'axis'"):
+        nn.functional.softmax(x, axis=1)
+
+
 def test_memory_formats_are_accepted_and_change_nothing():
     x = torch.arange(8.0).view(1, 2, 2, 2)
     assert repr(torch.channels_last) == "torch.channels_last"
     assert x.contiguous(memory_format=torch.channels_last).tolist() == x.tolist()
     assert x.to(memory_format=torch.channels_last) is x
+    # the one layout stands for every format: asked after a conversion, it is contiguous in that format
+    assert x.to(memory_format=torch.channels_last).is_contiguous(memory_format=torch.channels_last)
+    assert not x.transpose(1, 2).is_contiguous(memory_format=torch.contiguous_format)
     conv = nn.Conv2d(2, 2, 1).to(memory_format=torch.channels_last)
     assert conv.weight.shape == (2, 2, 1, 1)

@@ -199,12 +199,25 @@ def test_unsupported_objects_name_their_type_and_place(tmp_path: Path) -> None:
     with pytest.raises(TypeError, match=r"cannot save object of type Foo at obj\['x'\]\[2\]"):
         save({"x": [1, 2, Foo()]}, path)
     with pytest.raises(TypeError, match=r"type ndarray at obj\[0\]\['a'\]"):
-        save([{"a": np.ones(2)}], path)
+        save([{"a": np.array([Foo()], dtype=object)}], path)
     with pytest.raises(TypeError, match=r"type set at obj"):
         save({1, 2}, path)
     with pytest.raises(TypeError, match=r"dict key of type Foo in obj\['d'\]"):
         save({"d": {Foo(): 1}}, path)
     assert not path.exists() and os.listdir(tmp_path) == []
+
+
+def test_numpy_values_load_only_without_weights_only(tmp_path: Path) -> None:
+    # torch.save pickles NumPy arrays and scalars; torch.load refuses them with UnpicklingError unless
+    # weights_only=False, which returns them with their dtype
+    path = tmp_path / "np.pt"
+    save({"data": np.arange(6.0).reshape(2, 3), "best": np.float64(0.5), "n": np.int32(3)}, path)
+    with pytest.raises(pickle.UnpicklingError, match="NumPy array.*weights_only"):
+        load(path)
+    loaded = load(path, weights_only=False)
+    np.testing.assert_array_equal(loaded["data"], np.arange(6.0).reshape(2, 3))
+    assert type(loaded["best"]) is np.float64 and loaded["best"] == 0.5
+    assert type(loaded["n"]) is np.int32 and loaded["n"] == 3
 
 
 def test_self_referencing_structures_are_refused(tmp_path: Path) -> None:

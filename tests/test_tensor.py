@@ -37,6 +37,14 @@ def test_python_scalars_never_upcast_float32() -> None:
         assert y.dtype == tf.float32 and y.numpy().dtype == np.float32
 
 
+def test_where_between_two_numbers_takes_their_dtype_on_the_conditions_device(device: str) -> None:
+    # torch.where(c, 0.3, 0.05) -> float32 [0.3, 0.05]; (c, 1, 0) -> int64; (c, True, False) -> bool
+    condition = tf.tensor([True, False], device=device)
+    for a, b, dtype in ((0.3, 0.05, tf.float32), (1, 0, tf.int64), (True, False, tf.bool), (1, 2.5, tf.float32)):
+        out = tf.where(condition, a, b)
+        assert out.dtype == dtype and out.device == condition.device and out.tolist() == pytest.approx([a, b])
+
+
 def test_inferred_dtypes() -> None:
     assert tf.tensor([1, 2.5]).dtype == tf.float32
     assert tf.tensor(3).dtype == tf.int64

@@ -167,6 +167,56 @@ for _name in _OUT_FACTORIES:
         __all__.append(_name)
 
 
+# PyTorch's argument parser also takes NumPy's names for two arguments of its native functions and
+# Tensor methods: ``axis`` for ``dim`` and ``keepdims`` for ``keepdim`` (``torch.cumprod(a, axis=0)``,
+# ``P.sum(1, keepdims=True)``). (Its Python-level functions, torch.nn.functional's, do not.)
+_NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim"}
+
+
+def with_numpy_names(function: _Callable[..., _Any]) -> _Callable[..., _Any]:
+    """``function`` also taking ``axis=`` for ``dim=`` and ``keepdims=`` for ``keepdim=``. A call that
+    fits no signature is reported, as by PyTorch, as an unexpected NumPy name (``np.sum(tensor)``
+    passes ``axis=None, dtype=None, out=None`` to ``Tensor.sum``)."""
+    accepted = _parameter_names(function)
+
+    @_functools.wraps(function)
+    def wrapper(*args: _Any, **kwargs: _Any) -> _Any:
+        if kwargs and not accepted.issuperset(kwargs) and not _NUMPY_NAMES.keys().isdisjoint(kwargs):
+            renamed = {_NUMPY_NAMES.get(key, key): key for key in kwargs}
+            if len(renamed) < len(kwargs) or not accepted.issuperset(renamed):
+                unexpected = next(key for key in kwargs if key in _NUMPY_NAMES or key not in accepted)
+                raise TypeError(f"{function.__name__}() got an unexpected keyword argument '{unexpected}'")
+            kwargs = {name: kwargs[key] for name, key in renamed.items()}
+        return function(*args, **kwargs)
+    return wrapper
+
+
+def _parameter_names(function: _Any) -> set:
+    code = _inspect.unwrap(function).__code__
+    names = set(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    wrapper_code = getattr(function, "__code__", code)  # with_out adds ``out``
+    return names | set(wrapper_code.co_varnames[:wrapper_code.co_argcount + wrapper_code.co_kwonlyargcount])
+
+
+def _takes_dim(function: _Any) -> bool:
+    """Whether ``function`` (a plain function, perhaps wrapped) has a ``dim`` or ``keepdim`` parameter,
+    no ``axis`` or ``keepdims`` of its own and no ``**kwargs``."""
+    if not _inspect.isfunction(function):
+        return False
+    code = _inspect.unwrap(function).__code__
+    names = _parameter_names(function)
+    takes_any = code.co_flags & _inspect.CO_VARKEYWORDS
+    return not takes_any and not names.isdisjoint(_NUMPY_NAMES.values()) and names.isdisjoint(_NUMPY_NAMES)
+
+
+for _name in __all__:
+    if _takes_dim(globals()[_name]):
+        globals()[_name] = with_numpy_names(globals()[_name])
+for _name, _method in list(vars(_Tensor).items()):
+    if _takes_dim(_method):
+        setattr(_Tensor, _name, with_numpy_names(_method))
+
+
 def _share_docstrings(cls: type) -> None:
     """Gives each public method without a docstring the text of what it is the method form of, so each
     text is written once: ``Tensor.exp`` takes ``tinyframe.exp``'s, ``Tensor.add_`` says it is the

@@ -12,6 +12,8 @@ other value is an object with a ``"type"``:
   "requires_grad": true}``: entries with the same ``id`` were one Tensor object and load as one;
   tensors that shared storage load sharing it, as with ``torch.save``.
 - ``{"type": "Size", "items": [...]}``, ``{"type": "dtype", "name": ...}``, ``{"type": "device", "name": ...}``
+- ``{"type": "numpy", "storage": "a1", "scalar": false}``: a NumPy array (or, with ``"scalar": true``, a
+  NumPy scalar such as ``np.float64``), loaded only with ``weights_only=False`` as ``torch.load`` does.
 
 A file is written to a temporary file in the target's directory, flushed to disk and renamed over
 the target, so a crash leaves either the old file or the new one, never a partial one. The
@@ -30,6 +32,7 @@ import hashlib
 import io
 import json
 import os
+import pickle
 import re
 import secrets
 import socket
@@ -61,7 +64,8 @@ def save(obj: Any, f: FileLike, *, format: str = "tinyframe") -> None:
 
     ``obj`` may nest dicts and OrderedDicts (str, int, float, bool or None keys, or tuples of them),
     lists and tuples of Tensors, Python numbers, bools, strings, None, ``Size``, ``dtype`` and
-    ``device`` — a module's ``state_dict()``, an optimizer's, a training checkpoint. Tensors are
+    ``device`` — a module's ``state_dict()``, an optimizer's, a training checkpoint — and NumPy arrays
+    and scalars of numbers and bools (which, as with ``torch.load``, only ``weights_only=False`` loads). Tensors are
     stored with their dtype, device and ``requires_grad`` (not their ``.grad``); CUDA tensors are
     copied to the host. Any other object raises TypeError naming its type and where it is.
 
@@ -100,7 +104,8 @@ def load(f: FileLike, map_location: MapLocation = None, *, weights_only: bool = 
     Also reads safetensors files and PyTorch's ``torch.save`` files (zip format) without PyTorch, as
     ``torch.load(weights_only=True)`` does: tensors, OrderedDicts and plain Python values are rebuilt
     and any other pickled global (``os.system``, a class) raises ``pickle.UnpicklingError`` before
-    anything runs; ``weights_only`` (accepted for PyTorch compatibility) changes nothing. Any other
+    anything runs. ``weights_only=True`` (the default, as in PyTorch) refuses a tinyframe checkpoint's
+    NumPy values with ``pickle.UnpicklingError``, as ``torch.load`` does; ``False`` returns them. Any other
     file (a bare pickle, random bytes), or one that is truncated or damaged, raises RuntimeError
     naming the file and the problem.
     """
@@ -108,9 +113,9 @@ def load(f: FileLike, map_location: MapLocation = None, *, weights_only: bool = 
     if isinstance(f, (str, os.PathLike)):
         name = os.fspath(f)
         with open(name, "rb") as fh:
-            return _read(fh, name, locate)
+            return _read(fh, name, locate, weights_only)
     if hasattr(f, "read"):
-        return _read(f, str(getattr(f, "name", "<file object>")), locate)
+        return _read(f, str(getattr(f, "name", "<file object>")), locate, weights_only)
     raise TypeError(f"load() expects a path or a readable binary file object, got {type(f).__name__}")
 
 
@@ -138,6 +143,10 @@ class _Encoder:
             return {"type": "dtype", "name": obj.name}
         if kind is device:
             return {"type": "device", "name": str(obj)}
+        if isinstance(obj, (np.ndarray, np.generic)) and obj.dtype.kind in "biuf":
+            storage = f"a{len(self.arrays)}"
+            self.arrays[storage] = np.asarray(obj)
+            return {"type": "numpy", "storage": storage, "scalar": isinstance(obj, np.generic)}
         raise TypeError(f"cannot save object of type {kind.__name__} at {where}: tinyframe.save stores "
                         "Tensors, numbers, bools, strings, None, Size, dtype, device and dicts, lists "
                         "and tuples of them")
@@ -285,7 +294,7 @@ class _Locator:
         return as_device(wanted)
 
 
-def _read(fh: IO[bytes], name: str, locate: _Locator) -> Any:
+def _read(fh: IO[bytes], name: str, locate: _Locator, weights_only: bool) -> Any:
     """Decodes the whole archive on the host first, so that anything a damaged file makes NumPy,
     zipfile or the decoder raise is reported as damage; then places the tensors on their devices."""
     if not _seekable(fh):
@@ -300,9 +309,9 @@ def _read(fh: IO[bytes], name: str, locate: _Locator) -> Any:
         raise _LoadError(f"tinyframe.load: {name} {problem}")
     try:
         with np.load(fh, allow_pickle=False) as archive:
-            decoder = _Decoder(archive)
+            decoder = _Decoder(archive, weights_only is not False)  # None means PyTorch's default, True
             root = decoder.decode(_header(archive, name))
-    except (_LoadError, MemoryError):
+    except (_LoadError, MemoryError, pickle.UnpicklingError):
         raise
     except Exception as exc:  # zipfile and NumPy raise many types on damaged input (even RuntimeError)
         raise _LoadError(f"tinyframe.load: {name} is truncated or corrupt ({type(exc).__name__}: {exc})") from exc
@@ -386,8 +395,9 @@ def _header(archive: Any, name: str) -> Any:
 class _Decoder:
     """Rebuilds the saved object from header nodes and the archive's arrays, on the host."""
 
-    def __init__(self, archive: Any) -> None:
+    def __init__(self, archive: Any, weights_only: bool) -> None:
         self.archive = archive
+        self.weights_only = weights_only
         self._host: dict[str, np.ndarray] = {}         # member -> array as read
         self._tensors: dict[int, Tensor] = {}          # header id -> the tensor built for it
         self._saved_on: list[tuple] = []               # (tensor, member, saved device) to place
@@ -411,7 +421,20 @@ class _Decoder:
             return dtypes.as_dtype(str(node["name"]))
         if kind == "device":
             return _saved_device(node["name"])
+        if kind == "numpy":
+            return self._numpy(node)
         raise ValueError(f"unknown entry type {kind!r} in the header")
+
+    def _numpy(self, node: dict) -> Any:
+        scalar = node["scalar"] is True
+        if self.weights_only:
+            needed = "numpy._core.multiarray." + ("scalar" if scalar else "_reconstruct")
+            raise pickle.UnpicklingError(
+                f"Weights only load failed: this file holds a NumPy {'scalar' if scalar else 'array'} "
+                f"(torch.load would need the global {needed}). Re-running `load` with `weights_only` set "
+                "to `False` will succeed.")
+        array = self.archive[node["storage"]]
+        return array[()] if scalar else array
 
     def _tensor(self, node: dict) -> Tensor:
         found = self._tensors.get(node["id"])

@@ -195,8 +195,9 @@ class Tensor:
         strides = tuple(s // self._data.itemsize for s in self._data.strides)
         return strides if dim is None else strides[wrap_dim(dim, self.ndim)]
 
-    def is_contiguous(self) -> bool:
-        """Whether the elements lie in memory in row-major (C) order without gaps."""
+    def is_contiguous(self, memory_format: Any = None) -> bool:
+        """Whether the elements lie in memory in row-major (C) order without gaps. (``memory_format`` is
+        accepted: tinyframe has the one layout, which stands for every format, as in ``contiguous``.)"""
         return bool(self._data.flags.c_contiguous)
 
     @property

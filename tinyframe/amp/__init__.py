@@ -17,10 +17,15 @@ from .. import dtypes
 from ..grad_mode import no_grad
 from ..tensor import Tensor
 
-__all__ = ["autocast", "GradScaler", "is_autocast_enabled", "get_autocast_dtype"]
+__all__ = ["autocast", "GradScaler", "is_autocast_available", "is_autocast_enabled", "get_autocast_dtype"]
 
 _STATE = threading.local()  # the autocast flags of this thread, by device type
 _DEFAULT_DTYPES = {"cpu": "bfloat16", "cuda": "float16"}
+
+
+def is_autocast_available(device_type: str) -> bool:
+    """Whether ``autocast`` regions can be opened for ``device_type``: True for tinyframe's 'cpu' and 'cuda'."""
+    return device_type in _DEFAULT_DTYPES
 
 
 def is_autocast_enabled(device_type: str = "cuda") -> bool:

@@ -440,6 +440,9 @@ def where(condition: Tensor, input: Any = None, other: Any = None) -> Any:
     if condition._data.dtype.kind != "b":
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with "
                            f"dtype {condition.dtype}")
+    if is_number(input) and is_number(other):  # two numbers: a result of their dtype on condition's device
+        joint = dtypes.result_type(input, other).numpy
+        input = _graph.wrap(array_module_of(condition._data).asarray(input, dtype=joint))
     return Where.apply(input, other, condition=condition._data)
 
 

@@ -216,36 +216,50 @@ class RNNBase(Module):
         # mkldnn_rnn selects each layer's states; _rnn_impl unbinds them
         h0s = [h0[k] for k in range(h0.shape[0])] if fused else unbind(h0, 0)
         c0s = None if c0 is None else [c0[k] for k in range(c0.shape[0])] if fused else unbind(c0, 0)
-        h_last, c_last = [], []
+        h_last: list = []
+        c_last: list = []
         for layer in range(self.num_layers):
-            outputs = []
-            for direction in range(directions):
-                k = layer * directions + direction
-                w_ih, w_hh, b_ih, b_hh, w_hr = self._layer_weights(layer, direction)
-                if fused:
-                    assert c0s is not None  # an LSTM's
-                    out, h, c = rnn_ops.fused_lstm_layer(x, h0s[k], c0s[k], w_ih, w_hh, b_ih, b_hh,
-                                                         reverse=direction == 1)
-                else:
-                    state = h0s[k] if c0s is None else (h0s[k], c0s[k])
-                    out, state = rnn_ops.composed_layer(self.mode, x, state, w_ih, w_hh, b_ih, b_hh, w_hr,
-                                                        reverse=direction == 1)
-                    h, c = state if c0s is not None else (state, None)
-                outputs.append(out)
-                h_last.append(h)
-                c_last.append(c)
-            x = outputs[0] if directions == 1 else cat(outputs, 2)
-            if self.dropout and self.training and layer < self.num_layers - 1:
-                x = F.dropout(x, self.dropout, True)
+            rows = slice(layer * directions, (layer + 1) * directions)
+            x, hs, cs = self._run_layer(layer, x, h0s[rows], c0s[rows] if c0s is not None else None, fused)
+            h_last += hs
+            c_last += cs
+            x = self._between_layers(x, layer)
         if batch_first:  # mkldnn_rnn transposes its output back; _rnn_impl's caller does so in place
             x = transpose(x, 0, 1) if fused else x.transpose_(0, 1)
         h_n = stack(h_last, 0)
         c_n = stack(c_last, 0) if c0 is not None else None
         return x, h_n, c_n
 
+    def _run_layer(self, layer: int, x: Tensor, h0s: Any, c0s: Any, fused: bool) -> tuple:
+        """``(output, [h_n per direction], [c_n per direction])`` of one layer on a time-major ``x``,
+        from that layer's initial states (one per direction): one fused node per direction, or the
+        layer composed of its cells."""
+        outputs, hs, cs = [], [], []
+        for direction in range(len(h0s)):
+            w_ih, w_hh, b_ih, b_hh, w_hr = self._layer_weights(layer, direction)
+            if fused:
+                out, h, c = rnn_ops.fused_lstm_layer(x, h0s[direction], c0s[direction], w_ih, w_hh, b_ih, b_hh,
+                                                     reverse=direction == 1)
+            else:
+                state = h0s[direction] if c0s is None else (h0s[direction], c0s[direction])
+                out, state = rnn_ops.composed_layer(self.mode, x, state, w_ih, w_hh, b_ih, b_hh, w_hr,
+                                                    reverse=direction == 1)
+                h, c = state if c0s is not None else (state, None)
+            outputs.append(out)
+            hs.append(h)
+            cs.append(c)
+        return (outputs[0] if len(outputs) == 1 else cat(outputs, 2)), hs, cs
+
+    def _between_layers(self, x: Tensor, layer: int) -> Tensor:
+        """Dropout on every layer's output but the last's, in training."""
+        if self.dropout and self.training and layer < self.num_layers - 1:
+            return F.dropout(x, self.dropout, True)
+        return x
+
     def _forward_packed(self, input: PackedSequence, hx: Any) -> tuple:
-        """The stack run once per distinct sequence length on the sequences of that length (so no
-        sequence runs past its end, in either direction); results gathered back into packed order."""
+        """Each layer runs once per distinct sequence length on the sequences of that length (so no
+        sequence runs past its end, in either direction), and its outputs are gathered back into
+        packed order, where the dropout between layers applies, as in PyTorch."""
         padded, lengths = pad_packed_sequence(input)
         lengths = lengths.numpy()
         batch = padded.shape[1]
@@ -254,35 +268,50 @@ class RNNBase(Module):
             states = tuple(hx) if lstm else (hx,)
             hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
             self._check_state(states[0], self._state_shape(batch, hidden), "Expected hidden size {}, got {}")
-        outputs, finals, cells, order = [], [], [], []
-        for length in sorted(set(lengths.tolist()), reverse=True):
-            members = np.flatnonzero(lengths == length)
-            index = Tensor._make(array_module_of(padded._data).asarray(members))
-            x = index_select(padded[:length], 1, index)
-            group_hx = None if hx is None else tuple(index_select(s, 1, index) for s in states)
-            x, _, h0, c0 = self._prepare(x, group_hx if lstm else (group_hx[0] if group_hx else None), False)
-            out, h_n, c_n = self._run_layers(x, h0, c0, batch_first=False)
-            outputs.append(out.reshape(length * len(members), out.shape[2]))
-            finals.append(h_n)
-            cells.append(c_n)
-            order.append((length, members))
-        # the row of (step t, sequence b) in the concatenated group outputs, in packed order
-        where, offset = {}, 0
-        for length, members in order:
-            for k, b in enumerate(members):
-                where[b] = (offset, k, len(members))
-            offset += length * len(members)
-        sorted_batch = _host_order(input.sorted_indices, batch)
-        rows = [where[b][0] + t * where[b][2] + where[b][1]
-                for t, n in enumerate(input.batch_sizes.tolist()) for b in sorted_batch[:n]]
-        device = array_module_of(padded._data)
-        data = index_select(cat(outputs, 0), 0, Tensor._make(device.asarray(np.array(rows, dtype=np.int64))))
-        back = Tensor._make(device.asarray(np.argsort(np.concatenate([m for _, m in order]))))
-        h_n = index_select(cat(finals, 1), 1, back)
-        output = PackedSequence(data, input.batch_sizes, input.sorted_indices, input.unsorted_indices)
+        _, _, h0, c0 = self._prepare(padded, hx, False)
+        fused = rnn_ops.fuses(self.mode, padded.dtype, self.proj_size > 0)
+        xp = array_module_of(padded._data)
+        groups = [(length, np.flatnonzero(lengths == length)) for length in sorted(set(lengths.tolist()), reverse=True)]
+        indices = [Tensor._make(xp.asarray(members)) for _, members in groups]
+        rows = Tensor._make(xp.asarray(_packed_rows(groups, _host_order(input.sorted_indices, batch),
+                                                    input.batch_sizes.tolist())))
+        h0s, c0s = unbind(h0, 0), (unbind(c0, 0) if c0 is not None else None)
+        directions = 2 if self.bidirectional else 1
+        finals: list = [[] for _ in h0s]  # per layer and direction: each group's final states
+        cells: list = [[] for _ in h0s]
+        x = padded
+        for layer in range(self.num_layers):
+            ks = range(layer * directions, (layer + 1) * directions)
+            outputs = []
+            for (length, members), index in zip(groups, indices):
+                out, hs, cs = self._run_layer(layer, index_select(x[:length], 1, index),
+                                              [index_select(h0s[k], 0, index) for k in ks],
+                                              [index_select(c0s[k], 0, index) for k in ks] if c0s is not None else None,
+                                              fused)
+                outputs.append(out.reshape(length * len(members), out.shape[2]))
+                for k, h, c in zip(ks, hs, cs):
+                    finals[k].append(h)
+                    cells[k].append(c)
+            data = self._between_layers(index_select(cat(outputs, 0), 0, rows), layer)
+            output = PackedSequence(data, input.batch_sizes, input.sorted_indices, input.unsorted_indices)
+            x = pad_packed_sequence(output)[0] if layer < self.num_layers - 1 else x
+        back = Tensor._make(xp.asarray(np.argsort(np.concatenate([m for _, m in groups]))))
+        h_n = index_select(stack([cat(group_states, 0) for group_states in finals], 0), 1, back)
         if lstm:
-            return output, (h_n, index_select(cat(cells, 1), 1, back))
+            return output, (h_n, index_select(stack([cat(group_states, 0) for group_states in cells], 0), 1, back))
         return output, h_n
+
+
+def _packed_rows(groups: list, sorted_batch: list, batch_sizes: list) -> np.ndarray:
+    """The row of (step t, sequence b) in the concatenated group outputs (groups of sequences of one
+    length, each ``(length * members, F)`` time-major), for every entry of packed order."""
+    where, offset = {}, 0
+    for length, members in groups:
+        for k, b in enumerate(members):
+            where[b] = (offset, k, len(members))
+        offset += length * len(members)
+    return np.array([where[b][0] + t * where[b][2] + where[b][1]
+                     for t, n in enumerate(batch_sizes) for b in sorted_batch[:n]], dtype=np.int64)
 
 
 def _host_order(sorted_indices: Tensor | None, batch: int) -> list:

@@ -1,9 +1,11 @@
 """Samplers: which dataset indices a DataLoader visits, and in which order.
 
-The built-in samplers draw a whole epoch's order as one NumPy index array with PyTorch's draws (the
-same orders as PyTorch after the same ``manual_seed``; ``RandomSampler`` without a generator seeds
-a fresh one from one int64 draw of the global generator, as PyTorch does).
-``BatchSampler`` slices that array into batches without a Python step per sample.
+The built-in samplers draw an epoch's order as NumPy index arrays with PyTorch's draws (the same
+orders as PyTorch after the same ``manual_seed``; ``RandomSampler`` without a generator seeds a fresh
+one from one int64 draw of the global generator, as PyTorch does). Most draw the whole epoch as one
+array; ``RandomSampler`` draws it in chunks as it is consumed, so an endless stream
+(``num_samples=int(1e10)``, as minGPT's trainer asks) costs no more memory than a short one.
+``BatchSampler`` slices those arrays into batches without a Python step per sample.
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler
            "BatchSampler"]
 
 T_co = TypeVar("T_co", covariant=True)
+_CHUNK = 1 << 16  # indices RandomSampler draws at a time with replacement
 
 
 class Sampler(Generic[T_co]):
@@ -34,13 +37,17 @@ class Sampler(Generic[T_co]):
 
 
 class _ArraySampler(Sampler[int]):
-    """A sampler whose epoch is one index array; iterating it yields that array's entries as ints."""
+    """A sampler whose epoch is a sequence of index arrays (by default the one ``_index_array``);
+    iterating it yields their entries as ints."""
 
     def _index_array(self) -> np.ndarray:
         raise NotImplementedError
 
+    def _index_chunks(self) -> Iterator[np.ndarray]:
+        yield self._index_array()
+
     def __iter__(self) -> Iterator[int]:
-        return iter(self._index_array().tolist())
+        return itertools.chain.from_iterable(chunk.tolist() for chunk in self._index_chunks())
 
 
 def _generator(generator: Generator | None) -> Generator:
@@ -90,17 +97,19 @@ class RandomSampler(_ArraySampler):
     def num_samples(self) -> int:
         return len(self.data_source) if self._num_samples is None else self._num_samples
 
-    def _index_array(self) -> np.ndarray:
+    def _index_chunks(self) -> Iterator[np.ndarray]:
         n, count = len(self.data_source), self.num_samples
         gen = self.generator
         if gen is None:  # PyTorch seeds a fresh generator from one int64 draw of the global one
             gen = Generator().manual_seed(int(random.random_bits(_generator(None), (), np.int64)))
-        if self.replacement:
-            return random.randint(gen, (count,), np.int64, 0, n)
+        if self.replacement:  # the draws are sequential: any chunking gives PyTorch's stream
+            for start in range(0, count, _CHUNK):
+                yield random.randint(gen, (min(_CHUNK, count - start),), np.int64, 0, n)
+            return
         whole, part = divmod(count, n)
-        orders = [random.randperm(gen, n) for _ in range(whole)]
-        orders.append(random.randperm(gen, n)[:part])
-        return np.concatenate(orders)
+        for _ in range(whole):
+            yield random.randperm(gen, n)
+        yield random.randperm(gen, n)[:part]
 
     def __len__(self) -> int:
         return self.num_samples
@@ -184,17 +193,24 @@ class BatchSampler(Sampler[list]):
         return (batch.tolist() if isinstance(batch, np.ndarray) else batch for batch in self._index_batches())
 
     def _index_batches(self) -> Iterator[np.ndarray | list]:
-        """The batches as index arrays when the sampler draws whole epochs as arrays (the fast path of
+        """The batches as index arrays when the sampler draws its epoch as arrays (the fast path of
         the DataLoader), else as lists built from the sampler's iterator."""
         if type(self.sampler).__iter__ is _ArraySampler.__iter__:
-            return self._array_batches(cast(_ArraySampler, self.sampler)._index_array())
+            return self._array_batches(cast(_ArraySampler, self.sampler)._index_chunks())
         return chunks(iter(self.sampler), self.batch_size, self.drop_last)
 
-    def _array_batches(self, order: np.ndarray) -> Iterator[np.ndarray]:
+    def _array_batches(self, orders: Iterator[np.ndarray]) -> Iterator[np.ndarray]:
+        """Slices of ``size`` from the concatenation of ``orders``; a batch may span two of them."""
         size = self.batch_size
-        stop = len(order) - len(order) % size if self.drop_last else len(order)
-        for start in range(0, stop, size):
-            yield order[start:start + size]
+        rest = np.empty(0, dtype=np.int64)
+        for order in orders:
+            order = np.concatenate((rest, order)) if len(rest) else order
+            stop = len(order) - len(order) % size
+            for start in range(0, stop, size):
+                yield order[start:start + size]
+            rest = order[stop:]
+        if len(rest) and not self.drop_last:
+            yield rest
 
     def __len__(self) -> int:
         if self.drop_last:
