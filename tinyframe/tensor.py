@@ -20,6 +20,7 @@ from ._tensor_str import tensor_repr
 from .autograd import engine, hooks
 from .device import address_of, as_device, device, device_of, storage_of
 from .ops import binary, conversion, indexing, inplace, linalg, reduction, unary
+from .ops import complex as complex_ops
 from .ops import construction as construction_ops
 from .ops import contraction as contraction_ops
 from .ops import decompositions as decomposition_ops
@@ -44,7 +45,7 @@ def _operator(method: Callable[[Tensor, Any], Tensor]) -> Callable[[Tensor, Any]
             return method(self, other)
         if isinstance(other, (np.ndarray, np.generic)):  # before float: np.float64 is a float
             return method(self, operand(other))
-        if isinstance(other, (int, float)):
+        if isinstance(other, (int, float, complex)):
             return method(self, other)
         return NotImplemented
     operator.__name__ = operator.__qualname__ = method.__name__
@@ -223,7 +224,7 @@ class Tensor:
     @requires_grad.setter
     def requires_grad(self, flag: bool) -> None:
         # PyTorch words this error differently here (and in factories) than in requires_grad_().
-        if flag and self._data.dtype.kind != "f":
+        if flag and self._data.dtype.kind not in "fc":
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         self.requires_grad_(flag)
 
@@ -233,7 +234,7 @@ class Tensor:
             raise RuntimeError("you can only change requires_grad flags of leaf variables. If you want "
                                "to use a computed variable in a subgraph that doesn't require "
                                "differentiation use var_no_grad = var.detach().")
-        if requires_grad and self._data.dtype.kind != "f":
+        if requires_grad and self._data.dtype.kind not in "fc":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self._requires_grad = bool(requires_grad)
         return self
@@ -1707,12 +1708,12 @@ class Tensor:
         return storage_of(self._data)[1]
 
     def is_complex(self) -> builtins.bool:
-        """False: tinyframe has no complex dtypes."""
-        return False
+        """Whether the dtype is complex (``complex64`` or ``complex128``)."""
+        return complex_ops.is_complex(self)
 
     def is_signed(self) -> builtins.bool:
         """Whether the dtype holds negative values (every dtype but uint8 and bool)."""
-        return self._data.dtype.kind in "if"
+        return self._data.dtype.kind in "ifc"
 
     @property
     def layout(self) -> Any:
@@ -1723,20 +1724,44 @@ class Tensor:
     is_sparse = is_sparse_csr = is_quantized = is_meta = is_nested = is_mkldnn = is_mps = is_xpu = False
 
     def conj(self) -> Tensor:
-        """The complex conjugate: this tensor itself, as for any real tensor."""
+        """The complex conjugate (a new tensor; see ``tinyframe.conj``); a real tensor itself."""
+        return complex_ops.conj(self)
+
+    def conj_physical(self) -> Tensor:
+        """The complex conjugate, computed; a real tensor itself."""
+        return complex_ops.conj_physical(self)
+
+    def resolve_conj(self) -> Tensor:
+        """This tensor: tinyframe's conjugates are computed when made, never lazy."""
         return self
 
-    resolve_conj = resolve_neg = conj
+    resolve_neg = resolve_conj
+
+    def is_conj(self) -> builtins.bool:
+        """False: tinyframe's conjugates are computed when made (PyTorch's ``conj()`` sets a lazy flag)."""
+        return False
+
+    def sgn(self) -> Tensor:
+        return complex_ops.sgn(self)
 
     @property
     def real(self) -> Tensor:
-        """The real part: this tensor itself, as for any real tensor."""
-        return self
+        """The real part, a view sharing this complex tensor's storage (assignable); a real tensor itself."""
+        return complex_ops.real(self)
+
+    @real.setter
+    def real(self, value: Any) -> None:
+        self.real.copy_(value if isinstance(value, Tensor) else creation.tensor(value))
 
     @property
     def imag(self) -> Tensor:
-        """The imaginary part, which real tensors do not have: RuntimeError, as in PyTorch."""
-        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+        """The imaginary part, a view sharing this complex tensor's storage (assignable); real tensors have
+        none: RuntimeError, as in PyTorch."""
+        return complex_ops.imag(self)
+
+    @imag.setter
+    def imag(self, value: Any) -> None:
+        self.imag.copy_(value if isinstance(value, Tensor) else creation.tensor(value))
 
     def positive(self) -> Tensor:
         """``+self``: this tensor itself."""
@@ -1799,7 +1824,10 @@ class Tensor:
         return bool(self._data.reshape(()).item())
 
     def __float__(self) -> builtins.float:
-        return float(self._python_scalar())
+        value = self._python_scalar()
+        if isinstance(value, complex):
+            raise RuntimeError("value cannot be converted to type double without overflow")
+        return float(value)
 
     def __int__(self) -> builtins.int:
         return int(self._python_scalar())

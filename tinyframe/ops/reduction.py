@@ -17,6 +17,7 @@ from .._dims import wrap_dim
 from .._graph import Op
 from ..device import array_module_of
 from . import binary
+from .complex import conj_of, reject_complex
 from .promotion import promote
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ def _safe_divide(g: Any, d: Any, xp: Any) -> Any:
 
 
 def _scalar_type(x: Any) -> str:
-    return _TYPE_NAMES[x.dtype.name]
+    return dtypes.scalar_type_name(x.dtype)
 
 
 def _require_nonempty(name: str, shape: tuple, axes: tuple | None) -> None:
@@ -177,7 +178,7 @@ class Prod(Op):
 
     @staticmethod
     def backward(ctx: Prod, g: Any) -> Any:
-        x, out = ctx.saved_tensors
+        x, out = map(conj_of, ctx.saved_tensors)
         xp, dim = ctx.xp, ctx.dim
         g, out = _kept(ctx, g), _kept(ctx, out)
         zeros = x == 0
@@ -223,7 +224,7 @@ def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = 
     Needs a floating input, or a floating ``dtype`` to cast the input to.
     """
     target = input._data.dtype if dtype is None else _np_dtype(dtype)
-    if target.kind != "f":
+    if target.kind not in "fc":
         which = "Input" if dtype is None else "Optional"
         raise RuntimeError(f"mean(): could not infer output dtype. {which} dtype must be either a floating "
                            f"point or complex dtype. Got: {_TYPE_NAMES[target.name]}")
@@ -343,6 +344,7 @@ class MinDim(MaxDim, node_name="MinBackward0"):
 def _extreme(name: str, full: type[Op], by_dim: type[MaxDim], result: type, input: Tensor, dim: Any,
              keepdim: bool) -> Any:
     x = input._data
+    reject_complex(f"{name}_all", x)
     if dim is None:
         if x.size == 0:
             _require_nonempty(name, x.shape, None)
@@ -375,6 +377,7 @@ def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
 
 def _amax_amin(name: str, op: type[Op], input: Tensor, dim: Any, keepdim: bool) -> Tensor:
     x = input._data
+    reject_complex(name, x)
     axes = _axes(dim, x.ndim)
     if x.size == 0:
         _require_nonempty(name, x.shape, axes)
@@ -393,6 +396,7 @@ def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
 
 def _arg_extreme(name: str, input: Tensor, dim: Any, keepdim: bool) -> Tensor:
     x = input._data
+    reject_complex(name, x, message=f"{name}(): does not support complex input", error=RuntimeError)
     if dim is None:
         if x.size == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
@@ -615,6 +619,7 @@ class Logsumexp(Op):
     def forward(ctx: Logsumexp, x: Any, *, axes: tuple | None, keepdim: bool) -> Any:
         ctx.shape, ctx.axes, ctx.keepdim = x.shape, axes, keepdim
         xp = ctx.xp
+        reject_complex("logsumexp", x)
         if x.dtype.kind != "f":  # integers and bools give the default float dtype
             x = x.astype(dtypes.get_default_dtype().numpy)
         if x.size == 0:  # log(0): the sum of no exponentials is 0
