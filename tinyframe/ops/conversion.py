@@ -35,9 +35,10 @@ class ToDevice(Op, node_name="ToCopyBackward0"):
 
 
 def to_dtype(input: Tensor, dtype: dtypes.dtype) -> Tensor:
-    """A copy of ``input`` in ``dtype`` (differentiable between floating types)."""
+    """A copy of ``input`` in ``dtype`` (differentiable between floating and complex types; a complex
+    gradient sent back to a real input keeps its real part)."""
     out = ToDtype.apply(input, target=dtype.numpy)
-    if not dtype.is_floating_point:
+    if not (dtype.is_floating_point or dtype.is_complex):
         out.grad_fn, out._requires_grad = None, False
     return out
 
