@@ -1648,7 +1648,8 @@ class Tensor:
         return self.shape == other.shape
 
     def is_conj(self) -> builtins.bool:
-        """False: a real tensor is never a lazily conjugated view."""
+        """False: tinyframe's conjugates are computed when made (PyTorch's ``conj()`` of a complex tensor
+        sets a lazy flag instead)."""
         return False
 
     is_neg = is_conj
@@ -1736,10 +1737,6 @@ class Tensor:
         return self
 
     resolve_neg = resolve_conj
-
-    def is_conj(self) -> builtins.bool:
-        """False: tinyframe's conjugates are computed when made (PyTorch's ``conj()`` sets a lazy flag)."""
-        return False
 
     def sgn(self) -> Tensor:
         return complex_ops.sgn(self)

@@ -153,7 +153,8 @@ def _assemble(xp: Any, real: Any, imag: Any) -> Any:
     ``imag`` into a NaN real part)."""
     real, imag = xp.broadcast_arrays(real, imag)
     out = xp.empty(real.shape, dtypes.from_numpy_dtype(real.dtype).to_complex().numpy)
-    out.real, out.imag = real, imag
+    out.real[...] = real
+    out.imag[...] = imag
     return out
 
 
@@ -206,7 +207,7 @@ class Sgn(Op):
         magnitude = xp.abs(x)
         zero = magnitude == 0
         out = xp.where(zero, 0, x / xp.where(zero, 1, magnitude))
-        ctx.save_for_backward(magnitude, out)
+        ctx.save_for_backward(x, out)  # not |x|: a recorded backward differentiates through it
         return out
 
     @staticmethod
@@ -215,7 +216,8 @@ class Sgn(Op):
         saved = ctx.saved_tensors
         if not saved:
             return xp.zeros_like(g)
-        magnitude, out = saved
+        x, out = saved
+        magnitude = xp.abs(x)
         zero = magnitude == 0
         return xp.where(zero, 0.0, (g - out * out * Conj.call(g)) / (xp.where(zero, 1.0, magnitude) * 2.0))
 

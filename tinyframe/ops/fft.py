@@ -163,8 +163,12 @@ def _c2c(name: str, input: Tensor, s: Any, dim: Any, norm: str | None, inverse: 
     dims, sizes = _dims_and_sizes(input, s, dim)
     input = _resized(input, dims, sizes)
     if input._data.dtype.kind != "c":
-        if not inverse:  # a real signal: PyTorch's r2c, two-sided
-            return FftR2C.apply(input, dims=dims, norm=norm, onesided=False)
+        if len(dims) == 1:
+            # As PyTorch, a real signal in one dimension takes the two-sided r2c; the backward direction
+            # is the conjugate of the forward one with the dual scaling.
+            if not inverse:
+                return FftR2C.apply(input, dims=dims, norm=norm, onesided=False)
+            return Conj.apply(FftR2C.apply(input, dims=dims, norm=_DUAL[norm], onesided=False))
         input = conversion.to_dtype(input, input.dtype.to_complex())
     return FftC2C.apply(input, dims=dims, norm=norm, inverse=inverse)
 
