@@ -469,7 +469,7 @@ class Tensor:
 
     @_operator
     def __rsub__(self, other: Any) -> Tensor:
-        if isinstance(other, (int, float)):
+        if isinstance(other, (int, float, complex)):
             return binary.Rsub.apply(self, other=other)
         return binary.Sub.apply(other, self)
 

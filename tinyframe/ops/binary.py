@@ -6,6 +6,7 @@ gradients to each input's shape.
 """
 from __future__ import annotations
 
+import cmath
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -199,8 +200,11 @@ class PowNumberBase(Op, node_name="PowBackward2"):
 
     @staticmethod
     def backward(ctx: PowNumberBase, g: Any) -> Any:
-        (out,) = ctx.saved_tensors
-        return g * out * math.log(ctx.base) if ctx.base != 0 else g * 0.0
+        out = conj_of(ctx.saved_tensors[0])
+        base = ctx.base
+        if base == 0:
+            return g * 0.0
+        return g * out * (cmath.log(base).conjugate() if isinstance(base, complex) else math.log(base))
 
 
 class Maximum(Op):
@@ -278,7 +282,7 @@ class ClampMax(Clamp, node_name="ClampMaxBackward0"):
 
 
 def _check_operand(name: str, other: Any) -> None:
-    if not isinstance(other, (_graph.Tensor, int, float)):
+    if not isinstance(other, (_graph.Tensor, int, float, complex)):
         raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
 
 
@@ -420,7 +424,7 @@ def pow(input: Any, exponent: Any) -> Tensor:
     """``input ** exponent``: PowBackward0 for a number exponent, PowBackward1 for a tensor one,
     PowBackward2 for a number base."""
     if isinstance(exponent, _graph.Tensor):
-        if isinstance(input, (int, float)):
+        if isinstance(input, (int, float, complex)):
             return PowNumberBase.apply(exponent, base=input)
         return PowTensor.apply(input, exponent)
     if not isinstance(input, _graph.Tensor):
