@@ -60,6 +60,10 @@ CASES = {
     "view_as_complex": (lambda lib, a: lib.view_as_complex(a) ** 2, [_real(3, 2)]),
     "to_complex": (lambda lib, x: x.to(lib.complex128) * 1j, [_real(3)]),
     "int_plus_complex": (lambda lib, z: lib.arange(3, device=z.device) + z, [_complex(3)]),
+    "norm": (lambda lib, z: z.norm(), [_complex(2, 3)]),
+    "var_std": (lambda lib, z: z.var(0) + z.std(1).sum(), [_complex(3, 4)]),
+    "vdot": (lambda lib, z, w: lib.vdot(z, w), [_complex(4), _complex(4)]),
+    "conjugate_transpose": (lambda lib, z: z.H @ z.mH.mT, [_complex(3, 2)]),
     # the transforms
     "fft": (lambda lib, x: lib.fft.fft(x), [_real(5)]),
     "fft_complex_n_ortho": (lambda lib, z: lib.fft.fft(z, n=7, norm="ortho"), [_complex(2, 5)]),

@@ -243,3 +243,30 @@ def test_higher_order_gradients_through_fft_and_abs() -> None:
     x = tf.tensor([0.5, -1.0, 2.0, 0.25], dtype=tf.float64, requires_grad=True)
     assert tf.autograd.gradgradcheck(lambda t: tf.fft.rfft(t).abs(), [x])
     assert tf.autograd.gradcheck(lambda t: tf.view_as_real(tf.fft.ihfft(t, n=5, norm="ortho")), [x])
+
+
+def test_random_complex_samples_match_pytorchs_stream() -> None:
+    # torch.manual_seed(0); torch.randn(4, dtype=torch.cfloat), torch.rand(2, dtype=torch.cdouble) in PyTorch 2.13
+    tf.manual_seed(0)
+    np.testing.assert_allclose(tf.randn(4, dtype=tf.cfloat).tolist(),
+                               [1.0896-0.2075j, -1.5406+0.4019j, -0.7669-0.9890j, 0.2852+0.5926j], atol=1e-4)
+    np.testing.assert_allclose(tf.rand(2, dtype=tf.cdouble).tolist(), [0.5813+0.2882j, 0.4529+0.1768j], atol=1e-4)
+    samples = tf.randn(20000, dtype=tf.cfloat)
+    assert samples.is_contiguous() and abs(samples.real.var().item() - 0.5) < 0.02
+
+
+def test_in_place_ops_refuse_to_drop_an_imaginary_part() -> None:
+    with pytest.raises(RuntimeError, match="can't be cast to the desired output type"):
+        tf.zeros(2).add_(1j)
+    z = tf.zeros(2, dtype=tf.cfloat)
+    z.add_(1j)
+    z[0] = 5 - 1j
+    assert z.tolist() == [5 - 1j, 1j]
+    with pytest.warns(UserWarning, match="discards the imaginary part"):
+        assert tf.tensor([1 + 2j]).float().tolist() == [1.0]
+
+
+def test_isreal_and_finfo_of_complex_dtypes() -> None:
+    assert tf.isreal(tf.tensor([1j, 2])).tolist() == [False, True]
+    assert tf.ones(2).isreal().tolist() == [True, True]
+    assert tf.finfo(tf.complex64).eps == tf.finfo(tf.float32).eps

@@ -354,6 +354,13 @@ def _random(size: tuple, draw: Any, dtype: Any, device: Any, generator: Generato
             requires_grad: bool, default: dtypes.dtype | None = None) -> Tensor:
     """A fresh tensor of ``draw(generator, shape, numpy_dtype)`` samples (``tinyframe.random``'s draws)."""
     xp, np_dtype, dev = _module_and_dtype(dtype, device, default)
+    if np_dtype.kind == "c":
+        # As PyTorch: the real and imaginary parts are the pairs of a real draw of shape (*size, 2); a
+        # complex normal sample has variance 1, each part 1/2.
+        parts = draw(generator_for(dev, generator), (*size, 2), np_dtype.type(0).real.dtype)
+        if draw is random.normal:
+            parts *= parts.dtype.type(math.sqrt(0.5))
+        return _finish(xp.ascontiguousarray(parts).view(np_dtype)[..., 0], None, dev, requires_grad)
     array = draw(generator_for(dev, generator), size, np_dtype)
     return _finish(array.astype(np_dtype, copy=False), None, dev, requires_grad)
 

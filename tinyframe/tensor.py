@@ -1008,6 +1008,9 @@ class Tensor:
     def dot(self, other: Tensor) -> Tensor:
         return linalg.dot(self, other)
 
+    def vdot(self, other: Tensor) -> Tensor:
+        return linalg.vdot(self, other)
+
     def outer(self, other: Tensor) -> Tensor:
         return linalg.outer(self, other)
 
@@ -1741,6 +1744,9 @@ class Tensor:
     def sgn(self) -> Tensor:
         return complex_ops.sgn(self)
 
+    def isreal(self) -> Tensor:
+        return complex_ops.isreal(self)
+
     @property
     def real(self) -> Tensor:
         """The real part, a view sharing this complex tensor's storage (assignable); a real tensor itself."""
@@ -1768,10 +1774,10 @@ class Tensor:
 
     @property
     def H(self) -> Tensor:  # noqa: N802  (PyTorch's name)
-        """The conjugate transpose of a matrix: its transpose, for real tensors."""
+        """The conjugate transpose of a matrix (its transpose, for real tensors)."""
         if self._data.ndim not in (0, 2):
             raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self._data.ndim}-D tensor.")
-        return shape_ops.transpose(self, 0, 1) if self._data.ndim else self
+        return shape_ops.transpose(self.conj(), 0, 1) if self._data.ndim else self.conj()
 
     @property
     def mH(self) -> Tensor:  # noqa: N802  (PyTorch's name)
@@ -1779,7 +1785,7 @@ class Tensor:
         if self._data.ndim < 2:
             raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got "
                                f"{self._data.ndim}-D tensor.")
-        return shape_ops.transpose(self, -2, -1)
+        return shape_ops.transpose(self.conj(), -2, -1)
 
     def adjoint(self) -> Tensor:
         """``mH``."""

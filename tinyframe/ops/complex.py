@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 from .. import _graph, dtypes
 from .._graph import Op
+from ..device import array_module_of
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
 __all__ = ["real", "imag", "conj", "conj_physical", "resolve_conj", "view_as_real", "view_as_complex", "complex",
-           "polar", "sgn", "is_complex"]
+           "polar", "sgn", "is_complex", "isreal"]
 
 
 def is_complex_array(value: Any) -> bool:
@@ -244,6 +245,13 @@ class Angle(Op):
 def is_complex(input: Tensor) -> bool:
     """Whether ``input``'s dtype is complex (``complex64`` or ``complex128``)."""
     return input._data.dtype.kind == "c"
+
+
+def isreal(input: Tensor) -> Tensor:
+    """Bool tensor, True where the imaginary part is zero (everywhere for a real tensor)."""
+    data = input._data
+    xp = array_module_of(data)
+    return _graph.wrap(xp.asarray(data.imag == 0) if data.dtype.kind == "c" else xp.ones(data.shape, dtype=bool))
 
 
 def real(input: Tensor) -> Tensor:

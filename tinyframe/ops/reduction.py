@@ -16,7 +16,7 @@ from .. import _graph, dtypes, return_types
 from .._dims import wrap_dim
 from .._graph import Op
 from ..device import array_module_of
-from . import binary
+from . import binary, unary
 from .complex import conj_of, reject_complex
 from .promotion import promote
 
@@ -470,6 +470,9 @@ def var(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: b
         correction: Any = None) -> Tensor:
     """Variance over ``dim``: ``sum((x - mean)^2) / (N - correction)``, ``correction=1`` by default
     (Bessel's); ``unbiased=False`` means ``correction=0``."""
+    if input._data.dtype.kind == "c":  # E|z - mean|^2: the variances of the two parts added
+        return binary.add(var(input.real, dim, unbiased, keepdim, correction=correction),
+                          var(input.imag, dim, unbiased, keepdim, correction=correction))
     axes, correction = _correction("var", input, dim, unbiased, correction)
     return Var.apply(input, axes=axes, correction=correction, keepdim=keepdim)
 
@@ -477,6 +480,8 @@ def var(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: b
 def std(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
         correction: Any = None) -> Tensor:
     """Standard deviation over ``dim``: ``sqrt(var(input, dim, correction=correction))``."""
+    if input._data.dtype.kind == "c":
+        return unary.sqrt(var(input, dim, unbiased, keepdim, correction=correction))
     axes, correction = _correction("std", input, dim, unbiased, correction)
     return Std.apply(input, axes=axes, correction=correction, keepdim=keepdim)
 
@@ -599,6 +604,8 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, 
         if dim is not None and not isinstance(dim, int) and len(dim) > 2:
             raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
         p = 2
+    if x.dtype.kind == "c":  # the norm of the magnitudes, differentiated through abs
+        return norm(unary.abs(input), p, dim, keepdim, dtype)
     if x.dtype.kind != "f":
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. "
                            f"Got {_scalar_type(x)}")
