@@ -9,8 +9,8 @@ from typing import Any as _Any
 __version__ = "0.1.0"
 
 from . import dtypes  # noqa: F401,I001  (tinyframe.dtypes)
-from .dtypes import (bool_ as bool, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32,
-                     int64, set_default_dtype, uint8)
+from .dtypes import (bool_ as bool, complex64, complex128, dtype, float16, float32, float64, get_default_dtype,
+                     int8, int16, int32, int64, set_default_dtype, uint8)
 from .device import device, get_default_device, set_default_device
 from .dtypes import can_cast
 from .tensor import Size, Tensor
@@ -44,11 +44,14 @@ half = float16
 long = int64
 int = int32
 short = int16
+cfloat = complex64
+cdouble = complex128
 
 # The layers above the core (torch.nn, torch.optim, ...) and serialization (torch.save / torch.load, with
 # hashlib, socket, zipfile) load on first use: that is about two thirds of what ``import tinyframe`` took
 # beyond importing NumPy. ``tinyframe.nn``, ``from tinyframe import nn`` and ``import tinyframe.nn`` work as before.
-_LAZY = {"distributed": None, "distributions": None, "func": None, "hub": None, "jit": None, "multiprocessing": None,
+_LAZY = {"distributed": None, "distributions": None, "fft": None, "func": None, "hub": None, "jit": None,
+         "multiprocessing": None,
          "nn": None, "optim": None, "profiler": None, "utils": None, "version": None,
          "special": None, "accelerator": None, "backends": None, "testing": None,
          "save": "serialization", "load": "serialization", "vmap": "func", "from_dlpack": "_dlpack"}
@@ -58,7 +61,8 @@ __all__ = [
     "set_grad_enabled", "is_grad_enabled", "inference_mode", "is_inference_mode_enabled",
     "set_default_device", "get_default_device", "is_anomaly_enabled",
     "is_anomaly_check_nan_enabled", "bool", "float16", "float32", "float64", "int8", "int16",
-    "int32", "int64", "uint8", "float", "double", "half", "long", "int", "short", "get_default_dtype",
+    "int32", "int64", "uint8", "float", "double", "half", "long", "int", "short", "complex64", "complex128",
+    "cfloat", "cdouble", "get_default_dtype",
     "set_default_dtype", "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange",
     "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",
     "randint", "rand_like", "randn_like", "randint_like", "randperm", "Generator", "hann_window", "hamming_window",
@@ -83,6 +87,8 @@ def __getattr__(name: str) -> _Any:
     elif not name.startswith("_") and name in _importlib.import_module(".nn._toplevel", __name__).__all__:
         # (private names are left out: ``from . import _submodule`` asks here first, and must not load nn)
         value = getattr(_sys.modules[f"{__name__}.nn._toplevel"], name)
+    elif name in ("complex32", "chalf"):
+        raise AttributeError(dtypes.COMPLEX32_MESSAGE)
     else:
         raise AttributeError(f"module 'tinyframe' has no attribute '{name}'")
     globals()[name] = value

@@ -231,7 +231,7 @@ class Op(Node):
                 arrays.append(data)
                 if value._requires_grad:
                     requires_grad = True
-            elif isinstance(value, (int, float)) or value is None:
+            elif isinstance(value, (int, float, complex)) or value is None:
                 arrays.append(value)
             else:
                 raise TypeError(f"{cls.__name__.removesuffix('Backward0')}: unsupported input of type "

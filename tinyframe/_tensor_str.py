@@ -115,6 +115,19 @@ class _Formatter:
         return self._text(value).rjust(self.width)
 
 
+class _ComplexFormatter:
+    """Formats complex elements as PyTorch does: the real parts in one ``_Formatter``'s style and the
+    imaginary parts in another's, each set by its own values, joined as ``1.0000-2.5000j``."""
+
+    def __init__(self, values: np.ndarray) -> None:
+        self.real, self.imag = _Formatter(values.real), _Formatter(values.imag)
+        self.width = self.real.width + self.imag.width + 1  # the 'j'; the sign shares the imaginary width
+
+    def format(self, value: complex) -> str:
+        imag = (self.imag.format(value.imag) + "j").lstrip()
+        return self.real.format(value.real) + (imag if imag[0] in "+-" else "+" + imag)
+
+
 def _edges(array: np.ndarray, summarize: bool) -> tuple[np.ndarray, np.ndarray] | None:
     """The first and last ``edgeitems`` along dimension 0 when it is elided, else None."""
     edge, length = PRINT_OPTS.edgeitems, len(array)
@@ -132,7 +145,7 @@ def _summarized(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def _vector_str(array: np.ndarray, indent: int, summarize: bool, formatter: _Formatter) -> str:
+def _vector_str(array: np.ndarray, indent: int, summarize: bool, formatter: _Formatter | _ComplexFormatter) -> str:
     """A 1-D array as ``[a, b, c]``, wrapped to ``linewidth`` with continuation lines under the first item."""
     per_line = max(1, (PRINT_OPTS.linewidth - indent) // (formatter.width + 2))
     edges = _edges(array, summarize)
@@ -148,7 +161,7 @@ def _vector_str(array: np.ndarray, indent: int, summarize: bool, formatter: _For
     return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
 
 
-def _nested_str(array: np.ndarray, indent: int, summarize: bool, formatter: _Formatter) -> str:
+def _nested_str(array: np.ndarray, indent: int, summarize: bool, formatter: _Formatter | _ComplexFormatter) -> str:
     """An n-D array as nested brackets: each row on its own line, one blank line per extra dimension."""
     if array.ndim == 0:
         return formatter.format(array.item())
@@ -192,10 +205,12 @@ def _contents_and_size(array: np.ndarray, dtype: dtypes.dtype, indent: int) -> t
         return "[]", suffixes
     if not PRINT_OPTS.edgeitems:
         suffixes.append(f"size={array.shape}")
-    if dtype not in (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool_):
+    default = dtypes.get_default_dtype()
+    if dtype not in (default, dtypes.int64, dtypes.bool_) and not (dtype.is_complex and dtype.to_real() is default):
         suffixes.append(f"dtype={dtype}")
     summarize = array.size > PRINT_OPTS.threshold
-    formatter = _Formatter(_summarized(array) if summarize else array)
+    shown = _summarized(array) if summarize else array
+    formatter = _ComplexFormatter(shown) if dtype.is_complex else _Formatter(shown)
     return _nested_str(array, indent, summarize, formatter), suffixes
 
 

@@ -18,7 +18,7 @@ from .ops.binary import clamp
 from .tensor import Tensor
 
 __all__ = ["clip", "greater", "greater_equal", "less", "less_equal", "not_equal", "row_stack", "clamp_min",
-           "clamp_max", "select", "detach", "conj", "resolve_conj", "resolve_neg", "real", "positive", "is_complex",
+           "clamp_max", "select", "detach", "resolve_neg", "positive",
            "is_same_size", "is_storage", "set_default_tensor_type", "scalar_tensor", "range", "unravel_index",
            "chain_matmul", "matrix_power", "matrix_exp", "trapezoid", "trapz", "cumulative_trapezoid",
            "equal", "is_tensor", "is_floating_point", "is_nonzero", "typename", "numel", "promote_types", "result_type",
@@ -146,22 +146,14 @@ def detach(input: Tensor) -> Tensor:
     return input.detach()
 
 
-def conj(input: Tensor) -> Tensor:
-    """The complex conjugate: ``input`` itself, as for any real tensor."""
-    return input.conj()
-
-
-resolve_conj = resolve_neg = real = conj
+def resolve_neg(input: Tensor) -> Tensor:
+    """``input`` itself: tinyframe has no lazily negated tensors."""
+    return input.resolve_neg()
 
 
 def positive(input: Tensor) -> Tensor:
     """``+input``: ``input`` itself."""
     return input.positive()
-
-
-def is_complex(input: Tensor) -> bool:
-    """False: tinyframe has no complex dtypes."""
-    return input.is_complex()
 
 
 def is_same_size(input: Tensor, other: Tensor) -> bool:

@@ -64,6 +64,9 @@ def _infer_array(data: Any, dtype: Any = None) -> np.ndarray:
     if array.dtype.kind == "f":
         target = dtypes.get_default_dtype() if dtype is None else dtypes.as_dtype(dtype)
         return array.astype(target.numpy, copy=False)
+    if array.dtype.kind == "c":  # Python complex numbers: the default float dtype's complex dtype
+        target = dtypes.get_default_dtype().to_complex() if dtype is None else dtypes.as_dtype(dtype)
+        return array.astype(target.numpy, copy=False)
     if array.dtype.kind in "iu":
         return array.astype(np.int64, copy=False)
     if array.dtype.kind == "b":
@@ -73,7 +76,7 @@ def _infer_array(data: Any, dtype: Any = None) -> np.ndarray:
     return array.astype(np.float64)
 
 
-_PYTHON_NUMBERS = frozenset((float, int, bool))
+_PYTHON_NUMBERS = frozenset((float, int, bool, complex))
 
 
 def _item_dtypes(items: Sequence, numpy_types: set[np.dtype], python_types: set[type]) -> None:
@@ -103,7 +106,8 @@ def _item_dtypes(items: Sequence, numpy_types: set[np.dtype], python_types: set[
 def _sequence_dtype(numpy_types: set[np.dtype], python_types: set[type]) -> np.dtype:
     """PyTorch's dtype for a sequence holding NumPy items: the promotion of their dtypes and of the
     Python numbers' (floats: the default dtype, ints: int64, bools: bool), as ``promote_types``."""
-    defaults = {float: dtypes.get_default_dtype(), int: dtypes.int64, bool: dtypes.bool_}
+    defaults = {float: dtypes.get_default_dtype(), int: dtypes.int64, bool: dtypes.bool_,
+                complex: dtypes.get_default_dtype().to_complex()}
     present = {defaults[kind] for kind in python_types if kind in defaults}
     operands = [(d, 1) for d in present | {dtypes.from_numpy_dtype(t) for t in numpy_types}]
     return dtypes.result_type(*operands).numpy
@@ -350,6 +354,13 @@ def _random(size: tuple, draw: Any, dtype: Any, device: Any, generator: Generato
             requires_grad: bool, default: dtypes.dtype | None = None) -> Tensor:
     """A fresh tensor of ``draw(generator, shape, numpy_dtype)`` samples (``tinyframe.random``'s draws)."""
     xp, np_dtype, dev = _module_and_dtype(dtype, device, default)
+    if np_dtype.kind == "c":
+        # As PyTorch: the real and imaginary parts are the pairs of a real draw of shape (*size, 2); a
+        # complex normal sample has variance 1, each part 1/2.
+        parts = draw(generator_for(dev, generator), (*size, 2), np_dtype.type(0).real.dtype)
+        if draw is random.normal:
+            parts *= parts.dtype.type(math.sqrt(0.5))
+        return _finish(xp.ascontiguousarray(parts).view(np_dtype)[..., 0], None, dev, requires_grad)
     array = draw(generator_for(dev, generator), size, np_dtype)
     return _finish(array.astype(np_dtype, copy=False), None, dev, requires_grad)
 

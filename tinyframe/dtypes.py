@@ -6,7 +6,8 @@ from typing import Any
 import numpy as np
 
 __all__ = [
-    "dtype", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool_",
+    "dtype", "float16", "float32", "float64", "complex64", "complex128", "int8", "int16", "int32", "int64", "uint8",
+    "bool_",
     "as_dtype", "from_numpy_dtype", "get_default_dtype", "set_default_dtype", "result_type",
     "scalar_type_name", "cpp_type_name", "legacy_type_name",
 ]
@@ -15,18 +16,32 @@ __all__ = [
 class dtype:
     """A tensor element type (``tinyframe.float32``, ...), backed by a NumPy dtype."""
 
-    __slots__ = ("name", "numpy", "is_floating_point", "itemsize", "_category")
+    __slots__ = ("name", "numpy", "is_floating_point", "is_complex", "itemsize", "_category")
 
     def __init__(self, name: str, numpy_dtype: type, category: int) -> None:
         self.name = name
         self.numpy: np.dtype[Any] = np.dtype(numpy_dtype)
-        self._category = category  # 0 bool, 1 integer, 2 floating: PyTorch promotes by category first
+        # 0 bool, 1 integer, 2 floating, 3 complex: PyTorch promotes by category first
+        self._category = category
         self.is_floating_point = category == 2
+        self.is_complex = category == 3
         self.itemsize = self.numpy.itemsize
 
     @property
     def is_signed(self) -> bool:
-        return self.numpy.kind in "if"
+        return self.numpy.kind in "ifc"
+
+    def to_complex(self) -> dtype:
+        """The complex dtype whose parts have this floating dtype (float32 -> complex64); complex dtypes
+        give themselves."""
+        found = _COMPLEX_OF.get(self.name)
+        if found is None:
+            raise TypeError(COMPLEX32_MESSAGE if self is float16 else f"{self} has no complex counterpart")
+        return found
+
+    def to_real(self) -> dtype:
+        """The floating dtype of a complex dtype's parts (complex64 -> float32); real dtypes give themselves."""
+        return _REAL_OF.get(self.name, self)
 
     def __repr__(self) -> str:
         return f"tinyframe.{self.name}"
@@ -44,21 +59,30 @@ int16 = dtype("int16", np.int16, 1)
 int32 = dtype("int32", np.int32, 1)
 int64 = dtype("int64", np.int64, 1)
 bool_ = dtype("bool", np.bool_, 0)
+complex64 = dtype("complex64", np.complex64, 3)
+complex128 = dtype("complex128", np.complex128, 3)
 
-_ALL = (float16, float32, float64, uint8, int8, int16, int32, int64, bool_)
+_ALL = (float16, float32, float64, uint8, int8, int16, int32, int64, bool_, complex64, complex128)
+_COMPLEX_OF = {"float32": complex64, "float64": complex128, "complex64": complex64, "complex128": complex128}
+_REAL_OF = {"complex64": float32, "complex128": float64}
 _BY_NUMPY = {d.numpy: d for d in _ALL}
 _ALIASES = {
-    float: float64, int: int64, bool: bool_,
+    float: float64, int: int64, bool: bool_, complex: complex128,
     "float": float32, "double": float64, "half": float16, "long": int64, "int": int32,
-    "short": int16, "bool": bool_,
+    "short": int16, "bool": bool_, "cfloat": complex64, "cdouble": complex128,
 }
+# PyTorch's half-precision complex has no NumPy counterpart.
+COMPLEX32_MESSAGE = ("tinyframe has no complex32 (torch.chalf, ComplexHalf): NumPy has no half-precision complex "
+                     "type; use complex64 (torch.cfloat) instead")
 _DEFAULT = {"float": float32}
 
 # PyTorch's kernels name dtypes in their error messages by ScalarType ("Double") or by C++ type ("double").
 _SCALAR_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "uint8": "Byte", "int8": "Char",
-                      "int16": "Short", "int32": "Int", "int64": "Long", "bool": "Bool"}
+                      "int16": "Short", "int32": "Int", "int64": "Long", "bool": "Bool",
+                      "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 _CPP_TYPE_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double", "uint8": "unsigned char",
-                   "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int", "bool": "bool"}
+                   "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int", "bool": "bool",
+                   "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
 
 
 def scalar_type_name(d: Any) -> str:
@@ -98,6 +122,8 @@ def as_dtype(value: Any) -> dtype:
     legacy = getattr(value, "dtype", None)  # a legacy type: tinyframe.FloatTensor
     if isinstance(legacy, dtype):
         return legacy
+    if value in ("complex32", "chalf"):
+        raise TypeError(COMPLEX32_MESSAGE)
     if isinstance(value, str):
         # "float32", or a legacy type name as Tensor.type() takes it: "torch.FloatTensor"
         named = next((d for d in _ALL if value in (d.name, f"torch.{legacy_type_name(d)}",
@@ -129,16 +155,31 @@ def _promote(a: dtype | None, b: dtype | None) -> dtype | None:
     if b is None:
         return a
     if a._category != b._category:
-        return a if a._category > b._category else b
+        high, low = (a, b) if a._category > b._category else (b, a)
+        # complex meets floating: the wider part wins (float64 + complex64 is complex128); integers
+        # and bools never widen a complex dtype (int64 + complex64 is complex64)
+        return _complex_with_parts(high, low) if high.is_complex and low.is_floating_point else high
     return from_numpy_dtype(np.promote_types(a.numpy, b.numpy))
+
+
+def _complex_with_parts(d: dtype, real: dtype) -> dtype:
+    if real is float16:
+        raise TypeError(COMPLEX32_MESSAGE)
+    return from_numpy_dtype(np.promote_types(d.numpy, real.numpy))
 
 
 def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
     # PyTorch: an operand of a stronger kind (dimensioned tensor > 0-dim tensor > Python scalar)
-    # keeps its dtype unless a weaker operand belongs to a higher category.
+    # keeps its dtype unless a weaker operand belongs to a higher category; a weaker complex operand
+    # makes a floating one complex of the same precision (float32 tensor + complex128 0-dim tensor is
+    # complex64), as c10's combine_categories.
     if higher is None:
         return lower
-    if lower is None or higher.is_floating_point:
+    if lower is None or higher.is_complex:
+        return higher
+    if lower.is_complex:
+        return _complex_with_parts(complex64, higher) if higher.is_floating_point else lower
+    if higher.is_floating_point:
         return higher
     if higher is bool_ or lower._category > higher._category:
         return _promote(higher, lower)
@@ -153,6 +194,8 @@ def scalar_dtype(value: object) -> dtype:
         return int64
     if isinstance(value, (float, np.floating)):
         return _DEFAULT["float"]
+    if isinstance(value, (complex, np.complexfloating)):
+        return _DEFAULT["float"].to_complex()
     raise TypeError(f"unsupported operand type {type(value).__name__}; expected a Tensor or a number")
 
 

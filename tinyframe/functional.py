@@ -30,8 +30,10 @@ from .ops import (
     statistics,
     unary,
 )
+from .ops import complex as _complex_ops
 from .ops import lu as _lu
 from .ops.binary import *  # noqa: F401,F403
+from .ops.complex import *  # noqa: F401,F403
 from .ops.construction import *  # noqa: F401,F403
 from .ops.contraction import *  # noqa: F401,F403
 from .ops.convolution import *  # noqa: F401,F403
@@ -55,7 +57,7 @@ __all__ = [*binary.__all__, *unary.__all__, *reduction.__all__, *linalg.__all__,
            *indexing.__all__, *convolution.__all__, "max_pool1d", "max_pool2d", "avg_pool1d", "adaptive_avg_pool1d",
            *sorting.__all__, *construction.__all__, *scattering.__all__, *contraction.__all__,
            *decompositions.__all__, *_lu.__all__, *sampling.__all__, *special.__all__,
-           *statistics.__all__]
+           *statistics.__all__, *_complex_ops.__all__]
 
 
 # PyTorch's top-level functions that take ``out=``; those tinyframe has get it below.

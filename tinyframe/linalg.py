@@ -316,13 +316,12 @@ def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, un
 
 
 def eig(A: Tensor) -> Any:
-    """Not supported: the eigendecomposition of a general matrix is complex, and tinyframe has no
-    complex dtypes."""
-    raise NotImplementedError("linalg.eig: general (complex) eigendecompositions are not supported: tinyframe has "
-                              "no complex dtypes; for symmetric matrices use tinyframe.linalg.eigh")
+    """Not implemented: the eigendecomposition of a general matrix (complex eigenvectors)."""
+    raise NotImplementedError("linalg.eig: general (complex) eigendecompositions are not implemented; for symmetric "
+                              "matrices use tinyframe.linalg.eigh")
 
 
 def eigvals(A: Tensor) -> Any:
-    """Not supported (complex results); use ``eigvalsh`` for symmetric matrices."""
-    raise NotImplementedError("linalg.eigvals: complex eigenvalues are not supported: tinyframe has no complex "
-                              "dtypes; for symmetric matrices use tinyframe.linalg.eigvalsh")
+    """Not implemented (complex eigenvalues of a general matrix); use ``eigvalsh`` for symmetric matrices."""
+    raise NotImplementedError("linalg.eigvals: eigenvalues of general matrices are not implemented; for symmetric "
+                              "matrices use tinyframe.linalg.eigvalsh")

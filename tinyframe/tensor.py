@@ -20,6 +20,7 @@ from ._tensor_str import tensor_repr
 from .autograd import engine, hooks
 from .device import address_of, as_device, device, device_of, storage_of
 from .ops import binary, conversion, indexing, inplace, linalg, reduction, unary
+from .ops import complex as complex_ops
 from .ops import construction as construction_ops
 from .ops import contraction as contraction_ops
 from .ops import decompositions as decomposition_ops
@@ -45,7 +46,7 @@ def _operator(method: Callable[[Tensor, Any], Tensor]) -> Callable[[Tensor, Any]
             return method(self, other)
         if isinstance(other, (np.ndarray, np.generic)):  # before float: np.float64 is a float
             return method(self, operand(other))
-        if isinstance(other, (int, float)):
+        if isinstance(other, (int, float, complex)):
             return method(self, other)
         return NotImplemented
     operator.__name__ = operator.__qualname__ = method.__name__
@@ -225,7 +226,7 @@ class Tensor:
     @requires_grad.setter
     def requires_grad(self, flag: bool) -> None:
         # PyTorch words this error differently here (and in factories) than in requires_grad_().
-        if flag and self._data.dtype.kind != "f":
+        if flag and self._data.dtype.kind not in "fc":
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         self.requires_grad_(flag)
 
@@ -235,7 +236,7 @@ class Tensor:
             raise RuntimeError("you can only change requires_grad flags of leaf variables. If you want "
                                "to use a computed variable in a subgraph that doesn't require "
                                "differentiation use var_no_grad = var.detach().")
-        if requires_grad and self._data.dtype.kind != "f":
+        if requires_grad and self._data.dtype.kind not in "fc":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self._requires_grad = bool(requires_grad)
         return self
@@ -470,7 +471,7 @@ class Tensor:
 
     @_operator
     def __rsub__(self, other: Any) -> Tensor:
-        if isinstance(other, (int, float)):
+        if isinstance(other, (int, float, complex)):
             return binary.Rsub.apply(self, other=other)
         return binary.Sub.apply(other, self)
 
@@ -1008,6 +1009,9 @@ class Tensor:
 
     def dot(self, other: Tensor) -> Tensor:
         return linalg.dot(self, other)
+
+    def vdot(self, other: Tensor) -> Tensor:
+        return linalg.vdot(self, other)
 
     def outer(self, other: Tensor) -> Tensor:
         return linalg.outer(self, other)
@@ -1675,7 +1679,8 @@ class Tensor:
         return self.shape == other.shape
 
     def is_conj(self) -> builtins.bool:
-        """False: a real tensor is never a lazily conjugated view."""
+        """False: tinyframe's conjugates are computed when made (PyTorch's ``conj()`` of a complex tensor
+        sets a lazy flag instead)."""
         return False
 
     is_neg = is_conj
@@ -1735,12 +1740,12 @@ class Tensor:
         return storage_of(self._data)[1]
 
     def is_complex(self) -> builtins.bool:
-        """False: tinyframe has no complex dtypes."""
-        return False
+        """Whether the dtype is complex (``complex64`` or ``complex128``)."""
+        return complex_ops.is_complex(self)
 
     def is_signed(self) -> builtins.bool:
         """Whether the dtype holds negative values (every dtype but uint8 and bool)."""
-        return self._data.dtype.kind in "if"
+        return self._data.dtype.kind in "ifc"
 
     @property
     def layout(self) -> Any:
@@ -1751,20 +1756,43 @@ class Tensor:
     is_sparse = is_sparse_csr = is_quantized = is_meta = is_nested = is_mkldnn = is_mps = is_xpu = False
 
     def conj(self) -> Tensor:
-        """The complex conjugate: this tensor itself, as for any real tensor."""
+        """The complex conjugate (a new tensor; see ``tinyframe.conj``); a real tensor itself."""
+        return complex_ops.conj(self)
+
+    def conj_physical(self) -> Tensor:
+        """The complex conjugate, computed; a real tensor itself."""
+        return complex_ops.conj_physical(self)
+
+    def resolve_conj(self) -> Tensor:
+        """This tensor: tinyframe's conjugates are computed when made, never lazy."""
         return self
 
-    resolve_conj = resolve_neg = conj
+    resolve_neg = resolve_conj
+
+    def sgn(self) -> Tensor:
+        return complex_ops.sgn(self)
+
+    def isreal(self) -> Tensor:
+        return complex_ops.isreal(self)
 
     @property
     def real(self) -> Tensor:
-        """The real part: this tensor itself, as for any real tensor."""
-        return self
+        """The real part, a view sharing this complex tensor's storage (assignable); a real tensor itself."""
+        return complex_ops.real(self)
+
+    @real.setter
+    def real(self, value: Any) -> None:
+        self.real.copy_(value if isinstance(value, Tensor) else creation.tensor(value))
 
     @property
     def imag(self) -> Tensor:
-        """The imaginary part, which real tensors do not have: RuntimeError, as in PyTorch."""
-        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+        """The imaginary part, a view sharing this complex tensor's storage (assignable); real tensors have
+        none: RuntimeError, as in PyTorch."""
+        return complex_ops.imag(self)
+
+    @imag.setter
+    def imag(self, value: Any) -> None:
+        self.imag.copy_(value if isinstance(value, Tensor) else creation.tensor(value))
 
     def positive(self) -> Tensor:
         """``+self``: this tensor itself."""
@@ -1774,10 +1802,10 @@ class Tensor:
 
     @property
     def H(self) -> Tensor:  # noqa: N802  (PyTorch's name)
-        """The conjugate transpose of a matrix: its transpose, for real tensors."""
+        """The conjugate transpose of a matrix (its transpose, for real tensors)."""
         if self._data.ndim not in (0, 2):
             raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self._data.ndim}-D tensor.")
-        return shape_ops.transpose(self, 0, 1) if self._data.ndim else self
+        return shape_ops.transpose(self.conj(), 0, 1) if self._data.ndim else self.conj()
 
     @property
     def mH(self) -> Tensor:  # noqa: N802  (PyTorch's name)
@@ -1785,7 +1813,7 @@ class Tensor:
         if self._data.ndim < 2:
             raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got "
                                f"{self._data.ndim}-D tensor.")
-        return shape_ops.transpose(self, -2, -1)
+        return shape_ops.transpose(self.conj(), -2, -1)
 
     def adjoint(self) -> Tensor:
         """``mH``."""
@@ -1827,7 +1855,10 @@ class Tensor:
         return bool(self._data.reshape(()).item())
 
     def __float__(self) -> builtins.float:
-        return float(self._python_scalar())
+        value = self._python_scalar()
+        if isinstance(value, complex):
+            raise RuntimeError("value cannot be converted to type double without overflow")
+        return float(value)
 
     def __int__(self) -> builtins.int:
         return int(self._python_scalar())

@@ -14,6 +14,7 @@ class finfo:
 
     def __init__(self, type: dtype | None = None) -> None:
         d = get_default_dtype() if type is None else as_dtype(type)
+        d = d.to_real()  # a complex dtype's limits are those of its parts, as PyTorch reports them
         if not d.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
                             "'torch.finfo'")

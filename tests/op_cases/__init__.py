@@ -41,6 +41,7 @@ def all_cases() -> list[OpCase]:
     from . import (
         binary,
         construction,
+        fft,
         indexing,
         linalg,
         linalg_decompositions,
@@ -53,6 +54,6 @@ def all_cases() -> list[OpCase]:
     )
     cases = []
     for family in (binary, unary, reduction, linalg, shape, indexing, nn_ops, sorting, construction,
-                   linalg_decompositions, lu):
+                   linalg_decompositions, lu, fft):
         cases.extend(family.CASES)
     return cases

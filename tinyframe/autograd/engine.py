@@ -13,6 +13,7 @@ import numpy as np
 from .. import _graph, creation, grad_mode
 from .._graph import AccumulateGrad, Node, _ndarray, edge_of
 from ..device import array_module_of
+from ..ops import complex as complex_ops
 from ..ops import tensor_math
 from . import anomaly_mode
 from .hooks import store_retained
@@ -88,6 +89,8 @@ def _root_grad(t: Tensor, g: Any, i: int, create_graph: bool) -> Any:
     if g is None:
         if t._data.size != 1:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        if t._data.dtype.kind == "c":
+            raise RuntimeError("grad can be implicitly created only for real scalar outputs")
         ones = _ones_like(t._data)
         return _graph.wrap(ones) if create_graph else ones
     if not isinstance(g, _graph.Tensor):
@@ -351,13 +354,19 @@ def _to_input(node: Node, output_nr: int, g: Any) -> Any:
 
 
 def _reduce_to_input(g: Any, shape: tuple, dtype: Any) -> Any:
-    """Sums a broadcast gradient back to the input's shape and casts it to the input's dtype."""
+    """Sums a broadcast gradient back to the input's shape and casts it to the input's dtype; a complex
+    gradient sent to a real input gives its real part, as PyTorch's (the imaginary part is the
+    derivative along directions a real input cannot move in)."""
     if isinstance(g, _graph.Tensor):
         if g._data.shape != shape:
             g = tensor_math.sum_to(g, shape)
+        if g._data.dtype.kind == "c" and dtype.kind != "c":
+            g = complex_ops.real(g)
         return g if g._data.dtype == dtype else tensor_math.astype(g, dtype)
     if g.shape != shape:
         g = sum_to_array(g, shape)
+    if g.dtype.kind == "c" and dtype.kind != "c":
+        g = g.real
     return g if g.dtype == dtype else g.astype(dtype)
 
 

@@ -200,7 +200,7 @@ class Function(metaclass=_FunctionMeta):
             raise TypeError(f"{cls.__name__}.forward must return a Tensor, got {type(output).__name__}")
         records = grad_mode.STATE.enabled and any(ctx.needs_input_grad)
         non_differentiable = id(output) in getattr(ctx, "_non_differentiable", ())
-        if not records or non_differentiable or not output.is_floating_point():
+        if not records or non_differentiable or not (output.is_floating_point() or output.is_complex()):
             return _graph.wrap(output._data, None, False)
         result = _graph.wrap(output._data, ctx)
         ctx._connect_inputs(args)
@@ -220,7 +220,8 @@ def _connect_outputs(ctx: BackwardCFunction, args: tuple, outputs: tuple) -> tup
         if not isinstance(out, _graph.Tensor):
             results.append(out)
             continue
-        differentiable = records and id(out) not in non_differentiable and out.is_floating_point()
+        differentiable = (records and id(out) not in non_differentiable
+                          and (out.is_floating_point() or out.is_complex()))
         result = _graph.wrap(out._data, ctx if differentiable else None, differentiable)
         if differentiable and k:
             result._output_nr = k

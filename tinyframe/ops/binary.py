@@ -6,6 +6,7 @@ gradients to each input's shape.
 """
 from __future__ import annotations
 
+import cmath
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +16,7 @@ from .. import _graph, dtypes
 from .._graph import Op, shape_error
 from ..device import array_module_of
 from . import conversion, indexing
+from .complex import conj_of, reject_complex
 from .promotion import is_number, promote, promote_to_float
 
 if TYPE_CHECKING:
@@ -108,7 +110,7 @@ class Mul(Op):
 
     @staticmethod
     def backward(ctx: Mul, g: Any) -> tuple:
-        x, y = ctx.saved_tensors
+        x, y = map(conj_of, ctx.saved_tensors)
         needs_x, needs_y = ctx.needs_input_grad
         return g * y if needs_x else None, g * x if needs_y else None
 
@@ -125,7 +127,7 @@ class MulNumber(Op, node_name="MulBackward1"):
 
     @staticmethod
     def backward(ctx: MulNumber, g: Any) -> Any:
-        return g * ctx.other
+        return g * ctx.other.conjugate()
 
 
 class Div(Op):
@@ -137,7 +139,7 @@ class Div(Op):
 
     @staticmethod
     def backward(ctx: Div, g: Any) -> tuple:
-        x, y = ctx.saved_tensors
+        x, y = map(conj_of, ctx.saved_tensors)
         needs_x, needs_y = ctx.needs_input_grad
         return g / y if needs_x else None, -g * x / (y * y) if needs_y else None
 
@@ -154,8 +156,8 @@ class Pow(Op):
 
     @staticmethod
     def backward(ctx: Pow, g: Any) -> tuple:
-        (x,) = ctx.saved_tensors
-        e = ctx.exponent
+        x = conj_of(ctx.saved_tensors[0])
+        e = ctx.exponent.conjugate()
         if e == 0:
             return g * 0.0
         return g * (e * x ** (e - 1) if e != 1 else 1.0)
@@ -173,7 +175,7 @@ class PowTensor(Op, node_name="PowBackward1"):
 
     @staticmethod
     def backward(ctx: PowTensor, g: Any) -> tuple:
-        x, y, out = ctx.saved_tensors
+        x, y, out = map(conj_of, ctx.saved_tensors)
         xp = ctx.xp
         needs_x, needs_y = ctx.needs_input_grad
         gx = g * y * x ** (y - 1) if needs_x else None
@@ -198,13 +200,17 @@ class PowNumberBase(Op, node_name="PowBackward2"):
 
     @staticmethod
     def backward(ctx: PowNumberBase, g: Any) -> Any:
-        (out,) = ctx.saved_tensors
-        return g * out * math.log(ctx.base) if ctx.base != 0 else g * 0.0
+        out = conj_of(ctx.saved_tensors[0])
+        base = ctx.base
+        if base == 0:
+            return g * 0.0
+        return g * out * (cmath.log(base).conjugate() if isinstance(base, complex) else math.log(base))
 
 
 class Maximum(Op):
     @staticmethod
     def forward(ctx: Maximum, x: Any, y: Any) -> Any:
+        reject_complex("maximum", x, y, message="maximum not implemented for complex tensors.", error=RuntimeError)
         x, y = promote(x, y)
         ctx.save_for_backward(x, y)
         return ctx.xp.maximum(x, y)
@@ -218,6 +224,7 @@ class Maximum(Op):
 class Minimum(Op):
     @staticmethod
     def forward(ctx: Minimum, x: Any, y: Any) -> Any:
+        reject_complex("minimum", x, y, message="minimum not implemented for complex tensors.", error=RuntimeError)
         x, y = promote(x, y)
         ctx.save_for_backward(x, y)
         return ctx.xp.minimum(x, y)
@@ -252,6 +259,7 @@ class Where(Op):
 class Clamp(Op, node_name="ClampBackward1"):
     @staticmethod
     def forward(ctx: Clamp, x: Any, *, low: Any, high: Any) -> Any:
+        reject_complex("clamp", x, message="clamp is not supported for complex types")
         ctx.save_for_backward(x)
         ctx.low, ctx.high = low, high
         return ctx.xp.clip(x, low, high)
@@ -274,7 +282,7 @@ class ClampMax(Clamp, node_name="ClampMaxBackward0"):
 
 
 def _check_operand(name: str, other: Any) -> None:
-    if not isinstance(other, (_graph.Tensor, int, float)):
+    if not isinstance(other, (_graph.Tensor, int, float, complex)):
         raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
 
 
@@ -293,6 +301,8 @@ class _Elementwise2(Op):
 
     @staticmethod
     def forward(ctx: _Elementwise2, x: Any, y: Any) -> Any:
+        # None of the table's ops has a complex kernel here (PyTorch has one for logaddexp only).
+        reject_complex(type(ctx).__name__.removesuffix("Backward0").removesuffix("Backward1").lower(), x, y)
         out = ctx.compute(ctx.xp, *ctx.promotes(x, y))
         ctx.save_for_backward(x, y, out)
         return out
@@ -414,7 +424,7 @@ def pow(input: Any, exponent: Any) -> Tensor:
     """``input ** exponent``: PowBackward0 for a number exponent, PowBackward1 for a tensor one,
     PowBackward2 for a number base."""
     if isinstance(exponent, _graph.Tensor):
-        if isinstance(input, (int, float)):
+        if isinstance(input, (int, float, complex)):
             return PowNumberBase.apply(exponent, base=input)
         return PowTensor.apply(input, exponent)
     if not isinstance(input, _graph.Tensor):
@@ -736,11 +746,13 @@ def _is_integral(value: Any) -> bool:
 
 def floor_divide(input: Any, other: Any) -> Tensor:
     """``input // other``: the quotient rounded towards minus infinity; an integer zero divisor raises."""
+    reject_complex("div_floor", input, other)
     return _compare(input, other, _rounding_division(_floor_divide))
 
 
 def remainder(input: Any, other: Any) -> Tensor:
     """``input % other``, with the sign of ``other`` (Python's modulus); an integer zero divisor raises."""
+    reject_complex("remainder", input, other)
     return _compare(input, other, _rounding_division(_remainder))
 
 
@@ -756,21 +768,25 @@ def ne(input: Any, other: Any) -> Tensor:
 
 def lt(input: Any, other: Any) -> Tensor:
     """``input < other`` elementwise, broadcasting: a bool tensor (no gradient)."""
+    reject_complex("lt", input, other)
     return _compare(input, other, lambda a, b: a < b)
 
 
 def le(input: Any, other: Any) -> Tensor:
     """``input <= other`` elementwise, broadcasting: a bool tensor (no gradient)."""
+    reject_complex("le", input, other)
     return _compare(input, other, lambda a, b: a <= b)
 
 
 def gt(input: Any, other: Any) -> Tensor:
     """``input > other`` elementwise, broadcasting: a bool tensor (no gradient)."""
+    reject_complex("gt", input, other)
     return _compare(input, other, lambda a, b: a > b)
 
 
 def ge(input: Any, other: Any) -> Tensor:
     """``input >= other`` elementwise, broadcasting: a bool tensor (no gradient)."""
+    reject_complex("ge", input, other)
     return _compare(input, other, lambda a, b: a >= b)
 
 

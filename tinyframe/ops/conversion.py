@@ -1,6 +1,7 @@
 """Copies to another dtype or device; the gradient flows back to the source's dtype and device."""
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any
 
 from .. import _graph, dtypes
@@ -14,6 +15,9 @@ if TYPE_CHECKING:
 class ToDtype(Op, node_name="ToCopyBackward0"):
     @staticmethod
     def forward(ctx: ToDtype, x: Any, *, target: Any) -> Any:
+        if x.dtype.kind == "c" and target.kind != "c":
+            warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, stacklevel=2)
+            x = x.real
         return x.astype(target)
 
     @staticmethod
@@ -35,9 +39,10 @@ class ToDevice(Op, node_name="ToCopyBackward0"):
 
 
 def to_dtype(input: Tensor, dtype: dtypes.dtype) -> Tensor:
-    """A copy of ``input`` in ``dtype`` (differentiable between floating types)."""
+    """A copy of ``input`` in ``dtype`` (differentiable between floating and complex types; a complex
+    gradient sent back to a real input keeps its real part)."""
     out = ToDtype.apply(input, target=dtype.numpy)
-    if not dtype.is_floating_point:
+    if not (dtype.is_floating_point or dtype.is_complex):
         out.grad_fn, out._requires_grad = None, False
     return out
 

@@ -38,7 +38,8 @@ def _write(target: Tensor, data: Any) -> None:
     if data.shape != array.shape:
         raise RuntimeError(f"output with shape {list(array.shape)} doesn't match the broadcast shape "
                            f"{list(data.shape)}")
-    if data.dtype != array.dtype and array.dtype.kind in "iub" and data.dtype.kind == "f":
+    kind, target_kind = data.dtype.kind, array.dtype.kind
+    if kind != target_kind and ((target_kind in "iub" and kind in "fc") or (target_kind == "f" and kind == "c")):
         raise RuntimeError(f"result type {data.dtype} can't be cast to the desired output type {array.dtype}")
     _store(target, data)
 

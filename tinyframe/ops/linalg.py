@@ -14,12 +14,13 @@ from .. import _graph
 from .._graph import Op
 from ..dtypes import cpp_type_name, scalar_type_name
 from . import binary
+from .complex import conj_of
 from .shape import SqueezeDimInplace, UnsafeView, broadcast_pair, movedim, reshape, unsqueeze
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
-__all__ = ["matmul", "mm", "bmm", "mv", "dot", "outer", "ger", "inner"]
+__all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "outer", "ger", "inner"]
 
 
 class Matmul(Op, node_name="UnsafeViewBackward0"):
@@ -32,7 +33,7 @@ class Matmul(Op, node_name="UnsafeViewBackward0"):
 
     @staticmethod
     def backward(ctx: Matmul, g: Any) -> tuple:
-        a, b = ctx.saved_tensors
+        a, b = map(conj_of, ctx.saved_tensors)  # holomorphic: the conjugate factors
         xp = ctx.xp
         needs_a, needs_b = ctx.needs_input_grad
         # A vector operand is a matrix of one row (input) or one column (other) whose dimension
@@ -66,7 +67,7 @@ class Mm(Matmul):
 
     @staticmethod
     def backward(ctx: Matmul, g: Any) -> tuple:
-        a, b = ctx.saved_tensors
+        a, b = map(conj_of, ctx.saved_tensors)  # holomorphic: the conjugate factors
         needs_a, needs_b = ctx.needs_input_grad
         return g @ b.T if needs_a else None, second_factor_grad(a, g, ctx.b_transposed) if needs_b else None
 
@@ -127,9 +128,24 @@ class Dot(Op):
 
     @staticmethod
     def backward(ctx: Dot, g: Any) -> tuple:
-        a, b = ctx.saved_tensors
+        a, b = map(conj_of, ctx.saved_tensors)  # holomorphic: the conjugate factors
         needs_a, needs_b = ctx.needs_input_grad
         return g * b if needs_a else None, g * a if needs_b else None
+
+
+class Vdot(Op):
+    """``sum(conj(a) * b)``: antilinear in ``a``, so ``a`` receives ``conj(g) * b`` and ``b`` receives ``g * a``."""
+
+    @staticmethod
+    def forward(ctx: Vdot, a: Any, b: Any) -> Any:
+        ctx.save_for_backward(a, b)
+        return ctx.xp.vdot(a, b)
+
+    @staticmethod
+    def backward(ctx: Vdot, g: Any) -> tuple:
+        a, b = ctx.saved_tensors
+        needs_a, needs_b = ctx.needs_input_grad
+        return conj_of(g) * b if needs_a else None, g * a if needs_b else None
 
 
 def _arrays(name: str, input: Any, other: Any) -> tuple:
@@ -265,7 +281,12 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
 
 def dot(input: Tensor, tensor: Tensor) -> Tensor:
     """The inner product ``sum(input * tensor)`` of two 1-D tensors of equal length (no broadcasting)."""
-    a, b = _arrays("dot", input, tensor)
+    _check_vectors("dot", input, tensor)
+    return Dot.apply(input, tensor)
+
+
+def _check_vectors(name: str, input: Any, tensor: Any) -> None:
+    a, b = _arrays(name, input, tensor)
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
     if a.dtype != b.dtype:
@@ -275,7 +296,12 @@ def dot(input: Tensor, tensor: Tensor) -> Tensor:
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] "
                            f"to have the same number of elements, but got {a.shape[0]} and {b.shape[0]} "
                            "elements respectively")
-    return Dot.apply(input, tensor)
+
+
+def vdot(input: Tensor, other: Tensor) -> Tensor:
+    """``sum(conj(input) * other)`` of two 1-D tensors: ``dot`` with the first conjugated."""
+    _check_vectors("vdot", input, other)
+    return Vdot.apply(input, other)
 
 
 def inner(input: Tensor, other: Tensor) -> Tensor:

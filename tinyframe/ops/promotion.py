@@ -5,11 +5,11 @@ from typing import Any
 
 from .. import dtypes
 
-_NUMBER_TYPES = frozenset((int, float, bool))
+_NUMBER_TYPES = frozenset((int, float, bool, complex))
 
 
 def is_number(value: Any) -> bool:
-    return isinstance(value, (int, float))
+    return isinstance(value, (int, float, complex))
 
 
 def promote(x: Any, y: Any) -> tuple[Any, Any]:
@@ -24,7 +24,8 @@ def promote(x: Any, y: Any) -> tuple[Any, Any]:
     elif x_number != y_number:
         array, number = (y, x) if x_number else (x, y)
         kind = array.dtype.kind
-        if kind == "f" or (kind in "iu" and type(number) is not float):
+        number_type = type(number)
+        if kind == "c" or (kind == "f" and number_type is not complex) or (kind in "iu" and number_type in (int, bool)):
             return x, y
     else:
         return x, y
@@ -37,7 +38,7 @@ def promote_to_float(x: Any, y: Any) -> tuple[Any, Any]:
     """Like ``promote``, then integers and bools become the default float dtype (true division)."""
     x, y = promote(x, y)
     array = y if is_number(x) else x
-    if is_number(array) or array.dtype.kind != "f":
+    if is_number(array) or array.dtype.kind not in "fc":
         target = dtypes.get_default_dtype().numpy
         return _cast(x, target), _cast(y, target)
     return x, y

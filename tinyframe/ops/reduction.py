@@ -16,7 +16,8 @@ from .. import _graph, dtypes, return_types
 from .._dims import wrap_dim
 from .._graph import MultiOutputOp, Op
 from ..device import array_module_of
-from . import binary
+from . import binary, unary
+from .complex import conj_of, reject_complex
 from .promotion import promote
 
 if TYPE_CHECKING:
@@ -100,7 +101,7 @@ def _safe_divide(g: Any, d: Any, xp: Any) -> Any:
 
 
 def _scalar_type(x: Any) -> str:
-    return _TYPE_NAMES[x.dtype.name]
+    return dtypes.scalar_type_name(x.dtype)
 
 
 def _require_nonempty(name: str, shape: tuple, axes: tuple | None) -> None:
@@ -173,7 +174,7 @@ class Prod(Op):
 
     @staticmethod
     def backward(ctx: Prod, g: Any) -> Any:
-        x, out = ctx.saved_tensors
+        x, out = map(conj_of, ctx.saved_tensors)
         xp, dim = ctx.xp, ctx.dim
         g, out = _kept(ctx, g), _kept(ctx, out)
         zeros = x == 0
@@ -219,7 +220,7 @@ def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = 
     Needs a floating input, or a floating ``dtype`` to cast the input to.
     """
     target = input._data.dtype if dtype is None else _np_dtype(dtype)
-    if target.kind != "f":
+    if target.kind not in "fc":
         which = "Input" if dtype is None else "Optional"
         raise RuntimeError(f"mean(): could not infer output dtype. {which} dtype must be either a floating "
                            f"point or complex dtype. Got: {_TYPE_NAMES[target.name]}")
@@ -339,6 +340,7 @@ class MinDim(MaxDim, node_name="MinBackward0"):
 def _extreme(name: str, full: type[Op], by_dim: type[MaxDim], result: type, input: Tensor, dim: Any,
              keepdim: bool) -> Any:
     x = input._data
+    reject_complex(f"{name}_all", x)
     if dim is None:
         if x.size == 0:
             _require_nonempty(name, x.shape, None)
@@ -371,6 +373,7 @@ def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
 
 def _amax_amin(name: str, op: type[Op], input: Tensor, dim: Any, keepdim: bool) -> Tensor:
     x = input._data
+    reject_complex(name, x)
     axes = _axes(dim, x.ndim)
     if x.size == 0:
         _require_nonempty(name, x.shape, axes)
@@ -389,6 +392,7 @@ def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
 
 def _arg_extreme(name: str, input: Tensor, dim: Any, keepdim: bool) -> Tensor:
     x = input._data
+    reject_complex(name, x, message=f"{name}(): does not support complex input", error=RuntimeError)
     if dim is None:
         if x.size == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
@@ -504,6 +508,9 @@ def var(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: b
         correction: Any = None) -> Tensor:
     """Variance over ``dim``: ``sum((x - mean)^2) / (N - correction)``, ``correction=1`` by default
     (Bessel's); ``unbiased=False`` means ``correction=0``."""
+    if input._data.dtype.kind == "c":  # E|z - mean|^2: the variances of the two parts added
+        return binary.add(var(input.real, dim, unbiased, keepdim, correction=correction),
+                          var(input.imag, dim, unbiased, keepdim, correction=correction))
     axes, correction = _correction("var", input, dim, unbiased, correction)
     return Var.apply(input, axes=axes, correction=correction, keepdim=keepdim)
 
@@ -511,6 +518,8 @@ def var(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: b
 def std(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
         correction: Any = None) -> Tensor:
     """Standard deviation over ``dim``: ``sqrt(var(input, dim, correction=correction))``."""
+    if input._data.dtype.kind == "c":
+        return unary.sqrt(var(input, dim, unbiased, keepdim, correction=correction))
     axes, correction = _correction("std", input, dim, unbiased, correction)
     return Std.apply(input, axes=axes, correction=correction, keepdim=keepdim)
 
@@ -633,6 +642,8 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, 
         if dim is not None and not isinstance(dim, int) and len(dim) > 2:
             raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
         p = 2
+    if x.dtype.kind == "c":  # the norm of the magnitudes, differentiated through abs
+        return norm(unary.abs(input), p, dim, keepdim, dtype)
     if x.dtype.kind != "f":
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. "
                            f"Got {_scalar_type(x)}")
@@ -653,6 +664,7 @@ class Logsumexp(Op):
     def forward(ctx: Logsumexp, x: Any, *, axes: tuple | None, keepdim: bool) -> Any:
         ctx.shape, ctx.axes, ctx.keepdim = x.shape, axes, keepdim
         xp = ctx.xp
+        reject_complex("logsumexp", x)
         if x.dtype.kind != "f":  # integers and bools give the default float dtype
             x = x.astype(dtypes.get_default_dtype().numpy)
         if x.size == 0:  # log(0): the sum of no exponentials is 0

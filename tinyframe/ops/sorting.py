@@ -18,6 +18,7 @@ from .._dims import wrap_dim
 from .._graph import Op
 from ..device import array_module_of, device_of, move_array
 from . import binary, indexing, reduction, shape
+from .complex import reject_complex
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -168,6 +169,8 @@ def _dim_of(input: Tensor, dim: int) -> int:
 def _check_tensor(name: str, input: Any) -> None:
     if not isinstance(input, _graph.Tensor):
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    reject_complex(name, input, message=f"{name} does not support complex dtypes: complex numbers have no order",
+                   error=RuntimeError)
 
 
 # ------------------------------------------------------------------------------ sort, topk, ...

@@ -36,8 +36,12 @@ def where(condition: Any, x: Any, y: Any) -> Tensor:
 
 def zeros_like(x: Tensor) -> Tensor:
     data = x._data  # an array also for 0-d tensors, where ``data * 0`` would be a NumPy scalar
-    dtype = data.dtype if data.dtype.kind == "f" else "float32"
+    dtype = data.dtype if data.dtype.kind in "fc" else "float32"
     return _graph.wrap(array_module_of(data).zeros_like(data, dtype=dtype))
+
+
+def ascontiguousarray(x: Tensor) -> Tensor:
+    return x.contiguous()
 
 
 def ones_like(x: Tensor) -> Tensor:

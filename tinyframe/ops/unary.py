@@ -20,6 +20,8 @@ from .. import _graph, dtypes
 from .._graph import Op
 from ..device import array_module_of
 from . import binary
+from .complex import Angle as ComplexAngle
+from .complex import Sgn, conj_of, reject_complex
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -43,14 +45,15 @@ _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 _GELU_KAPPA = 0.044715
 
+_NO_COMPLEX_CLAMP = "clamp is not supported for complex types"
 # PyTorch's names of the non-floating scalar types, for its "not implemented for 'Long'" errors.
 _TORCH_TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
-                     "int64": "Long"}
+                     "int64": "Long", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 
 
 def _floating(x: Any) -> Any:
-    """``x`` itself when floating; integer and bool arrays cast to the default float dtype."""
-    return x if x.dtype.kind == "f" else x.astype(dtypes.get_default_dtype().numpy)
+    """``x`` itself when floating or complex; integer and bool arrays cast to the default float dtype."""
+    return x if x.dtype.kind in "fc" else x.astype(dtypes.get_default_dtype().numpy)
 
 
 def _require_floating(x: Any, name: str) -> None:
@@ -175,14 +178,22 @@ _INPUT, _OUTPUT = "input", "output"
 class _Elementwise(Op):
     """An op of one tensor defined by a line of the table below: ``compute(xp, x)`` on arrays (integer
     and bool inputs in the default float dtype), what backward needs (the input or the output) and
-    ``vjp(g, saved, xp)``, the gradient written with ``xp`` so that it also serves recorded passes."""
+    ``vjp(g, saved, xp)``, the gradient written with ``xp`` so that it also serves recorded passes.
+
+    On complex inputs every op of the table is holomorphic with real coefficients, so ``f'(conj z) =
+    conj(f'(z))``: backward hands ``vjp`` the conjugate of what was saved, and the same line gives PyTorch's
+    complex gradient ``g * conj(f'(z))``. Ops PyTorch has no complex kernel for name their error in
+    ``complex_error``."""
 
     saves: str
     compute: Any
     vjp: Any
+    complex_error: Any
 
     @staticmethod
     def forward(ctx: _Elementwise, x: Any) -> Any:
+        if ctx.complex_error is not None:
+            reject_complex(type(ctx).__name__.removesuffix("Backward0").lower(), x, error=ctx.complex_error)
         out = ctx.compute(ctx.xp, _floating(x))
         ctx.save_for_backward(out if ctx.saves is _OUTPUT else x)
         return out
@@ -190,13 +201,15 @@ class _Elementwise(Op):
     @staticmethod
     def backward(ctx: _Elementwise, g: Any) -> Any:
         (saved,) = ctx.saved_tensors
-        return ctx.vjp(g, saved, ctx.xp)
+        return ctx.vjp(g, conj_of(saved), ctx.xp)
 
 
-def _elementwise(name: str, compute: Any, saves: str, vjp: Any, node_name: str | None = None) -> type[_Elementwise]:
-    """The op class of one table line (PyTorch's node name ``<name>Backward0`` unless given)."""
-    return type(name, (_Elementwise,), {"saves": saves, "compute": staticmethod(compute), "vjp": staticmethod(vjp)},
-                node_name=node_name)
+def _elementwise(name: str, compute: Any, saves: str, vjp: Any, node_name: str | None = None, *,
+                 complex_error: type[Exception] | None = None) -> type[_Elementwise]:
+    """The op class of one table line (PyTorch's node name ``<name>Backward0`` unless given);
+    ``complex_error``: the exception PyTorch raises for complex inputs, where it has no complex kernel."""
+    return type(name, (_Elementwise,), {"saves": saves, "compute": staticmethod(compute), "vjp": staticmethod(vjp),
+                                        "complex_error": complex_error}, node_name=node_name)
 
 
 # One line an op, as in HIPS autograd's defvjp and PyTorch's derivatives.yaml:
@@ -222,17 +235,20 @@ Asin = _elementwise("Asin", lambda xp, x: xp.arcsin(x), _INPUT, lambda g, x, xp:
 Acos = _elementwise("Acos", lambda xp, x: xp.arccos(x), _INPUT, lambda g, x, xp: -g / xp.sqrt(1.0 - x * x))
 Atan = _elementwise("Atan", lambda xp, x: xp.arctan(x), _INPUT, lambda g, x, xp: g / (x * x + 1.0))
 Atanh = _elementwise("Atanh", lambda xp, x: xp.arctanh(x), _INPUT, lambda g, x, xp: g / (1.0 - x * x))
-Erf = _elementwise("Erf", _erf, _INPUT, lambda g, x, xp: g * xp.exp(-x * x) * _TWO_OVER_SQRT_PI)
+Erf = _elementwise("Erf", _erf, _INPUT, lambda g, x, xp: g * xp.exp(-x * x) * _TWO_OVER_SQRT_PI,
+                  complex_error=NotImplementedError)
 Sigmoid = _elementwise("Sigmoid", _sigmoid_array, _OUTPUT, lambda g, out, xp: g * out * (1.0 - out))
-Frac = _elementwise("Frac", lambda xp, x: x - xp.trunc(x), _INPUT, lambda g, x, xp: g * 1.0)
+Frac = _elementwise("Frac", lambda xp, x: x - xp.trunc(x), _INPUT, lambda g, x, xp: g * 1.0,
+                   complex_error=NotImplementedError)
 Sinc = _elementwise("Sinc", lambda xp, x: xp.sinc(x), _INPUT, lambda g, x, xp: g * _sinc_slope(xp, x))
-Logit = _elementwise("Logit", lambda xp, x: xp.log(x / (1.0 - x)), _INPUT, lambda g, x, xp: g / (x * (1.0 - x)))
+Logit = _elementwise("Logit", lambda xp, x: xp.log(x / (1.0 - x)), _INPUT, lambda g, x, xp: g / (x * (1.0 - x)),
+                    complex_error=NotImplementedError)
 Angle = _elementwise("Angle", lambda xp, x: xp.where(xp.isnan(x), x, xp.where(x < 0, math.pi, 0.0).astype(x.dtype)),
                       _INPUT, lambda g, x, xp: g * 0.0)
 Deg2rad = _elementwise("Deg2rad", lambda xp, x: x * _RADIANS_PER_DEGREE, _INPUT,
-                       lambda g, x, xp: g * _RADIANS_PER_DEGREE, "Deg2RadBackward0")
+                       lambda g, x, xp: g * _RADIANS_PER_DEGREE, "Deg2RadBackward0", complex_error=RuntimeError)
 Rad2deg = _elementwise("Rad2deg", lambda xp, x: x * _DEGREES_PER_RADIAN, _INPUT,
-                       lambda g, x, xp: g * _DEGREES_PER_RADIAN, "Rad2DegBackward0")
+                       lambda g, x, xp: g * _DEGREES_PER_RADIAN, "Rad2DegBackward0", complex_error=RuntimeError)
 
 
 def _sinc_slope(xp: Any, x: Any) -> Any:
@@ -418,13 +434,15 @@ class Polygamma(Op):
         return g * Polygamma.call(x, n=ctx.n + 1)
 
 
-Lgamma = _elementwise("Lgamma", _special(_lgamma, "gammaln"), _INPUT, lambda g, x, xp: g * Digamma.call(x))
+Lgamma = _elementwise("Lgamma", _special(_lgamma, "gammaln"), _INPUT, lambda g, x, xp: g * Digamma.call(x),
+                      complex_error=NotImplementedError)
 Digamma: type[_Elementwise] = _elementwise("Digamma", _special(_digamma, "digamma"), _INPUT,
-                                            lambda g, x, xp: g * Polygamma.call(x, n=1))
+                                            lambda g, x, xp: g * Polygamma.call(x, n=1),
+                                            complex_error=NotImplementedError)
 Erfc = _elementwise("Erfc", _special(_erfc, "erfc"), _INPUT,
-                    lambda g, x, xp: g * xp.exp(-x * x) * -_TWO_OVER_SQRT_PI)
+                    lambda g, x, xp: g * xp.exp(-x * x) * -_TWO_OVER_SQRT_PI, complex_error=NotImplementedError)
 Erfinv = _elementwise("Erfinv", _special(_erfinv, "erfinv"), _OUTPUT,
-                      lambda g, out, xp: g * _SQRT_PI_OVER_2 * xp.exp(out * out))
+                      lambda g, out, xp: g * _SQRT_PI_OVER_2 * xp.exp(out * out), complex_error=NotImplementedError)
 
 
 # --------------------------------------------------------------------------- sign, abs
@@ -451,7 +469,7 @@ class Abs(Op):
     @staticmethod
     def backward(ctx: Abs, g: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * ctx.xp.sign(x)
+        return g * Sgn.call(x)  # x / |x| for complex x
 
 
 # --------------------------------------------------------------------------- activations
@@ -460,6 +478,7 @@ class Relu(Op):
     def forward(ctx: Relu, x: Any) -> Any:
         if x.dtype.kind == "b":
             raise RuntimeError("Boolean inputs not supported for relu")
+        reject_complex("relu", x, message=_NO_COMPLEX_CLAMP)
         out = ctx.xp.maximum(x, 0)
         ctx.save_for_backward(out)
         return out
@@ -565,6 +584,7 @@ class Hardtanh(Op):
     def forward(ctx: Hardtanh, x: Any, *, min_val: float, max_val: float) -> Any:
         if x.dtype.kind == "b":
             raise RuntimeError("Bool inputs not supported for hardtanh")
+        reject_complex("hardtanh", x, message=_NO_COMPLEX_CLAMP)
         ctx.save_for_backward(x)
         ctx.min_val, ctx.max_val = min_val, max_val
         if x.dtype.kind != "f":
@@ -605,6 +625,8 @@ class _PiecewiseConstant(Op):
 class Sign(_PiecewiseConstant):
     @staticmethod
     def forward(ctx: Sign, x: Any) -> Any:
+        reject_complex("sign", x, message="Unlike NumPy, torch.sign is not intended to support complex numbers. "
+                                          "Please use torch.sgn instead.")
         kind = x.dtype.kind
         if kind == "b":
             return x.copy()
@@ -617,6 +639,7 @@ class Floor(_PiecewiseConstant):
     @staticmethod
     def forward(ctx: Floor, x: Any) -> Any:
         _reject_bool(x, "floor")
+        reject_complex("floor", x, message="floor is not supported for complex inputs")
         return ctx.xp.floor(x) if x.dtype.kind == "f" else x.copy()
 
 
@@ -624,6 +647,7 @@ class Ceil(_PiecewiseConstant):
     @staticmethod
     def forward(ctx: Ceil, x: Any) -> Any:
         _reject_bool(x, "ceil")
+        reject_complex("ceil", x, message="ceil is not supported for complex inputs")
         return ctx.xp.ceil(x) if x.dtype.kind == "f" else x.copy()
 
 
@@ -631,6 +655,7 @@ class Trunc(_PiecewiseConstant):
     @staticmethod
     def forward(ctx: Trunc, x: Any) -> Any:
         _reject_bool(x, "trunc")
+        reject_complex("trunc", x, message="trunc is not supported for complex inputs")
         return ctx.xp.trunc(x) if x.dtype.kind == "f" else x.copy()
 
 
@@ -638,6 +663,7 @@ class Round(_PiecewiseConstant):
     @staticmethod
     def forward(ctx: Round, x: Any, *, decimals: int = 0) -> Any:
         _reject_bool(x, "round")
+        reject_complex("round", x)
         if x.dtype.kind != "f":
             if decimals:
                 raise NotImplementedError(f"\"round\" with decimals not implemented for "
@@ -899,13 +925,14 @@ def polygamma(n: int, input: Tensor) -> Tensor:
 
 def signbit(input: Tensor) -> Tensor:
     """Bool tensor, True where the sign bit is set (negative numbers, ``-0.0`` and negative NaN)."""
+    reject_complex("signbit", input, message="signbit is not implemented for complex tensors.")
     return _elementwise_test(input, "signbit")
 
 
 def angle(input: Tensor) -> Tensor:
-    """The argument of each element as a complex number: ``pi`` for negative real numbers, else 0 (NaN
-    stays NaN); integer inputs give the default float dtype. The gradient is zero."""
-    return Angle.apply(input)
+    """The argument of each element, ``atan2(imag, real)`` in ``(-pi, pi]``: for real numbers ``pi`` where
+    negative, else 0 (NaN stays NaN; the gradient is zero); integer inputs give the default float dtype."""
+    return ComplexAngle.apply(input) if input._data.dtype.kind == "c" else Angle.apply(input)
 
 
 def isfinite(input: Tensor) -> Tensor:

@@ -1,0 +1,272 @@
+"""Complex dtypes and ``tinyframe.fft``: values, dtypes, ``grad_fn`` names and gradients as PyTorch 2.13's
+(recorded in ``_complex_expected.py`` on the inputs of ``_complex_cases.py``) on every device, PyTorch's
+promotion rules, printing, views of the parts, and PyTorch's errors for what complex numbers lack."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tinyframe as tf
+
+from ._complex_cases import CASES
+from ._complex_expected import EXPECTED
+
+_SINGLE_PRECISION = ("float32", "complex64")
+
+
+def _close(got: object, expected: object, dtype: str) -> None:
+    rtol = 1e-5 if dtype in _SINGLE_PRECISION else 1e-10
+    np.testing.assert_allclose(np.asarray(got), np.asarray(expected), rtol=rtol, atol=rtol * 1e-2)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_values_dtypes_node_names_and_gradients_match_pytorch(name: str, device: str) -> None:
+    fn, arrays = CASES[name]
+    expected = EXPECTED[name]
+    inputs = [tf.tensor(a, device=device, requires_grad=True) for a in arrays]
+    out = fn(tf, *inputs)
+    assert out.grad_fn.name() == expected["node"]
+    assert out.dtype == getattr(tf, expected["dtype"])
+    assert out.device.type == device
+    _close(out.tolist(), expected["value"], expected["dtype"])
+    loss = (0.7 * out.real - 1.3 * out.imag).sum() if out.is_complex() else out.sum()
+    for got, grad, source in zip(tf.autograd.grad(loss, inputs), expected["grads"], inputs):
+        assert got.dtype == source.dtype
+        _close(got.tolist(), grad, expected["dtype"])
+
+
+def test_rfft_abs_backward_gives_pytorchs_gradient() -> None:
+    x = tf.tensor([0.5, -1.0, 2.0, 0.25, 3.0, -0.75], requires_grad=True)
+    tf.fft.rfft(x).abs().sum().backward()
+    # torch.fft.rfft(x).abs().sum().backward() in PyTorch 2.13
+    np.testing.assert_allclose(x.grad.numpy(), [0.252133846282959, 0.16173410415649414, 2.0742745399475098,
+                                                0.14195609092712402, 3.6735916137695312, -0.30369001626968384],
+                               rtol=1e-5)
+
+
+@pytest.mark.parametrize(("make", "dtype"), [
+    (lambda: tf.tensor([1 + 2j]), tf.complex64),
+    (lambda: tf.tensor([1, 2.5, 3j]), tf.complex64),
+    (lambda: tf.tensor(1j), tf.complex64),
+    (lambda: tf.ones(2) + 1j, tf.complex64),
+    (lambda: tf.ones(2, dtype=tf.float64) + 1j, tf.complex128),
+    (lambda: tf.ones(2, dtype=tf.int64) + 1j, tf.complex64),
+    (lambda: tf.ones(2) + tf.tensor(1j, dtype=tf.complex128), tf.complex64),
+    (lambda: tf.ones(2, dtype=tf.complex64) + tf.ones(2, dtype=tf.float64), tf.complex128),
+    (lambda: tf.ones(2, dtype=tf.complex64) * 2.5, tf.complex64),
+    (lambda: tf.ones(2, dtype=tf.complex64) * tf.ones(2, dtype=tf.int64), tf.complex64),
+    (lambda: tf.tensor([1, 2]).to(tf.cfloat), tf.complex64),
+    (lambda: tf.fft.fft(tf.tensor([1, 2, 3])), tf.complex64),
+    (lambda: tf.fft.rfft(tf.ones(4, dtype=tf.float32)), tf.complex64),
+    (lambda: tf.fft.fft(tf.ones(4, dtype=tf.float64)), tf.complex128),
+    (lambda: tf.fft.irfft(tf.ones(4, dtype=tf.complex64)), tf.float32),
+    (lambda: tf.abs(tf.ones(2, dtype=tf.complex64)), tf.float32),
+    (lambda: tf.ones(2, dtype=tf.complex128).imag, tf.float64),
+])
+def test_promotion_follows_pytorch(make: object, dtype: tf.dtype) -> None:
+    assert make().dtype == dtype
+
+
+def test_python_complex_scalars_follow_the_default_dtype() -> None:
+    tf.set_default_dtype(tf.float64)
+    try:
+        assert tf.tensor([1j]).dtype == tf.complex128
+        assert (tf.ones(2, dtype=tf.int32) + 1j).dtype == tf.complex128
+        assert repr(tf.tensor([1 + 1j])) == "tensor([1.+1.j])"
+    finally:
+        tf.set_default_dtype(tf.float32)
+
+
+def test_dtype_names_and_queries() -> None:
+    assert tf.cfloat is tf.complex64 and tf.cdouble is tf.complex128
+    assert tf.complex64.is_complex and not tf.complex64.is_floating_point and not tf.float32.is_complex
+    assert tf.float32.to_complex() is tf.complex64 and tf.complex128.to_real() is tf.float64
+    z = tf.tensor([1 + 1j])
+    assert tf.is_complex(z) and z.is_complex() and not z.is_floating_point() and not tf.ones(1).is_complex()
+    assert z.type() == "torch.ComplexFloatTensor".replace("torch", "tinyframe")
+    assert tf.dtypes.as_dtype(complex) is tf.complex128 and tf.dtypes.as_dtype("cfloat") is tf.complex64
+    with pytest.raises(AttributeError, match="complex32"):
+        tf.complex32  # noqa: B018
+    with pytest.raises(TypeError, match="complex64"):
+        tf.ones(2, dtype="complex32")
+
+
+@pytest.mark.parametrize(("make", "text"), [
+    (lambda: tf.tensor([1 + 2j, -3.5 - 4j, 0.25j]), "tensor([ 1.0000+2.0000j, -3.5000-4.0000j,  0.0000+0.2500j])"),
+    (lambda: tf.tensor([1 + 2j, -3.5 - 4j, 0.25j], dtype=tf.complex128),
+     "tensor([ 1.0000+2.0000j, -3.5000-4.0000j,  0.0000+0.2500j],\n       dtype=tinyframe.complex128)"),
+    (lambda: tf.tensor([[1 + 1j, 2], [3, 4 - 1e-5j]]),
+     "tensor([[1.+1.0000e+00j, 2.+0.0000e+00j],\n        [3.+0.0000e+00j, 4.-1.0000e-05j]])"),
+    (lambda: tf.tensor(1 + 2j), "tensor(1.+2.j)"),
+    (lambda: tf.zeros(0, dtype=tf.cfloat), "tensor([], dtype=tinyframe.complex64)"),
+    (lambda: tf.tensor([1e10 + 1j, 2]), "tensor([1.0000e+10+1.j, 2.0000e+00+0.j])"),
+    (lambda: tf.tensor([float("nan") + 1j, float("inf") - 2j]), "tensor([nan+1.j, inf-2.j])"),
+    (lambda: tf.tensor([1 + 1j, 2], requires_grad=True).conj(),
+     "tensor([1.-1.j, 2.-0.j], grad_fn=<ConjBackward0>)"),
+])
+def test_printing_matches_pytorch(make: object, text: str) -> None:
+    assert repr(make()) == text
+
+
+def test_item_and_python_conversions() -> None:
+    z = tf.tensor(1 + 2j)
+    assert z.item() == 1 + 2j and type(z.item()) is complex
+    assert complex(z) == 1 + 2j
+    assert tf.tensor([1 + 2j, 3j]).tolist() == [1 + 2j, 3j]
+    with pytest.raises(RuntimeError, match="cannot be converted"):
+        float(z)
+
+
+def test_real_and_imag_are_writable_views() -> None:
+    z = tf.tensor([1 + 2j, 3 - 4j])
+    real, imag = z.real, z.imag
+    assert real._base is z and imag._base is z and real.stride() == (2,)
+    real[0] = 10.0
+    imag.mul_(2)
+    assert z.tolist() == [10 + 4j, 3 - 8j]
+    z.real = tf.tensor([0.5, 0.25])
+    z.imag = tf.tensor([-1.0, 1.0])
+    assert z.tolist() == [0.5 - 1j, 0.25 + 1j]
+    x = tf.tensor([1.0, -2.0])
+    assert x.real is x and x.conj() is x and tf.real(x) is x
+    with pytest.raises(RuntimeError, match="imag is not implemented for tensors with non-complex dtypes"):
+        x.imag  # noqa: B018
+
+
+def test_view_as_real_and_view_as_complex_share_storage() -> None:
+    z = tf.tensor([1 + 2j, 3 - 4j])
+    pairs = tf.view_as_real(z)
+    assert pairs.shape == (2, 2) and pairs.tolist() == [[1, 2], [3, -4]]
+    pairs[1, 1] = 5.0
+    assert z[1].item() == 3 + 5j
+    back = tf.view_as_complex(pairs)
+    back[0] = 7j
+    assert z[0].item() == 7j
+    columns = tf.tensor([[1 + 2j, 3 - 4j], [5j, 6]])
+    assert tf.view_as_real(columns[:, 0]).tolist() == [[1, 2], [0, 5]]  # strided views too
+    with pytest.raises(RuntimeError, match="last dimension of size 2"):
+        tf.view_as_complex(tf.ones(3))
+    with pytest.raises(RuntimeError, match="stride 1"):
+        tf.view_as_complex(tf.ones(2, 2).t())
+    with pytest.raises(RuntimeError, match="only supported for complex tensors"):
+        tf.view_as_real(tf.ones(2))
+
+
+def test_complex_and_polar_check_their_parts() -> None:
+    with pytest.raises(RuntimeError, match="Expected both inputs to be Half, Float or Double tensors but got Long"):
+        tf.complex(tf.tensor([1, 2]), tf.tensor([3, 4]))
+    with pytest.raises(RuntimeError, match="Expected object of scalar type Float but got scalar type Double"):
+        tf.complex(tf.ones(2), tf.ones(2, dtype=tf.float64))
+    inf = float("inf")
+    assert tf.complex(tf.tensor([1.0]), tf.tensor([inf])).item() == complex(1.0, inf)
+
+
+def test_backward_of_a_complex_output_needs_a_gradient() -> None:
+    x = tf.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="only for real scalar outputs"):
+        (x * 1j).sum().backward()
+    z = tf.tensor([1 + 1j, 2 - 1j], requires_grad=True)
+    (z * 2).backward(tf.tensor([1j, 1.0 + 0j]))
+    assert z.grad.tolist() == [2j, 2 + 0j]
+
+
+@pytest.mark.parametrize(("op", "error", "message"), [
+    (lambda z: z < z, NotImplementedError, "lt"),
+    (lambda z: z >= 1, NotImplementedError, "ge"),
+    (lambda z: z.max(), NotImplementedError, "max_all"),
+    (lambda z: z.min(dim=0), NotImplementedError, "min_all"),
+    (lambda z: z.amax(), NotImplementedError, "amax"),
+    (lambda z: z.argmax(), RuntimeError, r"argmax\(\): does not support complex input"),
+    (lambda z: tf.relu(z), NotImplementedError, "clamp is not supported for complex types"),
+    (lambda z: tf.nn.functional.hardtanh(z), NotImplementedError, "clamp is not supported for complex types"),
+    (lambda z: z.clamp(0, 1), NotImplementedError, "clamp is not supported for complex types"),
+    (lambda z: tf.maximum(z, z), RuntimeError, "maximum not implemented for complex tensors"),
+    (lambda z: z.sort(), RuntimeError, "sort does not support complex"),
+    (lambda z: z.topk(1), RuntimeError, "topk does not support complex"),
+    (lambda z: tf.floor(z), NotImplementedError, "floor is not supported for complex inputs"),
+    (lambda z: tf.sign(z), NotImplementedError, "Please use torch.sgn instead"),
+    (lambda z: tf.erf(z), NotImplementedError, "erf"),
+    (lambda z: tf.deg2rad(z), RuntimeError, "deg2rad"),
+    (lambda z: tf.atan2(z, z), NotImplementedError, "atan2"),
+    (lambda z: z % 2, NotImplementedError, "remainder"),
+    (lambda z: z // 2, NotImplementedError, "div_floor"),
+    (lambda z: tf.signbit(z), NotImplementedError, "signbit is not implemented for complex tensors"),
+    (lambda z: tf.logsumexp(z, 0), NotImplementedError, "logsumexp"),
+    (lambda z: tf.nn.functional.gelu(z), NotImplementedError, "gelu"),
+])
+def test_ops_without_complex_kernels_raise_pytorchs_errors(op: object, error: type, message: str) -> None:
+    with pytest.raises(error, match=message):
+        op(tf.tensor([1 + 2j, -0.5j]))
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda: tf.fft.fft(tf.ones(3), norm="bad"), RuntimeError, 'Invalid normalization mode: "bad"'),
+    (lambda: tf.fft.fft(tf.ones(3), n=0), RuntimeError, r"Invalid number of data points \(0\) specified"),
+    (lambda: tf.fft.fft(tf.ones(3), dim=2), IndexError, "Dimension out of range"),
+    (lambda: tf.fft.rfft(tf.ones(3, dtype=tf.cfloat)), RuntimeError, "rfft expects a real input tensor, but got "
+                                                                     "ComplexFloat"),
+    (lambda: tf.fft.ihfft(tf.ones(2, dtype=tf.cfloat)), RuntimeError, "ihfft expects a real input tensor"),
+    (lambda: tf.fft.fft2(tf.ones(3)), IndexError, "Dimension out of range"),
+    (lambda: tf.fft.fftn(tf.ones(3, 3), s=(2,), dim=(0, 1)), RuntimeError, "dim and shape arguments must have the "
+                                                                           "same length"),
+    (lambda: tf.fft.irfft(tf.ones(1)), RuntimeError, r"Invalid number of data points \(0\) specified"),
+    (lambda: tf.fft.fft(tf.ones(3, dtype=tf.float16)), RuntimeError, "Unsupported dtype Half"),
+    (lambda: tf.fft.fftn(tf.ones(3, 3), dim=(0, 0)), RuntimeError, "FFT dims must be unique"),
+])
+def test_fft_argument_errors_are_pytorchs(call: object, error: type, message: str) -> None:
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_fftfreq_and_rfftfreq_match_pytorch_bit_for_bit() -> None:
+    # torch.fft.fftfreq / rfftfreq in PyTorch 2.13
+    assert tf.fft.fftfreq(5).tolist() == np.float32([0.0, 0.2, 0.4, -0.4, -0.2]).tolist()
+    assert tf.fft.fftfreq(8, d=0.3).tolist() == np.float32(
+        [0.0, 0.4166666567325592, 0.8333333134651184, 1.25, -1.6666666269302368, -1.25, -0.8333333134651184,
+         -0.4166666567325592]).tolist()
+    assert tf.fft.rfftfreq(7, 2.5).tolist() == np.float32(
+        [0.0, 0.05714285746216774, 0.11428571492433548, 0.17142857611179352]).tolist()
+    assert tf.fft.fftfreq(6, dtype=tf.float64).tolist() == [0.0, 1 / 6, 1 / 3, -0.5, -1 / 3, -1 / 6]
+    assert tf.fft.rfftfreq(6, d=0.5).dtype == tf.float32
+
+
+def test_fft_runs_on_the_array_module_of_the_device(device: str) -> None:
+    x = tf.arange(8.0, device=device)
+    spectrum = tf.fft.rfft(x)
+    assert spectrum.device.type == device and spectrum.dtype == tf.complex64
+    np.testing.assert_allclose(tf.fft.irfft(spectrum).cpu().numpy(), np.arange(8.0), atol=1e-5)
+    shifted = tf.fft.fftshift(tf.fft.fftfreq(4, device=device))
+    assert shifted.device.type == device and shifted.cpu().tolist() == [-0.5, -0.25, 0.0, 0.25]
+
+
+def test_higher_order_gradients_through_fft_and_abs() -> None:
+    x = tf.tensor([0.5, -1.0, 2.0, 0.25], dtype=tf.float64, requires_grad=True)
+    assert tf.autograd.gradgradcheck(lambda t: tf.fft.rfft(t).abs(), [x])
+    assert tf.autograd.gradcheck(lambda t: tf.view_as_real(tf.fft.ihfft(t, n=5, norm="ortho")), [x])
+
+
+def test_random_complex_samples_match_pytorchs_stream() -> None:
+    # torch.manual_seed(0); torch.randn(4, dtype=torch.cfloat), torch.rand(2, dtype=torch.cdouble) in PyTorch 2.13
+    tf.manual_seed(0)
+    np.testing.assert_allclose(tf.randn(4, dtype=tf.cfloat).tolist(),
+                               [1.0896-0.2075j, -1.5406+0.4019j, -0.7669-0.9890j, 0.2852+0.5926j], atol=1e-4)
+    np.testing.assert_allclose(tf.rand(2, dtype=tf.cdouble).tolist(), [0.5813+0.2882j, 0.4529+0.1768j], atol=1e-4)
+    samples = tf.randn(20000, dtype=tf.cfloat)
+    assert samples.is_contiguous() and abs(samples.real.var().item() - 0.5) < 0.02
+
+
+def test_in_place_ops_refuse_to_drop_an_imaginary_part() -> None:
+    with pytest.raises(RuntimeError, match="can't be cast to the desired output type"):
+        tf.zeros(2).add_(1j)
+    z = tf.zeros(2, dtype=tf.cfloat)
+    z.add_(1j)
+    z[0] = 5 - 1j
+    assert z.tolist() == [5 - 1j, 1j]
+    with pytest.warns(UserWarning, match="discards the imaginary part"):
+        assert tf.tensor([1 + 2j]).float().tolist() == [1.0]
+
+
+def test_isreal_and_finfo_of_complex_dtypes() -> None:
+    assert tf.isreal(tf.tensor([1j, 2])).tolist() == [False, True]
+    assert tf.ones(2).isreal().tolist() == [True, True]
+    assert tf.finfo(tf.complex64).eps == tf.finfo(tf.float32).eps
