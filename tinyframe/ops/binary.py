@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "maximum", "minimum",
-    "where", "clamp", "floor_divide", "remainder", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or",
+    "where", "clamp", "clamp_min", "clamp_max",
+    "floor_divide", "remainder", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or",
     "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isclose", "allclose",
     "hypot", "logaddexp", "logaddexp2", "copysign", "fmod",
     "xlogy", "lerp", "addcmul", "addcdiv", "atan2", "arctan2",
@@ -150,6 +151,8 @@ class Pow(Op):
         ctx.save_for_backward(x)
         ctx.exponent = exponent
         x, exponent = promote(x, exponent)
+        if x.dtype.kind in "iub" and type(exponent) is int and exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
         return x ** exponent
 
     @staticmethod
@@ -167,7 +170,7 @@ class PowTensor(Op, node_name="PowBackward1"):
     @staticmethod
     def forward(ctx: PowTensor, x: Any, y: Any) -> Any:
         x, y = promote(x, y)
-        out = x ** y
+        out = _power(ctx.xp, x, y)
         ctx.save_for_backward(x, y, out)
         return out
 
@@ -191,7 +194,7 @@ class PowNumberBase(Op, node_name="PowBackward2"):
     @staticmethod
     def forward(ctx: PowNumberBase, y: Any, *, base: Any) -> Any:
         base, y = promote(base, y)
-        out = base ** y
+        out = _power(ctx.xp, base, y)
         ctx.base = base
         ctx.save_for_backward(out)
         return out
@@ -200,6 +203,17 @@ class PowNumberBase(Op, node_name="PowBackward2"):
     def backward(ctx: PowNumberBase, g: Any) -> Any:
         (out,) = ctx.saved_tensors
         return g * out * math.log(ctx.base) if ctx.base != 0 else g * 0.0
+
+
+def _power(xp: Any, base: Any, exponent: Any) -> Any:
+    """``base ** exponent``; for integers, a negative exponent gives what PyTorch's integer pow gives (1 for
+    a base of 1, +-1 for -1, else 0) where NumPy raises."""
+    if exponent.dtype.kind not in "iu" or not (exponent < 0).any():
+        return base ** exponent
+    negative = exponent < 0
+    out = base ** xp.where(negative, 0, exponent)
+    unit = xp.where(exponent % 2 == 0, 1, base)  # base ** exponent for a base of 1 or -1
+    return xp.where(negative, xp.where(abs(base) == 1, unit, 0), out).astype(out.dtype)
 
 
 class Maximum(Op):
@@ -254,6 +268,11 @@ class Clamp(Op, node_name="ClampBackward1"):
     def forward(ctx: Clamp, x: Any, *, low: Any, high: Any) -> Any:
         ctx.save_for_backward(x)
         ctx.low, ctx.high = low, high
+        # An integer tensor clamped to a float bound becomes floating, as in PyTorch.
+        if low is not None:
+            x, low = promote(x, low)
+        if high is not None:
+            x, high = promote(x, high)
         return ctx.xp.clip(x, low, high)
 
     @staticmethod
@@ -318,6 +337,8 @@ def _elementwise2(name: str, compute: Any, vjp_x: Any, vjp_y: Any, node_name: st
 
 def _xlogy(xp: Any, x: Any, y: Any) -> Any:
     """``x * log(y)``, 0 where ``x`` is 0 unless ``y`` is NaN (PyTorch's ``xlogy``)."""
+    dtype = (y if is_number(x) else x).dtype  # a number operand must not make NumPy compute in float64
+    x, y = xp.asarray(x, dtype), xp.asarray(y, dtype)
     return xp.where(xp.isnan(y), y, x * xp.log(xp.where(x == 0, 1.0, y)))
 
 
@@ -348,6 +369,9 @@ Copysign = _elementwise2("Copysign", lambda xp, x, y: xp.copysign(x, y),
 Fmod = _elementwise2("Fmod", lambda xp, x, y: xp.fmod(x, y),
                      lambda g, x, y, out, xp: g * 1.0, lambda g, x, y, out, xp: -g * xp.trunc(x / y),
                      "FmodBackward1")
+Remainder = _elementwise2("Remainder", lambda xp, x, y: _rounding_division(_remainder)(x, y),
+                          lambda g, x, y, out, xp: g * 1.0, lambda g, x, y, out, xp: -g * xp.floor(x / y),
+                          "RemainderBackward1", keeps_integers=True)
 
 Atan2 = _elementwise2("Atan2", lambda xp, x, y: xp.arctan2(x, y), lambda g, x, y, out, xp: g * y / (x * x + y * y),
                       lambda g, x, y, out, xp: -g * x / (x * x + y * y))
@@ -369,6 +393,7 @@ def _first_wins(xp: Any, first_wins_ties: Any, y: Any) -> Any:
 # PyTorch names the nodes of a number operand differently.
 _CopysignScalar: type[_Elementwise2] = type("_CopysignScalar", (Copysign,), {}, node_name="CopysignBackward1")
 _FmodScalar: type[_Elementwise2] = type("_FmodScalar", (Fmod,), {}, node_name="FmodBackward0")
+_RemainderScalar: type[_Elementwise2] = type("_RemainderScalar", (Remainder,), {}, node_name="RemainderBackward0")
 
 
 def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
@@ -440,6 +465,10 @@ def where(condition: Tensor, input: Any = None, other: Any = None) -> Any:
     if condition._data.dtype.kind != "b":
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with "
                            f"dtype {condition.dtype}")
+    if not isinstance(input, _graph.Tensor) and not isinstance(other, _graph.Tensor):
+        # Two numbers: the result takes their common dtype (int64, the default float, or bool), as in PyTorch.
+        xp, dtype = array_module_of(condition._data), dtypes.result_type(input, other).numpy
+        input, other = (_graph.wrap(xp.asarray(v, dtype)) for v in (input, other))
     return Where.apply(input, other, condition=condition._data)
 
 
@@ -450,8 +479,22 @@ def clamp(input: Tensor, min: Any = None, max: Any = None) -> Tensor:
     if isinstance(min, _graph.Tensor) or isinstance(max, _graph.Tensor):
         out = input if min is None else maximum(input, min)
         return out if max is None else minimum(out, max)
-    op = Clamp if min is not None and max is not None else (ClampMin if min is not None else ClampMax)
-    return op.apply(input, low=min, high=max)
+    return Clamp.apply(input, low=min, high=max)
+
+
+def clamp_min(input: Tensor, min: Any) -> Tensor:
+    """``clamp(input, min=min)``, recorded as PyTorch's clamp_min (ClampMinBackward0, which PyTorch's own
+    kernels such as hinge losses and ``normalize`` call); ``clamp(min=...)`` records ClampBackward1."""
+    if isinstance(min, _graph.Tensor):
+        return maximum(input, min)
+    return ClampMin.apply(input, low=min, high=None)
+
+
+def clamp_max(input: Tensor, max: Any) -> Tensor:
+    """``clamp(input, max=max)``, recorded as PyTorch's clamp_max (ClampMaxBackward0)."""
+    if isinstance(max, _graph.Tensor):
+        return minimum(input, max)
+    return ClampMax.apply(input, low=None, high=max)
 
 
 def _compare(x: Any, y: Any, compute: Any) -> Tensor:
@@ -737,8 +780,11 @@ def floor_divide(input: Any, other: Any) -> Tensor:
 
 
 def remainder(input: Any, other: Any) -> Tensor:
-    """``input % other``, with the sign of ``other`` (Python's modulus); an integer zero divisor raises."""
-    return _compare(input, other, _rounding_division(_remainder))
+    """``input % other``, with the sign of ``other`` (Python's modulus); an integer zero divisor raises.
+    The gradient is ``g`` for ``input`` and ``-g * floor(input / other)`` for ``other``."""
+    if not isinstance(input, _graph.Tensor) or all(_is_integral(v) for v in (input, other)):
+        return _compare(input, other, _rounding_division(_remainder))  # no derivative (PyTorch's NotImplemented)
+    return (_RemainderScalar if isinstance(other, (int, float)) else Remainder).apply(input, other)
 
 
 def eq(input: Any, other: Any) -> Tensor:
@@ -788,7 +834,8 @@ def logical_xor(input: Any, other: Any) -> Tensor:
 
 def logical_not(input: Tensor) -> Tensor:
     """Whether ``input`` is zero, elementwise: a bool tensor."""
-    return _graph.wrap(input._data == 0)
+    data = input._data
+    return _graph.wrap(array_module_of(data).asarray(data == 0))  # an array even for 0-d input
 
 
 def _require_integral(name: str, *values: Any) -> None:
@@ -814,7 +861,8 @@ def bitwise_xor(input: Any, other: Any) -> Tensor:
 
 def bitwise_not(input: Tensor) -> Tensor:
     _require_integral("bitwise_not", input)
-    return _graph.wrap(~input._data)
+    data = input._data
+    return _graph.wrap(array_module_of(data).asarray(~data))
 
 
 def isclose(input: Tensor, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .. import _graph, creation, grad_mode, random
+from .. import _graph, creation, dtypes, grad_mode, random
 from ..device import array_module_of, device_of, move_array
 from ..random import generator_for
 from .binary import where
@@ -45,7 +45,7 @@ def _write(target: Tensor, data: Any) -> None:
 def _store(target: Tensor, data: Any) -> None:
     """Writes ``data`` into ``target``'s storage and bumps its version."""
     try:
-        target._data[...] = data
+        target._data[...] = dtypes.storable(data, target._data.dtype)
     except ValueError as exc:  # NumPy's read-only broadcast views (expand) and bad broadcasts
         if not target._data.flags.writeable:
             raise RuntimeError("unsupported operation: more than one element of the written-to tensor "

@@ -24,8 +24,12 @@ def promote(x: Any, y: Any) -> tuple[Any, Any]:
     elif x_number != y_number:
         array, number = (y, x) if x_number else (x, y)
         kind = array.dtype.kind
-        if kind == "f" or (kind in "iu" and type(number) is not float):
+        if kind == "f":
             return x, y
+        if kind in "iu" and type(number) is not float:
+            if type(number) is int:
+                number = dtypes.wrap_integer(number, array.dtype)
+            return (number, y) if x_number else (x, number)
     else:
         return x, y
     target = dtypes.result_type(*(v if is_number(v) else (dtypes.from_numpy_dtype(v.dtype), v.ndim)
@@ -35,6 +39,12 @@ def promote(x: Any, y: Any) -> tuple[Any, Any]:
 
 def promote_to_float(x: Any, y: Any) -> tuple[Any, Any]:
     """Like ``promote``, then integers and bools become the default float dtype (true division)."""
+    if is_number(x) != is_number(y):  # a number meets the floating result, not the integer tensor's dtype
+        array = y if is_number(x) else x
+        if array.dtype.kind == "f":
+            return x, y
+        target = dtypes.get_default_dtype().numpy
+        return _cast(x, target), _cast(y, target)
     x, y = promote(x, y)
     array = y if is_number(x) else x
     if is_number(array) or array.dtype.kind != "f":
