@@ -207,3 +207,42 @@ def test_format_hash_and_pickle() -> None:
     restored = pickle.loads(pickle.dumps(_leaf() * 2))
     assert restored.requires_grad and restored.is_leaf
     assert restored.tolist() == [[1.0, -2.5, 4.0], [1.5, 3.0, -0.5]]
+
+
+@pytest.mark.parametrize("call, node, out, grads", [
+    (lambda x, lo, hi: tf.clamp(x, lo, hi), "ClampBackward0", [0.0, 0.0, 0.6, 1.0, 2.5],
+     ([0.0, 2.0, 0.0, 4.0, 0.0], [1.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 3.0, 0.0, 5.0])),
+    (lambda x, lo, hi: tf.clamp(x, min=lo), "ClampBackward0", [0.0, 0.0, 0.7, 1.0, 3.0],
+     ([0.0, 2.0, 0.0, 4.0, 0.0], [1.0, 0.0, 3.0, 0.0, 5.0], None)),
+    (lambda x, lo, hi: x.clamp_min(lo), "ClampMinBackward1", [0.0, 0.0, 0.7, 1.0, 3.0],
+     ([0.0, 2.0, 0.0, 4.0, 0.0], [1.0, 0.0, 3.0, 0.0, 5.0], None)),
+    (lambda x, lo, hi: tf.clamp_max(x, hi), "ClampMaxBackward1", [-1.0, 0.0, 0.5, 1.0, 2.0],
+     ([1.0, 2.0, 3.0, 4.0, 5.0], None, [0.0, 0.0, 0.0, 0.0, 0.0])),
+])
+def test_clamp_by_tensors_gradients_at_ties(call: object, node: str, out: list, grads: tuple) -> None:
+    """The whole gradient goes to the input at a tie with a bound (not split as maximum does)."""
+    x, lo, hi = (tf.tensor(v, dtype=tf.float64, requires_grad=True) for v in (
+        [-1.0, 0.0, 0.5, 1.0, 2.0], [0.0, 0.0, 0.7, 1.0, 3.0], [0.5, 0.5, 0.6, 1.0, 2.5]))
+    result = call(x, lo, hi)  # type: ignore[operator]
+    assert type(result.grad_fn).__name__ == node and result.tolist() == out
+    (result * tf.arange(1.0, 6.0, dtype=tf.float64)).sum().backward()
+    assert [None if t.grad is None else t.grad.tolist() for t in (x, lo, hi)] == list(grads)
+
+
+def test_0d_results_stay_tensors() -> None:
+    assert tf.nanmean(tf.tensor(2.5)).item() == 2.5
+    assert tf.nanmean(tf.tensor(float("nan"))).isnan().item()
+
+
+def test_polygamma_of_minus_infinity_ends() -> None:
+    inf = float("inf")
+    out = tf.polygamma(2, tf.tensor([1.0, float("nan"), -inf, inf, 0.0, -0.0]))
+    assert out.tolist()[2:] == [-inf, pytest.approx(float("nan"), nan_ok=True), -inf, -inf]
+
+
+def test_out_of_inverse_hyperbolic_aliases_and_msort() -> None:
+    out = tf.empty(0)
+    tf.arctanh(tf.tensor([0.5]), out=out)
+    assert out.tolist() == pytest.approx([0.5493061542510986])
+    tf.msort(tf.tensor([[1.5, -2.0], [0.0, -0.5]]), out=out)
+    assert out.tolist() == [[0.0, -2.0], [1.5, -0.5]]

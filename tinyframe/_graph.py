@@ -58,6 +58,8 @@ def register_tensor_class(cls: type) -> None:
 def wrap(data: Any, grad_fn: Any = None, requires_grad: bool | None = None,
          version_counter: list | None = None) -> TensorType:
     """Wraps an array as a Tensor without copying (the hot path of every op)."""
+    if isinstance(data, np.generic):  # NumPy gives a scalar for a reduction or ufunc of a 0-d array
+        data = np.asarray(data)
     t = _new_tensor(Tensor)
     t._data = data
     t.grad_fn = grad_fn

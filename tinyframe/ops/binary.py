@@ -292,6 +292,57 @@ class ClampMax(Clamp, node_name="ClampMaxBackward0"):
     pass
 
 
+class ClampTensor(Op, node_name="ClampBackward0"):
+    """``clamp`` with tensor bounds: ``min(max(x, low), high)`` for the bounds given (``has_low``,
+    ``has_high``), in their common dtype. As PyTorch's derivatives: ``x`` gets ``g`` where
+    ``low <= x <= high``; ``low`` gets it where ``x < low`` (and ``low < high``); ``high`` where ``x > high``
+    (or ``high < low``, where ``high`` wins)."""
+
+    @staticmethod
+    def forward(ctx: ClampTensor, x: Any, *bounds: Any, has_low: bool, has_high: bool) -> Any:
+        ctx.save_for_backward(x, *bounds)
+        ctx.has_low, ctx.has_high = has_low, has_high
+        low, high = _clamp_bounds(bounds, has_low, has_high)
+        out = x
+        if has_low:
+            out, low = promote(out, low)
+            out = ctx.xp.maximum(out, low)
+        if has_high:
+            out, high = promote(out, high)
+            out = ctx.xp.minimum(out, high)
+        return out
+
+    @staticmethod
+    def backward(ctx: ClampTensor, g: Any) -> tuple:
+        x, *bounds = ctx.saved_tensors
+        low, high = _clamp_bounds(bounds, ctx.has_low, ctx.has_high)
+        xp, zero = ctx.xp, ctx.xp.zeros_like(g)
+        inside = (x >= low) if ctx.has_low else None
+        if ctx.has_high:
+            inside = (x <= high) if inside is None else inside & (x <= high)
+        grads = [xp.where(inside, g, zero)]
+        if ctx.has_low:
+            below = x < low
+            grads.append(xp.where(below & (low < high) if ctx.has_high else below, g, zero))
+        if ctx.has_high:
+            grads.append(xp.where((x > high) | (high < low) if ctx.has_low else x > high, g, zero))
+        return tuple(grads)
+
+
+class ClampMinTensor(ClampTensor, node_name="ClampMinBackward1"):
+    pass
+
+
+class ClampMaxTensor(ClampTensor, node_name="ClampMaxBackward1"):
+    pass
+
+
+def _clamp_bounds(bounds: Any, has_low: bool, has_high: bool) -> tuple:
+    """``(low, high)`` from the bounds given, None for the missing one."""
+    bounds = list(bounds)
+    return (bounds.pop(0) if has_low else None), (bounds.pop(0) if has_high else None)
+
+
 def _check_operand(name: str, other: Any) -> None:
     if not isinstance(other, (_graph.Tensor, int, float)):
         raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
@@ -477,23 +528,28 @@ def clamp(input: Tensor, min: Any = None, max: Any = None) -> Tensor:
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, _graph.Tensor) or isinstance(max, _graph.Tensor):
-        out = input if min is None else maximum(input, min)
-        return out if max is None else minimum(out, max)
+        return _clamp_by_tensors(ClampTensor, input, min, max)
     return Clamp.apply(input, low=min, high=max)
+
+
+def _clamp_by_tensors(op: type[ClampTensor], input: Tensor, min: Any, max: Any) -> Tensor:
+    bounds = [b if isinstance(b, _graph.Tensor) else _graph.wrap(array_module_of(input._data).asarray(b))
+              for b in (min, max) if b is not None]
+    return op.apply(input, *bounds, has_low=min is not None, has_high=max is not None)
 
 
 def clamp_min(input: Tensor, min: Any) -> Tensor:
     """``clamp(input, min=min)``, recorded as PyTorch's clamp_min (ClampMinBackward0, which PyTorch's own
     kernels such as hinge losses and ``normalize`` call); ``clamp(min=...)`` records ClampBackward1."""
     if isinstance(min, _graph.Tensor):
-        return maximum(input, min)
+        return _clamp_by_tensors(ClampMinTensor, input, min, None)
     return ClampMin.apply(input, low=min, high=None)
 
 
 def clamp_max(input: Tensor, max: Any) -> Tensor:
     """``clamp(input, max=max)``, recorded as PyTorch's clamp_max (ClampMaxBackward0)."""
     if isinstance(max, _graph.Tensor):
-        return minimum(input, max)
+        return _clamp_by_tensors(ClampMaxTensor, input, None, max)
     return ClampMax.apply(input, low=None, high=max)
 
 
@@ -834,8 +890,7 @@ def logical_xor(input: Any, other: Any) -> Tensor:
 
 def logical_not(input: Tensor) -> Tensor:
     """Whether ``input`` is zero, elementwise: a bool tensor."""
-    data = input._data
-    return _graph.wrap(array_module_of(data).asarray(data == 0))  # an array even for 0-d input
+    return _graph.wrap(input._data == 0)
 
 
 def _require_integral(name: str, *values: Any) -> None:
@@ -861,8 +916,7 @@ def bitwise_xor(input: Any, other: Any) -> Tensor:
 
 def bitwise_not(input: Tensor) -> Tensor:
     _require_integral("bitwise_not", input)
-    data = input._data
-    return _graph.wrap(array_module_of(data).asarray(~data))
+    return _graph.wrap(~input._data)
 
 
 def isclose(input: Tensor, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8,

@@ -371,7 +371,7 @@ def _zeta(x: np.ndarray, q: np.ndarray) -> np.ndarray:
         s, a, b = q ** -x, q.copy(), np.zeros_like(q)
         done, steps = np.zeros(q.shape, bool), 0
         while True:
-            active = ~done & ((steps < 9) | (a <= 9.0))
+            active = ~done & np.isfinite(a) & ((steps < 9) | (a <= 9.0))  # q = -inf would never pass 9
             if not active.any():
                 break
             steps += 1
