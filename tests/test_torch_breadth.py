@@ -246,3 +246,27 @@ def test_out_of_inverse_hyperbolic_aliases_and_msort() -> None:
     assert out.tolist() == pytest.approx([0.5493061542510986])
     tf.msort(tf.tensor([[1.5, -2.0], [0.0, -0.5]]), out=out)
     assert out.tolist() == [[0.0, -2.0], [1.5, -0.5]]
+
+
+@pytest.mark.parametrize("name, node, edges, value_grad", [
+    ("zero", "ZeroBackward0", ["MulBackward0"], None),
+    ("fill", "FillBackward2", ["MulBackward0"], None),
+    ("fill_tensor", "FillBackward3", ["MulBackward0", "AccumulateGrad"], 12.0),
+    ("copy", "CopyBackwards", ["MulBackward0", "AccumulateGrad"], [2.0, 4.0, 6.0]),
+])
+def test_overwriting_in_place_ops_record_pytorchs_nodes(name: str, node: str, edges: list, value_grad: object) -> None:
+    x = _leaf()
+    value = tf.tensor(2.0, requires_grad=True)
+    src = tf.tensor([1.0, 2.0, 3.0], dtype=tf.float64, requires_grad=True)
+    calls = {"zero": lambda y: y.zero_(), "fill": lambda y: y.fill_(3), "fill_tensor": lambda y: y.fill_(value),
+             "copy": lambda y: y.copy_(src)}
+    out = calls[name](x * 1)
+    assert type(out.grad_fn).__name__ == node
+    assert [type(n).__name__ for n, _ in out.grad_fn.next_functions] == edges
+    (out * tf.tensor([1.0, 2.0, 3.0])).sum().backward()
+    assert x.grad.tolist() == [[0.0] * 3] * 2
+    other = value if name == "fill_tensor" else src
+    assert (None if other.grad is None else other.grad.tolist()) == (value_grad if name in ("fill_tensor", "copy")
+                                                                     else None)
+    if name == "copy":
+        assert src.grad.dtype == tf.float64

@@ -1421,7 +1421,7 @@ class Tensor:
 
     def zero_(self) -> Tensor:
         """Fills the tensor with zeros; returns self."""
-        return inplace.fill(self, 0)
+        return inplace.zero(self)
 
     def fill_(self, value: Any) -> Tensor:
         """Fills the tensor with ``value``; returns self."""
