@@ -270,3 +270,21 @@ def test_overwriting_in_place_ops_record_pytorchs_nodes(name: str, node: str, ed
                                                                      else None)
     if name == "copy":
         assert src.grad.dtype == tf.float64
+
+
+def test_float_alpha_with_integer_operands_raises() -> None:
+    with pytest.raises(RuntimeError, match="^For integral input tensors, argument alpha must not be a floating point"):
+        tf.add(_i64(), _i64(), alpha=2.5)
+    with pytest.raises(RuntimeError, match="^For integral input tensors"):
+        _i64().sub_(1, alpha=0.5)
+    assert tf.add(tf.tensor([1.0]), _i64()[0, :1], alpha=2.5).tolist() == [3.5]
+
+
+def test_creation_argument_forms() -> None:
+    _check(tf.arange(end=3), [0, 1, 2], tf.int64)
+    _check(tf.full((2,), tf.tensor(3)), [3, 3], tf.int64)
+    _check(tf.full((2,), tf.tensor(3.5)), [3.5, 3.5], tf.float32)
+    with pytest.raises(RuntimeError, match="^n must be greater or equal to 0, got -1$"):
+        tf.eye(-1)
+    with pytest.raises(RuntimeError, match="^m must be greater or equal to 0, got -1$"):
+        tf.eye(2, -1)

@@ -230,6 +230,7 @@ def empty(*shape: Any, size: Any = None, dtype: Any = None, device: Any = None, 
 def full(size: Sequence[int], fill_value: Any, *, dtype: Any = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
     """A tensor of shape ``size`` filled with ``fill_value``; the dtype follows the value."""
+    fill_value = _number(fill_value)
     if dtype is None:
         dtype = dtypes.result_type(fill_value)
     return _filled(_size((tuple(size),)), fill_value, dtype, device, requires_grad)
@@ -259,7 +260,7 @@ def full_like(input: Tensor, fill_value: Any, *, dtype: Any = None, device: Any 
     return full(shape, fill_value, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
-def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None,
+def arange(start: Any = 0, end: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:
     """Values from ``start`` to ``end`` (exclusive) by ``step``; int64 unless a bound is a float.
 
@@ -338,6 +339,9 @@ def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype:
 def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None,
         requires_grad: bool = False) -> Tensor:
     """The ``n x m`` identity matrix."""
+    for name, size in (("n", n), ("m", m)):
+        if size is not None and size < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
     xp, np_dtype, dev = _module_and_dtype(dtype, device)
     return _finish(xp.eye(n, m, dtype=np_dtype), None, dev, requires_grad)
 

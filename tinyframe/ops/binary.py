@@ -450,13 +450,20 @@ _RemainderScalar: type[_Elementwise2] = type("_RemainderScalar", (Remainder,), {
 def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     """``input + alpha * other``, broadcasting."""
     _check_operand("add", other)
+    _check_alpha(input, other, alpha)
     return Add.apply(input, other, alpha=alpha)
 
 
 def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     """``input - alpha * other``, broadcasting."""
     _check_operand("sub", other)
+    _check_alpha(input, other, alpha)
     return Sub.apply(input, other, alpha=alpha)
+
+
+def _check_alpha(input: Any, other: Any, alpha: Any) -> None:
+    if isinstance(alpha, float) and _is_integral(input) and _is_integral(other):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
 
 
 def mul(input: Any, other: Any) -> Tensor:
