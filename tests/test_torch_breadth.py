@@ -288,3 +288,12 @@ def test_creation_argument_forms() -> None:
         tf.eye(-1)
     with pytest.raises(RuntimeError, match="^m must be greater or equal to 0, got -1$"):
         tf.eye(2, -1)
+
+
+def test_integer_edge_errors() -> None:
+    with pytest.raises(ValueError, match="^Overflow when unpacking long long$"):
+        tf.tensor(2**63)
+    assert tf.tensor([-2**63]).tolist() == [-9223372036854775808]
+    with pytest.raises(RuntimeError, match="^ZeroDivisionError$"):
+        tf.fmod(_i64(), 0)
+    _check(tf.fmod(tf.tensor([-7, 7]), 3), [-1, 1], tf.int64)

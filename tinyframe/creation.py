@@ -65,6 +65,8 @@ def _infer_array(data: Any, dtype: Any = None) -> np.ndarray:
         target = dtypes.get_default_dtype() if dtype is None else dtypes.as_dtype(dtype)
         return array.astype(target.numpy, copy=False)
     if array.dtype.kind in "iu":
+        if array.dtype == np.uint64 and array.size and array.max() > _INT64_MAX:  # PyTorch cannot hold these
+            raise ValueError("Overflow when unpacking long long")
         return array.astype(np.int64, copy=False)
     if array.dtype.kind == "b":
         return array
@@ -74,6 +76,7 @@ def _infer_array(data: Any, dtype: Any = None) -> np.ndarray:
 
 
 _PYTHON_NUMBERS = frozenset((float, int, bool))
+_INT64_MAX = 2**63 - 1
 
 
 def _item_dtypes(items: Sequence, numpy_types: set[np.dtype], python_types: set[type]) -> None:

@@ -722,7 +722,8 @@ def fmod(input: Any, other: Any) -> Tensor:
     """C's ``fmod``: ``input - trunc(input / other) * other``, the remainder with the sign of ``input``
     (``remainder`` takes the sign of ``other``). Integer operands give an integer result."""
     if all(_is_integral(v) for v in (input, other)):
-        return _compare(input, other, np.fmod)  # CuPy arrays reach CuPy's fmod through __array_ufunc__
+        # CuPy arrays reach CuPy's fmod through __array_ufunc__; an integer zero divisor raises.
+        return _compare(input, other, _rounding_division(np.fmod))
     return (_FmodScalar if isinstance(other, (int, float)) else Fmod).apply(input, other)
 
 
