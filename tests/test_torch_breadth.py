@@ -297,3 +297,30 @@ def test_integer_edge_errors() -> None:
     with pytest.raises(RuntimeError, match="^ZeroDivisionError$"):
         tf.fmod(_i64(), 0)
     _check(tf.fmod(tf.tensor([-7, 7]), 3), [-1, 1], tf.int64)
+
+
+def test_rounding_divisions_record_pytorchs_nodes() -> None:
+    x = _leaf()
+    floored = x // 0.5
+    assert type(floored.grad_fn).__name__ == "NotImplemented"
+    assert floored.grad_fn.name() == "torch::autograd::NotImplemented"
+    assert repr(floored).endswith("grad_fn=<NotImplemented>)")
+    with pytest.raises(RuntimeError, match="derivative for aten::floor_divide is not implemented"):
+        floored.sum().backward()
+    truncated = x.div(x + 3, rounding_mode="trunc")
+    assert type(truncated.grad_fn).__name__ == "DivBackward2"
+    truncated.sum().backward()
+    assert x.grad.tolist() == [[0.0] * 3] * 2
+    _check(tf.div(_u8(), 3, rounding_mode="floor"), [[0, 0, 1], [0, 1, 83]], tf.uint8)
+    with pytest.raises(RuntimeError, match="^div expected rounding_mode to be one of None, 'trunc', or 'floor' but"):
+        tf.div(_i64(), 2, rounding_mode="bad")
+
+
+def test_special_values_and_nodes() -> None:
+    inf, nan = float("inf"), float("nan")
+    specials = tf.tensor([1.0, nan, -inf, inf, 0.0, -0.0])
+    assert str(tf.pow(specials, -0.5).tolist()) == str([1.0, nan, nan, 0.0, inf, -inf])  # PyTorch's rsqrt
+    assert tf.digamma(tf.tensor([0.0, -0.0])).tolist() == [-inf, inf]
+    assert type(tf.xlogy(_leaf(), 2.5).grad_fn).__name__ == "XlogyBackward2"
+    node = tf.heaviside(_leaf(), tf.tensor([0.5])).grad_fn
+    assert type(node).__name__ == "NotImplemented" and node.name() == "torch::autograd::NotImplemented"

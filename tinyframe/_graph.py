@@ -352,6 +352,14 @@ class Op(Node):
         return [name for name in super().__dir__() if not name.startswith("_saved_") or name in has]
 
 
+class NotImplementedOp(Op, node_name="NotImplemented"):
+    """An op PyTorch records without a derivative: its node's class is ``NotImplemented`` and its
+    ``name()`` ``torch::autograd::NotImplemented``; subclasses keep ``node_name="NotImplemented"``."""
+
+    def name(self) -> str:
+        return "torch::autograd::NotImplemented"
+
+
 def _add_saved_attributes(cls: type[Op]) -> None:
     """The class's ``_saved_<name>`` properties, read on demand."""
     for index, name in enumerate(cls.saved_inputs):

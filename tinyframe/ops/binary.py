@@ -153,6 +153,9 @@ class Pow(Op):
         x, exponent = promote(x, exponent)
         if x.dtype.kind in "iub" and type(exponent) is int and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
+        if exponent == -0.5 and x.dtype.kind == "f":  # PyTorch's rsqrt: -inf at -0.0, NaN at -inf
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return 1.0 / ctx.xp.sqrt(x)
         return x ** exponent
 
     @staticmethod
@@ -444,6 +447,7 @@ def _first_wins(xp: Any, first_wins_ties: Any, y: Any) -> Any:
 # PyTorch names the nodes of a number operand differently.
 _CopysignScalar: type[_Elementwise2] = type("_CopysignScalar", (Copysign,), {}, node_name="CopysignBackward1")
 _FmodScalar: type[_Elementwise2] = type("_FmodScalar", (Fmod,), {}, node_name="FmodBackward0")
+_XlogyScalar: type[_Elementwise2] = type("_XlogyScalar", (Xlogy,), {}, node_name="XlogyBackward2")
 _RemainderScalar: type[_Elementwise2] = type("_RemainderScalar", (Remainder,), {}, node_name="RemainderBackward0")
 
 
@@ -480,12 +484,35 @@ def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
     _check_operand("div", other)
     if rounding_mode is None:
         return Div.apply(input, other)
-    if rounding_mode == "floor":
-        return floor_divide(input, other)
-    if rounding_mode == "trunc":
-        return _compare(input, other, _rounding_division(_trunc_divide))
-    raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+    if rounding_mode in ("floor", "trunc"):
+        return RoundingDiv.apply(input, other, compute=_ROUNDINGS[rounding_mode])
+    raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                      f"'{rounding_mode}'")
+
+
+class RoundingDiv(Op, node_name="DivBackward2"):
+    """``div`` with a rounding mode: a step function of its operands, so both gradients are zero."""
+
+    @staticmethod
+    def forward(ctx: RoundingDiv, x: Any, y: Any, *, compute: Any) -> Any:
+        return _rounding_division(compute)(*promote(x, y))
+
+    @staticmethod
+    def backward(ctx: RoundingDiv, g: Any) -> tuple:
+        zero = ctx.xp.zeros_like(g)
+        return zero, zero
+
+
+class FloorDivide(_graph.NotImplementedOp, node_name="NotImplemented"):
+    """``floor_divide``, which PyTorch records without a derivative."""
+
+    @staticmethod
+    def forward(ctx: FloorDivide, x: Any, y: Any) -> Any:
+        return _rounding_division(_floor_divide)(*promote(x, y))
+
+    @staticmethod
+    def backward(ctx: FloorDivide, g: Any) -> Any:
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
 
 
 def _trunc_divide(a: Any, b: Any) -> Any:
@@ -589,6 +616,9 @@ def _floor_divide(a: Any, b: Any) -> Any:
     return a // b
 
 
+_ROUNDINGS = {"floor": _floor_divide, "trunc": _trunc_divide}
+
+
 def _remainder(a: Any, b: Any) -> Any:
     return a % b
 
@@ -682,7 +712,7 @@ def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1
 
 def xlogy(input: Any, other: Any) -> Tensor:
     """``input * log(other)``, and 0 where ``input`` is 0 (unless ``other`` is NaN)."""
-    return Xlogy.apply(input, other)
+    return (_XlogyScalar if isinstance(other, (int, float)) else Xlogy).apply(input, other)
 
 
 def atan2(input: Tensor, other: Tensor) -> Tensor:
@@ -748,7 +778,7 @@ def _require_tensors(name: str, input: Any, other: Any) -> None:
                             f"{type(value).__name__}")
 
 
-class Heaviside(Op, node_name="torch::autograd::NotImplemented"):
+class Heaviside(_graph.NotImplementedOp, node_name="NotImplemented"):
     """The step function: 0 below zero, 1 above, ``values`` at zero (NaN gives 0, as PyTorch)."""
 
     @staticmethod
@@ -840,7 +870,7 @@ def _is_integral(value: Any) -> bool:
 
 def floor_divide(input: Any, other: Any) -> Tensor:
     """``input // other``: the quotient rounded towards minus infinity; an integer zero divisor raises."""
-    return _compare(input, other, _rounding_division(_floor_divide))
+    return FloorDivide.apply(input, other)
 
 
 def remainder(input: Any, other: Any) -> Tensor:
