@@ -58,6 +58,8 @@ def register_tensor_class(cls: type) -> None:
 def wrap(data: Any, grad_fn: Any = None, requires_grad: bool | None = None,
          version_counter: list | None = None) -> TensorType:
     """Wraps an array as a Tensor without copying (the hot path of every op)."""
+    if isinstance(data, np.generic):  # NumPy gives a scalar for a reduction or ufunc of a 0-d array
+        data = np.asarray(data)
     t = _new_tensor(Tensor)
     t._data = data
     t.grad_fn = grad_fn
@@ -407,6 +409,14 @@ class MultiOutputOp(Op):
                 g = wrap(g) if self.recording else g
             filled.append(g)
         return filled
+
+
+class NotImplementedOp(Op, node_name="NotImplemented"):
+    """An op PyTorch records without a derivative: its node's class is ``NotImplemented`` and its
+    ``name()`` ``torch::autograd::NotImplemented``; subclasses keep ``node_name="NotImplemented"``."""
+
+    def name(self) -> str:
+        return "torch::autograd::NotImplemented"
 
 
 def _add_saved_attributes(cls: type[Op]) -> None:

@@ -229,7 +229,7 @@ def tensor_repr(t: Tensor) -> str:
     contents, size_suffixes = _contents_and_size(t._host_array(), t.dtype, len(prefix))
     suffixes += size_suffixes
     if t.grad_fn is not None:
-        suffixes.append(f"grad_fn=<{t.grad_fn.name()}>")
+        suffixes.append(f"grad_fn=<{type(t.grad_fn).__name__}>")  # PyTorch shows the class name
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
     return _add_suffixes(prefix + contents, suffixes, len(prefix))

@@ -17,8 +17,8 @@ from .ops import binary, construction, reduction, shape
 from .ops.binary import clamp
 from .tensor import Tensor
 
-__all__ = ["clip", "greater", "greater_equal", "less", "less_equal", "not_equal", "row_stack", "clamp_min",
-           "clamp_max", "select", "detach", "resolve_neg", "positive",
+__all__ = ["clip", "greater", "greater_equal", "less", "less_equal", "not_equal", "row_stack",
+           "select", "detach", "resolve_neg", "positive",
            "is_same_size", "is_storage", "set_default_tensor_type", "scalar_tensor", "range", "unravel_index",
            "chain_matmul", "matrix_power", "matrix_exp", "trapezoid", "trapz", "cumulative_trapezoid",
            "equal", "is_tensor", "is_floating_point", "is_nonzero", "typename", "numel", "promote_types", "result_type",
@@ -126,16 +126,6 @@ def set_rng_state(new_state: Tensor) -> None:
 
 
 # --------------------------------------------------------------------------- functions of Tensor methods
-def clamp_min(input: Tensor, min: Any) -> Tensor:
-    """``clamp(input, min=min)``."""
-    return input.clamp_min(min)
-
-
-def clamp_max(input: Tensor, max: Any) -> Tensor:
-    """``clamp(input, max=max)``."""
-    return input.clamp_max(max)
-
-
 def select(input: Tensor, dim: int, index: int) -> Tensor:
     """The slice of ``input`` at ``index`` along ``dim``, which is removed (a view)."""
     return input.select(dim, index)

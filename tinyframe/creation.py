@@ -68,6 +68,8 @@ def _infer_array(data: Any, dtype: Any = None) -> np.ndarray:
         target = dtypes.get_default_dtype().to_complex() if dtype is None else dtypes.as_dtype(dtype)
         return array.astype(target.numpy, copy=False)
     if array.dtype.kind in "iu":
+        if array.dtype == np.uint64 and array.size and array.max() > _INT64_MAX:  # PyTorch cannot hold these
+            raise ValueError("Overflow when unpacking long long")
         return array.astype(np.int64, copy=False)
     if array.dtype.kind == "b":
         return array
@@ -77,6 +79,7 @@ def _infer_array(data: Any, dtype: Any = None) -> np.ndarray:
 
 
 _PYTHON_NUMBERS = frozenset((float, int, bool, complex))
+_INT64_MAX = 2**63 - 1
 
 
 def _item_dtypes(items: Sequence, numpy_types: set[np.dtype], python_types: set[type]) -> None:
@@ -183,6 +186,8 @@ def _size(size: tuple, keyword: Any = None) -> tuple:
         size = (keyword,)
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
+    # A one-element integer tensor counts as its int, as in PyTorch (zeros(lengths.max())).
+    size = tuple(n.__index__() if isinstance(n, _graph.Tensor) else n for n in size)
     for n in size:
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
             raise TypeError(f"size must be a sequence of ints, got {type(n).__name__} ({n!r})")
@@ -204,7 +209,7 @@ def _filled(size: tuple, value: Any, dtype: Any, device: Any, requires_grad: boo
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)}: {nbytes} bytes is more "
                            "than any storage can hold")
     try:
-        array = xp.full(size, value, dtype=np_dtype)
+        array = xp.full(size, dtypes.storable(value, np_dtype), dtype=np_dtype)
     except MemoryError as exc:
         raise RuntimeError(f"{dev}: can't allocate memory: you tried to allocate {nbytes} bytes (sizes={list(size)}, "
                            f"dtype={dtypes.from_numpy_dtype(np_dtype)})") from exc
@@ -232,6 +237,7 @@ def empty(*shape: Any, size: Any = None, dtype: Any = None, device: Any = None, 
 def full(size: Sequence[int], fill_value: Any, *, dtype: Any = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
     """A tensor of shape ``size`` filled with ``fill_value``; the dtype follows the value."""
+    fill_value = _number(fill_value)
     if dtype is None:
         dtype = dtypes.result_type(fill_value)
     return _filled(_size((tuple(size),)), fill_value, dtype, device, requires_grad)
@@ -261,30 +267,78 @@ def full_like(input: Tensor, fill_value: Any, *, dtype: Any = None, device: Any 
     return full(shape, fill_value, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
-def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None,
+def arange(start: Any = 0, end: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:
-    """Values from ``start`` to ``end`` (exclusive) by ``step``; int64 unless a bound is a float."""
+    """Values from ``start`` to ``end`` (exclusive) by ``step``; int64 unless a bound is a float.
+
+    As PyTorch, an integer dtype truncates ``start`` and ``step`` to integers before stepping.
+    """
+    start, end, step = (_number(v) for v in (start, end, step))
     if end is None:
         start, end = 0, start
-    if step == 0:
-        raise RuntimeError("step must be nonzero")
     if dtype is None:
         dtype = dtypes.result_type(start, end, step)
     xp, np_dtype, dev = _module_and_dtype(dtype, device)
-    count = max(0, math.ceil((end - start) / step))
-    values = xp.arange(count, dtype=np.float64 if np_dtype.kind == "f" else np.int64) * step + start
+    count = _arange_length(start, end, step, np_dtype)
+    if np_dtype.kind == "f":
+        values = xp.arange(count, dtype=np.float64) * step + start
+    else:
+        values = xp.arange(count, dtype=np.int64) * int(step) + int(start)
     return _finish(values.astype(np_dtype), None, dev, requires_grad)
+
+
+def _number(value: Any) -> Any:
+    """A 0-d tensor given where PyTorch takes a Python number, as that number."""
+    return value.item() if isinstance(value, _graph.Tensor) else value
+
+
+def _arange_length(start: Any, end: Any, step: Any, np_dtype: Any) -> int:
+    """How many values ``arange`` gives, with PyTorch's checks: int64 counts in integers, the other dtypes
+    from the bounds as given."""
+    if np_dtype.kind == "b":
+        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {start} -> {end}")
+    if np_dtype == np.int64:
+        start, end, step = int(start), int(end), int(step)
+        if step == 0:
+            raise ValueError("step must be nonzero")
+    if (step > 0 and end < start) or (step < 0 and end > start):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if np_dtype == np.int64:
+        sign = 1 if step > 0 else -1
+        return abs(end - start + step - sign) // abs(step)  # C's truncating division: both have the step's sign
+    return math.ceil((end - start) / step)
 
 
 def linspace(start: float, end: float, steps: int, *, dtype: Any = None, device: Any = None,
              requires_grad: bool = False) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    start, end, steps = (_number(v) for v in (start, end, steps))
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
     xp, np_dtype, dev = _module_and_dtype(dtype, device)
-    return _finish(xp.linspace(start, end, steps).astype(np_dtype), None, dev, requires_grad)
+    return _finish(_linspace(xp, start, end, steps, np_dtype), None, dev, requires_grad)
+
+
+def _linspace(xp: Any, start: Any, end: Any, steps: int, np_dtype: Any) -> Any:
+    """PyTorch's linspace, rounding as it does: computed in the dtype (float64 for integer dtypes), the
+    first half stepped up from ``start`` and the second half down from ``end``."""
+    work = np_dtype if np_dtype.kind == "f" else np.dtype(np.float64)
+    first, last = work.type(start), work.type(end)
+    if steps == 1:
+        return xp.full(1, first).astype(np_dtype)
+    step = (last - first) / work.type(max(steps - 1, 1))
+    i = xp.arange(steps, dtype=work)
+    values = xp.where(i < steps // 2, first + step * i, last - step * (work.type(steps - 1) - i))
+    return values.astype(np_dtype)
 
 
 def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype: Any = None,
              device: Any = None) -> Tensor:
+    start, end, steps = (_number(v) for v in (start, end, steps))
     xp, np_dtype, dev = _module_and_dtype(dtype, device)
     return _finish((base ** xp.linspace(start, end, steps)).astype(np_dtype), None, dev, False)
 
@@ -292,6 +346,9 @@ def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype:
 def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None,
         requires_grad: bool = False) -> Tensor:
     """The ``n x m`` identity matrix."""
+    for name, size in (("n", n), ("m", m)):
+        if size is not None and size < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
     xp, np_dtype, dev = _module_and_dtype(dtype, device)
     return _finish(xp.eye(n, m, dtype=np_dtype), None, dev, requires_grad)
 

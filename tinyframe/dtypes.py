@@ -9,7 +9,7 @@ __all__ = [
     "dtype", "float16", "float32", "float64", "complex64", "complex128", "int8", "int16", "int32", "int64", "uint8",
     "bool_",
     "as_dtype", "from_numpy_dtype", "get_default_dtype", "set_default_dtype", "result_type",
-    "scalar_type_name", "cpp_type_name", "legacy_type_name",
+    "scalar_type_name", "cpp_type_name", "legacy_type_name", "wrap_integer", "storable",
 ]
 
 
@@ -83,6 +83,37 @@ _SCALAR_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double"
 _CPP_TYPE_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double", "uint8": "unsigned char",
                    "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int", "bool": "bool",
                    "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+
+
+def wrap_integer(number: int, np_dtype: Any) -> int:
+    """``number`` as PyTorch casts a Python int operand to an integer tensor's dtype: wrapped around modulo
+    the type's width (``uint8_tensor + 300`` adds 44, ``uint8_tensor > -1`` compares with 255), where NumPy
+    raises OverflowError. Beyond 64 bits PyTorch too raises."""
+    bits = np_dtype.itemsize * 8
+    low = -(1 << (bits - 1)) if np_dtype.kind == "i" else 0
+    if low <= number < low + (1 << bits):
+        return number
+    if not -(1 << 63) <= number < 1 << 64:
+        raise OverflowError("int too big to convert")
+    return (number - low) % (1 << bits) + low
+
+
+_STORED_TYPE_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t"}
+
+
+def storable(value: Any, np_dtype: Any) -> Any:
+    """``value`` as written into a tensor of ``np_dtype`` (``fill_``, ``full``, ``t[i] = value``): a Python int
+    going into an integer tensor gets PyTorch's overflow check (an unsigned type also takes the negatives down
+    to ``-max``) and is then wrapped as ``wrap_integer``; other values pass unchanged."""
+    if type(value) is not int or np_dtype.kind not in "iu":
+        return value
+    info = np.iinfo(np_dtype)
+    low = -int(info.max) if info.min == 0 else int(info.min)
+    if not low <= value <= info.max:
+        raise RuntimeError(f"value cannot be converted to type {_STORED_TYPE_NAMES.get(np_dtype.name, np_dtype.name)} "
+                           "without overflow")
+    return wrap_integer(value, np_dtype)
+
 
 
 def scalar_type_name(d: Any) -> str:

@@ -62,7 +62,8 @@ __all__ = [*binary.__all__, *unary.__all__, *reduction.__all__, *linalg.__all__,
 
 # PyTorch's top-level functions that take ``out=``; those tinyframe has get it below.
 _OUT_FUNCTIONS = frozenset("""
-    abs absolute acos acosh add addbmm addcdiv addcmul addmm addmv all amax amin angle any arccos arcsin arctan
+    abs absolute acos acosh add addbmm addcdiv addcmul addmm addmv all amax amin angle any arccos arccosh arcsin
+    arcsinh arctan arctanh
     arctan2 argmax argmin asin asinh atan atan2 atanh baddbmm bitwise_and bitwise_left_shift bitwise_not
     bitwise_or bitwise_right_shift bitwise_xor bmm bucketize cat ceil cholesky cholesky_inverse cholesky_solve
     clamp clip column_stack concat concatenate copysign cos cosh cross cummax cummin cumprod cumsum deg2rad diag
@@ -70,7 +71,7 @@ _OUT_FUNCTIONS = frozenset("""
     fmin fmod frac frexp gather gcd ge ger greater greater_equal gt heaviside histc hstack hypot i0 igamma igammac
     index_add index_select inner inverse isin kron kthvalue lcm ldexp le lerp less less_equal lgamma log log10
     log1p log2 log_softmax logaddexp logcumsumexp logical_and logical_not logical_or logical_xor logit logsumexp
-    lt masked_select matmul matrix_power max maximum mean median min minimum mm mode mul multiply mv mvlgamma
+    lt masked_select matmul matrix_power max maximum mean median min minimum mm mode msort mul multiply mv mvlgamma
     nan_to_num nanmean nansum ne neg negative nextafter nonzero norm not_equal outer polar polygamma pow prod
     quantile rad2deg reciprocal remainder renorm round rsqrt scatter scatter_add searchsorted sgn sigmoid sign
     signbit sin sinc sinh softmax sort sqrt square stack std std_mean sub subtract sum take_along_dim tan tanh

@@ -72,7 +72,6 @@ class Tensor:
     """
 
     __slots__ = ("_data", "grad_fn", "_requires_grad", "_grad", "__dict__", "__weakref__")
-    __hash__ = object.__hash__
     _data: Any                         # the NumPy or CuPy array
     grad_fn: Any                       # the Node that made this tensor, None for a leaf
     _requires_grad: bool
@@ -785,11 +784,11 @@ class Tensor:
 
     def clamp_min(self, min: Any) -> Tensor:
         """``clamp(min=min)``."""
-        return binary.clamp(self, min, None)
+        return binary.clamp_min(self, min)
 
     def clamp_max(self, max: Any) -> Tensor:
         """``clamp(max=max)``."""
-        return binary.clamp(self, None, max)
+        return binary.clamp_max(self, max)
 
     def ravel(self) -> Tensor:
         """The elements as a 1-D tensor (a view when the layout allows): ``reshape(-1)``."""
@@ -1454,7 +1453,7 @@ class Tensor:
 
     def zero_(self) -> Tensor:
         """Fills the tensor with zeros; returns self."""
-        return inplace.fill(self, 0)
+        return inplace.zero(self)
 
     def fill_(self, value: Any) -> Tensor:
         """Fills the tensor with ``value``; returns self."""
@@ -1845,7 +1844,7 @@ class Tensor:
     def __iter__(self) -> Iterator[Tensor]:
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._data.shape[0]))
+        return iter(self.unbind(0))  # as PyTorch: the rows share one UnbindBackward0 node
 
     def __bool__(self) -> builtins.bool:
         size = self._data.size
@@ -1879,10 +1878,13 @@ class Tensor:
     def __format__(self, spec: str) -> str:
         if self._data.ndim == 0:
             return format(self.item(), spec)
-        return format(repr(self), spec)
+        return object.__format__(self, spec)  # str(self) for an empty spec, else TypeError, as PyTorch
+
+    def __hash__(self) -> builtins.int:
+        return id(self)
 
     def __reduce_ex__(self, protocol: Any) -> Any:
-        return (creation.tensor, (self._host_array().copy(),), None)
+        return (_rebuild, (self._host_array().copy(), self._requires_grad), None)
 
     def __deepcopy__(self, memo: dict) -> Tensor:
         if self.grad_fn is not None:
@@ -1893,6 +1895,11 @@ class Tensor:
             out._grad = Tensor._make(self._grad._data.copy())
         memo[id(self)] = out
         return out
+
+
+def _rebuild(array: Any, requires_grad: builtins.bool) -> Tensor:
+    """The tensor a pickle holds: a leaf with the pickled values and ``requires_grad``."""
+    return creation.tensor(array, requires_grad=requires_grad)
 
 
 _NON_LEAF_GRAD_WARNING = (

@@ -76,4 +76,10 @@ CASES: list[OpCase] = [
            [(3, 4), (2, 4)]),
     OpCase("setitem_mask", lambda x, w: _setitem(x, w, tf.tensor(MASK)),
            lambda a, w: _setitem_reference(a, w, MASK), [(3, 4), (7,)]),
+    # In-place overwrites (x * 1 is a non-leaf to write into); x's own gradient through them is zero.
+    OpCase("copy_", lambda x, s: (x * 1.0).copy_(s) + x, lambda a, s: np.broadcast_to(s, a.shape) + a,
+           [(3, 4), (4,)]),
+    OpCase("fill_tensor", lambda x, v: (x * 1.0).fill_(v) * x, lambda a, v: v * a, [(3, 4), ()]),
+    OpCase("fill_number", lambda x: (x * 1.0).fill_(0.5) * x, lambda a: 0.5 * a, [(3, 4)]),
+    OpCase("zero_", lambda x: (x * 1.0).zero_() + x, lambda a: a, [(3, 4)]),
 ]

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "maximum", "minimum",
-    "where", "clamp", "floor_divide", "remainder", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or",
+    "where", "clamp", "clamp_min", "clamp_max",
+    "floor_divide", "remainder", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or",
     "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isclose", "allclose",
     "hypot", "logaddexp", "logaddexp2", "copysign", "fmod",
     "xlogy", "lerp", "addcmul", "addcdiv", "atan2", "arctan2",
@@ -152,6 +153,11 @@ class Pow(Op):
         ctx.save_for_backward(x)
         ctx.exponent = exponent
         x, exponent = promote(x, exponent)
+        if x.dtype.kind in "iub" and type(exponent) is int and exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        if exponent == -0.5 and x.dtype.kind == "f":  # PyTorch's rsqrt: -inf at -0.0, NaN at -inf
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return 1.0 / ctx.xp.sqrt(x)
         return x ** exponent
 
     @staticmethod
@@ -169,7 +175,7 @@ class PowTensor(Op, node_name="PowBackward1"):
     @staticmethod
     def forward(ctx: PowTensor, x: Any, y: Any) -> Any:
         x, y = promote(x, y)
-        out = x ** y
+        out = _power(ctx.xp, x, y)
         ctx.save_for_backward(x, y, out)
         return out
 
@@ -193,7 +199,7 @@ class PowNumberBase(Op, node_name="PowBackward2"):
     @staticmethod
     def forward(ctx: PowNumberBase, y: Any, *, base: Any) -> Any:
         base, y = promote(base, y)
-        out = base ** y
+        out = _power(ctx.xp, base, y)
         ctx.base = base
         ctx.save_for_backward(out)
         return out
@@ -205,6 +211,17 @@ class PowNumberBase(Op, node_name="PowBackward2"):
         if base == 0:
             return g * 0.0
         return g * out * (cmath.log(base).conjugate() if isinstance(base, complex) else math.log(base))
+
+
+def _power(xp: Any, base: Any, exponent: Any) -> Any:
+    """``base ** exponent``; for integers, a negative exponent gives what PyTorch's integer pow gives (1 for
+    a base of 1, +-1 for -1, else 0) where NumPy raises."""
+    if exponent.dtype.kind not in "iu" or not (exponent < 0).any():
+        return base ** exponent
+    negative = exponent < 0
+    out = base ** xp.where(negative, 0, exponent)
+    unit = xp.where(exponent % 2 == 0, 1, base)  # base ** exponent for a base of 1 or -1
+    return xp.where(negative, xp.where(abs(base) == 1, unit, 0), out).astype(out.dtype)
 
 
 class Maximum(Op):
@@ -262,6 +279,11 @@ class Clamp(Op, node_name="ClampBackward1"):
         reject_complex("clamp", x, message="clamp is not supported for complex types")
         ctx.save_for_backward(x)
         ctx.low, ctx.high = low, high
+        # An integer tensor clamped to a float bound becomes floating, as in PyTorch.
+        if low is not None:
+            x, low = promote(x, low)
+        if high is not None:
+            x, high = promote(x, high)
         return ctx.xp.clip(x, low, high)
 
     @staticmethod
@@ -279,6 +301,57 @@ class ClampMin(Clamp, node_name="ClampMinBackward0"):
 
 class ClampMax(Clamp, node_name="ClampMaxBackward0"):
     pass
+
+
+class ClampTensor(Op, node_name="ClampBackward0"):
+    """``clamp`` with tensor bounds: ``min(max(x, low), high)`` for the bounds given (``has_low``,
+    ``has_high``), in their common dtype. As PyTorch's derivatives: ``x`` gets ``g`` where
+    ``low <= x <= high``; ``low`` gets it where ``x < low`` (and ``low < high``); ``high`` where ``x > high``
+    (or ``high < low``, where ``high`` wins)."""
+
+    @staticmethod
+    def forward(ctx: ClampTensor, x: Any, *bounds: Any, has_low: bool, has_high: bool) -> Any:
+        ctx.save_for_backward(x, *bounds)
+        ctx.has_low, ctx.has_high = has_low, has_high
+        low, high = _clamp_bounds(bounds, has_low, has_high)
+        out = x
+        if has_low:
+            out, low = promote(out, low)
+            out = ctx.xp.maximum(out, low)
+        if has_high:
+            out, high = promote(out, high)
+            out = ctx.xp.minimum(out, high)
+        return out
+
+    @staticmethod
+    def backward(ctx: ClampTensor, g: Any) -> tuple:
+        x, *bounds = ctx.saved_tensors
+        low, high = _clamp_bounds(bounds, ctx.has_low, ctx.has_high)
+        xp, zero = ctx.xp, ctx.xp.zeros_like(g)
+        inside = (x >= low) if ctx.has_low else None
+        if ctx.has_high:
+            inside = (x <= high) if inside is None else inside & (x <= high)
+        grads = [xp.where(inside, g, zero)]
+        if ctx.has_low:
+            below = x < low
+            grads.append(xp.where(below & (low < high) if ctx.has_high else below, g, zero))
+        if ctx.has_high:
+            grads.append(xp.where((x > high) | (high < low) if ctx.has_low else x > high, g, zero))
+        return tuple(grads)
+
+
+class ClampMinTensor(ClampTensor, node_name="ClampMinBackward1"):
+    pass
+
+
+class ClampMaxTensor(ClampTensor, node_name="ClampMaxBackward1"):
+    pass
+
+
+def _clamp_bounds(bounds: Any, has_low: bool, has_high: bool) -> tuple:
+    """``(low, high)`` from the bounds given, None for the missing one."""
+    bounds = list(bounds)
+    return (bounds.pop(0) if has_low else None), (bounds.pop(0) if has_high else None)
 
 
 def _check_operand(name: str, other: Any) -> None:
@@ -328,6 +401,8 @@ def _elementwise2(name: str, compute: Any, vjp_x: Any, vjp_y: Any, node_name: st
 
 def _xlogy(xp: Any, x: Any, y: Any) -> Any:
     """``x * log(y)``, 0 where ``x`` is 0 unless ``y`` is NaN (PyTorch's ``xlogy``)."""
+    dtype = (y if is_number(x) else x).dtype  # a number operand must not make NumPy compute in float64
+    x, y = xp.asarray(x, dtype), xp.asarray(y, dtype)
     return xp.where(xp.isnan(y), y, x * xp.log(xp.where(x == 0, 1.0, y)))
 
 
@@ -358,6 +433,9 @@ Copysign = _elementwise2("Copysign", lambda xp, x, y: xp.copysign(x, y),
 Fmod = _elementwise2("Fmod", lambda xp, x, y: xp.fmod(x, y),
                      lambda g, x, y, out, xp: g * 1.0, lambda g, x, y, out, xp: -g * xp.trunc(x / y),
                      "FmodBackward1")
+Remainder = _elementwise2("Remainder", lambda xp, x, y: _rounding_division(_remainder)(x, y),
+                          lambda g, x, y, out, xp: g * 1.0, lambda g, x, y, out, xp: -g * xp.floor(x / y),
+                          "RemainderBackward1", keeps_integers=True)
 
 Atan2 = _elementwise2("Atan2", lambda xp, x, y: xp.arctan2(x, y), lambda g, x, y, out, xp: g * y / (x * x + y * y),
                       lambda g, x, y, out, xp: -g * x / (x * x + y * y))
@@ -379,18 +457,27 @@ def _first_wins(xp: Any, first_wins_ties: Any, y: Any) -> Any:
 # PyTorch names the nodes of a number operand differently.
 _CopysignScalar: type[_Elementwise2] = type("_CopysignScalar", (Copysign,), {}, node_name="CopysignBackward1")
 _FmodScalar: type[_Elementwise2] = type("_FmodScalar", (Fmod,), {}, node_name="FmodBackward0")
+_XlogyScalar: type[_Elementwise2] = type("_XlogyScalar", (Xlogy,), {}, node_name="XlogyBackward2")
+_RemainderScalar: type[_Elementwise2] = type("_RemainderScalar", (Remainder,), {}, node_name="RemainderBackward0")
 
 
 def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     """``input + alpha * other``, broadcasting."""
     _check_operand("add", other)
+    _check_alpha(input, other, alpha)
     return Add.apply(input, other, alpha=alpha)
 
 
 def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     """``input - alpha * other``, broadcasting."""
     _check_operand("sub", other)
+    _check_alpha(input, other, alpha)
     return Sub.apply(input, other, alpha=alpha)
+
+
+def _check_alpha(input: Any, other: Any, alpha: Any) -> None:
+    if isinstance(alpha, float) and _is_integral(input) and _is_integral(other):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
 
 
 def mul(input: Any, other: Any) -> Tensor:
@@ -407,12 +494,35 @@ def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
     _check_operand("div", other)
     if rounding_mode is None:
         return Div.apply(input, other)
-    if rounding_mode == "floor":
-        return floor_divide(input, other)
-    if rounding_mode == "trunc":
-        return _compare(input, other, _rounding_division(_trunc_divide))
-    raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+    if rounding_mode in ("floor", "trunc"):
+        return RoundingDiv.apply(input, other, compute=_ROUNDINGS[rounding_mode])
+    raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                      f"'{rounding_mode}'")
+
+
+class RoundingDiv(Op, node_name="DivBackward2"):
+    """``div`` with a rounding mode: a step function of its operands, so both gradients are zero."""
+
+    @staticmethod
+    def forward(ctx: RoundingDiv, x: Any, y: Any, *, compute: Any) -> Any:
+        return _rounding_division(compute)(*promote(x, y))
+
+    @staticmethod
+    def backward(ctx: RoundingDiv, g: Any) -> tuple:
+        zero = ctx.xp.zeros_like(g)
+        return zero, zero
+
+
+class FloorDivide(_graph.NotImplementedOp, node_name="NotImplemented"):
+    """``floor_divide``, which PyTorch records without a derivative."""
+
+    @staticmethod
+    def forward(ctx: FloorDivide, x: Any, y: Any) -> Any:
+        return _rounding_division(_floor_divide)(*promote(x, y))
+
+    @staticmethod
+    def backward(ctx: FloorDivide, g: Any) -> Any:
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
 
 
 def _trunc_divide(a: Any, b: Any) -> Any:
@@ -450,9 +560,10 @@ def where(condition: Tensor, input: Any = None, other: Any = None) -> Any:
     if condition._data.dtype.kind != "b":
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with "
                            f"dtype {condition.dtype}")
-    if is_number(input) and is_number(other):  # two numbers: a result of their dtype on condition's device
-        joint = dtypes.result_type(input, other).numpy
-        input = _graph.wrap(array_module_of(condition._data).asarray(input, dtype=joint))
+    if not isinstance(input, _graph.Tensor) and not isinstance(other, _graph.Tensor):
+        # Two numbers: the result takes their common dtype (int64, the default float, or bool), as in PyTorch.
+        xp, dtype = array_module_of(condition._data), dtypes.result_type(input, other).numpy
+        input, other = (_graph.wrap(xp.asarray(v, dtype)) for v in (input, other))
     return Where.apply(input, other, condition=condition._data)
 
 
@@ -461,10 +572,29 @@ def clamp(input: Tensor, min: Any = None, max: Any = None) -> Tensor:
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, _graph.Tensor) or isinstance(max, _graph.Tensor):
-        out = input if min is None else maximum(input, min)
-        return out if max is None else minimum(out, max)
-    op = Clamp if min is not None and max is not None else (ClampMin if min is not None else ClampMax)
-    return op.apply(input, low=min, high=max)
+        return _clamp_by_tensors(ClampTensor, input, min, max)
+    return Clamp.apply(input, low=min, high=max)
+
+
+def _clamp_by_tensors(op: type[ClampTensor], input: Tensor, min: Any, max: Any) -> Tensor:
+    bounds = [b if isinstance(b, _graph.Tensor) else _graph.wrap(array_module_of(input._data).asarray(b))
+              for b in (min, max) if b is not None]
+    return op.apply(input, *bounds, has_low=min is not None, has_high=max is not None)
+
+
+def clamp_min(input: Tensor, min: Any) -> Tensor:
+    """``clamp(input, min=min)``, recorded as PyTorch's clamp_min (ClampMinBackward0, which PyTorch's own
+    kernels such as hinge losses and ``normalize`` call); ``clamp(min=...)`` records ClampBackward1."""
+    if isinstance(min, _graph.Tensor):
+        return _clamp_by_tensors(ClampMinTensor, input, min, None)
+    return ClampMin.apply(input, low=min, high=None)
+
+
+def clamp_max(input: Tensor, max: Any) -> Tensor:
+    """``clamp(input, max=max)``, recorded as PyTorch's clamp_max (ClampMaxBackward0)."""
+    if isinstance(max, _graph.Tensor):
+        return _clamp_by_tensors(ClampMaxTensor, input, None, max)
+    return ClampMax.apply(input, low=None, high=max)
 
 
 def _compare(x: Any, y: Any, compute: Any) -> Tensor:
@@ -494,6 +624,9 @@ def _rounding_division(compute: Any) -> Any:
 
 def _floor_divide(a: Any, b: Any) -> Any:
     return a // b
+
+
+_ROUNDINGS = {"floor": _floor_divide, "trunc": _trunc_divide}
 
 
 def _remainder(a: Any, b: Any) -> Any:
@@ -589,7 +722,7 @@ def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1
 
 def xlogy(input: Any, other: Any) -> Tensor:
     """``input * log(other)``, and 0 where ``input`` is 0 (unless ``other`` is NaN)."""
-    return Xlogy.apply(input, other)
+    return (_XlogyScalar if isinstance(other, (int, float)) else Xlogy).apply(input, other)
 
 
 def atan2(input: Tensor, other: Tensor) -> Tensor:
@@ -629,7 +762,8 @@ def fmod(input: Any, other: Any) -> Tensor:
     """C's ``fmod``: ``input - trunc(input / other) * other``, the remainder with the sign of ``input``
     (``remainder`` takes the sign of ``other``). Integer operands give an integer result."""
     if all(_is_integral(v) for v in (input, other)):
-        return _compare(input, other, np.fmod)  # CuPy arrays reach CuPy's fmod through __array_ufunc__
+        # CuPy arrays reach CuPy's fmod through __array_ufunc__; an integer zero divisor raises.
+        return _compare(input, other, _rounding_division(np.fmod))
     return (_FmodScalar if isinstance(other, (int, float)) else Fmod).apply(input, other)
 
 
@@ -654,7 +788,7 @@ def _require_tensors(name: str, input: Any, other: Any) -> None:
                             f"{type(value).__name__}")
 
 
-class Heaviside(Op, node_name="torch::autograd::NotImplemented"):
+class Heaviside(_graph.NotImplementedOp, node_name="NotImplemented"):
     """The step function: 0 below zero, 1 above, ``values`` at zero (NaN gives 0, as PyTorch)."""
 
     @staticmethod
@@ -747,13 +881,16 @@ def _is_integral(value: Any) -> bool:
 def floor_divide(input: Any, other: Any) -> Tensor:
     """``input // other``: the quotient rounded towards minus infinity; an integer zero divisor raises."""
     reject_complex("div_floor", input, other)
-    return _compare(input, other, _rounding_division(_floor_divide))
+    return FloorDivide.apply(input, other)
 
 
 def remainder(input: Any, other: Any) -> Tensor:
-    """``input % other``, with the sign of ``other`` (Python's modulus); an integer zero divisor raises."""
+    """``input % other``, with the sign of ``other`` (Python's modulus); an integer zero divisor raises.
+    The gradient is ``g`` for ``input`` and ``-g * floor(input / other)`` for ``other``."""
     reject_complex("remainder", input, other)
-    return _compare(input, other, _rounding_division(_remainder))
+    if not isinstance(input, _graph.Tensor) or all(_is_integral(v) for v in (input, other)):
+        return _compare(input, other, _rounding_division(_remainder))  # no derivative (PyTorch's NotImplemented)
+    return (_RemainderScalar if isinstance(other, (int, float)) else Remainder).apply(input, other)
 
 
 def eq(input: Any, other: Any) -> Tensor:

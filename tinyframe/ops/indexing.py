@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph
+from .. import _graph, dtypes
 from .._dims import wrap_dim
 from .._graph import Op
 from ..device import add_at, array_module_of, device_of, move_array
@@ -222,7 +222,7 @@ def _scatter_array(xp: Any, g: Any, shape: tuple, index: tuple, pre: tuple | Non
 def _assign(target: Any, index: tuple, value: Any, basic: bool) -> None:
     """``target[index] = value`` with PyTorch's errors for a value that does not broadcast."""
     try:
-        target[index] = value
+        target[index] = dtypes.storable(value, target.dtype)
     except ValueError:
         raise _assign_error(value, target[index].shape, basic) from None
 

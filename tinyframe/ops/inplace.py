@@ -10,11 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .. import _graph, creation, grad_mode, random
+from .. import _graph, creation, dtypes, grad_mode, random
 from ..device import array_module_of, device_of, move_array
 from ..random import generator_for
-from ._composite import composed
-from .binary import where
 from .indexing import Alias, CopySlices, Index, IndexPut, _assign, _indexing_error, _is_array, _is_full, _parse, getitem
 from .shape import INPLACE_FORMS
 
@@ -47,7 +45,7 @@ def _write(target: Tensor, data: Any) -> None:
 def _store(target: Tensor, data: Any) -> None:
     """Writes ``data`` into ``target``'s storage and bumps its version."""
     try:
-        target._data[...] = data
+        target._data[...] = dtypes.storable(data, target._data.dtype)
     except ValueError as exc:  # NumPy's read-only broadcast views (expand) and bad broadcasts
         if not target._data.flags.writeable:
             raise RuntimeError("unsupported operation: more than one element of the written-to tensor "
@@ -171,10 +169,12 @@ def fill(target: Tensor, value: Any) -> Tensor:
     if isinstance(value, _graph.Tensor) and value.ndim != 0:
         raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                            f"{value.ndim} dimensions.")
-    if not _records(target, (value,)):
-        _store(target, value._data if isinstance(value, _graph.Tensor) else value)
-        return target
-    return apply(target, _replaced_by, value)
+    return _overwrite(target, FillTensor if isinstance(value, _graph.Tensor) else FillNumber, value)
+
+
+def zero(target: Tensor) -> Tensor:
+    """``target.zero_()``: every element set to zero."""
+    return _overwrite(target, Zero, 0)
 
 
 def copy(target: Tensor, src: Tensor) -> Tensor:
@@ -184,18 +184,51 @@ def copy(target: Tensor, src: Tensor) -> Tensor:
     if not _records(target, (src,)):
         _store(target, move_array(src._data, device_of(target._data)))
         return target
-    return apply(target, _copied, src.to(target.device))
+    return apply(target, _replaced_by, Copy, src.to(target.device))
 
 
-def _copied(old: Tensor, new: Tensor) -> Tensor:
-    """``_replaced_by`` recorded as PyTorch's one ``CopyBackwards`` node (``new``'s gradient, none for ``old``)."""
-    return composed("CopyBackwards", _replaced_by, old, new)
+def _overwrite(target: Tensor, op: type[_graph.Op], value: Any) -> Tensor:
+    if not _records(target, (value,)):
+        _store(target, value._data if isinstance(value, _graph.Tensor) else value)
+        return target
+    return apply(target, _replaced_by, op, value)
 
 
-def _replaced_by(old: Tensor, new: Any) -> Tensor:
-    """``new`` broadcast to ``old``'s shape, with a zero gradient for ``old`` (FillBackward)."""
-    everywhere = _graph.wrap(array_module_of(old._data).ones(old._data.shape, dtype=bool))
-    return where(everywhere, new, old)
+def _replaced_by(old: Tensor, op: type[_graph.Op], new: Any) -> Tensor:
+    return op.apply(old, new) if isinstance(new, _graph.Tensor) else op.apply(old, value=new)
+
+
+class Copy(_graph.Op, node_name="CopyBackwards"):
+    """``old`` overwritten by the tensor ``new``, broadcast and cast to ``old``'s dtype (``copy_``): ``old``
+    gets a zero gradient, ``new`` the gradient (summed to its shape by the engine)."""
+
+    @staticmethod
+    def forward(ctx: Copy, old: Any, new: Any) -> Any:
+        return ctx.xp.broadcast_to(new, old.shape).astype(old.dtype)
+
+    @staticmethod
+    def backward(ctx: Copy, g: Any) -> tuple:
+        return ctx.xp.zeros_like(g), g
+
+
+class FillTensor(Copy, node_name="FillBackward3"):
+    """``fill_`` with a 0-dim tensor: the value gets the sum of the gradient."""
+
+
+class FillNumber(_graph.Op, node_name="FillBackward2"):
+    """``fill_`` with a number: ``old`` gets a zero gradient."""
+
+    @staticmethod
+    def forward(ctx: FillNumber, old: Any, *, value: Any) -> Any:
+        return ctx.xp.full(old.shape, dtypes.storable(value, old.dtype), dtype=old.dtype)
+
+    @staticmethod
+    def backward(ctx: FillNumber, g: Any) -> Any:
+        return ctx.xp.zeros_like(g)
+
+
+class Zero(FillNumber, node_name="ZeroBackward0"):
+    pass
 
 
 def random_fill(target: Tensor, kind: str, *parameters: Any, generator: Any = None) -> Tensor:

@@ -25,8 +25,12 @@ def promote(x: Any, y: Any) -> tuple[Any, Any]:
         array, number = (y, x) if x_number else (x, y)
         kind = array.dtype.kind
         number_type = type(number)
-        if kind == "c" or (kind == "f" and number_type is not complex) or (kind in "iu" and number_type in (int, bool)):
+        if kind == "c" or (kind == "f" and number_type is not complex):
             return x, y
+        if kind in "iu" and number_type in (int, bool):
+            if number_type is int:
+                number = dtypes.wrap_integer(number, array.dtype)
+            return (number, y) if x_number else (x, number)
     else:
         return x, y
     target = dtypes.result_type(*(v if is_number(v) else (dtypes.from_numpy_dtype(v.dtype), v.ndim)
@@ -36,6 +40,13 @@ def promote(x: Any, y: Any) -> tuple[Any, Any]:
 
 def promote_to_float(x: Any, y: Any) -> tuple[Any, Any]:
     """Like ``promote``, then integers and bools become the default float dtype (true division)."""
+    if is_number(x) != is_number(y):  # a number meets the floating result, not the integer tensor's dtype
+        array, number = (y, x) if is_number(x) else (x, y)
+        if array.dtype.kind == "c" or (array.dtype.kind == "f" and type(number) is not complex):
+            return x, y
+        if type(number) is not complex:
+            target = dtypes.get_default_dtype().numpy
+            return _cast(x, target), _cast(y, target)
     x, y = promote(x, y)
     array = y if is_number(x) else x
     if is_number(array) or array.dtype.kind not in "fc":

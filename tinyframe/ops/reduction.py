@@ -865,7 +865,8 @@ def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
 
 def _logical_reduction(input: Tensor, dim: Any, keepdim: bool, test_all: bool) -> Tensor:
     x = input._data
-    axes = _axes(dim, x.ndim)
+    # PyTorch's all / any reduce over no dimension for dim=() (the other reductions reduce over all of them).
+    axes = () if isinstance(dim, (tuple, list)) and not dim else _axes(dim, x.ndim)
     out = x.all(axis=axes, keepdims=keepdim) if test_all else x.any(axis=axes, keepdims=keepdim)
     if x.dtype == _UINT8:  # PyTorch keeps uint8 for uint8 inputs
         out = out.astype(_UINT8)

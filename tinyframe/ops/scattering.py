@@ -75,7 +75,7 @@ class ScatterValue(Op, node_name="ScatterBackward1"):
         return ctx.xp.where(ctx.mask, 0.0, g)
 
 
-class ScatterWithReduce(Op, node_name="NotImplemented"):
+class ScatterWithReduce(_graph.NotImplementedOp, node_name="NotImplemented"):
     """``scatter(..., reduce='add' | 'multiply')``, which PyTorch does not differentiate."""
 
     @staticmethod

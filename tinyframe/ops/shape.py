@@ -866,6 +866,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     for i, tensor in enumerate(tensors):
         if tensor._data.ndim == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+    dtype = _common_dtype(tensors)  # the skipped empty tensors take part in type promotion, as in PyTorch
     kept = [t for t in tensors if t._data.shape != (0,)] or tensors[:1]
     if len(kept) < len(tensors):
         tensors = kept
@@ -879,7 +880,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
             if k != d and expected != got:
                 raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size {expected} "
                                    f"but got size {got} for tensor number {i} in the list.")
-    return Cat.apply(*tensors, dim=d, dtype=_common_dtype(tensors))
+    return Cat.apply(*tensors, dim=d, dtype=dtype)
 
 
 def concatenate(tensors: Sequence[Tensor], axis: int = 0) -> Tensor:

@@ -299,7 +299,7 @@ def _shifted(x: np.ndarray, minimum: float) -> tuple:
 def _digamma(x: np.ndarray) -> np.ndarray:
     """psi(x) = d/dx log gamma(x): psi(x) = psi(1 - x) - pi / tan(pi x) below 1/2, the recurrence
     psi(y) = psi(y + 1) - 1/y up to y >= 10, then the asymptotic series (error below 1e-15 there).
-    -inf at 0 and NaN at the negative integers, as PyTorch."""
+    -inf at 0 (+inf at -0.0) and NaN at the negative integers, as PyTorch."""
     reflect = x < 0.5
     y, steps = _shifted(np.where(reflect, 1.0 - x, x), 10.0)
     inv2 = 1.0 / (y * y)
@@ -307,7 +307,7 @@ def _digamma(x: np.ndarray) -> np.ndarray:
     out = np.log(y) - 0.5 / y - series - sum(1.0 / s for s in steps)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.where(reflect, out - math.pi / np.tan(math.pi * x), out)
-    return np.where(x == 0, -np.inf, np.where(_is_pole(x), np.nan, out))
+    return np.where(x == 0, np.copysign(np.inf, -x), np.where(_is_pole(x), np.nan, out))  # +inf at -0.0
 
 
 def _trigamma(x: np.ndarray) -> np.ndarray:
@@ -387,7 +387,7 @@ def _zeta(x: np.ndarray, q: np.ndarray) -> np.ndarray:
         s, a, b = q ** -x, q.copy(), np.zeros_like(q)
         done, steps = np.zeros(q.shape, bool), 0
         while True:
-            active = ~done & ((steps < 9) | (a <= 9.0))
+            active = ~done & np.isfinite(a) & ((steps < 9) | (a <= 9.0))  # q = -inf would never pass 9
             if not active.any():
                 break
             steps += 1

@@ -10,7 +10,7 @@ from ...tensor import Tensor
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Tensor | None = None) -> Tensor:
     """``input / max(||input||_p, eps)``, the norm taken along ``dim``."""
-    norm = binary.clamp(reductions.norm(input, p, dim, keepdim=True), min=eps)
+    norm = binary.clamp_min(reductions.norm(input, p, dim, keepdim=True), eps)
     result = binary.div(input, norm.expand_as(input))  # PyTorch's graph: Norm, ClampMin, Expand, Div
     if out is not None:
         out.copy_(result)

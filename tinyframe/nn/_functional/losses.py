@@ -34,13 +34,13 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
         raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
                            f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} ")
     gap = binary.add(binary.mul(unary.neg(target), binary.sub(input1, input2)), margin)
-    return _reduced(binary.clamp(gap, min=0.0), reduction, size_average, reduce)
+    return _reduced(binary.clamp_min(gap, 0.0), reduction, size_average, reduce)
 
 
 def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, size_average: bool | None = None,
                          reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     """``input`` where ``target == 1``, ``max(0, margin - input)`` where ``target == -1``."""
-    margin_part = binary.where(binary.ne(target, 1), binary.clamp(binary.sub(margin, input), min=0.0), 0.0)
+    margin_part = binary.where(binary.ne(target, 1), binary.clamp_min(binary.sub(margin, input), 0.0), 0.0)
     self_part = binary.where(binary.ne(target, -1), input, 0.0)
     return _reduced(binary.add(margin_part, self_part), reduction, size_average, reduce)
 
@@ -75,7 +75,7 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
                        binary.add(reductions.sum(binary.mul(input2, input2), dim), eps))
     cos = binary.div(dot, unary.sqrt(norms))
     positive = binary.where(binary.eq(target, 1), binary.sub(1.0, cos), 0.0)
-    negative = binary.where(binary.eq(target, -1), binary.clamp(binary.sub(cos, margin), min=0.0), 0.0)
+    negative = binary.where(binary.eq(target, -1), binary.clamp_min(binary.sub(cos, margin), 0.0), 0.0)
     return _reduced(binary.add(positive, negative), reduction, size_average, reduce)
 
 
@@ -90,7 +90,7 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, marg
     if swap:
         to_negative = binary.minimum(to_negative, pairwise_distance(positive, negative, p, eps))
     # PyTorch's kernel adds the margin as a Scalar (AddBackward1), then subtracts
-    losses = binary.clamp(binary.sub(binary.AddScalar.apply(to_positive, other=margin), to_negative), min=0.0)
+    losses = binary.clamp_min(binary.sub(binary.AddScalar.apply(to_positive, other=margin), to_negative), 0.0)
     return _reduced(losses, reduction, size_average, reduce)
 
 
@@ -104,7 +104,7 @@ def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative
     to_positive, to_negative = distance(anchor, positive), distance(anchor, negative)
     if swap:
         to_negative = binary.minimum(to_negative, distance(positive, negative))
-    losses = binary.clamp(binary.sub(binary.add(to_positive, margin), to_negative), min=0.0)
+    losses = binary.clamp_min(binary.sub(binary.add(to_positive, margin), to_negative), 0.0)
     return _reduced(losses, reduction)
 
 
@@ -118,7 +118,7 @@ def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full
     else:
         losses = binary.sub(input, binary.mul(target, unary.log(binary.add(input, eps))))
     if full:
-        counts = binary.clamp(target, min=1.0)  # the term is used where target > 1 only: no log(0) elsewhere
+        counts = binary.clamp_min(target, 1.0)  # the term is used where target > 1 only: no log(0) elsewhere
         stirling = binary.add(binary.sub(binary.mul(counts, unary.log(counts)), counts),
                               binary.mul(unary.log(binary.mul(counts, 2 * math.pi)), 0.5))
         losses = binary.add(losses, binary.where(binary.gt(target, 1), stirling, 0.0))
@@ -162,7 +162,7 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     x = input if input.ndim == 2 else input.reshape(1, -1)
     index = target.reshape(-1, 1)
     chosen = indexing.gather(x, 1, index)
-    gaps = binary.clamp(binary.add(binary.sub(x, chosen), margin), min=0.0)
+    gaps = binary.clamp_min(binary.add(binary.sub(x, chosen), margin), 0.0)
     if p == 2:
         gaps = unary.square(gaps)
     if weight is not None:
@@ -197,7 +197,7 @@ def _multilabel_margin_loss(input: Tensor, target: Tensor, reduction: str) -> Te
     is_target = xp.zeros(x.shape, dtype=bool)
     is_target[xp.broadcast_to(rows, labels.shape)[listed], labels[listed]] = True
     chosen = indexing.gather(x, 1, Tensor._make(xp.where(listed, labels, 0)))  # x[y_j] per slot
-    hinge = binary.clamp(binary.add(binary.sub(1.0, chosen.unsqueeze(2)), x.unsqueeze(1)), min=0.0)
+    hinge = binary.clamp_min(binary.add(binary.sub(1.0, chosen.unsqueeze(2)), x.unsqueeze(1)), 0.0)
     counted = Tensor._make(listed[:, :, None] & ~is_target[:, None, :])
     losses = binary.div(reductions.sum(binary.where(counted, hinge, 0.0), (1, 2)), x.shape[1])
     return _reduced(losses.reshape(()) if input.ndim <= 1 else losses, reduction)
