@@ -75,6 +75,36 @@ def _kl(lib, p, q):  # noqa: ANN001, ANN202
     return (_D(lib).kl_divergence(p, q),)
 
 
+def _scalar_stats(d, value, cdf=True, icdf=True, entropy=True, mode=True):  # noqa: ANN001, ANN202
+    """log_prob, then (where the distribution has them) entropy, cdf, icdf of sigmoid(value), mean,
+    variance, stddev and mode."""
+    out = [d.log_prob(value)]
+    if entropy:
+        out.append(d.entropy())
+    if cdf:
+        out.append(d.cdf(value))
+    if icdf:
+        out.append(d.icdf(value.sigmoid() if value.min() < 0 or value.max() > 1 else value))
+    return (*out, *_stats(d), *([d.mode] if mode else []))
+
+
+def _lowrank(lib, loc, w, d, value):  # noqa: ANN001, ANN202
+    dist = _D(lib).LowRankMultivariateNormal(loc, w, d)
+    return (dist.log_prob(value), dist.entropy(), dist.variance, dist.covariance_matrix, dist.precision_matrix,
+            dist.scale_tril, dist.mean)
+
+
+def _mixture(lib, logits, loc, scale, value):  # noqa: ANN001, ANN202
+    d = _D(lib).MixtureSameFamily(_D(lib).Categorical(logits=logits), _D(lib).Normal(loc, scale))
+    return (d.log_prob(value), d.cdf(value), d.mean, d.variance)
+
+
+def _mixture_mvn(lib, logits, loc, scale, value):  # noqa: ANN001, ANN202
+    d = _D(lib).MixtureSameFamily(_D(lib).Categorical(logits=logits),
+                                  _D(lib).Independent(_D(lib).Normal(loc, scale), 1))
+    return (d.log_prob(value), d.mean, d.variance)
+
+
 CASES = {
     "normal": (_normal, [_x(2, 3), _pos(2, 3), _x(4, 2, 3)], 2),
     "normal_broadcast": (lambda lib, loc, value: _normal(lib, loc, 2.0, value), [_x(3), _x(2, 3)], 2),
@@ -157,4 +187,68 @@ CASES = {
                           [_x(3), _pos(3), _x(3), _pos(3)], 2),
     "kl_expfamily_bregman": (lambda lib, a, b, c, d: (_D(lib).kl._kl_expfamily_expfamily(
         _D(lib).Normal(a, b), _D(lib).Normal(c, d)),), [_x(3), _pos(3), _x(3), _pos(3)], 0),
+    "cauchy": (lambda lib, loc, scale, v: _scalar_stats(_D(lib).Cauchy(loc, scale), v),
+               [_x(2, 3), _pos(2, 3), _x(2, 3)], 2),
+    "half_cauchy": (lambda lib, scale, v: _scalar_stats(_D(lib).HalfCauchy(scale), v), [_pos(2, 3), _pos(2, 3)], 2),
+    "half_normal": (lambda lib, scale, v: _scalar_stats(_D(lib).HalfNormal(scale), v), [_pos(2, 3), _pos(2, 3)], 2),
+    "gumbel": (lambda lib, loc, scale, v: _scalar_stats(_D(lib).Gumbel(loc, scale), v),
+               [_x(2, 3), _pos(2, 3), _x(2, 3)], 2),
+    "student_t": (lambda lib, df, loc, scale, v: _scalar_stats(_D(lib).StudentT(df, loc, scale), v, cdf=False,
+                                                               icdf=False),
+                  [_pos(2, 3) * 3, _x(2, 3), _pos(2, 3), _x(2, 3)], 1),
+    "student_t_small_df": (lambda lib, df, v: _scalar_stats(_D(lib).StudentT(df * 2), v, cdf=False, icdf=False),
+                           [_unit(4), _x(4)], 1),
+    "chi2": (lambda lib, df, v: _scalar_stats(_D(lib).Chi2(df), v, icdf=False) + (_D(lib).Chi2(df).df,),
+             [_pos(2, 3) * 2, _pos(2, 3)], 1),
+    "gamma_cdf": (lambda lib, v: (  # differentiable in the value only, as PyTorch's igamma
+        _D(lib).Gamma(_ints(lib, [0.3, 1.0, 2.5, 9.0]).to(v), _ints(lib, [2.0, 0.5, 1.0, 1.5]).to(v)).cdf(v),),
+        [_pos(2, 4) * 2], 2),
+    "chi2_cdf": (lambda lib, v: (_D(lib).Chi2(_ints(lib, [0.5, 1.0, 3.0, 7.5]).to(v)).cdf(v),), [_pos(4) * 2], 2),
+    "geometric_probs": (lambda lib, p: _scalar_stats(_D(lib).Geometric(p), _ints(lib, [0.0, 2.0, 5.0]).to(p),
+                                                     cdf=False, icdf=False) + (_D(lib).Geometric(p).logits,),
+                        [_unit(3)], 2),
+    "geometric_logits": (lambda lib, p: _scalar_stats(_D(lib).Geometric(logits=p), _ints(lib, [0.0, 2.0, 5.0]).to(p),
+                                                      cdf=False, icdf=False) + (_D(lib).Geometric(logits=p).probs,),
+                         [_x(3)], 2),
+    "negative_binomial": (lambda lib, n, p: (lambda d: (
+        d.log_prob(_ints(lib, [0.0, 2.0, 5.0]).to(p)), *_stats(d), d.mode))(_D(lib).NegativeBinomial(n, p)),
+        [_pos(3) * 3, _unit(3)], 2),
+    "negative_binomial_logits": (lambda lib, n, p: (lambda d: (
+        d.log_prob(_ints(lib, [0.0, 2.0, 5.0]).to(p)), *_stats(d), d.probs))(_D(lib).NegativeBinomial(n, logits=p)),
+        [_pos(3) * 3, _x(3)], 2),
+    "multinomial": (lambda lib, logits: (lambda d: (
+        d.log_prob(_ints(lib, [[2.0, 0.0, 1.0, 2.0], [0.0, 0.0, 5.0, 0.0]]).to(logits)), d.entropy(), d.mean,
+        d.variance, d.probs))(_D(lib).Multinomial(5, logits=logits)), [_x(2, 4)], 2),
+    "weibull": (lambda lib, scale, k, v: _scalar_stats(_D(lib).Weibull(scale, k), v, cdf=True, icdf=True),
+                [_pos(2, 3), _pos(2, 3) * 2, _pos(2, 3)], 2),
+    "pareto": (lambda lib, scale, alpha, v: _scalar_stats(_D(lib).Pareto(scale, alpha + 2), scale + v, icdf=False) + (
+        _D(lib).Pareto(scale, alpha + 2).icdf(v.sigmoid()),), [_pos(2, 3), _pos(2, 3), _pos(2, 3)], 2),
+    "kumaraswamy": (lambda lib, a, b, v: _scalar_stats(_D(lib).Kumaraswamy(a + 1, b + 1), v, cdf=True, icdf=True),
+                    [_pos(2, 3), _pos(2, 3), _unit(2, 3)], 1),
+    "logistic_normal": (lambda lib, loc, scale, v: (lambda d: (d.log_prob(v / v.sum(-1, keepdim=True)),))(
+        _D(lib).LogisticNormal(loc, scale)), [_x(2, 3), _pos(2, 3), _pos(2, 4)], 2),
+    "stick_breaking": (lambda lib, x: (lambda t: (t(x), t.inv(t(x)), t.log_abs_det_jacobian(x, t(x))))(
+        _D(lib).StickBreakingTransform()), [_x(2, 3)], 2),
+    "cumulative_distribution_transform": (lambda lib, loc, scale, v: (lambda d: (d.log_prob(v), d.cdf(v)))(
+        _D(lib).TransformedDistribution(_D(lib).Normal(loc, scale), [
+            _D(lib).CumulativeDistributionTransform(_D(lib).Normal(0.5, 2.0))])), [_x(3), _pos(3), _unit(3)], 2),
+    "low_rank_mvn": (_lowrank, [_x(2, 3), _x(3, 2), _pos(3), _x(4, 2, 3)], 2),
+    "low_rank_mvn_batched": (_lowrank, [_x(3), _x(2, 3, 1), _pos(2, 3), _x(3)], 1),
+    "relaxed_bernoulli": (lambda lib, t, p, v: (lambda d: (d.log_prob(v), d.probs, d.logits, d.temperature))(
+        _D(lib).RelaxedBernoulli(t, probs=p)), [_pos(), _unit(2, 3), _unit(2, 3)], 2),
+    "relaxed_bernoulli_logits": (lambda lib, t, p, v: (lambda d: (d.log_prob(v), d.probs))(
+        _D(lib).RelaxedBernoulli(t, logits=p)), [_pos(3), _x(2, 3), _unit(2, 3)], 2),
+    "relaxed_one_hot": (lambda lib, t, logits, v: (lambda d: (d.log_prob(v / v.sum(-1, keepdim=True)), d.probs))(
+        _D(lib).RelaxedOneHotCategorical(t, logits=logits)), [_pos(), _x(2, 4), _pos(2, 4)], 2),
+    "continuous_bernoulli": (lambda lib, p, v: _scalar_stats(_D(lib).ContinuousBernoulli(p), v, mode=False),
+                             [np.array([0.1, 0.4995, 0.7, 0.5005, 0.95, 0.3]), _unit(6)], 2),
+    "continuous_bernoulli_logits": (lambda lib, p, v: _scalar_stats(_D(lib).ContinuousBernoulli(logits=p), v,
+                                                                             mode=False),
+                                    [_x(2, 3), _unit(2, 3)], 2),
+    "fisher_snedecor": (lambda lib, d1, d2, v: (lambda d: (d.log_prob(v), *_stats(d), d.mode))(
+        _D(lib).FisherSnedecor(d1, d2)), [_pos(6) * 3, np.array([1.5, 3.0, 4.5, 6.0, 2.5, 9.0]), _pos(6)], 2),
+    "von_mises": (lambda lib, loc, k, v: (lambda d: (d.log_prob(v), d.mean, d.variance, d.mode))(
+        _D(lib).VonMises(loc, k)), [_x(6), np.array([0.3, 1.0, 3.0, 3.9, 8.0, 20.0]), _x(6)], 2),
+    "mixture_normal": (_mixture, [_x(2, 3), _x(2, 3), _pos(2, 3), _x(4, 2)], 2),
+    "mixture_independent": (_mixture_mvn, [_x(3), _x(3, 2), _pos(3, 2), _x(5, 2)], 2),
 }

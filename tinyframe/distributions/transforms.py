@@ -9,14 +9,15 @@ import operator
 from typing import Any
 
 from .. import creation, functional
-from ..nn.functional import softplus
+from ..nn.functional import logsigmoid, pad, softplus
 from ..tensor import Tensor
 from ..type_info import finfo
 from . import constraints
 from .utils import _sum_rightmost, broadcast_all, lazy_property
 
 __all__ = ["Transform", "ComposeTransform", "identity_transform", "ExpTransform", "AffineTransform",
-           "SigmoidTransform", "TanhTransform", "SoftplusTransform", "PowerTransform"]
+           "SigmoidTransform", "TanhTransform", "SoftplusTransform", "PowerTransform", "AbsTransform",
+           "StickBreakingTransform", "CumulativeDistributionTransform"]
 
 
 class Transform:
@@ -342,6 +343,105 @@ class TanhTransform(_Elementwise):
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         # log(1 - tanh(x)^2), in a form stable for large |x|
         return 2.0 * (math.log(2.0) - x - softplus(-2.0 * x))
+
+
+class AbsTransform(Transform):
+    """``y = |x|``: not bijective; its ``inv`` picks the non-negative preimage."""
+
+    domain = constraints.real
+    codomain = constraints.positive
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AbsTransform)
+
+    __hash__ = object.__hash__
+
+    def _call(self, x: Tensor) -> Tensor:
+        return x.abs()
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return y
+
+
+class StickBreakingTransform(Transform):
+    """From the reals to the simplex of one more dimension by stick breaking: the first coordinate
+    (through a sigmoid) takes a share of the stick, the next a share of what is left, and so on. Each
+    logit is offset by ``log`` of the number of pieces left, so that 0 maps to the simplex's centre."""
+
+    domain = constraints.real_vector
+    codomain = constraints.simplex
+    bijective = True
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StickBreakingTransform)
+
+    __hash__ = object.__hash__
+
+    @staticmethod
+    def _log_offset(x: Tensor) -> Tensor:
+        """``log(K, K - 1, ..., 1)`` for ``x`` of last size K."""
+        return (x.shape[-1] + 1 - x.new_ones(x.shape[-1]).cumsum(-1)).log()
+
+    def _call(self, x: Tensor) -> Tensor:
+        z = _clipped_sigmoid(x - self._log_offset(x))
+        z_cumprod = (1 - z).cumprod(-1)
+        return pad(z, [0, 1], value=1) * pad(z_cumprod, [1, 0], value=1)
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        y_crop = y[..., :-1]
+        # clamped so that it stays positive where y[-1] ~ 0 or y[:-1].sum() ~ 1
+        sf = (1 - y_crop.cumsum(-1)).clamp(min=finfo(y.dtype).tiny)
+        return y_crop.log() - sf.log() + self._log_offset(y_crop)
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        x = x - self._log_offset(x)
+        # 1 - sigmoid(x) = exp(-x) sigmoid(x)
+        return (-x + logsigmoid(x) + y[..., :-1].log()).sum(-1)
+
+    def forward_shape(self, shape: Any) -> Any:
+        if len(shape) < 1:
+            raise ValueError("Too few dimensions on input")
+        return shape[:-1] + (shape[-1] + 1,)
+
+    def inverse_shape(self, shape: Any) -> Any:
+        if len(shape) < 1:
+            raise ValueError("Too few dimensions on input")
+        return shape[:-1] + (shape[-1] - 1,)
+
+
+class CumulativeDistributionTransform(Transform):
+    """``y = distribution.cdf(x)``: from the distribution's support to the unit interval (a copula
+    from a multivariate normal and ``Normal(0, 1)``, for example).
+
+    Args:
+        distribution (Distribution): the distribution whose CDF transforms.
+    """
+
+    bijective = True
+    codomain = constraints.unit_interval
+    sign = +1
+
+    def __init__(self, distribution: Any, cache_size: int = 0) -> None:
+        super().__init__(cache_size=cache_size)
+        self.distribution = distribution
+
+    @property
+    def domain(self) -> Any:  # type: ignore[override]  # a property over the base class attribute, as PyTorch
+        return self.distribution.support
+
+    def _call(self, x: Tensor) -> Tensor:
+        return self.distribution.cdf(x)
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return self.distribution.icdf(y)
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        return self.distribution.log_prob(x)
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return CumulativeDistributionTransform(self.distribution, cache_size=cache_size)
 
 
 class PowerTransform(Transform):
