@@ -252,3 +252,65 @@ CASES = {
     "mixture_normal": (_mixture, [_x(2, 3), _x(2, 3), _pos(2, 3), _x(4, 2)], 2),
     "mixture_independent": (_mixture_mvn, [_x(3), _x(3, 2), _pos(3, 2), _x(5, 2)], 2),
 }
+
+
+
+# Families for the KL cases below: name -> (build(lib, *tensors), draws of its parameters)
+_FAMILIES = {
+    "Bernoulli": (lambda lib, p: _D(lib).Bernoulli(p), [lambda: _unit(3)]),
+    "Beta": (lambda lib, a, b: _D(lib).Beta(a, b), [lambda: _pos(3), lambda: _pos(3)]),
+    "Binomial": (lambda lib, p: _D(lib).Binomial(4, p), [lambda: _unit(3)]),
+    "Cauchy": (lambda lib, loc, scale: _D(lib).Cauchy(loc, scale), [lambda: _x(3), lambda: _pos(3)]),
+    "ContinuousBernoulli": (lambda lib, p: _D(lib).ContinuousBernoulli(p), [lambda: _unit(3)]),
+    "Exponential": (lambda lib, rate: _D(lib).Exponential(rate), [lambda: _pos(3)]),
+    "Gamma": (lambda lib, a, b: _D(lib).Gamma(a, b), [lambda: _pos(3), lambda: _pos(3)]),
+    "Geometric": (lambda lib, p: _D(lib).Geometric(p), [lambda: _unit(3)]),
+    "Gumbel": (lambda lib, loc, scale: _D(lib).Gumbel(loc, scale), [lambda: _x(3), lambda: _pos(3)]),
+    "HalfNormal": (lambda lib, scale: _D(lib).HalfNormal(scale), [lambda: _pos(3)]),
+    "Laplace": (lambda lib, loc, scale: _D(lib).Laplace(loc, scale), [lambda: _x(3), lambda: _pos(3)]),
+    "Normal": (lambda lib, loc, scale: _D(lib).Normal(loc, scale), [lambda: _x(3), lambda: _pos(3)]),
+    "Pareto": (lambda lib, scale, alpha: _D(lib).Pareto(scale, alpha + 2), [lambda: _pos(3), lambda: _pos(3)]),
+    "Poisson": (lambda lib, rate: _D(lib).Poisson(rate), [lambda: _pos(3)]),
+    "Uniform": (lambda lib, low, width: _D(lib).Uniform(low, low + width),
+                [lambda: _unit(3) * 0.4, lambda: _unit(3) * 0.5]),
+    "LowRankMultivariateNormal": (lambda lib, loc, w, d: _D(lib).LowRankMultivariateNormal(loc, w, d),
+                                  [lambda: _x(2, 3), lambda: _x(3, 2), lambda: _pos(3)]),
+    "MultivariateNormal": (lambda lib, loc, a: _D(lib).MultivariateNormal(loc, _cov(lib, a)),
+                           [lambda: _x(3), lambda: _x(3, 3)]),
+}
+
+
+def _kl_case(p: str, q: str, order: int) -> tuple:
+    """The case ``kl_divergence(p, q)`` for families named ``p`` and ``q``, on fresh parameters."""
+    (build_p, draws_p), (build_q, draws_q) = _FAMILIES[p], _FAMILIES[q]
+    arrays = [draw() for draw in draws_p + draws_q]
+
+    def fn(lib, *tensors):  # noqa: ANN001, ANN202
+        split = len(draws_p)
+        return _kl(lib, build_p(lib, *tensors[:split]), build_q(lib, *tensors[split:]))
+    return fn, arrays, order
+
+
+_ANY = ("Beta", "ContinuousBernoulli", "Pareto", "Uniform")  # q families whose support is bounded
+# The pairs PyTorch registers beyond those above, with the gradient order checked (0 where the
+# divergence is infinite for these parameters)
+_KL_PAIRS = [
+    ("ContinuousBernoulli", "ContinuousBernoulli", 2), ("Cauchy", "Cauchy", 2), ("Geometric", "Geometric", 2),
+    ("Gumbel", "Gumbel", 2), ("HalfNormal", "HalfNormal", 2), ("Pareto", "Pareto", 0),
+    ("LowRankMultivariateNormal", "LowRankMultivariateNormal", 2),
+    ("MultivariateNormal", "LowRankMultivariateNormal", 2), ("LowRankMultivariateNormal", "MultivariateNormal", 2),
+    ("Bernoulli", "Poisson", 2), ("Beta", "ContinuousBernoulli", 1), ("Beta", "Exponential", 1), ("Beta", "Gamma", 1),
+    ("Beta", "Normal", 1), ("Beta", "Uniform", 0), ("ContinuousBernoulli", "Exponential", 2),
+    ("ContinuousBernoulli", "Normal", 2), ("ContinuousBernoulli", "Uniform", 0), ("Exponential", "Gumbel", 2),
+    ("Exponential", "Normal", 2), ("Exponential", "Gamma", 1), ("Gamma", "Exponential", 1), ("Gamma", "Gumbel", 1),
+    ("Gamma", "Normal", 1), ("Gumbel", "Normal", 2), ("Laplace", "Normal", 2), ("Normal", "Gumbel", 2),
+    ("Normal", "Laplace", 2), ("Pareto", "Exponential", 2), ("Pareto", "Gamma", 1), ("Pareto", "Normal", 2),
+    ("Uniform", "Beta", 1), ("Uniform", "ContinuousBernoulli", 2), ("Uniform", "Exponential", 2),
+    ("Uniform", "Gamma", 1), ("Uniform", "Gumbel", 2), ("Uniform", "Pareto", 0),
+    ("Beta", "Pareto", 0), ("ContinuousBernoulli", "Pareto", 0), ("Poisson", "Bernoulli", 0),
+    ("Poisson", "Binomial", 0),
+    *((p, q, 0) for p in ("Exponential", "Gamma") for q in _ANY),
+    *((p, q, 0) for p in ("Gumbel", "Laplace", "Normal") for q in (*_ANY, "Exponential", "Gamma")),
+    *(("Pareto", q, 0) for q in ("Beta", "ContinuousBernoulli", "Uniform")),
+]
+CASES.update({f"kl_{p}_{q}": _kl_case(p, q, order) for p, q, order in _KL_PAIRS})

@@ -7,7 +7,7 @@ Sampling calls the same primitive PyTorch's sampler calls (``normal_`` for ``Nor
 ``multinomial`` for ``Categorical.sample``, ``bernoulli`` for ``Bernoulli.sample``, ...), so the
 values follow tinyframe's random streams wherever those follow PyTorch's.
 """
-from . import constraints, transforms
+from . import constraints, kl_cross, transforms  # noqa: F401  kl_cross registers the KL divergences between families
 from .bernoulli import Bernoulli
 from .beta import Beta
 from .binomial import Binomial
