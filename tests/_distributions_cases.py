@@ -314,3 +314,13 @@ _KL_PAIRS = [
     *(("Pareto", q, 0) for q in ("Beta", "ContinuousBernoulli", "Uniform")),
 ]
 CASES.update({f"kl_{p}_{q}": _kl_case(p, q, order) for p, q, order in _KL_PAIRS})
+CASES.update({  # the finite sides of the pairs that are infinite above
+    "kl_pareto_pareto_finite": (lambda lib, s, a, b: _kl(lib, _D(lib).Pareto(s + 1, a), _D(lib).Pareto(s, b)),
+                                [_pos(3), _pos(3), _pos(3)], 2),
+    "kl_beta_uniform_finite": (lambda lib, a, b: _kl(lib, _D(lib).Beta(a, b), _D(lib).Uniform(0.0, 1.0)),
+                               [_pos(3), _pos(3)], 1),
+    "kl_continuous_bernoulli_uniform_finite": (lambda lib, p, w: _kl(
+        lib, _D(lib).ContinuousBernoulli(p), _D(lib).Uniform(-w, 1 + w)), [_unit(3), _pos(3)], 2),
+    "kl_uniform_pareto_finite": (lambda lib, low, w, alpha: _kl(
+        lib, _D(lib).Uniform(low + 2, low + 2 + w), _D(lib).Pareto(low + 1, alpha)), [_unit(3), _pos(3), _pos(3)], 2),
+})
