@@ -324,3 +324,41 @@ CASES.update({  # the finite sides of the pairs that are infinite above
     "kl_uniform_pareto_finite": (lambda lib, low, w, alpha: _kl(
         lib, _D(lib).Uniform(low + 2, low + 2 + w), _D(lib).Pareto(low + 1, alpha)), [_unit(3), _pos(3), _pos(3)], 2),
 })
+
+
+def _draws(make, rsample=True):  # noqa: ANN001, ANN202
+    """A case drawing ``sample`` and (with ``rsample``) ``rsample`` of ``make(lib, *tensors)`` after
+    ``manual_seed(3)``: the same values as PyTorch's where both call the same random primitive, and (the
+    seed fixed on every call) an ``rsample`` that gradcheck can differentiate."""
+    def fn(lib, *tensors):  # noqa: ANN001, ANN202
+        lib.manual_seed(3)
+        d = make(lib, *tensors)
+        return (d.rsample((4,)), d.sample((2,))) if rsample else (d.sample((4,)),)
+    return fn
+
+
+CASES.update({  # samples: the draws of PyTorch's samplers, through tinyframe's bit-identical random streams
+    "draws_cauchy": (_draws(lambda lib, loc, scale: _D(lib).Cauchy(loc, scale)), [_x(3), _pos(3)], 2),
+    "draws_half_cauchy": (_draws(lambda lib, scale: _D(lib).HalfCauchy(scale)), [_pos(3)], 2),
+    "draws_half_normal": (_draws(lambda lib, scale: _D(lib).HalfNormal(scale)), [_pos(3)], 2),
+    "draws_gumbel": (_draws(lambda lib, loc, scale: _D(lib).Gumbel(loc, scale)), [_x(3), _pos(3)], 2),
+    "draws_weibull": (_draws(lambda lib, scale, k: _D(lib).Weibull(scale, k)), [_pos(3), _pos(3)], 2),
+    "draws_pareto": (_draws(lambda lib, scale, alpha: _D(lib).Pareto(scale, alpha)), [_pos(3), _pos(3)], 2),
+    "draws_kumaraswamy": (_draws(lambda lib, a, b: _D(lib).Kumaraswamy(a, b)), [_pos(3), _pos(3)], 2),
+    "draws_logistic_normal": (_draws(lambda lib, loc, scale: _D(lib).LogisticNormal(loc, scale)), [_x(3), _pos(3)],
+                              2),
+    "draws_low_rank_mvn": (_draws(lambda lib, loc, w, d: _D(lib).LowRankMultivariateNormal(loc, w, d)),
+                           [_x(3), _x(3, 2), _pos(3)], 2),
+    "draws_relaxed_bernoulli": (_draws(lambda lib, t, p: _D(lib).RelaxedBernoulli(t, p)), [_pos(), _unit(3)], 2),
+    "draws_relaxed_one_hot": (_draws(lambda lib, t, logits: _D(lib).RelaxedOneHotCategorical(t, logits=logits)),
+                              [_pos(), _x(2, 3)], 2),
+    "draws_continuous_bernoulli": (_draws(lambda lib, p: _D(lib).ContinuousBernoulli(p)), [_unit(3)], 2),
+    "draws_geometric": (_draws(lambda lib, p: _D(lib).Geometric(p), rsample=False), [_unit(3)], 0),
+    "draws_multinomial": (_draws(lambda lib, logits: _D(lib).Multinomial(7, logits=logits), rsample=False),
+                          [_x(2, 4)], 0),
+    "draws_mixture": (_draws(lambda lib, logits, loc, scale: _D(lib).MixtureSameFamily(
+        _D(lib).Categorical(logits=logits), _D(lib).Independent(_D(lib).Normal(loc, scale), 1)), rsample=False),
+        [_x(3), _x(3, 2), _pos(3, 2)], 0),
+    "draws_von_mises": (_draws(lambda lib, loc, k: _D(lib).VonMises(loc, k), rsample=False),
+                        [_x(4), np.array([0.5, 2.0, 8.0, 1e-6])], 0),
+})
