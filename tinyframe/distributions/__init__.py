@@ -23,7 +23,8 @@ from .fishersnedecor import FisherSnedecor
 from .gamma import Gamma
 from .geometric import Geometric
 from .gumbel import Gumbel
-from .half import HalfCauchy, HalfNormal
+from .half_cauchy import HalfCauchy
+from .half_normal import HalfNormal
 from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .kumaraswamy import Kumaraswamy
@@ -39,7 +40,8 @@ from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
 from .pareto import Pareto
 from .poisson import Poisson
-from .relaxed import ExpRelaxedCategorical, LogitRelaxedBernoulli, RelaxedBernoulli, RelaxedOneHotCategorical
+from .relaxed_bernoulli import RelaxedBernoulli
+from .relaxed_categorical import RelaxedOneHotCategorical
 from .studentT import StudentT
 from .transformed_distribution import TransformedDistribution
 from .transforms import *  # noqa: F403  ExpTransform, AffineTransform, ... as torch.distributions exports them
@@ -50,9 +52,9 @@ from .weibull import Weibull
 
 __all__ = [
     "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "ContinuousBernoulli", "Dirichlet",
-    "Distribution", "ExpRelaxedCategorical", "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma",
+    "Distribution", "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma",
     "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "Kumaraswamy", "Laplace", "LogNormal",
-    "LogisticNormal", "LogitRelaxedBernoulli", "LowRankMultivariateNormal", "MixtureSameFamily", "Multinomial",
+    "LogisticNormal", "LowRankMultivariateNormal", "MixtureSameFamily", "Multinomial",
     "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough",
     "Pareto", "Poisson", "RelaxedBernoulli", "RelaxedOneHotCategorical", "StudentT", "TransformedDistribution",
     "Uniform", "VonMises", "Weibull", "kl_divergence", "register_kl", "constraints", "transforms",

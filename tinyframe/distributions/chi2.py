@@ -5,7 +5,9 @@ from typing import Any
 
 from ..tensor import Tensor
 from . import constraints
+from .distribution import Distribution
 from .gamma import Gamma
+from .utils import as_size
 
 __all__ = ["Chi2"]
 
@@ -24,7 +26,12 @@ class Chi2(Gamma):
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Chi2:
         new = self._get_checked_instance(Chi2, _instance)
-        return super().expand(batch_shape, new)  # type: ignore[return-value]  # new is a Chi2
+        batch_shape = as_size(batch_shape)
+        new.concentration = self.concentration.expand(batch_shape)
+        new.rate = self.rate.expand(batch_shape)
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
 
     @property
     def df(self) -> Tensor:

@@ -62,10 +62,8 @@ class FisherSnedecor(Distribution):
         x1 = self._gamma1.rsample(sample_shape).view(shape)
         x2 = self._gamma2.rsample(sample_shape).view(shape)
         tiny = finfo(x2.dtype).tiny
-        x2.clamp_(min=tiny)
-        y = x1 / x2
-        y.clamp_(min=tiny)
-        return y
+        # out of place, where PyTorch clamps in place: tinyframe records in-place ops on indexing views only
+        return (x1 / x2.clamp(min=tiny)).clamp(min=tiny)
 
     def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:

@@ -25,7 +25,7 @@ from .exponential import Exponential
 from .gamma import Gamma
 from .geometric import Geometric
 from .gumbel import Gumbel
-from .half import HalfNormal
+from .half_normal import HalfNormal
 from .independent import Independent
 from .laplace import Laplace
 from .lowrank_multivariate_normal import (

@@ -50,9 +50,9 @@ class Multinomial(CategoricalBacked):
         sample_shape = as_size(sample_shape)
         samples = self._categorical.sample(as_size((self.total_count,)) + sample_shape)
         samples = samples.permute(*range(1, samples.dim()), 0)  # the draws last
-        counts = creation.zeros(self._extended_shape(sample_shape), dtype=samples.dtype, device=samples.device)
-        counts.scatter_add_(-1, samples, creation.ones_like(samples))
-        return counts.type_as(self.probs)
+        # counted in the probabilities' dtype (PyTorch counts in int64, then casts): CuPy's scatter_add has no int64
+        counts = creation.zeros(self._extended_shape(sample_shape), dtype=self.probs.dtype, device=samples.device)
+        return counts.scatter_add_(-1, samples, creation.ones_like(samples, dtype=self.probs.dtype))
 
     def entropy(self) -> Tensor:
         n = creation.tensor(self.total_count)
