@@ -362,3 +362,33 @@ CASES.update({  # samples: the draws of PyTorch's samplers, through tinyframe's 
     "draws_von_mises": (_draws(lambda lib, loc, k: _D(lib).VonMises(loc, k), rsample=False),
                         [_x(4), np.array([0.5, 2.0, 8.0, 1e-6])], 0),
 })
+
+
+def _generalized_pareto(lib, loc, scale, c, v):  # noqa: ANN001, ANN202
+    # PyTorch 2.13 compares the concentration with a tensor of the default dtype, so it scores float64
+    # only under that default
+    lib.set_default_dtype(lib.float64)
+    try:
+        d = _D(lib).GeneralizedPareto(loc, scale, c * 0.4)
+        return (d.log_prob(loc + v), d.cdf(loc + v), d.log_survival_function(loc + v), d.icdf(v.sigmoid()),
+                d.entropy(), d.mean, d.variance, d.mode)
+    finally:
+        lib.set_default_dtype(lib.float32)
+
+
+def _lkj_value(lib, a):  # noqa: ANN001, ANN202  a correlation Cholesky factor from any square matrix
+    low = a.tril(-1) + lib.eye(a.shape[-1], dtype=a.dtype) * 2
+    return low / low.norm(dim=-1, keepdim=True)
+
+
+CASES.update({
+    "inverse_gamma": (lambda lib, a, b, v: _scalar_stats(_D(lib).InverseGamma(a * 3, b), v, cdf=False, icdf=False),
+                      [_pos(2, 3), _pos(2, 3), _pos(2, 3)], 1),
+    "generalized_pareto": (_generalized_pareto, [_x(6), _pos(6), np.array([-1.0, -0.4, 0.1, 0.3, 0.8, 1.2]), _unit(6)],
+                           2),
+    "generalized_pareto_exponential": (_generalized_pareto, [_x(2), _pos(2), np.zeros(2), _unit(2)], 0),  # c = 0
+    "lkj_cholesky": (lambda lib, c, a: (_D(lib).LKJCholesky(3, c).log_prob(_lkj_value(lib, a)),),
+                     [_pos(2), _x(2, 3, 3)], 2),
+    "draws_generalized_pareto": (_draws(lambda lib, loc, scale, c: _D(lib).GeneralizedPareto(loc, scale, c)),
+                                 [_x(3), _pos(3), np.array([-0.3, 0.2, 0.4])], 2),
+})

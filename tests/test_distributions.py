@@ -408,7 +408,25 @@ _NEW_SHAPES = [
     (lambda: D.FisherSnedecor(_t(3.0, 1.5), _t(3.0, 4.5)), (2,), (), True, "GreaterThan(lower_bound=0.0)"),
     (lambda: D.VonMises(_t(0.5, -1.0), _t(1.0, 0.5)), (2,), (), False, "Real()"),
     (lambda: D.Weibull(_t(1.0, 0.5), _t(3.0, 1.5)), (2,), (), True, "GreaterThan(lower_bound=0.0)"),
+    (lambda: D.InverseGamma(_t(3.0, 1.5), _t(1.0, 2.0)), (2,), (), True, "GreaterThan(lower_bound=0.0)"),
+    (lambda: D.GeneralizedPareto(_t(0.0, 1.0), _t(1.0, 2.0), _t(-0.5, 0.5)), (2,), (), True,
+     "Interval(lower_bound=tensor([0., 1.]), upper_bound=tensor([2., inf]))"),
+    (lambda: D.LKJCholesky(3, _t(0.5, 2.0)), (2,), (3, 3), False, "CorrCholesky()"),
 ]
+
+
+def test_lkj_cholesky_samples_are_correlation_cholesky_factors() -> None:
+    # The squared row norms are Beta draws, through tinyframe's gamma sampler: not PyTorch's draws
+    tf.manual_seed(0)
+    d = D.LKJCholesky(4, tf.tensor([0.5, 3.0], dtype=tf.float64))
+    sample = d.sample((500,))
+    assert sample.shape == (500, 2, 4, 4) and bool(constraints.corr_cholesky.check(sample).all())
+    assert bool(tf.isfinite(d.log_prob(sample)).all())
+    # E[corr_ij] = 0 and Var[corr_ij] = 1 / (2 concentration + dim - 1) off the diagonal
+    corr = (sample @ sample.mT)[..., 1, 0]
+    np.testing.assert_allclose(corr.var(0).numpy(), [1 / 4, 1 / 9], rtol=0.15)
+    with pytest.raises(ValueError, match="Expected dim to be an integer greater than or equal to 2. Found dim=1."):
+        D.LKJCholesky(1)
 
 
 @pytest.mark.parametrize("make, batch_shape, event_shape, has_rsample, support", _NEW_SHAPES)
@@ -418,7 +436,7 @@ def test_new_distributions_shapes_supports_and_expand(make: object, batch_shape:
     assert (d.batch_shape, d.event_shape, d.has_rsample, repr(d.support)) == (
         batch_shape, event_shape, has_rsample, support)
     assert d.sample((5,)).shape == (5, *batch_shape, *event_shape)
-    assert d.mean.dtype == tf.float32 if not isinstance(d, (D.LogisticNormal, D.RelaxedOneHotCategorical)) else True
+    assert d.sample().dtype == tf.float32
     e = d.expand((4, 2))
     assert type(e) is type(d) and (e.batch_shape, e.event_shape) == ((4, 2), d.event_shape)
     assert e.sample((5,)).shape == (5, 4, 2, *event_shape) and e.log_prob(e.sample()).shape == (4, 2)

@@ -21,14 +21,17 @@ from .exp_family import ExponentialFamily
 from .exponential import Exponential
 from .fishersnedecor import FisherSnedecor
 from .gamma import Gamma
+from .generalized_pareto import GeneralizedPareto
 from .geometric import Geometric
 from .gumbel import Gumbel
 from .half_cauchy import HalfCauchy
 from .half_normal import HalfNormal
 from .independent import Independent
+from .inverse_gamma import InverseGamma
 from .kl import kl_divergence, register_kl
 from .kumaraswamy import Kumaraswamy
 from .laplace import Laplace
+from .lkj_cholesky import LKJCholesky
 from .log_normal import LogNormal
 from .logistic_normal import LogisticNormal
 from .lowrank_multivariate_normal import LowRankMultivariateNormal
@@ -52,11 +55,10 @@ from .weibull import Weibull
 
 __all__ = [
     "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "ContinuousBernoulli", "Dirichlet",
-    "Distribution", "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma",
-    "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "Kumaraswamy", "Laplace", "LogNormal",
-    "LogisticNormal", "LowRankMultivariateNormal", "MixtureSameFamily", "Multinomial",
+    "Distribution", "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma", "GeneralizedPareto", "Geometric",
+    "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "InverseGamma", "Kumaraswamy", "LKJCholesky", "Laplace",
+    "LogNormal", "LogisticNormal", "LowRankMultivariateNormal", "MixtureSameFamily", "Multinomial",
     "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough",
     "Pareto", "Poisson", "RelaxedBernoulli", "RelaxedOneHotCategorical", "StudentT", "TransformedDistribution",
-    "Uniform", "VonMises", "Weibull", "kl_divergence", "register_kl", "constraints", "transforms",
-    *_transform_names,
+    "Uniform", "VonMises", "Weibull", "kl_divergence", "register_kl", "constraints", "transforms", *_transform_names,
 ]

@@ -8,14 +8,14 @@ from typing import Any
 
 from .. import creation, dtypes, functional, linalg
 from ..tensor import Tensor
+from ..type_info import finfo
 
 __all__ = [
-    "Constraint", "boolean", "dependent", "dependent_property", "greater_than", "greater_than_eq", "independent",
-    "integer_interval", "interval", "half_open_interval", "is_dependent", "less_than", "lower_cholesky",
-    "lower_triangular", "MixtureSameFamilyConstraint", "multinomial", "nonnegative", "nonnegative_integer", "one_hot",
-    "positive",
-    "positive_semidefinite", "positive_definite", "positive_integer", "real", "real_vector", "simplex", "square",
-    "symmetric", "unit_interval",
+    "Constraint", "boolean", "corr_cholesky", "dependent", "dependent_property", "greater_than", "greater_than_eq",
+    "independent", "integer_interval", "interval", "half_open_interval", "is_dependent", "less_than",
+    "lower_cholesky", "lower_triangular", "MixtureSameFamilyConstraint", "multinomial", "nonnegative",
+    "nonnegative_integer", "one_hot", "positive", "positive_semidefinite", "positive_definite", "positive_integer",
+    "real", "real_vector", "simplex", "square", "symmetric", "unit_interval",
 ]
 
 
@@ -250,6 +250,18 @@ class _LowerCholesky(_LowerTriangular):
         return super().check(value) & (value.diagonal(dim1=-2, dim2=-1) > 0).all(-1)
 
 
+class _CorrCholesky(Constraint):
+    """Lower-triangular matrices with a positive diagonal whose rows have unit length: Cholesky factors of
+    correlation matrices."""
+
+    event_dim = 2
+
+    def check(self, value: Tensor) -> Tensor:
+        tol = finfo(value.dtype).eps * value.size(-1) * 10  # 10: PyTorch's fudge factor
+        row_norm = linalg.norm(value.detach(), dim=-1)
+        return lower_cholesky.check(value) & (row_norm - 1.0).abs().le(tol).all(dim=-1)
+
+
 class _Square(Constraint):
     event_dim = 2
 
@@ -304,6 +316,7 @@ half_open_interval = _HalfOpenInterval
 simplex = _Simplex()
 lower_triangular = _LowerTriangular()
 lower_cholesky = _LowerCholesky()
+corr_cholesky = _CorrCholesky()
 square = _Square()
 symmetric = _Symmetric()
 positive_semidefinite = _PositiveSemidefinite()
