@@ -392,3 +392,24 @@ CASES.update({
     "draws_generalized_pareto": (_draws(lambda lib, loc, scale, c: _D(lib).GeneralizedPareto(loc, scale, c)),
                                  [_x(3), _pos(3), np.array([-0.3, 0.2, 0.4])], 2),
 })
+
+
+def _wishart(lib, df, a, value, as_):  # noqa: ANN001, ANN202
+    cov = _cov(lib, a)
+    matrix = {"covariance_matrix": cov, "scale_tril": lib.linalg.cholesky(cov),
+              "precision_matrix": lib.linalg.inv(cov)}[as_]
+    d = _D(lib).Wishart(df + 3, **{as_: matrix})
+    return (d.log_prob(_cov(lib, value)), d.entropy(), d.mean, d.variance, d.mode, d.covariance_matrix,
+            d.precision_matrix, d.scale_tril)
+
+
+CASES.update({
+    "wishart_covariance": (lambda lib, *t: _wishart(lib, *t, "covariance_matrix"), [_pos(2), _x(3, 3), _x(4, 2, 3, 3)],
+                           2),
+    "wishart_scale_tril": (lambda lib, *t: _wishart(lib, *t, "scale_tril"), [_pos(), _x(2, 3, 3), _x(2, 3, 3)], 2),
+    "wishart_precision": (lambda lib, *t: _wishart(lib, *t, "precision_matrix"), [_pos(2), _x(2, 2, 2), _x(2, 2, 2)],
+                          1),
+    "kl_wishart_bregman": (lambda lib, df, a, b: _kl(lib, _D(lib).Wishart(df + 3, _cov(lib, a)),
+                                                     _D(lib).Wishart(df + 4, _cov(lib, b))),
+                           [_pos(2), _x(3, 3), _x(2, 3, 3)], 0),
+})

@@ -5,6 +5,7 @@ validation errors."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -479,3 +480,22 @@ def test_new_distributions_on_the_parameters_device(device: str) -> None:
               D.MixtureSameFamily(D.Categorical(ones), D.Normal(ones * 0, ones))):
         assert d.log_prob(d.sample()).device == ones.device, type(d).__name__
     assert D.Gamma(ones, ones).cdf(ones).device == ones.device
+
+
+def test_wishart_rsample_is_positive_definite_with_the_wishart_mean() -> None:
+    # Bartlett's decomposition over Chi2 draws (tinyframe's gamma sampler, so not PyTorch's values)
+    tf.manual_seed(0)
+    cov = tf.tensor([[2.0, 0.6], [0.6, 1.0]], dtype=tf.float64, requires_grad=True)
+    d = D.Wishart(tf.tensor([4.0, 9.0], dtype=tf.float64), cov)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "Singular sample detected." for non-singular samples (PyTorch warns)
+        sample = d.rsample((4000,))
+    assert sample.shape == (4000, 2, 2, 2) and bool(constraints.positive_definite.check(sample).all())
+    np.testing.assert_allclose(sample.mean(0).detach().numpy(), d.mean.detach().numpy(), rtol=0.05)
+    sample.sum().backward()
+    assert cov.grad is not None and bool(tf.isfinite(cov.grad).all())
+    with pytest.raises(ValueError, match=r"Value of df=1.0 expected to be greater than ndim - 1 = 1."):
+        D.Wishart(1.0, tf.eye(2))
+    with pytest.raises(AssertionError, match="Exactly one of covariance_matrix or precision_matrix or scale_tril"):
+        D.Wishart(3.0)
+    assert D.Wishart(3.0, tf.eye(2)).expand((3,)).sample().shape == (3, 2, 2)

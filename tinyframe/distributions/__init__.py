@@ -52,6 +52,7 @@ from .transforms import __all__ as _transform_names
 from .uniform import Uniform
 from .von_mises import VonMises
 from .weibull import Weibull
+from .wishart import Wishart
 
 __all__ = [
     "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "ContinuousBernoulli", "Dirichlet",
@@ -60,5 +61,6 @@ __all__ = [
     "LogNormal", "LogisticNormal", "LowRankMultivariateNormal", "MixtureSameFamily", "Multinomial",
     "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough",
     "Pareto", "Poisson", "RelaxedBernoulli", "RelaxedOneHotCategorical", "StudentT", "TransformedDistribution",
-    "Uniform", "VonMises", "Weibull", "kl_divergence", "register_kl", "constraints", "transforms", *_transform_names,
+    "Uniform", "VonMises", "Weibull", "Wishart", "kl_divergence", "register_kl", "constraints", "transforms",
+    *_transform_names,
 ]
