@@ -413,3 +413,25 @@ CASES.update({
                                                      _D(lib).Wishart(df + 4, _cov(lib, b))),
                            [_pos(2), _x(3, 3), _x(2, 3, 3)], 0),
 })
+
+
+def _transform_outputs(t, x):  # noqa: ANN001, ANN202
+    """``t(x)``, ``t.inv(t(x))`` and (for transforms that have one) the log-Jacobian."""
+    y = t(x)
+    return (y, t.inv(y)) + ((t.log_abs_det_jacobian(x, y),) if t.bijective else ())
+
+
+CASES.update({
+    "independent_transform": (lambda lib, x: _transform_outputs(
+        _D(lib).IndependentTransform(_D(lib).SigmoidTransform(), 1), x), [_x(2, 3)], 2),
+    "reshape_transform": (lambda lib, x: _transform_outputs(_D(lib).ReshapeTransform((2, 3), (3, 2)), x),
+                          [_x(4, 2, 3)], 2),
+    "softmax_transform": (lambda lib, x: _transform_outputs(_D(lib).SoftmaxTransform(), x), [_x(2, 4)], 2),
+    "lower_cholesky_transform": (lambda lib, x: _transform_outputs(_D(lib).LowerCholeskyTransform(), x),
+                                 [_x(2, 3, 3)], 2),
+    "positive_definite_transform": (lambda lib, x: _transform_outputs(_D(lib).PositiveDefiniteTransform(), x),
+                                    [_x(2, 3, 3)], 1),
+    "reshape_transformed_mvn": (lambda lib, loc, v: (_D(lib).TransformedDistribution(
+        _D(lib).MultivariateNormal(loc, lib.eye(6, dtype=loc.dtype)), _D(lib).ReshapeTransform((6,), (2, 3))
+    ).log_prob(v),), [_x(6), _x(2, 3)], 2),
+})
