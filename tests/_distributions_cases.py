@@ -435,3 +435,27 @@ CASES.update({
         _D(lib).MultivariateNormal(loc, lib.eye(6, dtype=loc.dtype)), _D(lib).ReshapeTransform((6,), (2, 3))
     ).log_prob(v),), [_x(6), _x(2, 3)], 2),
 })
+
+
+def _registry_outputs(lib, x, registry, constraint):  # noqa: ANN001, ANN202
+    C = _D(lib).constraints  # noqa: N806
+    c = {"greater_than": C.greater_than(2.0), "less_than": C.less_than(-1.0), "interval": C.interval(-2.0, 3.0),
+         "unit_interval": C.unit_interval, "simplex": C.simplex, "independent": C.independent(C.positive, 1),
+         "corr_cholesky": C.corr_cholesky, "lower_cholesky": C.lower_cholesky,
+         "positive_definite": C.positive_definite}[constraint]
+    return _transform_outputs(getattr(_D(lib), registry)(c), x)
+
+
+CASES.update({
+    "corr_cholesky_transform": (lambda lib, x: _transform_outputs(_D(lib).CorrCholeskyTransform(), x), [_x(2, 6)], 2),
+    "tril_matrix_to_vec": (lambda lib, m: (lambda u: (u.tril_matrix_to_vec(m, -1), u.vec_to_tril_matrix(
+        u.tril_matrix_to_vec(m), 0), u.vec_to_tril_matrix(u.tril_matrix_to_vec(m, 1), 1)))(_D(lib).utils),
+        [_x(2, 4, 4)], 2),
+    **{f"{registry}_{constraint}": (lambda lib, x, r=registry, c=constraint: _registry_outputs(lib, x, r, c),
+                                    [_x(2, 3)], 2)
+       for registry in ("biject_to", "transform_to")
+       for constraint in ("greater_than", "less_than", "interval", "unit_interval", "simplex", "independent",
+                          "corr_cholesky")},
+    **{f"transform_to_{constraint}": (lambda lib, x, c=constraint: _registry_outputs(lib, x, "transform_to", c),
+                                      [_x(2, 3, 3)], 1) for constraint in ("lower_cholesky", "positive_definite")},
+})

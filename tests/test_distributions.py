@@ -499,3 +499,19 @@ def test_wishart_rsample_is_positive_definite_with_the_wishart_mean() -> None:
     with pytest.raises(AssertionError, match="Exactly one of covariance_matrix or precision_matrix or scale_tril"):
         D.Wishart(3.0)
     assert D.Wishart(3.0, tf.eye(2)).expand((3,)).sample().shape == (3, 2, 2)
+
+
+def test_constraint_registry_lookup_and_errors() -> None:
+    assert D.biject_to(constraints.real) is D.identity_transform
+    assert isinstance(D.biject_to(constraints.simplex), D.StickBreakingTransform)
+    assert isinstance(D.transform_to(constraints.simplex), D.SoftmaxTransform)
+    assert isinstance(D.biject_to(constraints.unit_interval), D.SigmoidTransform)
+    with pytest.raises(NotImplementedError, match="Cannot transform _LowerCholesky constraints"):
+        D.biject_to(constraints.lower_cholesky)
+    with pytest.raises(TypeError, match="Expected constraint to be either a Constraint subclass or instance, but got"):
+        D.transform_to.register(int, lambda c: D.ExpTransform())
+
+    class Above(constraints.Constraint):
+        pass
+    D.transform_to.register(Above, lambda c: D.ExpTransform())
+    assert isinstance(D.transform_to(Above()), D.ExpTransform)

@@ -14,6 +14,7 @@ from .binomial import Binomial
 from .categorical import Categorical
 from .cauchy import Cauchy
 from .chi2 import Chi2
+from .constraint_registry import biject_to, transform_to
 from .continuous_bernoulli import ContinuousBernoulli
 from .dirichlet import Dirichlet
 from .distribution import Distribution
@@ -61,6 +62,6 @@ __all__ = [
     "LogNormal", "LogisticNormal", "LowRankMultivariateNormal", "MixtureSameFamily", "Multinomial",
     "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough",
     "Pareto", "Poisson", "RelaxedBernoulli", "RelaxedOneHotCategorical", "StudentT", "TransformedDistribution",
-    "Uniform", "VonMises", "Weibull", "Wishart", "kl_divergence", "register_kl", "constraints", "transforms",
-    *_transform_names,
+    "Uniform", "VonMises", "Weibull", "Wishart", "biject_to", "kl_divergence", "register_kl", "transform_to",
+    "constraints", "transforms", *_transform_names,
 ]

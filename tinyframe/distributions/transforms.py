@@ -14,12 +14,12 @@ from ..nn.functional import logsigmoid, pad, softplus
 from ..tensor import Tensor
 from ..type_info import finfo
 from . import constraints
-from .utils import _sum_rightmost, broadcast_all, lazy_property
+from .utils import _sum_rightmost, broadcast_all, lazy_property, tril_matrix_to_vec, vec_to_tril_matrix
 
 __all__ = ["Transform", "ComposeTransform", "identity_transform", "ExpTransform", "AffineTransform",
            "SigmoidTransform", "TanhTransform", "SoftplusTransform", "PowerTransform", "AbsTransform",
            "StickBreakingTransform", "CumulativeDistributionTransform", "IndependentTransform", "ReshapeTransform",
-           "SoftmaxTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform"]
+           "SoftmaxTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform", "CorrCholeskyTransform"]
 
 
 class Transform:
@@ -623,6 +623,52 @@ class PositiveDefiniteTransform(Transform):
 
     def _inverse(self, y: Tensor) -> Tensor:
         return LowerCholeskyTransform().inv(linalg.cholesky(y))
+
+
+class CorrCholeskyTransform(Transform):
+    """From vectors of ``D (D - 1) / 2`` reals to Cholesky factors of ``D x D`` correlation matrices:
+    ``tanh`` makes partial correlations in (-1, 1), placed row by row below the diagonal, and each row
+    is completed by stick breaking to unit length (Stan's transform)."""
+
+    domain = constraints.real_vector
+    codomain = constraints.corr_cholesky
+    bijective = True
+
+    def _call(self, x: Tensor) -> Tensor:
+        eps = finfo(x.dtype).eps
+        r = vec_to_tril_matrix(x.tanh().clamp(min=-1 + eps, max=1 - eps), diag=-1)
+        z1m_cumprod_sqrt = (1 - r**2).sqrt().cumprod(-1)
+        r = r + creation.eye(r.shape[-1], dtype=r.dtype, device=r.device)
+        return r * pad(z1m_cumprod_sqrt[..., :-1], [1, 0], value=1)
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        y_cumsum = 1 - functional.cumsum(y * y, dim=-1)
+        y_cumsum_shifted = pad(y_cumsum[..., :-1], [1, 0], value=1)
+        t = tril_matrix_to_vec(y, diag=-1) / tril_matrix_to_vec(y_cumsum_shifted, diag=-1).sqrt()
+        return (t.log1p() - t.neg().log1p()) / 2  # atanh
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        y1m_cumsum = 1 - (y * y).cumsum(dim=-1)
+        stick_breaking_logdet = 0.5 * tril_matrix_to_vec(y1m_cumsum, diag=-2).log().sum(-1)
+        tanh_logdet = -2 * (x + softplus(-2 * x) - math.log(2.0)).sum(dim=-1)
+        return stick_breaking_logdet + tanh_logdet
+
+    def forward_shape(self, shape: Any) -> Any:
+        if len(shape) < 1:
+            raise ValueError("Too few dimensions on input")
+        n = shape[-1]
+        d = round((0.25 + 2 * n) ** 0.5 + 0.5)
+        if d * (d - 1) // 2 != n:
+            raise ValueError("Input is not a flattened lower-diagonal number")
+        return shape[:-1] + (d, d)
+
+    def inverse_shape(self, shape: Any) -> Any:
+        if len(shape) < 2:
+            raise ValueError("Too few dimensions on input")
+        if shape[-2] != shape[-1]:
+            raise ValueError("Input is not square")
+        d = shape[-1]
+        return shape[:-2] + (d * (d - 1) // 2,)
 
 
 class PowerTransform(Transform):
