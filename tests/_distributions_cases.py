@@ -459,3 +459,14 @@ CASES.update({
     **{f"transform_to_{constraint}": (lambda lib, x, c=constraint: _registry_outputs(lib, x, "transform_to", c),
                                       [_x(2, 3, 3)], 1) for constraint in ("lower_cholesky", "positive_definite")},
 })
+CASES.update({
+    "cat_transform": (lambda lib, x: _transform_outputs(_D(lib).CatTransform(
+        [_D(lib).ExpTransform(), _D(lib).SoftplusTransform()], dim=-1, lengths=[1, 3]), x), [_x(3, 4)], 2),
+    "stack_transform": (lambda lib, x: _transform_outputs(_D(lib).StackTransform(
+        [_D(lib).ExpTransform(), _D(lib).SigmoidTransform(), _D(lib).TanhTransform()], dim=0), x), [_x(3, 4)], 2),
+    "biject_to_cat": (lambda lib, x: _transform_outputs(_D(lib).biject_to(_D(lib).constraints.cat(
+        [_D(lib).constraints.positive, _D(lib).constraints.unit_interval], dim=1, lengths=[2, 2])), x), [_x(3, 4)], 2),
+    "transform_to_stack": (lambda lib, x: _transform_outputs(_D(lib).transform_to(_D(lib).constraints.stack(
+        [_D(lib).constraints.positive, _D(lib).constraints.real, _D(lib).constraints.interval(-1.0, 2.0)], dim=-1)),
+        x), [_x(2, 3)], 2),
+})

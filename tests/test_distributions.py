@@ -515,3 +515,19 @@ def test_constraint_registry_lookup_and_errors() -> None:
         pass
     D.transform_to.register(Above, lambda c: D.ExpTransform())
     assert isinstance(D.transform_to(Above()), D.ExpTransform)
+
+
+def test_cat_and_stack_check_their_dimension_as_pytorch() -> None:
+    x = tf.zeros(3, 4)
+    with pytest.raises(AssertionError, match=r"^x.size\(0\) = 3 must equal length 1$"):
+        D.CatTransform([D.ExpTransform()], dim=0)(x)
+    with pytest.raises(AssertionError, match="^dim 3 out of range for tensor with 2 dimensions$"):
+        D.StackTransform([D.ExpTransform()], dim=3)(x)
+    with pytest.raises(AssertionError, match=r"^y.size\(0\) = 2 must equal len\(transforms\) 3$"):
+        D.StackTransform([D.ExpTransform()] * 3, dim=0).log_abs_det_jacobian(x, x[:2])
+    with pytest.raises(AssertionError, match="^dim 5 out of range for value with 2 dimensions$"):
+        constraints.cat([constraints.real], dim=5).check(x)
+    with pytest.raises(AssertionError, match="All elements of tseq must be Transform instances"):
+        D.CatTransform([3])
+    stacked = constraints.stack([constraints.positive, constraints.real], dim=-1)
+    assert stacked.check(tf.tensor([[1.0, -1.0], [-1.0, 1.0]])).tolist() == [[True, True], [False, True]]

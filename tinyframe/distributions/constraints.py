@@ -11,11 +11,11 @@ from ..tensor import Tensor
 from ..type_info import finfo
 
 __all__ = [
-    "Constraint", "boolean", "corr_cholesky", "dependent", "dependent_property", "greater_than", "greater_than_eq",
-    "independent", "integer_interval", "interval", "half_open_interval", "is_dependent", "less_than",
-    "lower_cholesky", "lower_triangular", "MixtureSameFamilyConstraint", "multinomial", "nonnegative",
+    "Constraint", "boolean", "cat", "corr_cholesky", "dependent", "dependent_property", "greater_than",
+    "greater_than_eq", "independent", "integer_interval", "interval", "half_open_interval", "is_dependent",
+    "less_than", "lower_cholesky", "lower_triangular", "MixtureSameFamilyConstraint", "multinomial", "nonnegative",
     "nonnegative_integer", "one_hot", "positive", "positive_semidefinite", "positive_definite", "positive_integer",
-    "real", "real_vector", "simplex", "square", "symmetric", "unit_interval",
+    "real", "real_vector", "simplex", "square", "stack", "symmetric", "unit_interval",
 ]
 
 
@@ -133,6 +133,64 @@ class MixtureSameFamilyConstraint(Constraint):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.base_constraint!r})"
+
+
+def _check_dim(dim: int, value: Tensor, name: str = "value") -> None:
+    if not -value.dim() <= dim < value.dim():
+        raise AssertionError(f"dim {dim} out of range for {name} with {value.dim()} dimensions")
+
+
+def _all_constraints(cseq: Any) -> list:
+    if not all(isinstance(c, Constraint) for c in cseq):
+        raise AssertionError("All elements of cseq must be Constraint instances")
+    return list(cseq)
+
+
+class _Cat(Constraint):
+    """The constraints ``cseq`` on consecutive pieces of ``lengths`` (default 1 each) along ``dim``."""
+
+    def __init__(self, cseq: Any, dim: int = 0, lengths: Any = None) -> None:
+        self.cseq = _all_constraints(cseq)
+        self.lengths = [1] * len(self.cseq) if lengths is None else list(lengths)
+        if len(self.lengths) != len(self.cseq):
+            raise AssertionError(f"lengths ({len(self.lengths)}) must match cseq ({len(self.cseq)})")
+        self.dim = dim
+
+    @property
+    def is_discrete(self) -> bool:  # type: ignore[override]  # a property over the base class attribute, as PyTorch
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self) -> int:  # type: ignore[override]  # a property over the base class attribute, as PyTorch
+        return max(c.event_dim for c in self.cseq)
+
+    def check(self, value: Tensor) -> Tensor:
+        _check_dim(self.dim, value)
+        starts = [sum(self.lengths[:i]) for i in range(len(self.lengths))]
+        return functional.cat([c.check(value.narrow(self.dim, start, length))
+                               for c, start, length in zip(self.cseq, starts, self.lengths)], self.dim)
+
+
+class _Stack(Constraint):
+    """The constraints ``cseq`` on the slices of ``dim``, one each."""
+
+    def __init__(self, cseq: Any, dim: int = 0) -> None:
+        self.cseq = _all_constraints(cseq)
+        self.dim = dim
+
+    @property
+    def is_discrete(self) -> bool:  # type: ignore[override]  # a property over the base class attribute, as PyTorch
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self) -> int:  # type: ignore[override]  # a property over the base class attribute, as PyTorch
+        dim = max(c.event_dim for c in self.cseq)
+        return dim + 1 if self.dim + dim < 0 else dim
+
+    def check(self, value: Tensor) -> Tensor:
+        _check_dim(self.dim, value)
+        slices = [value.select(self.dim, i) for i in range(value.size(self.dim))]
+        return functional.stack([c.check(v) for v, c in zip(slices, self.cseq)], self.dim)
 
 
 class _Boolean(Constraint):
@@ -317,6 +375,8 @@ simplex = _Simplex()
 lower_triangular = _LowerTriangular()
 lower_cholesky = _LowerCholesky()
 corr_cholesky = _CorrCholesky()
+cat = _Cat
+stack = _Stack
 square = _Square()
 symmetric = _Symmetric()
 positive_semidefinite = _PositiveSemidefinite()

@@ -19,7 +19,8 @@ from .utils import _sum_rightmost, broadcast_all, lazy_property, tril_matrix_to_
 __all__ = ["Transform", "ComposeTransform", "identity_transform", "ExpTransform", "AffineTransform",
            "SigmoidTransform", "TanhTransform", "SoftplusTransform", "PowerTransform", "AbsTransform",
            "StickBreakingTransform", "CumulativeDistributionTransform", "IndependentTransform", "ReshapeTransform",
-           "SoftmaxTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform", "CorrCholeskyTransform"]
+           "SoftmaxTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform", "CorrCholeskyTransform",
+           "CatTransform", "StackTransform"]
 
 
 class Transform:
@@ -669,6 +670,131 @@ class CorrCholeskyTransform(Transform):
             raise ValueError("Input is not square")
         d = shape[-1]
         return shape[:-2] + (d * (d - 1) // 2,)
+
+
+def _all_transforms(tseq: Any, cache_size: int) -> list:
+    if not all(isinstance(t, Transform) for t in tseq):
+        raise AssertionError("All elements of tseq must be Transform instances")
+    return [t.with_cache(cache_size) for t in tseq] if cache_size else list(tseq)
+
+
+def _check_size(dim: int, value: Tensor, label: str, where: str, size: int, of_what: str) -> None:
+    """PyTorch's AssertionErrors where ``dim`` is not a dimension of ``value`` (called ``where``) or is not
+    of ``size``."""
+    constraints._check_dim(dim, value, where)
+    if value.size(dim) != size:
+        raise AssertionError(f"{label}.size({dim}) = {value.size(dim)} must equal {of_what} {size}")
+
+
+class CatTransform(Transform):
+    """The transforms ``tseq`` applied to consecutive pieces of ``lengths`` (default 1 each) along ``dim``,
+    as ``torch.cat`` joins them.
+
+    Args:
+        tseq (list of Transform): the transforms.
+        dim (int): the dimension cut into pieces.
+        lengths (list of int): the piece lengths.
+    """
+
+    transforms: list
+
+    def __init__(self, tseq: Any, dim: int = 0, lengths: Any = None, cache_size: int = 0) -> None:
+        self.transforms = _all_transforms(tseq, cache_size)
+        super().__init__(cache_size=cache_size)
+        self.lengths = [1] * len(self.transforms) if lengths is None else list(lengths)
+        if len(self.lengths) != len(self.transforms):
+            raise AssertionError(f"lengths ({len(self.lengths)}) must match transforms ({len(self.transforms)})")
+        self.dim = dim
+
+    @lazy_property
+    def event_dim(self) -> int:
+        return max(t.event_dim for t in self.transforms)
+
+    @lazy_property
+    def length(self) -> int:
+        return sum(self.lengths)
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return CatTransform(self.transforms, self.dim, self.lengths, cache_size)
+
+    def _pieces(self, value: Tensor, label: str, where: str = "tensor") -> list:
+        _check_size(self.dim, value, label, where, self.length, "length")
+        starts = [sum(self.lengths[:i]) for i in range(len(self.lengths))]
+        return [value.narrow(self.dim, start, length) for start, length in zip(starts, self.lengths)]
+
+    def _call(self, x: Tensor) -> Tensor:
+        return functional.cat([t(piece) for t, piece in zip(self.transforms, self._pieces(x, "x"))], dim=self.dim)
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return functional.cat([t.inv(piece) for t, piece in zip(self.transforms, self._pieces(y, "y"))], dim=self.dim)
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        logdetjacs = []
+        for t, x_piece, y_piece in zip(self.transforms, self._pieces(x, "x", "x"), self._pieces(y, "y", "y")):
+            logdetjacs.append(_sum_rightmost(t.log_abs_det_jacobian(x_piece, y_piece), self.event_dim - t.event_dim))
+        dim = (self.dim - x.dim() if self.dim >= 0 else self.dim) + self.event_dim
+        return functional.cat(logdetjacs, dim=dim) if dim < 0 else functools.reduce(operator.add, logdetjacs)
+
+    @property
+    def bijective(self) -> bool:  # type: ignore[override]  # a property over the base class attribute, as PyTorch
+        return all(t.bijective for t in self.transforms)
+
+    @constraints.dependent_property
+    def domain(self) -> Any:
+        return constraints.cat([t.domain for t in self.transforms], self.dim, self.lengths)
+
+    @constraints.dependent_property
+    def codomain(self) -> Any:
+        return constraints.cat([t.codomain for t in self.transforms], self.dim, self.lengths)
+
+
+class StackTransform(Transform):
+    """The transforms ``tseq`` applied to the slices of ``dim``, one each, as ``torch.stack`` joins them.
+
+    Args:
+        tseq (list of Transform): the transforms.
+        dim (int): the dimension sliced.
+    """
+
+    transforms: list
+
+    def __init__(self, tseq: Any, dim: int = 0, cache_size: int = 0) -> None:
+        self.transforms = _all_transforms(tseq, cache_size)
+        super().__init__(cache_size=cache_size)
+        self.dim = dim
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return StackTransform(self.transforms, self.dim, cache_size)
+
+    def _slices(self, value: Tensor, label: str, where: str = "tensor") -> list:
+        _check_size(self.dim, value, label, where, len(self.transforms), "len(transforms)")
+        return [value.select(self.dim, i) for i in range(value.size(self.dim))]
+
+    def _call(self, x: Tensor) -> Tensor:
+        return functional.stack([t(s) for s, t in zip(self._slices(x, "x"), self.transforms)], dim=self.dim)
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return functional.stack([t.inv(s) for s, t in zip(self._slices(y, "y"), self.transforms)], dim=self.dim)
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        pairs = zip(self._slices(x, "x", "x"), self._slices(y, "y", "y"), self.transforms)
+        return functional.stack([t.log_abs_det_jacobian(xs, ys) for xs, ys, t in pairs], dim=self.dim)
+
+    @property
+    def bijective(self) -> bool:  # type: ignore[override]  # a property over the base class attribute, as PyTorch
+        return all(t.bijective for t in self.transforms)
+
+    @constraints.dependent_property
+    def domain(self) -> Any:
+        return constraints.stack([t.domain for t in self.transforms], self.dim)
+
+    @constraints.dependent_property
+    def codomain(self) -> Any:
+        return constraints.stack([t.codomain for t in self.transforms], self.dim)
 
 
 class PowerTransform(Transform):
