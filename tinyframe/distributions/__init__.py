@@ -5,7 +5,12 @@ built on tinyframe's differentiable ops (gradients flow through ``log_prob``, ``
 
 Sampling calls the same primitive PyTorch's sampler calls (``normal_`` for ``Normal.rsample``,
 ``multinomial`` for ``Categorical.sample``, ``bernoulli`` for ``Bernoulli.sample``, ...), so the
-values follow tinyframe's random streams wherever those follow PyTorch's.
+values follow tinyframe's random streams wherever those follow PyTorch's: after the same
+``manual_seed``, samples equal PyTorch's for the distributions built on ``rand``, ``normal_``,
+``exponential_``, ``cauchy_``, ``uniform_``, ``multinomial`` and ``bernoulli`` (float32 transcendental
+functions may differ from PyTorch's in the last bit), but not for those drawing gamma or Poisson
+variates (Gamma, Chi2, StudentT, Beta, Dirichlet, FisherSnedecor, NegativeBinomial, Poisson, Binomial,
+Wishart, LKJCholesky), whose rejection samplers are tinyframe's own.
 """
 from . import constraints, kl_cross, transforms  # noqa: F401  kl_cross registers the KL divergences between families
 from .bernoulli import Bernoulli
