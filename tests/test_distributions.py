@@ -5,6 +5,7 @@ validation errors."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -322,3 +323,211 @@ def test_distributions_sample_and_score_on_the_parameters_device(device: str) ->
               D.Gamma(tf.ones(3, device=device), 1.0), D.Dirichlet(tf.ones(3, device=device)),
               D.Poisson(tf.ones(3, device=device)), D.Binomial(3, tf.full((3,), 0.5, device=device))):
         assert d.log_prob(d.sample()).device == loc.device
+
+
+def _t(*values: float) -> tf.Tensor:
+    return tf.tensor(list(values))
+
+
+# (construction or scoring, exception, PyTorch 2.13's message)
+_NEW_ERRORS = [
+    (lambda: D.Geometric(_t(0.0, 0.5)), ValueError,
+     "Expected parameter probs (Tensor of shape (2,)) of distribution Geometric(probs: tinyframe.Size([2])) to be "
+     "positive but found invalid values:\ntensor([0.])"),
+    (lambda: D.Multinomial(_t(3), _t(0.5, 0.5)), NotImplementedError, "inhomogeneous total_count is not supported"),
+    (lambda: D.MixtureSameFamily(D.Normal(0.0, 1.0), D.Normal(_t(0.0, 1.0), 1.0)), ValueError,
+     " The Mixture distribution needs to be an  instance of torch.distributions.Categorical"),
+    (lambda: D.MixtureSameFamily(D.Categorical(_t(0.5, 0.5, 0.0)), D.Normal(_t(0.0, 1.0), 1.0)), ValueError,
+     "`mixture_distribution component` (3) does not equal `component_distribution.batch_shape[-1]` (2)"),
+    (lambda: D.MixtureSameFamily(D.Categorical(tf.ones(3, 2)), D.Normal(tf.zeros(4, 2), 1.0)), ValueError,
+     "`mixture_distribution.batch_shape` (tinyframe.Size([3])) is not compatible with "
+     "`component_distribution.batch_shape`(tinyframe.Size([4]))"),
+    (lambda: D.LowRankMultivariateNormal(_t(0.0), tf.ones(2, 1), _t(1.0)), ValueError,
+     "cov_factor must be a batch of matrices with shape 1 x m"),
+    (lambda: D.LowRankMultivariateNormal(tf.zeros(3, 2), tf.ones(4, 2, 1), _t(1.0, 1.0)), ValueError,
+     "Incompatible batch shapes: loc tinyframe.Size([3, 2]), cov_factor tinyframe.Size([4, 2, 1]), cov_diag "
+     "tinyframe.Size([2])"),
+    (lambda: D.StudentT(_t(-1.0, 2.0)), ValueError,
+     "Expected parameter df (Tensor of shape (2,)) of distribution Chi2() to satisfy the constraint "
+     "GreaterThan(lower_bound=0.0), but found invalid values:\ntensor([-1.,  2.])"),
+    (lambda: D.ContinuousBernoulli(_t(1.5), validate_args=True), ValueError, "The parameter probs has invalid values"),
+    (lambda: D.NegativeBinomial(_t(1.0), _t(1.0)), ValueError,
+     "Expected parameter probs (Tensor of shape (1,)) of distribution NegativeBinomial(total_count: tensor([1.]), "
+     "probs: tensor([1.])) to satisfy the constraint HalfOpenInterval(lower_bound=0.0, upper_bound=1.0), but found "
+     "invalid values:\ntensor([1.])"),
+    (lambda: D.RelaxedBernoulli(_t(0.5), _t(1.5)), ValueError,
+     "Expected parameter probs (Tensor of shape (1,)) of distribution LogitRelaxedBernoulli(probs: tensor([1.5000])) "
+     "to satisfy the constraint Interval(lower_bound=0.0, upper_bound=1.0), but found invalid values:\n"
+     "tensor([1.5000])"),
+    (lambda: D.FisherSnedecor(_t(1.0), _t(0.0)), ValueError,
+     "Expected parameter concentration (Tensor of shape (1,)) of distribution Gamma(concentration: tensor([0.]), "
+     "rate: tensor([0.])) to satisfy the constraint GreaterThan(lower_bound=0.0), but found invalid values:\n"
+     "tensor([0.])"),
+    (lambda: D.Pareto(_t(1.0), _t(2.0)).log_prob(_t(0.5)), ValueError,
+     "Expected value argument (Tensor of shape (1,)) to be within the support (GreaterThanEq(lower_bound=tensor("
+     "[1.]))) of the distribution Pareto(alpha: tensor([2.]), scale: tensor([1.])), but found invalid values:\n"
+     "tensor([0.5000])"),
+    (lambda: D.Multinomial(2, _t(0.5, 0.5)).log_prob(_t(2.0, 1.0)), ValueError,
+     "Expected value argument (Tensor of shape (2,)) to be within the support (Multinomial()) of the distribution "
+     "Multinomial(), but found invalid values:\ntensor([2., 1.])"),
+    (lambda: D.MixtureSameFamily(D.Categorical(_t(0.5, 0.5)), D.Exponential(_t(1.0, 2.0))).log_prob(_t(-1.0)),
+     ValueError, "Expected value argument (Tensor of shape (1,)) to be within the support (MixtureSameFamilyConstraint("
+     "GreaterThanEq(lower_bound=0.0))) of the distribution MixtureSameFamily(\n  Categorical(probs: "
+     "tinyframe.Size([2]), logits: tinyframe.Size([2])),\n  Exponential(rate: tinyframe.Size([2]))), but found "
+     "invalid values:\ntensor([-1.])"),
+]
+
+
+@pytest.mark.parametrize("make, error, message", _NEW_ERRORS)
+def test_new_distributions_validate_as_pytorch(make: object, error: type, message: str) -> None:
+    with pytest.raises(error) as raised:
+        make()
+    assert str(raised.value) == message
+
+
+# (distribution, batch_shape, event_shape, has_rsample, repr(support), PyTorch 2.13's)
+_NEW_SHAPES = [
+    (lambda: D.Cauchy(_t(0.5, -1.0), 2.0), (2,), (), True, "Real()"),
+    (lambda: D.HalfCauchy(_t(1.0, 0.5)), (2,), (), True, "GreaterThanEq(lower_bound=0.0)"),
+    (lambda: D.Gumbel(0.5, 1.0), (), (), True, "Real()"),
+    (lambda: D.StudentT(_t(3.0, 1.5)), (2,), (), True, "Real()"),
+    (lambda: D.Chi2(_t(3.0, 1.5)), (2,), (), True, "GreaterThanEq(lower_bound=0.0)"),
+    (lambda: D.Geometric(logits=_t(0.2, 0.5)), (2,), (), False, "IntegerGreaterThan(lower_bound=0)"),
+    (lambda: D.NegativeBinomial(_t(3.0, 1.5), _t(0.2, 0.5)), (2,), (), False, "IntegerGreaterThan(lower_bound=0)"),
+    (lambda: D.Multinomial(10, _t(0.2, 0.5, 0.3)), (), (3,), False, "Multinomial()"),
+    (lambda: D.MixtureSameFamily(D.Categorical(_t(0.2, 0.8)), D.Normal(_t(0.0, 1.0), 1.0)), (), (), False,
+     "MixtureSameFamilyConstraint(Real())"),
+    (lambda: D.Pareto(_t(1.0, 0.5), _t(3.0, 1.5)), (2,), (), True,
+     "GreaterThanEq(lower_bound=tensor([1.0000, 0.5000]))"),
+    (lambda: D.Kumaraswamy(_t(1.0, 0.5), _t(3.0, 1.5)), (2,), (), True, "Interval(lower_bound=0.0, upper_bound=1.0)"),
+    (lambda: D.LogisticNormal(0.5, 1.0), (), (2,), True, "Simplex()"),
+    (lambda: D.LogisticNormal(_t(0.5, -1.0), _t(1.0, 0.5)), (), (3,), True, "Simplex()"),
+    (lambda: D.LowRankMultivariateNormal(_t(0.5, -1.0, 2.0), tf.ones(3, 2), _t(1.0, 0.5, 2.0)), (), (3,), True,
+     "IndependentConstraint(Real(), 1)"),
+    (lambda: D.RelaxedOneHotCategorical(_t(0.5), _t(0.2, 0.5, 0.3)), (), (3,), True, "Simplex()"),
+    (lambda: D.ContinuousBernoulli(_t(0.2, 0.5)), (2,), (), True, "Interval(lower_bound=0.0, upper_bound=1.0)"),
+    (lambda: D.FisherSnedecor(_t(3.0, 1.5), _t(3.0, 4.5)), (2,), (), True, "GreaterThan(lower_bound=0.0)"),
+    (lambda: D.VonMises(_t(0.5, -1.0), _t(1.0, 0.5)), (2,), (), False, "Real()"),
+    (lambda: D.Weibull(_t(1.0, 0.5), _t(3.0, 1.5)), (2,), (), True, "GreaterThan(lower_bound=0.0)"),
+    (lambda: D.InverseGamma(_t(3.0, 1.5), _t(1.0, 2.0)), (2,), (), True, "GreaterThan(lower_bound=0.0)"),
+    (lambda: D.GeneralizedPareto(_t(0.0, 1.0), _t(1.0, 2.0), _t(-0.5, 0.5)), (2,), (), True,
+     "Interval(lower_bound=tensor([0., 1.]), upper_bound=tensor([2., inf]))"),
+    (lambda: D.LKJCholesky(3, _t(0.5, 2.0)), (2,), (3, 3), False, "CorrCholesky()"),
+]
+
+
+def test_lkj_cholesky_samples_are_correlation_cholesky_factors() -> None:
+    # The squared row norms are Beta draws, through tinyframe's gamma sampler: not PyTorch's draws
+    tf.manual_seed(0)
+    d = D.LKJCholesky(4, tf.tensor([0.5, 3.0], dtype=tf.float64))
+    sample = d.sample((500,))
+    assert sample.shape == (500, 2, 4, 4) and bool(constraints.corr_cholesky.check(sample).all())
+    assert bool(tf.isfinite(d.log_prob(sample)).all())
+    # E[corr_ij] = 0 and Var[corr_ij] = 1 / (2 concentration + dim - 1) off the diagonal
+    corr = (sample @ sample.mT)[..., 1, 0]
+    np.testing.assert_allclose(corr.var(0).numpy(), [1 / 4, 1 / 9], rtol=0.15)
+    with pytest.raises(ValueError, match="Expected dim to be an integer greater than or equal to 2. Found dim=1."):
+        D.LKJCholesky(1)
+
+
+@pytest.mark.parametrize("make, batch_shape, event_shape, has_rsample, support", _NEW_SHAPES)
+def test_new_distributions_shapes_supports_and_expand(make: object, batch_shape: tuple, event_shape: tuple,
+                                                      has_rsample: bool, support: str) -> None:
+    d = make()
+    assert (d.batch_shape, d.event_shape, d.has_rsample, repr(d.support)) == (
+        batch_shape, event_shape, has_rsample, support)
+    assert d.sample((5,)).shape == (5, *batch_shape, *event_shape)
+    assert d.sample().dtype == tf.float32
+    e = d.expand((4, 2))
+    assert type(e) is type(d) and (e.batch_shape, e.event_shape) == ((4, 2), d.event_shape)
+    assert e.sample((5,)).shape == (5, 4, 2, *event_shape) and e.log_prob(e.sample()).shape == (4, 2)
+
+
+def test_gamma_based_rsample_is_differentiable() -> None:
+    # The draws go through _standard_gamma (tinyframe's own sampler, so not recorded from PyTorch); the
+    # gradient in df is the implicit one, as for Gamma
+    df = tf.tensor([0.5, 1.5, 4.0], dtype=tf.float64, requires_grad=True)
+    assert gradcheck(_seeded(lambda loc, scale: D.StudentT(df.detach() * 4, loc, scale).rsample((4,))),
+                     (df.detach().clone().requires_grad_(), tf.tensor([0.5, 1.5, 1.0], dtype=tf.float64,
+                                                                       requires_grad=True)))
+    sample = D.Chi2(df).rsample()
+    sample.sum().backward()
+    np.testing.assert_allclose(df.grad.numpy(), tf._standard_gamma_grad(df.detach() / 2, sample.detach() / 2).numpy(),
+                               rtol=1e-12)
+    df.grad = None
+    D.FisherSnedecor(df, df + 1).rsample((3,)).sum().backward()
+    assert bool(tf.isfinite(df.grad).all()) and bool((df.grad != 0).all())
+
+
+def test_new_distributions_keep_float32() -> None:
+    for d in (D.Cauchy(tf.zeros(2), 1.0), D.Gumbel(tf.zeros(2), 1.0), D.StudentT(tf.ones(2)),
+              D.Weibull(tf.ones(2), 2.0), D.VonMises(tf.zeros(2), 1.0), D.Geometric(tf.full((2,), 0.5)),
+              D.ContinuousBernoulli(tf.full((2,), 0.3)), D.LowRankMultivariateNormal(tf.zeros(2), tf.ones(2, 1),
+                                                                                      tf.ones(2))):
+        sample = d.sample()
+        assert sample.dtype == tf.float32 and d.log_prob(sample).dtype == tf.float32, type(d).__name__
+    assert D.Chi2(tf.ones(2)).cdf(tf.ones(2)).dtype == tf.float32
+
+
+def test_new_distributions_on_the_parameters_device(device: str) -> None:
+    ones = tf.ones(3, device=device)
+    for d in (D.Cauchy(ones * 0, ones), D.HalfNormal(ones), D.Gumbel(ones * 0, ones), D.StudentT(ones * 3),
+              D.Geometric(ones * 0.5), D.NegativeBinomial(ones, ones * 0.5), D.Weibull(ones, ones),
+              D.Pareto(ones, ones), D.Kumaraswamy(ones, ones), D.LogisticNormal(ones * 0, ones),
+              D.RelaxedBernoulli(ones[0], ones * 0.5), D.ContinuousBernoulli(ones * 0.3),
+              D.FisherSnedecor(ones, ones), D.VonMises(ones * 0, ones), D.Multinomial(4, ones),
+              D.LowRankMultivariateNormal(ones * 0, tf.ones(3, 2, device=device), ones),
+              D.MixtureSameFamily(D.Categorical(ones), D.Normal(ones * 0, ones))):
+        assert d.log_prob(d.sample()).device == ones.device, type(d).__name__
+    assert D.Gamma(ones, ones).cdf(ones).device == ones.device
+
+
+def test_wishart_rsample_is_positive_definite_with_the_wishart_mean() -> None:
+    # Bartlett's decomposition over Chi2 draws (tinyframe's gamma sampler, so not PyTorch's values)
+    tf.manual_seed(0)
+    cov = tf.tensor([[2.0, 0.6], [0.6, 1.0]], dtype=tf.float64, requires_grad=True)
+    d = D.Wishart(tf.tensor([4.0, 9.0], dtype=tf.float64), cov)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "Singular sample detected." for non-singular samples (PyTorch warns)
+        sample = d.rsample((4000,))
+    assert sample.shape == (4000, 2, 2, 2) and bool(constraints.positive_definite.check(sample).all())
+    np.testing.assert_allclose(sample.mean(0).detach().numpy(), d.mean.detach().numpy(), rtol=0.05)
+    sample.sum().backward()
+    assert cov.grad is not None and bool(tf.isfinite(cov.grad).all())
+    with pytest.raises(ValueError, match=r"Value of df=1.0 expected to be greater than ndim - 1 = 1."):
+        D.Wishart(1.0, tf.eye(2))
+    with pytest.raises(AssertionError, match="Exactly one of covariance_matrix or precision_matrix or scale_tril"):
+        D.Wishart(3.0)
+    assert D.Wishart(3.0, tf.eye(2)).expand((3,)).sample().shape == (3, 2, 2)
+
+
+def test_constraint_registry_lookup_and_errors() -> None:
+    assert D.biject_to(constraints.real) is D.identity_transform
+    assert isinstance(D.biject_to(constraints.simplex), D.StickBreakingTransform)
+    assert isinstance(D.transform_to(constraints.simplex), D.SoftmaxTransform)
+    assert isinstance(D.biject_to(constraints.unit_interval), D.SigmoidTransform)
+    with pytest.raises(NotImplementedError, match="Cannot transform _LowerCholesky constraints"):
+        D.biject_to(constraints.lower_cholesky)
+    with pytest.raises(TypeError, match="Expected constraint to be either a Constraint subclass or instance, but got"):
+        D.transform_to.register(int, lambda c: D.ExpTransform())
+
+    class Above(constraints.Constraint):
+        pass
+    D.transform_to.register(Above, lambda c: D.ExpTransform())
+    assert isinstance(D.transform_to(Above()), D.ExpTransform)
+
+
+def test_cat_and_stack_check_their_dimension_as_pytorch() -> None:
+    x = tf.zeros(3, 4)
+    with pytest.raises(AssertionError, match=r"^x.size\(0\) = 3 must equal length 1$"):
+        D.CatTransform([D.ExpTransform()], dim=0)(x)
+    with pytest.raises(AssertionError, match="^dim 3 out of range for tensor with 2 dimensions$"):
+        D.StackTransform([D.ExpTransform()], dim=3)(x)
+    with pytest.raises(AssertionError, match=r"^y.size\(0\) = 2 must equal len\(transforms\) 3$"):
+        D.StackTransform([D.ExpTransform()] * 3, dim=0).log_abs_det_jacobian(x, x[:2])
+    with pytest.raises(AssertionError, match="^dim 5 out of range for value with 2 dimensions$"):
+        constraints.cat([constraints.real], dim=5).check(x)
+    with pytest.raises(AssertionError, match="All elements of tseq must be Transform instances"):
+        D.CatTransform([3])
+    stacked = constraints.stack([constraints.positive, constraints.real], dim=-1)
+    assert stacked.check(tf.tensor([[1.0, -1.0], [-1.0, 1.0]])).tolist() == [[True, True], [False, True]]

@@ -137,6 +137,16 @@ def test_tensor_methods_reach_the_matrix_functions() -> None:
     assert a.matrix_power(2).tolist()[0] == [21.0, 7.0, 18.0]
 
 
+def test_solve_triangular_reads_b_as_a_matrix_when_its_shape_is_the_batch_shape_of_a() -> None:
+    # B of shape (2, 2) against A of shape (2, 2, 2): torch.linalg.solve would read a batch of vectors
+    a = tf.tensor([[[2.0, 0.0], [1.0, 4.0]], [[1.0, 0.0], [3.0, 2.0]]], dtype=tf.float64)
+    x = tf.linalg.solve_triangular(a, tf.eye(2, dtype=tf.float64), upper=False)
+    assert x.shape == (2, 2, 2)
+    np.testing.assert_allclose(x.numpy(), np.linalg.inv(a.numpy()), rtol=1e-12)
+    x = tf.linalg.solve_triangular(a, tf.eye(2, dtype=tf.float64), upper=False, left=False)
+    np.testing.assert_allclose(x.numpy(), np.linalg.inv(a.numpy()), rtol=1e-12)
+
+
 def test_ex_forms_solve_triangular_and_cholesky_helpers() -> None:
     a = tf.tensor(A)
     inverse, info = tf.linalg.inv_ex(a)

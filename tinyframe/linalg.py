@@ -308,6 +308,8 @@ def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, un
     (taken as ones)."""
     if B.ndim < 2:
         raise RuntimeError("torch.linalg.solve_triangular: The input tensor B must have at least 2 dimensions.")
+    if B.ndim < A.ndim:  # B is a matrix here, never the batch of vectors solve reads where B.shape == A.shape[:-1]
+        B = shape.reshape(B, (1,) * (A.ndim - B.ndim) + tuple(B.shape))
     triangle = construction.triu(A) if upper else construction.tril(A)
     if unitriangular:
         ones = _graph.wrap(array_module_of(A._data).ones(A.shape[:-1], dtype=A._data.dtype))

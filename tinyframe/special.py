@@ -11,7 +11,8 @@ from .ops.binary import xlogy as _xlogy
 
 __all__ = ["erf", "erfc", "erfcx", "erfinv", "expit", "logit", "xlogy", "xlog1py", "gammaln", "digamma", "psi",
            "polygamma", "multigammaln", "i0", "i0e", "i1", "i1e", "ndtr", "ndtri", "log_ndtr", "log1p", "expm1",
-           "exp2", "sinc", "round", "entr", "logsumexp", "softmax", "log_softmax", "zeta"]
+           "exp2", "sinc", "round", "entr", "logsumexp", "softmax", "log_softmax", "zeta",
+           "gammainc", "gammaincc"]
 
 erf = with_out(unary.erf)
 erfc = with_out(unary.erfc)
@@ -42,3 +43,5 @@ logsumexp = with_out(reduction.logsumexp)
 softmax = reduction.softmax
 log_softmax = reduction.log_softmax
 zeta = with_out(special.zeta)
+gammainc = with_out(special.igamma)
+gammaincc = with_out(special.igammac)

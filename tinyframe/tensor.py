@@ -1516,6 +1516,14 @@ class Tensor:
     def mvlgamma(self, p: builtins.int) -> Tensor:
         return special_ops.mvlgamma(self, p)
 
+    def igamma(self, other: Tensor) -> Tensor:
+        return special_ops.igamma(self, other)
+
+    def igammac(self, other: Tensor) -> Tensor:
+        return special_ops.igammac(self, other)
+
+    igamma_, igammac_ = _inplace_of("igamma"), _inplace_of("igammac")
+
     def signbit(self) -> Tensor:
         return unary.signbit(self)
 

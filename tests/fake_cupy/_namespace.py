@@ -256,7 +256,9 @@ HAND_WRITTEN = {
                             "i0e": _special_function("_i0e", _SPECIAL), "i1": _special_function("_i1", _SPECIAL),
                             "i1e": _special_function("_i1e", _SPECIAL), "ndtri": _special_function("_ndtri", _SPECIAL),
                             "log_ndtr": _special_function("_log_ndtr", _SPECIAL),
-                            "erfcx": _special_function("_erfcx", _SPECIAL)},
+                            "erfcx": _special_function("_erfcx", _SPECIAL),
+                            "gammainc": _special_function("_gammainc", _SPECIAL),
+                            "gammaincc": _special_function("_gammaincc", _SPECIAL)},
 }
 
 

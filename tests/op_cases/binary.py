@@ -8,6 +8,11 @@ import tinyframe as tf
 from . import OpCase
 
 
+def _gammainc_3(x: np.ndarray) -> np.ndarray:
+    """P(3, x) = 1 - e^-x (1 + x + x^2 / 2): the regularized lower incomplete gamma function at a = 3."""
+    return 1.0 - np.exp(-x) * (1.0 + x + x * x / 2.0)
+
+
 def _hurwitz_zeta(s: float, q: np.ndarray) -> np.ndarray:
     """sum over k >= 0 of (k + q)^-s: 20000 terms, then the integral of the rest and half its first term."""
     k = np.arange(20000.0)
@@ -71,4 +76,9 @@ CASES: list[OpCase] = [
            broadcasts=True),
     OpCase("special_zeta_q", lambda q: tf.special.zeta(3.0, q), lambda q: _hurwitz_zeta(3.0, q), [(3, 4)],
            domain=(0.5, 2.0)),
+    OpCase("special_gammainc_x", lambda x: tf.special.gammainc(tf.full_like(x, 3.0), x), _gammainc_3, [(3, 4)],
+           domain=(0.2, 6.0)),
+    OpCase("igammac_x", lambda x: tf.igammac(tf.full_like(x, 3.0), x), lambda x: 1.0 - _gammainc_3(x), [(3, 4)],
+           domain=(0.2, 6.0)),
+    OpCase("igamma_method_x", lambda x: x.new_full((4,), 3.0).igamma(x), _gammainc_3, [(3, 4)], domain=(0.2, 6.0)),
 ]

@@ -5,34 +5,68 @@ built on tinyframe's differentiable ops (gradients flow through ``log_prob``, ``
 
 Sampling calls the same primitive PyTorch's sampler calls (``normal_`` for ``Normal.rsample``,
 ``multinomial`` for ``Categorical.sample``, ``bernoulli`` for ``Bernoulli.sample``, ...), so the
-values follow tinyframe's random streams wherever those follow PyTorch's.
+values follow tinyframe's random streams wherever those follow PyTorch's: after the same
+``manual_seed``, samples equal PyTorch's for the distributions built on ``rand``, ``normal_``,
+``exponential_``, ``cauchy_``, ``uniform_``, ``multinomial`` and ``bernoulli`` (float32 transcendental
+functions may differ from PyTorch's in the last bit), but not for those drawing gamma or Poisson
+variates (Gamma, Chi2, StudentT, Beta, Dirichlet, FisherSnedecor, NegativeBinomial, Poisson, Binomial,
+Wishart, LKJCholesky), whose rejection samplers are tinyframe's own.
 """
-from . import constraints, transforms
+from . import constraints, kl_cross, transforms  # noqa: F401  kl_cross registers the KL divergences between families
 from .bernoulli import Bernoulli
 from .beta import Beta
 from .binomial import Binomial
 from .categorical import Categorical
+from .cauchy import Cauchy
+from .chi2 import Chi2
+from .constraint_registry import biject_to, transform_to
+from .continuous_bernoulli import ContinuousBernoulli
 from .dirichlet import Dirichlet
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .exponential import Exponential
+from .fishersnedecor import FisherSnedecor
 from .gamma import Gamma
+from .generalized_pareto import GeneralizedPareto
+from .geometric import Geometric
+from .gumbel import Gumbel
+from .half_cauchy import HalfCauchy
+from .half_normal import HalfNormal
 from .independent import Independent
+from .inverse_gamma import InverseGamma
 from .kl import kl_divergence, register_kl
+from .kumaraswamy import Kumaraswamy
 from .laplace import Laplace
+from .lkj_cholesky import LKJCholesky
 from .log_normal import LogNormal
+from .logistic_normal import LogisticNormal
+from .lowrank_multivariate_normal import LowRankMultivariateNormal
+from .mixture_same_family import MixtureSameFamily
+from .multinomial import Multinomial
 from .multivariate_normal import MultivariateNormal
+from .negative_binomial import NegativeBinomial
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
+from .pareto import Pareto
 from .poisson import Poisson
+from .relaxed_bernoulli import RelaxedBernoulli
+from .relaxed_categorical import RelaxedOneHotCategorical
+from .studentT import StudentT
 from .transformed_distribution import TransformedDistribution
 from .transforms import *  # noqa: F403  ExpTransform, AffineTransform, ... as torch.distributions exports them
 from .transforms import __all__ as _transform_names
 from .uniform import Uniform
+from .von_mises import VonMises
+from .weibull import Weibull
+from .wishart import Wishart
 
 __all__ = [
-    "Bernoulli", "Beta", "Binomial", "Categorical", "Dirichlet", "Distribution", "ExponentialFamily", "Exponential",
-    "Gamma", "Independent", "Laplace", "LogNormal", "MultivariateNormal", "Normal", "OneHotCategorical",
-    "OneHotCategoricalStraightThrough", "Poisson", "TransformedDistribution", "Uniform", "kl_divergence",
-    "register_kl", "constraints", "transforms", *_transform_names,
+    "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "ContinuousBernoulli", "Dirichlet",
+    "Distribution", "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma", "GeneralizedPareto", "Geometric",
+    "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "InverseGamma", "Kumaraswamy", "LKJCholesky", "Laplace",
+    "LogNormal", "LogisticNormal", "LowRankMultivariateNormal", "MixtureSameFamily", "Multinomial",
+    "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough",
+    "Pareto", "Poisson", "RelaxedBernoulli", "RelaxedOneHotCategorical", "StudentT", "TransformedDistribution",
+    "Uniform", "VonMises", "Weibull", "Wishart", "biject_to", "kl_divergence", "register_kl", "transform_to",
+    "constraints", "transforms", *_transform_names,
 ]

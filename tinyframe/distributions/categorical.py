@@ -12,7 +12,7 @@ from . import constraints
 from .distribution import Distribution
 from .utils import ProbsOrLogits, as_size
 
-__all__ = ["Categorical"]
+__all__ = ["Categorical", "CategoricalBacked"]
 
 
 class Categorical(ProbsOrLogits, Distribution):
@@ -90,3 +90,42 @@ class Categorical(ProbsOrLogits, Distribution):
         values = creation.arange(self._num_events, dtype=dtypes.int64, device=self._param.device)
         values = values.view((-1,) + (1,) * len(self._batch_shape))
         return values.expand((-1,) + self._batch_shape) if expand else values
+
+
+class CategoricalBacked(Distribution):
+    """A distribution over vectors of length K parameterised as a :class:`Categorical` (kept as
+    ``_categorical``): its ``probs``, ``logits`` and ``param_shape`` are the categorical's, the event
+    shape is ``(K,)``, and ``expand`` expands the categorical."""
+
+    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
+
+    def __init__(self, probs: Tensor | None = None, logits: Tensor | None = None,
+                 validate_args: bool | None = None) -> None:
+        self._categorical = Categorical(probs, logits)
+        batch_shape = self._categorical.batch_shape
+        super().__init__(batch_shape, self._categorical.param_shape[-1:], validate_args=validate_args)
+
+    def expand(self, batch_shape: Any, _instance: Any = None) -> CategoricalBacked:
+        new = self._get_checked_instance(type(self), _instance)
+        batch_shape = as_size(batch_shape)
+        new.__dict__.update({k: v for k, v in self.__dict__.items() if k not in ("_batch_shape", "_event_shape")})
+        new._categorical = self._categorical.expand(batch_shape)
+        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    @property
+    def _param(self) -> Tensor:
+        return self._categorical._param
+
+    @property
+    def probs(self) -> Tensor:
+        return self._categorical.probs
+
+    @property
+    def logits(self) -> Tensor:
+        return self._categorical.logits
+
+    @property
+    def param_shape(self) -> Size:
+        return self._categorical.param_shape

@@ -8,13 +8,14 @@ from typing import Any
 
 from .. import creation, dtypes, functional, linalg
 from ..tensor import Tensor
+from ..type_info import finfo
 
 __all__ = [
-    "Constraint", "boolean", "dependent", "dependent_property", "greater_than", "greater_than_eq", "independent",
-    "integer_interval", "interval", "half_open_interval", "is_dependent", "less_than", "lower_cholesky",
-    "lower_triangular", "multinomial", "nonnegative", "nonnegative_integer", "one_hot", "positive",
-    "positive_semidefinite", "positive_definite", "positive_integer", "real", "real_vector", "simplex", "square",
-    "symmetric", "unit_interval",
+    "Constraint", "boolean", "cat", "corr_cholesky", "dependent", "dependent_property", "greater_than",
+    "greater_than_eq", "independent", "integer_interval", "interval", "half_open_interval", "is_dependent",
+    "less_than", "lower_cholesky", "lower_triangular", "MixtureSameFamilyConstraint", "multinomial", "nonnegative",
+    "nonnegative_integer", "one_hot", "positive", "positive_semidefinite", "positive_definite", "positive_integer",
+    "real", "real_vector", "simplex", "square", "stack", "symmetric", "unit_interval",
 ]
 
 
@@ -104,6 +105,92 @@ class _IndependentConstraint(Constraint):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__[1:]}({self.base_constraint!r}, {self.reinterpreted_batch_ndims})"
+
+
+class MixtureSameFamilyConstraint(Constraint):
+    """The support of a :class:`MixtureSameFamily`: its component distributions' ``base_constraint``,
+    checked with the component dimension added back to the value."""
+
+    def __init__(self, base_constraint: Constraint) -> None:
+        if not isinstance(base_constraint, Constraint):
+            raise AssertionError(f"base_constraint must be a Constraint, got {type(base_constraint).__name__}")
+        self.base_constraint = base_constraint
+
+    @property
+    def is_discrete(self) -> bool:  # type: ignore[override]  # a property over the base class attribute, as PyTorch
+        return self.base_constraint.is_discrete
+
+    @property
+    def event_dim(self) -> int:  # type: ignore[override]  # a property over the base class attribute, as PyTorch
+        return self.base_constraint.event_dim
+
+    def check(self, value: Tensor) -> Tensor:
+        result = self.base_constraint.check(value.unsqueeze(-1 - self.event_dim))
+        if value.dim() < self.event_dim:
+            raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
+        kept = value.dim() - self.event_dim
+        return result.reshape(tuple(result.shape[:kept]) + (-1,)).all(-1)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.base_constraint!r})"
+
+
+def _check_dim(dim: int, value: Tensor, name: str = "value") -> None:
+    if not -value.dim() <= dim < value.dim():
+        raise AssertionError(f"dim {dim} out of range for {name} with {value.dim()} dimensions")
+
+
+def _all_constraints(cseq: Any) -> list:
+    if not all(isinstance(c, Constraint) for c in cseq):
+        raise AssertionError("All elements of cseq must be Constraint instances")
+    return list(cseq)
+
+
+class _Cat(Constraint):
+    """The constraints ``cseq`` on consecutive pieces of ``lengths`` (default 1 each) along ``dim``."""
+
+    def __init__(self, cseq: Any, dim: int = 0, lengths: Any = None) -> None:
+        self.cseq = _all_constraints(cseq)
+        self.lengths = [1] * len(self.cseq) if lengths is None else list(lengths)
+        if len(self.lengths) != len(self.cseq):
+            raise AssertionError(f"lengths ({len(self.lengths)}) must match cseq ({len(self.cseq)})")
+        self.dim = dim
+
+    @property
+    def is_discrete(self) -> bool:  # type: ignore[override]  # a property over the base class attribute, as PyTorch
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self) -> int:  # type: ignore[override]  # a property over the base class attribute, as PyTorch
+        return max(c.event_dim for c in self.cseq)
+
+    def check(self, value: Tensor) -> Tensor:
+        _check_dim(self.dim, value)
+        starts = [sum(self.lengths[:i]) for i in range(len(self.lengths))]
+        return functional.cat([c.check(value.narrow(self.dim, start, length))
+                               for c, start, length in zip(self.cseq, starts, self.lengths)], self.dim)
+
+
+class _Stack(Constraint):
+    """The constraints ``cseq`` on the slices of ``dim``, one each."""
+
+    def __init__(self, cseq: Any, dim: int = 0) -> None:
+        self.cseq = _all_constraints(cseq)
+        self.dim = dim
+
+    @property
+    def is_discrete(self) -> bool:  # type: ignore[override]  # a property over the base class attribute, as PyTorch
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self) -> int:  # type: ignore[override]  # a property over the base class attribute, as PyTorch
+        dim = max(c.event_dim for c in self.cseq)
+        return dim + 1 if self.dim + dim < 0 else dim
+
+    def check(self, value: Tensor) -> Tensor:
+        _check_dim(self.dim, value)
+        slices = [value.select(self.dim, i) for i in range(value.size(self.dim))]
+        return functional.stack([c.check(v) for v, c in zip(slices, self.cseq)], self.dim)
 
 
 class _Boolean(Constraint):
@@ -221,6 +308,18 @@ class _LowerCholesky(_LowerTriangular):
         return super().check(value) & (value.diagonal(dim1=-2, dim2=-1) > 0).all(-1)
 
 
+class _CorrCholesky(Constraint):
+    """Lower-triangular matrices with a positive diagonal whose rows have unit length: Cholesky factors of
+    correlation matrices."""
+
+    event_dim = 2
+
+    def check(self, value: Tensor) -> Tensor:
+        tol = finfo(value.dtype).eps * value.size(-1) * 10  # 10: PyTorch's fudge factor
+        row_norm = linalg.norm(value.detach(), dim=-1)
+        return lower_cholesky.check(value) & (row_norm - 1.0).abs().le(tol).all(dim=-1)
+
+
 class _Square(Constraint):
     event_dim = 2
 
@@ -275,6 +374,9 @@ half_open_interval = _HalfOpenInterval
 simplex = _Simplex()
 lower_triangular = _LowerTriangular()
 lower_cholesky = _LowerCholesky()
+corr_cholesky = _CorrCholesky()
+cat = _Cat
+stack = _Stack
 square = _Square()
 symmetric = _Symmetric()
 positive_semidefinite = _PositiveSemidefinite()

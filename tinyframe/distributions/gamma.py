@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import creation, functional
+from ..ops import special
 from ..tensor import Tensor
 from ..type_info import finfo
 from . import constraints
@@ -58,6 +59,11 @@ class Gamma(ExponentialFamily):
             self._validate_sample(value)
         return (functional.xlogy(self.concentration, self.rate) + functional.xlogy(self.concentration - 1, value)
                 - self.rate * value - functional.lgamma(self.concentration))
+
+    def cdf(self, value: Tensor) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
+        return special.igamma(self.concentration, self.rate * value)
 
     def entropy(self) -> Tensor:
         return (self.concentration - functional.log(self.rate) + functional.lgamma(self.concentration)

@@ -4,18 +4,16 @@ from __future__ import annotations
 from typing import Any
 
 from .. import creation
-from .._dims import Size
 from ..nn.functional import one_hot
 from ..tensor import Tensor
 from . import constraints
-from .categorical import Categorical
-from .distribution import Distribution
+from .categorical import CategoricalBacked
 from .utils import as_size
 
 __all__ = ["OneHotCategorical", "OneHotCategoricalStraightThrough"]
 
 
-class OneHotCategorical(Distribution):
+class OneHotCategorical(CategoricalBacked):
     """A :class:`Categorical` whose samples are one-hot vectors of length K (the event).
 
     Args:
@@ -23,35 +21,8 @@ class OneHotCategorical(Distribution):
         logits (Tensor): event log-odds.
     """
 
-    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
     support = constraints.one_hot
     has_enumerate_support = True
-
-    def __init__(self, probs: Tensor | None = None, logits: Tensor | None = None,
-                 validate_args: bool | None = None) -> None:
-        self._categorical = Categorical(probs, logits)
-        batch_shape = self._categorical.batch_shape
-        super().__init__(batch_shape, self._categorical.param_shape[-1:], validate_args=validate_args)
-
-    def expand(self, batch_shape: Any, _instance: Any = None) -> OneHotCategorical:
-        new = self._get_checked_instance(OneHotCategorical, _instance)
-        batch_shape = as_size(batch_shape)
-        new._categorical = self._categorical.expand(batch_shape)
-        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
-
-    @property
-    def _param(self) -> Tensor:
-        return self._categorical._param
-
-    @property
-    def probs(self) -> Tensor:
-        return self._categorical.probs
-
-    @property
-    def logits(self) -> Tensor:
-        return self._categorical.logits
 
     @property
     def mean(self) -> Tensor:
@@ -65,10 +36,6 @@ class OneHotCategorical(Distribution):
     @property
     def variance(self) -> Tensor:
         return self._categorical.probs * (1 - self._categorical.probs)
-
-    @property
-    def param_shape(self) -> Size:
-        return self._categorical.param_shape
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
         indices = self._categorical.sample(as_size(sample_shape))

@@ -12,7 +12,7 @@ from ..tensor import Tensor
 from ..type_info import finfo
 
 __all__ = ["broadcast_all", "logits_to_probs", "clamp_probs", "probs_to_logits", "lazy_property", "euler_constant",
-           "broadcast_parameters"]
+           "broadcast_parameters", "tril_matrix_to_vec", "vec_to_tril_matrix"]
 
 euler_constant = 0.5772156649015329
 
@@ -69,6 +69,34 @@ def probs_to_logits(probs: Tensor, is_binary: bool = False) -> Tensor:
     if is_binary:
         return functional.log(clamped) - functional.log1p(-clamped)
     return functional.log(clamped)
+
+
+def _tril_mask(n: int, diag: int, device: Any) -> Tensor:
+    """The ``n x n`` boolean mask of the elements on and below diagonal ``diag``."""
+    arange = creation.arange(n, device=device)
+    return arange < arange.view(-1, 1) + (diag + 1)
+
+
+def tril_matrix_to_vec(mat: Tensor, diag: int = 0) -> Tensor:
+    """The elements of (a batch of) ``D x D`` matrices on and below diagonal ``diag``, in row order."""
+    n = mat.shape[-1]
+    if diag < -n or diag >= n:
+        raise ValueError(f"diag ({diag}) provided is outside [{-n}, {n - 1}].")
+    return mat[..., _tril_mask(n, diag, mat.device)]
+
+
+def vec_to_tril_matrix(vec: Tensor, diag: int = 0) -> Tensor:
+    """The (batch of) ``D x D`` lower-triangular matrices whose elements on and below diagonal ``diag``
+    are ``vec``'s, in row order: the inverse of :func:`tril_matrix_to_vec`."""
+    # the positive root of D^2 + (1 + 2 diag) D - |diag| (diag + 1) - 2 len(vec) = 0
+    n = (-(1 + 2 * diag) + ((1 + 2 * diag) ** 2 + 8 * vec.shape[-1] + 4 * abs(diag) * (diag + 1)) ** 0.5) / 2
+    if round(n) - n > finfo(vec.dtype).eps:
+        raise ValueError(f"The size of last dimension is {vec.shape[-1]} which cannot be expressed as the lower "
+                         "triangular part of a square D x D matrix.")
+    n = round(n)
+    mat = vec.new_zeros(tuple(vec.shape[:-1]) + (n, n))
+    mat[..., _tril_mask(n, diag, vec.device)] = vec
+    return mat
 
 
 class lazy_property:  # noqa: N801  PyTorch's name

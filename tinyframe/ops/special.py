@@ -8,7 +8,9 @@ computes them in a wider type); CuPy arrays go to ``cupyx.scipy.special``. The B
 ``ndtri`` are Cephes' approximations, as PyTorch's: Chebyshev series for ``exp(-|x|) I0(x)`` and
 ``exp(-|x|) I1(x)`` on [0, 8] and in ``1/x`` beyond (relative error below 1e-15), and Cephes' three
 rational approximations of ``ndtri`` (below 2e-16). ``log_ndtr`` uses ``erfc`` and, below -1,
-``erfcx`` (``unary._erfcx_positive``), as PyTorch.
+``erfcx`` (``unary._erfcx_positive``), as PyTorch. The regularized incomplete gamma functions
+(``igamma``, ``igammac``) are Cephes' power series and continued fraction, each summed until every
+element has converged.
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from .unary import _INPUT, _OUTPUT, _Elementwise, _elementwise, _floating, _spec
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
-__all__ = ["i0", "mvlgamma"]
+__all__ = ["i0", "mvlgamma", "igamma", "igammac"]
 
 _SQRT_2PI = math.sqrt(2.0 * math.pi)
 _SQRT_HALF = math.sqrt(0.5)
@@ -191,6 +193,100 @@ def _zeta_of_x_grad(g: Any, x: Any, q: Any, out: Any, xp: Any) -> Any:
     raise NotImplementedError("the derivative for 'zeta' is not implemented.")
 
 
+_IGAMMA_EPS = 2.0 ** -53
+_IGAMMA_MAX_TERMS = 100000
+
+
+def _igamma_series(a: np.ndarray, x: np.ndarray, log_front: np.ndarray) -> np.ndarray:
+    """``P(a, x) = x^a e^-x / Gamma(a + 1) * sum over n of x^n / ((a + 1) ... (a + n))``, for ``x < a + 1``."""
+    term, total, r = np.ones_like(x), np.ones_like(x), a.copy()
+    active = np.ones(x.shape, dtype=bool)
+    for _ in range(_IGAMMA_MAX_TERMS):
+        r = r + 1.0
+        term = np.where(active, term * x / r, 0.0)
+        total = total + term
+        active &= term > total * _IGAMMA_EPS
+        if not active.any():
+            break
+    return np.exp(log_front) * total / a
+
+
+def _igammac_fraction(a: np.ndarray, x: np.ndarray, log_front: np.ndarray) -> np.ndarray:
+    """``Q(a, x)`` by Legendre's continued fraction (Cephes' ``igamc``, rescaled against overflow), for
+    ``x >= a + 1``."""
+    y, z, c = 1.0 - a, x + 2.0 - a, np.zeros_like(x)
+    p_prev, q_prev, p, q = np.ones_like(x), x.copy(), x + 1.0, z * x
+    value = p / q
+    active = np.ones(x.shape, dtype=bool)
+    for _ in range(_IGAMMA_MAX_TERMS):
+        c, y, z = c + 1.0, y + 1.0, z + 2.0
+        p_next, q_next = p * z - p_prev * y * c, q * z - q_prev * y * c
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ratio = np.where(q_next != 0, p_next / q_next, value)
+            active &= np.abs(value - ratio) > np.abs(ratio) * _IGAMMA_EPS
+        value = ratio
+        p_prev, q_prev, p, q = p, q, p_next, q_next
+        big = np.abs(p) > 2.0 ** 500
+        p_prev, q_prev, p, q = (np.where(big, v * 2.0 ** -500, v) for v in (p_prev, q_prev, p, q))
+        if not active.any():
+            break
+    return np.exp(log_front) * value
+
+
+def _igamma_pair(a: np.ndarray, x: np.ndarray) -> tuple:
+    """``(P(a, x), Q(a, x))``, the lower and upper regularized incomplete gamma functions, with
+    PyTorch's values at the edges: NaN for negative or NaN operands and for ``a = x = 0``; ``P = 1``
+    for ``a = 0`` or ``x = inf``; ``P = 0`` for ``x = 0`` or ``a = inf``."""
+    a, x = np.broadcast_arrays(a, x)
+    invalid = (a < 0) | (x < 0) | np.isnan(a) | np.isnan(x) | ((a == 0) & (x == 0))
+    one = ~invalid & ((a == 0) | np.isposinf(x))
+    zero = ~invalid & ~one & ((x == 0) | np.isposinf(a))
+    inner = ~(invalid | one | zero)
+    ai, xi = a[inner], x[inner]
+    log_front = ai * np.log(xi) - xi - unary._lgamma(ai)
+    series = xi < ai + 1.0
+    lower = np.empty_like(xi)
+    lower[series] = _igamma_series(ai[series], xi[series], log_front[series])
+    upper = np.empty_like(xi)
+    upper[~series] = _igammac_fraction(ai[~series], xi[~series], log_front[~series])
+    lower[~series], upper[series] = 1.0 - upper[~series], 1.0 - lower[series]
+    p = np.where(invalid, np.nan, np.where(one, 1.0, 0.0))
+    q = np.where(invalid, np.nan, 1.0 - p)
+    p[inner], q[inner] = lower, upper
+    return p, q
+
+
+def _gammainc(a: np.ndarray, x: np.ndarray) -> np.ndarray:
+    return _igamma_pair(a, x)[0]
+
+
+def _gammaincc(a: np.ndarray, x: np.ndarray) -> np.ndarray:
+    return _igamma_pair(a, x)[1]
+
+
+def _igamma_on(kernel: Any) -> Any:
+    """``kernel`` (``_gammainc`` or ``_gammaincc``) on arrays in float64, cast to their promoted dtype;
+    on CuPy arrays, ``cupyx.scipy.special``'s function of the same name."""
+    def on_arrays(xp: Any, a: Any, x: Any) -> Any:
+        if xp is not np:
+            import cupyx.scipy.special  # ships with CuPy; imported only where CuPy is in use
+            return getattr(cupyx.scipy.special, kernel.__name__[1:])(a, x)
+        dtype = np.result_type(a, x)
+        return kernel(a.astype(np.float64), x.astype(np.float64)).astype(dtype, copy=False)
+    return on_arrays
+
+
+def _igamma_density(g: Any, a: Any, x: Any, xp: Any) -> Any:
+    """``g * x^(a - 1) e^-x / Gamma(a)``, the derivative of ``P(a, x)`` in ``x`` (PyTorch's formula)."""
+    return g * xp.exp((a - 1.0) * xp.log(x) - x - unary.Lgamma.call(a))
+
+
+def _not_differentiable_in_a(name: str) -> Any:
+    def vjp(g: Any, a: Any, x: Any, out: Any, xp: Any) -> Any:
+        raise NotImplementedError(f"the derivative for '{name}: input' is not implemented.")
+    return vjp
+
+
 def _xlog1py(xp: Any, x: Any, y: Any) -> Any:
     """``x * log1p(y)``, 0 where ``x`` is 0 unless ``y`` is NaN (PyTorch's ``special.xlog1py``)."""
     return xp.where(xp.isnan(y), y, x * xp.log1p(xp.where(x == 0, 0.0, y)))
@@ -237,6 +333,11 @@ SpecialXlog1Py: type[_Elementwise2] = _elementwise2(
     lambda g, x, y, out, xp: g * x / (y + 1.0))
 SpecialZeta: type[_Elementwise2] = _elementwise2("SpecialZeta", _zeta_on, _zeta_of_x_grad,
                                                  lambda g, x, q, out, xp: -g * x * SpecialZeta.call(x + 1.0, q))
+Igamma: type[_Elementwise2] = _elementwise2("Igamma", _igamma_on(_gammainc), _not_differentiable_in_a("igamma"),
+                                           lambda g, a, x, out, xp: _igamma_density(g, a, x, xp))
+Igammac: type[_Elementwise2] = _elementwise2("Igammac", _igamma_on(_gammaincc),
+                                            _not_differentiable_in_a("igammac"),
+                                            lambda g, a, x, out, xp: -_igamma_density(g, a, x, xp))
 
 
 # PyTorch names the nodes of a number operand differently: Backward1 for a number ``input``, Backward2
@@ -343,6 +444,31 @@ def zeta(input: Any, other: Any) -> Tensor:
     Riemann's. Differentiable in ``other`` only."""
     ops = (SpecialZeta, _SpecialZetaNumberInput, _SpecialZetaNumberOther)
     return _by_operands(ops, input, other).apply(input, other)
+
+
+def _tensors_only(name: str, input: Any, other: Any) -> None:
+    for position, (argument, value) in enumerate((("input", input), ("other", other)), 1):
+        if not hasattr(value, "_data"):
+            raise TypeError(f"{name}(): argument '{argument}' (position {position}) must be Tensor, not "
+                            f"{type(value).__name__}")
+    dtype = np.result_type(input._data.dtype, other._data.dtype)
+    if dtype.kind != "f":
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{unary._TORCH_TYPE_NAMES[dtype.name]}'")
+
+
+def igamma(input: Tensor, other: Tensor) -> Tensor:
+    """The regularized lower incomplete gamma function
+    ``P(input, other) = 1 / Gamma(input) * integral from 0 to other of t^(input - 1) e^-t dt``
+    (``torch.special.gammainc``); differentiable in ``other`` only, as in PyTorch."""
+    _tensors_only("igamma", input, other)
+    return Igamma.apply(input, other)
+
+
+def igammac(input: Tensor, other: Tensor) -> Tensor:
+    """The regularized upper incomplete gamma function ``Q(input, other) = 1 - P(input, other)``
+    (``torch.special.gammaincc``); differentiable in ``other`` only, as in PyTorch."""
+    _tensors_only("igammac", input, other)
+    return Igammac.apply(input, other)
 
 
 def mvlgamma(input: Tensor, p: int) -> Tensor:

@@ -1,0 +1,74 @@
+"""The Gumbel distribution (PyTorch's ``torch.distributions.Gumbel``)."""
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+from .. import creation
+from ..tensor import Tensor
+from ..type_info import finfo
+from . import constraints
+from .transformed_distribution import TransformedDistribution
+from .transforms import AffineTransform, ExpTransform
+from .uniform import Uniform
+from .utils import broadcast_all, euler_constant
+
+__all__ = ["Gumbel"]
+
+
+class Gumbel(TransformedDistribution):
+    """The Gumbel (type-I extreme value) distribution: ``loc - scale * log(-log(U))`` for ``U`` uniform
+    on ``(tiny, 1 - eps)``; density ``exp(-(z + exp(-z))) / scale`` with ``z = (x - loc) / scale``.
+
+    Args:
+        loc (float or Tensor): the location.
+        scale (float or Tensor): the scale (positive).
+    """
+
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+
+    def __init__(self, loc: Any, scale: Any, validate_args: bool | None = None) -> None:
+        self.loc, self.scale = broadcast_all(loc, scale)
+        limits = finfo(self.loc.dtype)
+        if isinstance(loc, numbers.Number) and isinstance(scale, numbers.Number):
+            base_dist = Uniform(limits.tiny, 1 - limits.eps, validate_args=validate_args)
+        else:
+            base_dist = Uniform(creation.full_like(self.loc, limits.tiny), creation.full_like(self.loc, 1 - limits.eps),
+                                validate_args=validate_args)
+        transforms = [ExpTransform().inv, AffineTransform(loc=0, scale=-creation.ones_like(self.scale)),
+                      ExpTransform().inv, AffineTransform(loc=loc, scale=-self.scale)]
+        super().__init__(base_dist, transforms, validate_args=validate_args)
+
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Gumbel:
+        new = self._get_checked_instance(Gumbel, _instance)
+        new.loc = self.loc.expand(batch_shape)
+        new.scale = self.scale.expand(batch_shape)
+        super().expand(batch_shape, _instance=new)
+        return new
+
+    def log_prob(self, value: Tensor) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
+        y = (self.loc - value) / self.scale
+        return y - y.exp() - self.scale.log()
+
+    @property
+    def mean(self) -> Tensor:
+        return self.loc + self.scale * euler_constant
+
+    @property
+    def mode(self) -> Tensor:
+        return self.loc
+
+    @property
+    def stddev(self) -> Tensor:
+        return math.pi / math.sqrt(6) * self.scale
+
+    @property
+    def variance(self) -> Tensor:
+        return self.stddev.pow(2)
+
+    def entropy(self) -> Tensor:
+        return self.scale.log() + (1 + euler_constant)
