@@ -591,20 +591,27 @@ def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: floa
 
 
 # --------------------------------------------------------------------------- channel dropouts
-def _feature_dropout(name: str, input: Tensor, p: float, training: bool, inplace: bool, feature_dims: int) -> Tensor:
-    """Zeroes whole channels (their last ``feature_dims`` dimensions at once)."""
+def _feature_dropout(input: Tensor, p: float, training: bool, inplace: bool, batched: bool) -> Tensor:
+    """Zeroes whole channels: one draw per (sample, channel), or per channel when not ``batched``."""
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0 or input.numel() == 0:
         return input
-    batched = input.ndim == feature_dims + 2
-    if input.ndim not in (feature_dims + 1, feature_dims + 2):
-        raise RuntimeError(f"{name}: Expected {feature_dims + 1}D or {feature_dims + 2}D input, but received a "
-                           f"{input.ndim}D input. Note that {name} exists to provide channel-wise dropout on inputs "
-                           f"with {feature_dims} spatial dimensions, a channel dimension, and an optional batch "
-                           "dimension (i.e. " + f"{feature_dims + 1}D or {feature_dims + 2}D inputs).")
-    lead = tuple(input.shape[:2] if batched else input.shape[:1])
-    return _apply_dropout_mask(input, _bernoulli_keep(input, lead + (1,) * feature_dims, p), p, False, inplace)
+    lead = 2 if batched else 1
+    if input.ndim < lead:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    shape = tuple(input.shape[:lead]) + (1,) * (input.ndim - lead)
+    return _apply_dropout_mask(input, _bernoulli_keep(input, shape, p), p, False, inplace)
+
+
+def _warn_feature_dropout_dims(name: str, input: Tensor, spatial: int) -> None:
+    """PyTorch's dropout2d/dropout3d only warn about an input of the wrong rank, then drop on it anyway."""
+    if input.ndim not in (spatial + 1, spatial + 2):
+        warnings.warn(f"{name}: Received a {input.ndim}-D input to {name}, which is deprecated and will result in an "
+                      "error in a future release. To retain the behavior and silence this warning, please use "
+                      f"dropout instead. Note that {name} exists to provide channel-wise dropout on inputs with "
+                      f"{spatial} spatial dimensions, a channel dimension, and an optional batch dimension (i.e. "
+                      f"{spatial + 1}D or {spatial + 2}D inputs).", stacklevel=3)
 
 
 def _apply_dropout_mask(input: Tensor, keep: Any, p: float, alpha: bool, inplace: bool) -> Tensor:
@@ -640,17 +647,32 @@ def _bernoulli_keep(input: Tensor, shape: tuple, p: float) -> Any:
 def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zeroes whole channels of ``(N, C, L)`` or ``(C, L)`` with probability ``p``, scaling the rest by
     ``1 / (1 - p)``."""
-    return _feature_dropout("dropout1d", input, p, training, inplace, 1)
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D input. Note that "
+                           "dropout1d exists to provide channel-wise dropout on inputs with 1 spatial dimension, a "
+                           "channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs).")
+    return _feature_dropout(input, p, training, inplace, input.ndim == 3)
 
 
 def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
-    """Zeroes whole channels of ``(N, C, H, W)`` or ``(C, H, W)`` with probability ``p``."""
-    return _feature_dropout("dropout2d", input, p, training, inplace, 2)
+    """Zeroes whole channels of ``(N, C, H, W)`` with probability ``p``. As in PyTorch, a 3-D input is
+    taken as ``(N, C, L)`` (with a warning), not as an unbatched ``(C, H, W)``."""
+    _warn_feature_dropout_dims("dropout2d", input, 2)
+    if input.ndim == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
+                      "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
+                      "will change in a future release to interpret the input as one without a batch dimension, i.e. "
+                      "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
+                      "dropout1d instead.", stacklevel=2)
+    return _feature_dropout(input, p, training, inplace, True)
 
 
 def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zeroes whole channels of ``(N, C, D, H, W)`` or ``(C, D, H, W)`` with probability ``p``."""
-    return _feature_dropout("dropout3d", input, p, training, inplace, 3)
+    _warn_feature_dropout_dims("dropout3d", input, 3)
+    return _feature_dropout(input, p, training, inplace, input.ndim == 5)
 
 
 def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:

@@ -1,0 +1,158 @@
+"""Differences from PyTorch 2.13 found by running the same nn / nn.init / nn.functional calls in both
+frameworks, each pinned with values recorded from torch (same manual_seed, same random streams)."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import tinyframe as tf
+import tinyframe.nn as nn
+import tinyframe.nn.functional as F
+
+
+def _host(t: tf.Tensor) -> np.ndarray:
+    return t.detach().cpu().numpy()
+
+
+# --------------------------------------------------------------------------- lazy convolutions
+def test_lazy_conv_draws_its_initial_weights_at_the_first_call_only() -> None:
+    # PyTorch builds a LazyConv with 0 channels, so construction draws nothing
+    tf.manual_seed(0)
+    conv = nn.LazyConv1d(3, 2)
+    conv(tf.ones(1, 4, 6))
+    np.testing.assert_allclose(_host(conv.weight).reshape(-1)[:4],
+                               [-0.0026469905860722065, 0.18966144323349, -0.2909903824329376, -0.26019373536109924],
+                               rtol=1e-6)
+    np.testing.assert_allclose(_host(conv.bias), [-0.05698692053556442, 0.037410933524370193, 0.3201341927051544],
+                               rtol=1e-6)
+    np.testing.assert_allclose(_host(tf.rand(2)), [0.036164820194244385, 0.1852310299873352], rtol=1e-6)
+    tf.manual_seed(0)
+    transposed = nn.LazyConvTranspose2d(3, 2, bias=False)
+    transposed(tf.ones(1, 4, 3, 3))
+    assert type(transposed) is nn.ConvTranspose2d and transposed.out_channels == 3
+    np.testing.assert_allclose(_host(transposed.weight).reshape(-1)[:4],
+                               [-0.0021612588316202164, 0.15485791862010956, -0.2375926673412323,
+                                -0.21244730055332184], rtol=1e-6)
+    np.testing.assert_allclose(_host(tf.rand(2)), [0.2782524824142456, 0.48195880651474], rtol=1e-6)
+
+
+# --------------------------------------------------------------------------- nn.init
+def test_calculate_gain_types_and_errors() -> None:
+    assert nn.init.calculate_gain("linear") == 1 and type(nn.init.calculate_gain("conv2d")) is int
+    assert type(nn.init.calculate_gain("sigmoid")) is int
+    assert nn.init.calculate_gain("leaky_relu", 0.3) == pytest.approx(1.3545709229571927)
+    with pytest.raises(ValueError, match="negative_slope True not a valid number"):
+        nn.init.calculate_gain("leaky_relu", True)
+    with pytest.raises(ValueError, match="Unsupported nonlinearity foo"):
+        nn.init.calculate_gain("foo")
+
+
+def test_fan_in_and_fan_out_under_pytorchs_private_name() -> None:
+    assert nn.init._calculate_fan_in_and_fan_out(tf.empty(4, 3, 2, 5)) == (30, 40)
+    with pytest.raises(ValueError, match="fewer than 2 dimensions"):
+        nn.init._calculate_fan_in_and_fan_out(tf.empty(4))
+
+
+def test_init_errors_as_pytorch() -> None:
+    with pytest.raises(ValueError, match="Only tensors with 2 or more dimensions are supported"):
+        nn.init.orthogonal_(tf.empty(7))
+    with pytest.raises(ValueError, match=r"Mode x not supported, please use one of \['fan_in', 'fan_out'\]"):
+        nn.init.kaiming_uniform_(tf.empty(3, 3), mode="x")
+    empty = tf.empty(0, 3)
+    assert nn.init.orthogonal_(empty) is empty
+
+
+# --------------------------------------------------------------------------- Embedding max_norm
+_EMB_AFTER = [[-0.659238338470459, -0.6747674345970154, 0.33180370926856995],
+              [1.5870167016983032, 1.1976789236068726, -3.1101901531219482],
+              [-0.17582648992538452, 0.9544387459754944, 0.24110515415668488],
+              [-0.3154248893260956, -0.3467935025691986, 0.36695587635040283],
+              [0.6011094450950623, 0.6863277554512024, 0.409416139125824],
+              [-1.687353491783142, 1.8636531829833984, 2.5180184841156006]]
+
+
+def test_embedding_max_norm_renormalises_the_rows_looked_up_in_place(device: str) -> None:
+    tf.manual_seed(0)
+    weight = (tf.randn(6, 3) * 2).to(device)
+    out = F.embedding(tf.tensor([[0, 2], [2, 4]], device=device), weight, max_norm=1.0)
+    np.testing.assert_allclose(_host(weight), _EMB_AFTER, rtol=1e-5)  # rows 1, 3, 5 untouched
+    np.testing.assert_allclose(_host(out), np.array(_EMB_AFTER)[[[0, 2], [2, 4]]], rtol=1e-5)
+    tf.manual_seed(0)
+    weight = (tf.randn(6, 3) * 2).to(device)
+    F.embedding(tf.tensor([1, 3, 1], device=device), weight, max_norm=0.5, norm_type=1.0)
+    np.testing.assert_allclose(_host(weight)[[1, 3]], [[0.13460960984230042, 0.10158625990152359, -0.2638040781021118],
+                                                       [-0.15324170887470245, -0.16848139464855194,
+                                                        0.17827680706977844]], rtol=1e-5)
+
+
+def test_embedding_modules_take_max_norm() -> None:
+    tf.manual_seed(0)
+    bag = nn.EmbeddingBag(5, 2, max_norm=1.0, mode="sum")
+    assert repr(bag) == "EmbeddingBag(5, 2, max_norm=1.0, mode='sum')"
+    np.testing.assert_allclose(_host(bag(tf.tensor([[1, 2], [1, 4]]))),
+                               [[-1.5803989171981812, -0.5378046035766602],
+                                [-1.6868692636489868, -0.15090027451515198]], rtol=1e-5)
+    np.testing.assert_allclose(_host(bag.weight)[[0, 3]], [[1.5409960746765137, -0.293428897857666],
+                                                           [0.40334683656692505, 0.8380263447761536]], rtol=1e-6)
+    assert repr(nn.Embedding(5, 2, max_norm=1.0)) == "Embedding(5, 2, max_norm=1.0)"
+
+
+# --------------------------------------------------------------------------- channel dropout ranks
+def test_dropout2d_takes_a_3d_input_as_n_c_l_with_a_warning() -> None:
+    tf.manual_seed(0)
+    with pytest.warns(UserWarning, match="Received a 3D input to dropout2d"):
+        out = F.dropout2d(tf.ones(2, 3, 4), 0.5)
+    np.testing.assert_array_equal(_host(out)[:, :, 0], [[0, 0, 2], [0, 0, 0]])  # one draw per (n, c)
+    assert tf.rand(1).item() == pytest.approx(0.022325754165649414)
+
+
+def test_dropout3d_warns_on_other_ranks_and_drops_them_as_unbatched() -> None:
+    tf.manual_seed(0)
+    with pytest.warns(UserWarning, match="Received a 2-D input to dropout3d"):
+        out = F.dropout3d(tf.ones(3, 4), 0.5)
+    np.testing.assert_array_equal(_host(out)[:, 0], [0, 0, 2])
+    with pytest.raises(RuntimeError, match="inputs with 1 spatial dimension, a channel dimension"):
+        F.dropout1d(tf.ones(1, 2, 3, 4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        F.dropout2d(tf.ones(2, 3, 4, 4), 0.5)
+
+
+# --------------------------------------------------------------------------- losses
+def test_cross_entropy_mean_with_every_target_ignored_gives_zero_gradients() -> None:
+    logits = tf.randn(4, 5, requires_grad=True)
+    loss = F.cross_entropy(logits, tf.full((4,), -100))
+    assert np.isnan(loss.item())
+    loss.backward()
+    np.testing.assert_array_equal(_host(logits.grad), np.zeros((4, 5)))
+
+
+# --------------------------------------------------------------------------- linear and pad messages
+@pytest.mark.parametrize("x_shape, w_shape, bias, message", [
+    ((4, 5), (3, 4), False, r"mat1 and mat2 shapes cannot be multiplied \(4x5 and 4x3\)"),
+    ((2, 4, 5), (3, 4), True, r"mat1 and mat2 shapes cannot be multiplied \(8x5 and 4x3\)"),
+    ((5,), (3, 4), False, r"mat1 and mat2 shapes cannot be multiplied \(1x5 and 4x3\)"),
+    ((4, 5), (2, 3, 5), False, "t\\(\\) expects a tensor with <= 2 dimensions, but self is 3D"),
+    ((4,), (4,), True, "mat2 must be a matrix, got 1-D tensor"),
+])
+def test_linear_shape_errors_as_pytorch(x_shape: tuple, w_shape: tuple, bias: bool, message: str) -> None:
+    with pytest.raises(RuntimeError, match=message):
+        F.linear(tf.randn(*x_shape), tf.randn(*w_shape), tf.randn(3) if bias else None)
+
+
+def test_linear_with_a_vector_weight_or_a_broadcasting_bias() -> None:
+    assert F.linear(tf.ones(4), tf.ones(4)).shape == ()
+    assert F.linear(tf.ones(4, 5), tf.ones(5)).shape == (4,)
+    np.testing.assert_array_equal(_host(F.linear(tf.ones(2, 5), tf.ones(3, 5), tf.tensor([1.0]))), np.full((2, 3), 6))
+    assert F.linear(tf.ones(2, 2, 5), tf.ones(3, 5), tf.ones(2, 3)).shape == (2, 2, 3)
+
+
+def test_pad_length_errors_come_before_the_mode() -> None:
+    x = tf.randn(2, 3, 4)
+    with pytest.raises(RuntimeError, match="Padding length must be divisible by 2"):
+        F.pad(x, (1,))
+    with pytest.raises(RuntimeError, match="Padding length should be less than or equal to two times the input "
+                                           "dimension but got padding length 8 and input of dimension 3"):
+        F.pad(x, (1,) * 8, mode="reflect")
