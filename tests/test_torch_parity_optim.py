@@ -35,3 +35,26 @@ def test_lbfgs_state_keys_in_pytorchs_order_and_step_length_type() -> None:
     np.testing.assert_allclose(_host(w), [[0.137156143784523, -0.3634989559650421],
                                           [-1.5509780645370483, -0.773935854434967],
                                           [-2.5258569717407227, -1.3284753561019897]], rtol=1e-4)
+
+
+# --------------------------------------------------------------------------- lr_scheduler
+def test_one_cycle_state_dict_keys_in_pytorchs_order() -> None:
+    opt = tf.optim.SGD([tf.zeros(2, requires_grad=True)], lr=0.1, momentum=0.9)
+    scheduler = tf.optim.lr_scheduler.OneCycleLR(opt, max_lr=1.0, total_steps=10)
+    assert list(scheduler.state_dict()) == [
+        "total_steps", "_schedule_phases", "_anneal_func_type", "cycle_momentum", "use_beta1", "base_lrs",
+        "last_epoch", "_step_count", "_is_initial", "_get_lr_called_within_step", "_last_lr"]
+
+
+def test_resuming_a_scheduler_without_initial_lr_says_why() -> None:
+    opt = tf.optim.SGD([tf.zeros(2, requires_grad=True)], lr=0.1)
+    try:
+        tf.optim.lr_scheduler.StepLR(opt, 2, last_epoch=3)
+    except KeyError as error:
+        assert error.args[0] == (
+            "param 'initial_lr' is not specified in param_groups[0] when resuming scheduler with last_epoch >= 0.\n"
+            "This typically happens when:\n1. You're trying to resume training from a checkpoint but haven't "
+            "properly loaded the optimizer state\n2. You're using last_epoch >= 0 for a fresh training run (not "
+            "recommended)")
+    else:
+        raise AssertionError("no KeyError")
