@@ -3,6 +3,7 @@ frameworks, each pinned with values recorded from torch (same manual_seed, same 
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -156,3 +157,84 @@ def test_pad_length_errors_come_before_the_mode() -> None:
     with pytest.raises(RuntimeError, match="Padding length should be less than or equal to two times the input "
                                            "dimension but got padding length 8 and input of dimension 3"):
         F.pad(x, (1,) * 8, mode="reflect")
+
+
+# --------------------------------------------------------------------------- Module registration and state
+class _Net(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Linear(3, 4)
+        self.bn = nn.BatchNorm1d(4)
+        self.seq = nn.Sequential(nn.ReLU(), nn.Linear(4, 2))
+
+
+def test_state_dict_carries_pytorchs_version_metadata() -> None:
+    metadata = _Net().state_dict()._metadata
+    assert list(metadata.items()) == [("", {"version": 1}), ("fc", {"version": 1}), ("bn", {"version": 2}),
+                                      ("seq", {"version": 1}), ("seq.0", {"version": 1}), ("seq.1", {"version": 1})]
+
+
+def test_batch_norm_loads_a_state_saved_before_num_batches_tracked() -> None:
+    bn = nn.BatchNorm1d(2)
+    bn.num_batches_tracked.fill_(7)
+    old = {"weight": tf.ones(2), "bias": tf.zeros(2), "running_mean": tf.zeros(2), "running_var": tf.ones(2)}
+    assert repr(bn.load_state_dict(old)) == "<All keys matched successfully>"
+    assert bn.num_batches_tracked.item() == 7 and "num_batches_tracked" not in old
+    current = bn.state_dict()
+    del current["num_batches_tracked"]  # the metadata says version 2: the key is missing
+    with pytest.raises(RuntimeError, match='Missing key\\(s\\) in state_dict: "num_batches_tracked"'):
+        bn.load_state_dict(current)
+
+
+@pytest.mark.parametrize("register, error, message", [
+    (lambda m: m.register_buffer("forward", tf.ones(1)), KeyError, "attribute 'forward' already exists"),
+    (lambda m: m.register_parameter("training", None), KeyError, "attribute 'training' already exists"),
+    (lambda m: m.register_buffer("a.b", None), KeyError, 'buffer name can\'t contain "."'),
+    (lambda m: m.register_parameter("", None), KeyError, 'parameter name can\'t be empty string ""'),
+    (lambda m: m.add_module("a.b", nn.ReLU()), KeyError, 'module name can\'t contain ".", got: a.b'),
+    (lambda m: m.add_module(3, None), TypeError, "module name should be a string. Got int"),
+    (lambda m: m.add_module("x", "y"), TypeError, "str is not a Module subclass"),
+    (lambda m: (m.add_module("x", nn.ReLU()), m.register_buffer("x", None)), KeyError, "attribute 'x' already"),
+    (lambda m: m.register_parameter("p", tf.ones(1)), TypeError,
+     "cannot assign 'tinyframe.FloatTensor' object to parameter 'p'"),
+    (lambda m: nn.Linear(2, 2).to(tf.int64), TypeError,
+     "nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=tinyframe.int64"),
+])
+def test_module_registration_errors_as_pytorch(register: Any, error: type, message: str) -> None:
+    with pytest.raises(error) as info:
+        register(nn.Module())
+    assert message in str(info.value.args[0])
+
+
+def test_sequential_and_module_list_arithmetic() -> None:
+    relu, tanh = nn.ReLU(), nn.Tanh()
+    both = nn.Sequential(relu) + nn.Sequential(tanh)
+    assert type(both) is nn.Sequential and list(both) == [relu, tanh]
+    assert list(2 * nn.Sequential(relu, tanh)) == [relu, tanh, relu, tanh]
+    repeated = nn.Sequential(relu)
+    repeated *= 3
+    assert list(repeated) == [relu] * 3 and list(repeated._modules) == ["0", "1", "2"]
+    with pytest.raises(ValueError, match="add operator supports only objects of Sequential class"):
+        nn.Sequential() + nn.ModuleList()
+    with pytest.raises(ValueError, match="Non-positive multiplication factor 0"):
+        nn.Sequential() * 0
+    with pytest.raises(IndexError, match="Index out of range: 5"):
+        nn.Sequential(relu).insert(5, tanh)
+    listed = nn.ModuleList([relu]) + [tanh]
+    assert type(listed) is nn.ModuleList and list(listed) == [relu, tanh]
+    listed += nn.Sequential(relu)
+    assert len(listed) == 3 and nn.Sequential(relu, tanh).pop(1) is tanh
+
+
+def test_module_dict_update_clear_pop() -> None:
+    modules = nn.ModuleDict()
+    modules.update({"b": nn.ReLU(), "a": nn.Tanh()})
+    modules.update([("c", nn.Sigmoid())])
+    assert list(modules) == ["b", "a", "c"]
+    assert type(modules.pop("a")) is nn.Tanh and list(modules) == ["b", "c"]
+    with pytest.raises(ValueError, match="ModuleDict update sequence element #0 has length 1; 2 is required"):
+        modules.update([("a",)])
+    with pytest.raises(TypeError, match="ModuleDict.update should be called with an iterable of key/value pairs"):
+        modules.update(3)
+    modules.clear()
+    assert len(modules) == 0
