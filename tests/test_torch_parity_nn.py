@@ -238,3 +238,43 @@ def test_module_dict_update_clear_pop() -> None:
         modules.update(3)
     modules.clear()
     assert len(modules) == 0
+
+
+# --------------------------------------------------------------------------- dropout masks in memory order
+def test_dropout_of_a_transposed_input_draws_in_its_memory_order() -> None:
+    # PyTorch's mask is empty_like(input) (the input's strides), filled in memory order
+    tf.manual_seed(0)
+    assert F.dropout(tf.ones(3, 4).t(), 0.5).tolist() == [[0, 0, 0], [0, 0, 2], [2, 2, 2], [0, 2, 2]]
+    tf.manual_seed(0)
+    low, high = -0.7791939377784729, 1.6655988693237305
+    np.testing.assert_allclose(_host(F.alpha_dropout(tf.ones(3, 4).t(), 0.5, True)),
+                               [[low, low, low], [low, low, high], [high, high, high], [low, high, high]], rtol=1e-6)
+
+
+def test_batch_first_encoder_layer_in_training_matches_pytorch() -> None:
+    # its first dropout acts on the attention output, a transposed view
+    tf.manual_seed(0)
+    layer = nn.TransformerEncoderLayer(4, 2, 8, 0.5, batch_first=True)
+    out = layer(tf.randn(2, 3, 4))
+    np.testing.assert_allclose(_host(out).reshape(-1)[:12], [
+        -1.2491357326507568, -0.05687794089317322, -0.23680944740772247, 1.5428231954574585, -0.25267407298088074,
+        1.6800692081451416, -0.9313830733299255, -0.4960119426250458, -1.3544756174087524, -0.327038049697876,
+        1.408491611480713, 0.2730221748352051], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(_host(tf.rand(2)), [0.5228014588356018, 0.04914045333862305], rtol=1e-6)
+
+
+@pytest.mark.parametrize("cell, args, message", [
+    (nn.LSTMCell(3, 2), (tf.ones(4, 5),), "input has inconsistent input_size: got 5 expected 3"),
+    (nn.LSTMCell(3, 2), (tf.ones(4, 3), (tf.ones(4, 3), tf.ones(4, 2))),
+     "hidden0 has inconsistent hidden_size: got 3, expected 2"),
+    (nn.LSTMCell(3, 2), (tf.ones(4, 3), (tf.ones(5, 2), tf.ones(5, 2))),
+     "Input batch size 4 doesn't match hidden0 batch size 5"),
+    (nn.LSTMCell(3, 2), (tf.ones(3), (tf.ones(1, 2), tf.ones(1, 2))),
+     "hidden0 has inconsistent hidden_size: got 1, expected 2"),
+    (nn.LSTMCell(3, 2), (tf.ones(4, 3), (tf.ones(4, 2), tf.ones(4, 3))),
+     "hidden1 has inconsistent hidden_size: got 3, expected 2"),
+    (nn.GRUCell(3, 2), (tf.ones(4, 3), tf.ones(3, 2)), "Input batch size 4 doesn't match hidden0 batch size 3"),
+])
+def test_rnn_cell_size_errors_as_pytorch(cell: nn.Module, args: tuple, message: str) -> None:
+    with pytest.raises(RuntimeError, match=message):
+        cell(*args)

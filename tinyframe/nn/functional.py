@@ -227,7 +227,7 @@ def _dropout_mask(data: Any, p: float) -> Any:
     if p == 1.0:
         return xp.zeros((), dtype=data.dtype)
     # PyTorch: empty_like(input).bernoulli_(1 - p).div_(1 - p), the division in input's dtype
-    mask = random.bernoulli(generator_for(device_of(data)), data.shape, data.dtype, 1.0 - p)
+    mask = _bernoulli_keep(data, data.shape, p)
     mask /= data.dtype.type(1.0 - p)
     return mask
 
@@ -601,7 +601,7 @@ def _feature_dropout(input: Tensor, p: float, training: bool, inplace: bool, bat
     if input.ndim < lead:
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     shape = tuple(input.shape[:lead]) + (1,) * (input.ndim - lead)
-    return _apply_dropout_mask(input, _bernoulli_keep(input, shape, p), p, False, inplace)
+    return _apply_dropout_mask(input, _bernoulli_keep(input._data, shape, p), p, False, inplace)
 
 
 def _warn_feature_dropout_dims(name: str, input: Tensor, spatial: int) -> None:
@@ -636,12 +636,17 @@ def _affine(input: Tensor, scale: Tensor, offset: Tensor) -> Tensor:
     return binary.add(binary.mul(input, scale), offset)
 
 
-def _bernoulli_keep(input: Tensor, shape: tuple, p: float) -> Any:
-    """0/1 in ``shape``, 1 with probability ``1 - p``, drawn like ``dropout``'s mask."""
-    data = input._data
+def _bernoulli_keep(data: Any, shape: tuple, p: float) -> Any:
+    """0/1 in ``shape``, 1 with probability ``1 - p``, for input ``data``: a mask of the input's shape
+    is PyTorch's ``empty_like(input)``, filled in the input's memory order."""
     if p == 1.0:
         return array_module_of(data).zeros(shape, data.dtype)
-    return random.bernoulli(generator_for(device_of(data)), shape, data.dtype, 1.0 - p)
+    gen = generator_for(device_of(data))
+    if shape != data.shape:  # a channel mask: a fresh contiguous tensor
+        return random.bernoulli(gen, shape, data.dtype, 1.0 - p)
+    order = inplace_ops.memory_order(data)
+    keep = random.bernoulli(gen, tuple(shape[axis] for axis in order), data.dtype, 1.0 - p)
+    return keep.transpose(np.argsort(order))
 
 
 def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
@@ -682,7 +687,7 @@ def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0 or input.numel() == 0:
         return input
-    return _apply_dropout_mask(input, _bernoulli_keep(input, tuple(input.shape), p), p, True, inplace)
+    return _apply_dropout_mask(input, _bernoulli_keep(input._data, input._data.shape, p), p, True, inplace)
 
 
 def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
@@ -692,7 +697,7 @@ def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,
     if not training or p == 0.0 or input.numel() == 0:
         return input
     shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2)
-    return _apply_dropout_mask(input, _bernoulli_keep(input, shape, p), p, True, inplace)
+    return _apply_dropout_mask(input, _bernoulli_keep(input._data, shape, p), p, True, inplace)
 
 
 # --------------------------------------------------------------------------- more pooling and normalisation
