@@ -278,3 +278,57 @@ def test_batch_first_encoder_layer_in_training_matches_pytorch() -> None:
 def test_rnn_cell_size_errors_as_pytorch(cell: nn.Module, args: tuple, message: str) -> None:
     with pytest.raises(RuntimeError, match=message):
         cell(*args)
+
+
+# --------------------------------------------------------------------------- parametrizations
+def test_spectral_norm_registration_runs_the_consistency_forward_as_pytorch() -> None:
+    # PyTorch's ParametrizationList calls the parametrization once when registering (not unsafe):
+    # one more power iteration after the 15 of the constructor
+    tf.manual_seed(0)
+    module = nn.utils.parametrizations.spectral_norm(nn.Linear(3, 4))
+    np.testing.assert_allclose(_host(module.parametrizations.weight[0]._u),
+                               [0.6924716830253601, -0.5086683034896851, 0.5103813409805298, -0.03536275029182434],
+                               rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(_host(module.parametrizations.weight[0]._v),
+                               [0.2728465795516968, 0.7667837142944336, -0.5810313820838928], rtol=1e-5)
+
+
+def test_orthogonal_parametrization_matches_pytorch() -> None:
+    tf.manual_seed(0)
+    module = nn.utils.parametrizations.orthogonal(nn.Linear(3, 4))  # tall: Householder, base completed by randn
+    np.testing.assert_allclose(_host(module.weight), [
+        [-0.009569644927978516, 0.5133988857269287, -0.843529999256134],
+        [-0.9406751394271851, -0.15650328993797302, -0.13482290506362915],
+        [-0.025325149297714233, 0.7613310813903809, 0.3635724186897278],
+        [0.3382270038127899, -0.3637348413467407, -0.3716117739677429]], atol=1e-6)
+    np.testing.assert_allclose(_host(module.parametrizations.weight[0].base[:, 3]),
+                               [0.15743976831436157, -0.26918384432792664, -0.5362356901168823, -0.7843495011329651],
+                               atol=1e-6)
+    np.testing.assert_allclose(tf.rand(1).item(), 0.41940832138061523, rtol=1e-6)
+    module(tf.ones(1, 3)).sum().backward()
+    np.testing.assert_allclose(_host(module.parametrizations.weight.original.grad), [
+        [0.0, 0.0, 0.0], [2.7836694717407227, 0.0, 0.0], [-0.6980986595153809, -3.4817681312561035, 0.0],
+        [-2.8646583557128906, -2.8646583557128906, -2.8646583557128906]], atol=1e-5)
+    tf.manual_seed(0)
+    cayley = nn.utils.parametrizations.orthogonal(nn.Linear(3, 3), orthogonal_map="cayley")
+    np.testing.assert_allclose(_host(cayley.weight)[0],
+                               [-0.010168910026550293, 0.5581021904945374, -0.8297100067138672], atol=1e-6)
+    with pytest.raises(ValueError, match='orthogonal_map has to be one of "matrix_exp", "cayley", "householder"'):
+        nn.utils.parametrizations.orthogonal(nn.Linear(3, 3), orthogonal_map="qr")
+
+
+def test_parametrize_cached_computes_each_tensor_once() -> None:
+    calls = []
+
+    class Counted(nn.Module):
+        def forward(self, x: tf.Tensor) -> tf.Tensor:
+            calls.append(1)
+            return x * 2
+
+    module = nn.utils.parametrize.register_parametrization(nn.Linear(2, 2), "weight", Counted())
+    calls.clear()
+    with nn.utils.parametrize.cached():
+        first = module.weight
+        assert module.weight is first
+    assert len(calls) == 1
+    assert module.weight is not first and len(calls) == 2
