@@ -332,3 +332,27 @@ def test_parametrize_cached_computes_each_tensor_once() -> None:
         assert module.weight is first
     assert len(calls) == 1
     assert module.weight is not first and len(calls) == 2
+
+
+# --------------------------------------------------------------------------- pooling
+def test_max_pool3d_returns_pytorchs_indices_and_routes_the_gradient_there() -> None:
+    tf.manual_seed(0)
+    x = tf.randn(1, 1, 3, 4, 4, requires_grad=True)
+    out, indices = F.max_pool3d(x, 2, stride=1, padding=1, return_indices=True)
+    assert out.shape == (1, 1, 4, 5, 5) and indices.dtype == tf.int64
+    assert indices.reshape(-1)[:12].tolist() == [0, 0, 2, 2, 3, 4, 4, 5, 2, 3, 4, 4]
+    (out * tf.arange(out.numel()).reshape(out.shape)).sum().backward()
+    assert x.grad.reshape(-1)[:16].tolist() == [52, 0, 13, 13, 164, 88, 0, 0, 15, 0, 13, 77, 20, 76, 132, 73]
+    np.testing.assert_allclose(nn.MaxPool3d(2, 1, 1)(x).detach().abs().sum().item(), out.detach().abs().sum().item())
+    unpooled = F.max_unpool3d(out.detach(), indices, 2, 1, 1, output_size=(3, 4, 4))
+    np.testing.assert_allclose(unpooled.abs().sum().item(), 25.70514488220215, rtol=1e-6)
+
+
+def test_max_unpool_writes_a_shared_maximum_once() -> None:
+    out, indices = F.max_pool1d(tf.tensor([[[1.0, 3.0, 2.0, 0.0]]]), 2, 1, return_indices=True)
+    assert indices.tolist() == [[[1, 1, 2]]]
+    assert F.max_unpool1d(out, indices, 2, 1).tolist() == [[[0.0, 3.0, 2.0, 0.0]]]
+    with pytest.raises(ValueError, match=r"invalid output_size \"\(5,\)\" \(dim 0 must be between 3 and 5\)"):
+        F.max_unpool1d(out, indices, 2, 1, output_size=(5,))
+    with pytest.raises(ValueError, match="output_size should be a sequence containing 1 or 3 elements"):
+        F.max_unpool1d(out, indices, 2, 1, output_size=(1, 4))

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ...device import array_module_of
-from ...ops import binary, indexing, unary
+from ...ops import binary, indexing, scattering, unary
 from ...ops import reduction as reductions
 from ...ops import shape as shape_ops
 from ...ops._composite import composed, composed_op
@@ -81,13 +81,7 @@ def _max_unpool(op: str, nd: int, input: Tensor, indices: Tensor, kernel_size: A
         raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor ({list(shape)}) but got "
                            f"indices tensor with shape: {list(indices.shape)}")
     default = tuple((n - 1) * s - 2 * p + k for n, s, p, k in zip(shape[-nd:], strides, pads, kernel))
-    if output_size is None:
-        sizes = default
-    else:
-        sizes = tuple(output_size)[-nd:]
-        if len(sizes) != nd:
-            raise ValueError(f"output_size should be a sequence containing {nd} or {nd + 2} elements, but it has a "
-                             f"length of '{len(tuple(output_size))}'")
+    sizes = default if output_size is None else _unpool_output_size(output_size, default, strides)
     plane = math.prod(sizes)
     index_data = indices._data.reshape(-1)
     invalid = (index_data < 0) | (index_data >= plane)
@@ -96,8 +90,25 @@ def _max_unpool(op: str, nd: int, input: Tensor, indices: Tensor, kernel_size: A
                            f"{'x'.join(str(s) for s in sizes)})")
     flat_input = input.reshape(*shape[:-nd], -1)
     zeros = Tensor._make(array_module_of(input._data).zeros(shape[:-nd] + (plane,), input._data.dtype))
-    out = indexing.scatter_add(zeros, -1, indices.reshape(*shape[:-nd], -1), flat_input)
+    # written, not added: windows that share a maximum put it there once, as PyTorch's kernel does
+    out = scattering.scatter(zeros, -1, indices.reshape(*shape[:-nd], -1), flat_input)
     return out.reshape(*shape[:-nd], *sizes)
+
+
+def _unpool_output_size(output_size: Any, default: tuple, strides: tuple) -> tuple:
+    """PyTorch's checks of a requested unpooling size: ``nd`` (or ``nd + 2``) sizes, each within a
+    stride of the default size."""
+    nd = len(default)
+    if len(output_size) == nd + 2:
+        output_size = output_size[2:]
+    if len(output_size) != nd:
+        raise ValueError(f"output_size should be a sequence containing {nd} or {nd + 2} elements, but it has a "
+                         f"length of '{len(output_size)}'")
+    for d in range(nd):
+        low, high = default[d] - strides[d], default[d] + strides[d]
+        if not low < output_size[d] < high:
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between {low} and {high})')
+    return tuple(output_size)
 
 
 def max_unpool1d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
@@ -152,14 +163,25 @@ def _planes(x: Tensor) -> Tensor:
     return x.reshape(n, c * d, *x.shape[3:])
 
 
-@composed_op("MaxPool3DWithIndicesBackward0", ("input",))
 def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
-               ceil_mode: bool = False, return_indices: bool = False) -> Tensor:
+               ceil_mode: bool = False, return_indices: bool = False) -> Any:
     """3-d max pooling of ``(N, C, D, H, W)`` or ``(C, D, H, W)``: the max over the depth offsets of a
-    window, then ``max_pool2d`` over height and width."""
-    if return_indices:
-        raise NotImplementedError("max_pool3d: return_indices=True is not supported by tinyframe; use max_pool2d "
-                                  "on depth slices if you need the indices")
+    window, then ``max_pool2d`` over height and width. With ``return_indices`` also each maximum's
+    flat position ``(d * H + h) * W + w`` (int64), and the maxima are gathered there."""
+    if not return_indices:
+        return _max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode)
+    x, batched = _as_batched_3d("max_pool3d", input)
+    kernel = _triple(kernel_size)
+    strides = kernel if stride is None else _triple(stride)
+    indices = Tensor._make(_max_pool3d_indices(x._data, kernel, strides, _triple(padding), _triple(dilation),
+                                               ceil_mode))
+    out = _maxima_at(x, indices)
+    return (out, indices) if batched else (out.squeeze(0), indices.squeeze(0))
+
+
+@composed_op("MaxPool3DWithIndicesBackward0", ("input",))
+def _max_pool3d(input: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any,
+                ceil_mode: bool) -> Tensor:
     x, batched = _as_batched_3d("max_pool3d", input)
     kernel = _triple(kernel_size)
     strides = kernel if stride is None else _triple(stride)
@@ -172,6 +194,38 @@ def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     out = max_pool2d(_planes(deepest), kernel[1:], strides[1:], pads[1:], dilations[1:], ceil_mode)
     out = out.reshape(n, c, depth, *out.shape[2:])
     return out if batched else out.squeeze(0)
+
+
+@composed_op("MaxPool3DWithIndicesBackward0", ("input",))
+def _maxima_at(input: Tensor, indices: Tensor) -> Tensor:
+    """``input (N, C, D, H, W)`` at the flat spatial ``indices``: the gradient goes to those positions."""
+    n, c = indices.shape[:2]
+    return indexing.gather(input.reshape(n, c, -1), 2, indices.reshape(n, c, -1)).reshape(indices.shape)
+
+
+def _max_pool3d_indices(x: Any, kernel: tuple, strides: tuple, pads: tuple, dilations: tuple,
+                        ceil_mode: bool) -> Any:
+    """The flat position ``(d * H + h) * W + w`` of the first maximum of each window of ``x``
+    ``(N, C, D, H, W)`` (positions in the padding never win)."""
+    xp = array_module_of(x)
+    sizes = x.shape[2:]
+    axes = []
+    for axis in range(3):
+        out = _pooled_size(sizes[axis], kernel[axis], strides[axis], pads[axis], dilations[axis], ceil_mode)
+        at = np.arange(out)[:, None] * strides[axis] - pads[axis] + np.arange(kernel[axis]) * dilations[axis]
+        axes.append((at, out))
+    grid = [at.reshape(at.shape[:1] + (1,) * (2 - a) + (1,) * a + at.shape[1:] + (1,) * (2 - a))
+            for a, (at, _) in enumerate(axes)]  # axis a's (out, kernel) placed at dims a and 3 + a
+    inside = (grid[0] >= 0) & (grid[0] < sizes[0]) & (grid[1] >= 0) & (grid[1] < sizes[1]) & \
+        (grid[2] >= 0) & (grid[2] < sizes[2])
+    flat = (np.clip(grid[0], 0, sizes[0] - 1) * sizes[1] + np.clip(grid[1], 0, sizes[1] - 1)) * sizes[2] + \
+        np.clip(grid[2], 0, sizes[2] - 1)
+    out_shape = tuple(out for _, out in axes)
+    flat = xp.asarray(np.broadcast_to(flat, inside.shape).reshape(out_shape + (-1,)))
+    values = x.reshape(x.shape[:2] + (-1,))[:, :, flat]
+    values = xp.where(xp.asarray(inside.reshape(out_shape + (-1,))), values, -xp.inf)
+    choice = xp.argmax(values, axis=-1)[..., None]
+    return xp.take_along_axis(xp.broadcast_to(flat, values.shape), choice, axis=-1)[..., 0].astype(np.int64)
 
 
 @composed_op("AvgPool3DBackward0", ('input',))
