@@ -356,3 +356,32 @@ def test_max_unpool_writes_a_shared_maximum_once() -> None:
         F.max_unpool1d(out, indices, 2, 1, output_size=(5,))
     with pytest.raises(ValueError, match="output_size should be a sequence containing 1 or 3 elements"):
         F.max_unpool1d(out, indices, 2, 1, output_size=(1, 4))
+
+
+# --------------------------------------------------------------------------- AdaptiveLogSoftmaxWithLoss
+def test_adaptive_log_softmax_matches_pytorch() -> None:
+    tf.manual_seed(0)
+    module = nn.AdaptiveLogSoftmaxWithLoss(8, 20, [4, 10, 15], div_value=2.0)
+    assert [name for name, _ in module.named_parameters()] == [
+        "head.weight", "tail.0.0.weight", "tail.0.1.weight", "tail.1.0.weight", "tail.1.1.weight",
+        "tail.2.0.weight", "tail.2.1.weight"]
+    np.testing.assert_allclose(_host(module.tail[2][1].weight).reshape(-1)[:3],
+                               [0.6809052228927612, -0.006482481956481934, -0.4970463514328003], rtol=1e-6)
+    x = tf.randn(6, 8, requires_grad=True)
+    out = module(x, tf.tensor([0, 5, 19, 3, 12, 11]))
+    out.loss.backward()
+    np.testing.assert_allclose(_host(out.output), [-2.0816285610198975, -4.0567708015441895, -3.8130948543548584,
+                                                   -1.520836591720581, -4.094356060028076, -4.78654670715332],
+                               rtol=1e-5)
+    np.testing.assert_allclose(out.loss.item(), 3.3922054767608643, rtol=1e-6)
+    np.testing.assert_allclose(_host(x.grad)[0, :4], [-0.008032497949898243, -0.026331791654229164,
+                                                      0.043033309280872345, 0.02824433147907257], rtol=1e-4)
+    np.testing.assert_allclose(_host(module.log_prob(x))[1, :6], [
+        -1.9891393184661865, -2.329784870147705, -1.6343846321105957, -1.6627899408340454, -4.056182861328125,
+        -4.0567708015441895], rtol=1e-5)
+    assert module.predict(x).tolist() == [1, 2, 1, 3, 2, 2]
+    assert module.predict(x.detach() * 10).tolist() == [1, 2, 1, 13, 2, 2]
+    with pytest.raises(RuntimeError, match=r"Target values should be in \[0, 19\]"):
+        module(x, tf.tensor([0, 5, 20, 3, 12, 11]))
+    with pytest.raises(ValueError, match="cutoffs should be a sequence of unique, positive integers"):
+        nn.AdaptiveLogSoftmaxWithLoss(8, 20, [4, 4])

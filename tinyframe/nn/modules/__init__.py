@@ -29,6 +29,7 @@ from .activation import (
     Tanhshrink,
     Threshold,
 )
+from .adaptive import AdaptiveLogSoftmaxWithLoss
 from .attention import MultiheadAttention
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d, SyncBatchNorm
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
@@ -163,7 +164,7 @@ __all__ += ["SELU", "CELU", "Softsign", "Tanhshrink", "Softmin", "Softmax2d", "T
             "ReplicationPad3d", "CircularPad1d", "CircularPad2d", "CircularPad3d"]
 __all__ += ["ConvTranspose3d", "MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "MaxUnpool3d",
             "LPPool3d"]
-__all__ += ["NLLLoss2d"]
+__all__ += ["NLLLoss2d", "AdaptiveLogSoftmaxWithLoss"]
 __all__ += ["LazyModuleMixin", "LazyLinear", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d",
             "LazyConvTranspose2d", "LazyConvTranspose3d", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d",
             "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d"]
