@@ -58,3 +58,39 @@ def test_resuming_a_scheduler_without_initial_lr_says_why() -> None:
             "recommended)")
     else:
         raise AssertionError("no KeyError")
+
+
+# --------------------------------------------------------------------------- Adafactor
+def _adafactor_run(**options: object) -> tuple:
+    tf.manual_seed(0)
+    w, b = tf.randn(3, 2, requires_grad=True), tf.randn(2, requires_grad=True)
+    x = tf.randn(5, 3)
+    opt = tf.optim.Adafactor([w, b], **options)
+    for _ in range(3):
+        opt.zero_grad()
+        ((x @ w + b) ** 2).sum().backward()
+        opt.step()
+    return w, b, opt
+
+
+def test_adafactor_trajectory_and_state_match_pytorch() -> None:
+    w, b, opt = _adafactor_run()
+    np.testing.assert_allclose(_host(w).reshape(-1), [1.5246920585632324, -0.22667354345321655, -2.1388213634490967,
+                                                      0.5757926106452942, -1.0532609224319458, -1.352645993232727],
+                               rtol=1e-6)
+    np.testing.assert_allclose(_host(b), [0.38393712043762207, 0.8185870051383972], rtol=1e-6)
+    state = opt.state_dict()["state"]
+    assert [list(s) for s in state.values()] == [["step", "row_var", "col_var"], ["step", "variance"]]
+    np.testing.assert_allclose(_host(state[0]["row_var"]).reshape(-1),
+                               [15.46841812133789, 213.12147521972656, 226.46241760253906], rtol=1e-6)
+    assert opt.state_dict()["param_groups"] == [{"lr": 0.01, "beta2_decay": -0.8, "eps": (None, 0.001), "d": 1.0,
+                                                 "weight_decay": 0.0, "foreach": None, "maximize": False,
+                                                 "params": [0, 1]}]
+
+
+def test_adafactor_with_every_option() -> None:
+    w, b, _ = _adafactor_run(lr=0.05, beta2_decay=-0.5, weight_decay=0.1, maximize=True, d=1.5, eps=(1e-4, 1e-2))
+    np.testing.assert_allclose(_host(w).reshape(-1), [1.6011813879013062, -0.6897856593132019, -2.3845906257629395,
+                                                      0.5074718594551086, -1.2534648180007935, -1.649163842201233],
+                               rtol=1e-6)
+    np.testing.assert_allclose(_host(b), [0.5018762946128845, 0.9296599626541138], rtol=1e-6)

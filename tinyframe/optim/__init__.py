@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from . import lr_scheduler, swa_utils
 from .adadelta import Adadelta
+from .adafactor import Adafactor
 from .adagrad import Adagrad
 from .adam import Adam, AdamW
 from .adamax import Adamax
@@ -19,4 +20,4 @@ from .rprop import Rprop
 from .sgd import SGD
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam",
-           "LBFGS", "Rprop", "ASGD", "lr_scheduler", "swa_utils"]
+           "LBFGS", "Rprop", "ASGD", "Adafactor", "lr_scheduler", "swa_utils"]
