@@ -385,3 +385,27 @@ def test_adaptive_log_softmax_matches_pytorch() -> None:
         module(x, tf.tensor([0, 5, 20, 3, 12, 11]))
     with pytest.raises(ValueError, match="cutoffs should be a sequence of unique, positive integers"):
         nn.AdaptiveLogSoftmaxWithLoss(8, 20, [4, 4])
+
+
+def test_fractional_max_pool_draws_and_pools_as_pytorch() -> None:
+    tf.manual_seed(0)
+    x = tf.randn(1, 2, 7, 6, requires_grad=True)
+    out, indices = F.fractional_max_pool2d(x, 2, output_size=3, return_indices=True)
+    assert indices.reshape(-1).tolist() == [6, 8, 4, 13, 14, 23, 30, 38, 41, 7, 3, 10, 25, 20, 28, 37, 32, 41]
+    assert out.grad_fn.name() == "FractionalMaxPool2DBackward0"
+    np.testing.assert_allclose(tf.rand(1).item(), 0.023700952529907227, rtol=1e-6)  # one (N, C, 2) draw
+    out.sum().backward()
+    assert x.grad.reshape(-1).nonzero().reshape(-1).tolist() == [4, 6, 8, 13, 14, 23, 30, 38, 41, 45, 49, 52, 62,
+                                                                 67, 70, 74, 79, 83]
+    tf.manual_seed(0)
+    out, indices = nn.FractionalMaxPool3d((2, 3, 2), output_ratio=0.5, return_indices=True)(tf.randn(2, 5, 6, 7))
+    assert out.shape == (2, 2, 3, 3) and indices.reshape(-1)[:10].tolist() == [14, 59, 62, 14, 59, 69, 29, 67, 69,
+                                                                                134]
+    np.testing.assert_allclose(tf.rand(1).item(), 0.398568332195282, rtol=1e-6)
+    with pytest.raises(RuntimeError, match="fractional_max_pool2d\\(\\): pool height 3 too large relative to input "
+                                           "height 4"):
+        F.fractional_max_pool2d(tf.randn(1, 1, 4, 4), 3, output_size=3)
+    with pytest.raises(ValueError, match="FractionalMaxPool2d requires specifying either an output size"):
+        nn.FractionalMaxPool2d(2)
+    with pytest.raises(ValueError, match="output_ratio must be between 0 and 1 \\(got 1.5\\)"):
+        nn.FractionalMaxPool2d(2, output_ratio=1.5)

@@ -64,8 +64,13 @@ from ._functional.pooling import (
     adaptive_max_pool3d,
     avg_pool3d,
     conv_transpose3d,
+    fractional_max_pool2d,
+    fractional_max_pool2d_with_indices,
+    fractional_max_pool3d,
+    fractional_max_pool3d_with_indices,
     lp_pool3d,
     max_pool3d,
+    max_pool3d_with_indices,
     max_unpool1d,
     max_unpool2d,
     max_unpool3d,
@@ -101,6 +106,8 @@ __all__ += ["selu", "selu_", "celu", "celu_", "softsign", "softmin", "threshold"
             "multilabel_margin_loss", "rrelu_", "native_channel_shuffle"]
 __all__ += ["max_pool3d", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool3d", "max_unpool3d", "lp_pool3d",
             "conv_transpose3d", "affine_grid", "grid_sample"]
+__all__ += ["fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
+            "fractional_max_pool3d_with_indices", "max_pool3d_with_indices"]
 
 
 # --------------------------------------------------------------------------- activations

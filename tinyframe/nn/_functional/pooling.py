@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import creation
 from ...device import array_module_of
 from ...ops import binary, indexing, scattering, unary
 from ...ops import reduction as reductions
@@ -173,10 +174,9 @@ def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     x, batched = _as_batched_3d("max_pool3d", input)
     kernel = _triple(kernel_size)
     strides = kernel if stride is None else _triple(stride)
-    indices = Tensor._make(_max_pool3d_indices(x._data, kernel, strides, _triple(padding), _triple(dilation),
-                                               ceil_mode))
-    out = _maxima_at(x, indices)
-    return (out, indices) if batched else (out.squeeze(0), indices.squeeze(0))
+    indices = _max_pool3d_indices(x._data, kernel, strides, _triple(padding), _triple(dilation), ceil_mode)
+    indices = Tensor._make(indices if batched else indices[0])
+    return _maxima_at(input, indices, batched), indices
 
 
 @composed_op("MaxPool3DWithIndicesBackward0", ("input",))
@@ -196,36 +196,136 @@ def _max_pool3d(input: Tensor, kernel_size: Any, stride: Any, padding: Any, dila
     return out if batched else out.squeeze(0)
 
 
-@composed_op("MaxPool3DWithIndicesBackward0", ("input",))
-def _maxima_at(input: Tensor, indices: Tensor) -> Tensor:
-    """``input (N, C, D, H, W)`` at the flat spatial ``indices``: the gradient goes to those positions."""
-    n, c = indices.shape[:2]
-    return indexing.gather(input.reshape(n, c, -1), 2, indices.reshape(n, c, -1)).reshape(indices.shape)
-
-
 def _max_pool3d_indices(x: Any, kernel: tuple, strides: tuple, pads: tuple, dilations: tuple,
                         ceil_mode: bool) -> Any:
     """The flat position ``(d * H + h) * W + w`` of the first maximum of each window of ``x``
     ``(N, C, D, H, W)`` (positions in the padding never win)."""
     xp = array_module_of(x)
-    sizes = x.shape[2:]
-    axes = []
+    positions = []
     for axis in range(3):
-        out = _pooled_size(sizes[axis], kernel[axis], strides[axis], pads[axis], dilations[axis], ceil_mode)
+        out = _pooled_size(x.shape[2 + axis], kernel[axis], strides[axis], pads[axis], dilations[axis], ceil_mode)
         at = np.arange(out)[:, None] * strides[axis] - pads[axis] + np.arange(kernel[axis]) * dilations[axis]
-        axes.append((at, out))
-    grid = [at.reshape(at.shape[:1] + (1,) * (2 - a) + (1,) * a + at.shape[1:] + (1,) * (2 - a))
-            for a, (at, _) in enumerate(axes)]  # axis a's (out, kernel) placed at dims a and 3 + a
-    inside = (grid[0] >= 0) & (grid[0] < sizes[0]) & (grid[1] >= 0) & (grid[1] < sizes[1]) & \
-        (grid[2] >= 0) & (grid[2] < sizes[2])
-    flat = (np.clip(grid[0], 0, sizes[0] - 1) * sizes[1] + np.clip(grid[1], 0, sizes[1] - 1)) * sizes[2] + \
-        np.clip(grid[2], 0, sizes[2] - 1)
-    out_shape = tuple(out for _, out in axes)
-    flat = xp.asarray(np.broadcast_to(flat, inside.shape).reshape(out_shape + (-1,)))
-    values = x.reshape(x.shape[:2] + (-1,))[:, :, flat]
-    values = xp.where(xp.asarray(inside.reshape(out_shape + (-1,))), values, -xp.inf)
+        positions.append(xp.asarray(at[None, None]))
+    return _window_argmax(x, positions)
+
+
+def _window_argmax(x: Any, positions: list) -> Any:
+    """For ``x (N, C, *sizes)`` and, per spatial axis, the input positions ``(N or 1, C or 1, out, kernel)``
+    of each window, the flat index of each window's first maximum ``(N, C, *outs)``; positions outside
+    the input never win."""
+    xp = array_module_of(x)
+    nd, sizes = len(positions), x.shape[2:]
+    flat: Any = 0
+    inside: Any = True
+    for axis, at in enumerate(positions):  # axis a's windows at dimension 2 + a, its offsets at 2 + nd + a
+        spread = at.shape[:2] + tuple(at.shape[2] if d == axis else 1 for d in range(nd)) + \
+            tuple(at.shape[3] if d == axis else 1 for d in range(nd))
+        at = at.reshape(spread)
+        inside = inside & (at >= 0) & (at < sizes[axis])
+        flat = flat * sizes[axis] + xp.clip(at, 0, sizes[axis] - 1)
+    outs = tuple(at.shape[2] for at in positions)
+    shape = x.shape[:2] + outs + (-1,)
+    flat = xp.broadcast_to(flat, x.shape[:2] + flat.shape[2:]).reshape(shape)
+    values = xp.take_along_axis(x.reshape(x.shape[:2] + (-1,)), flat.reshape(x.shape[:2] + (-1,)), axis=2)
+    values = xp.where(xp.broadcast_to(inside, x.shape[:2] + inside.shape[2:]).reshape(shape), values.reshape(shape),
+                      -xp.inf)
     choice = xp.argmax(values, axis=-1)[..., None]
-    return xp.take_along_axis(xp.broadcast_to(flat, values.shape), choice, axis=-1)[..., 0].astype(np.int64)
+    return xp.take_along_axis(flat, choice, axis=-1)[..., 0].astype(np.int64)
+
+
+def _at_indices(input: Tensor, indices: Tensor, batched: bool) -> Tensor:
+    """``input (N, C, *sizes)`` (``(C, *sizes)`` when not ``batched``) at the flat spatial ``indices``:
+    the gradient goes to those positions."""
+    lead = 2 if batched else 1
+    flat = indexing.gather(input.flatten(lead), lead, indices.flatten(lead))
+    return flat.reshape(indices.shape)
+
+
+_FRACTIONAL_AXES = {2: ("height", "width"), 3: ("time", "height", "width")}
+
+
+def _fractional_max_pool(op: str, nd: int, input: Tensor, kernel_size: Any, output_size: Any, output_ratio: Any,
+                         return_indices: bool, samples: Tensor | None) -> Any:
+    """Max pooling over pseudo-random windows (Graham, 2014): along each axis the window starts are
+    ``int((i + u) * alpha) - int(u * alpha)``, ``alpha = (in - k) / (out - 1)``, the last one ``in - k``,
+    with one uniform ``u`` per sample, channel and axis (drawn as PyTorch draws them when not given)."""
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{op} requires specifying either an output_size or an output_ratio")
+    spatial = tuple(input.shape[-nd:])
+    if output_size is None:
+        ratios = (output_ratio,) * nd if isinstance(output_ratio, (int, float)) else tuple(output_ratio)
+        output_size = [int(size * ratio) for size, ratio in zip(spatial, ratios)]
+    if samples is None:
+        batch = 1 if input.ndim == nd + 1 else input.shape[0]
+        samples = creation.rand(batch, input.shape[-nd - 1], nd, dtype=input.dtype, device=input.device)
+    batched = input.ndim == nd + 2
+    x = input if batched else input.unsqueeze(0)
+    kernel = (kernel_size,) * nd if isinstance(kernel_size, int) else tuple(kernel_size)
+    outs = (output_size,) * nd if isinstance(output_size, int) else tuple(output_size)
+    for name, size, k, out in zip(_FRACTIONAL_AXES[nd], spatial, kernel, outs):
+        if out + k - 1 > size:
+            # (PyTorch names the 3-d check after its out= kernel)
+            raise RuntimeError(f"{op}{'_out' if nd == 3 else ''}(): pool {name} {k} too large relative to input "
+                               f"{name} {size}")
+    # PyTorch's samples run width, height for 2-d pools and time, height, width for 3-d ones
+    order = (1, 0) if nd == 2 else (0, 1, 2)
+    starts = [_interval_starts(samples._data[..., order[axis]], spatial[axis], outs[axis], kernel[axis])
+              for axis in range(nd)]
+    xp = array_module_of(x._data)
+    positions = [start[..., None] + xp.arange(k) for start, k in zip(starts, kernel)]
+    found = _window_argmax(x._data, positions)
+    indices = Tensor._make(found if batched else found[0])
+    out = (_fractional_maxima_2d if nd == 2 else _fractional_maxima_3d)(input, indices, batched)
+    return (out, indices) if return_indices else out
+
+
+def _interval_starts(sample: Any, size: int, out: int, kernel: int) -> Any:
+    """PyTorch's ``generate_intervals``, in the samples' dtype: ``(N, C)`` samples to ``(N, C, out)`` starts."""
+    xp = array_module_of(sample)
+    starts = xp.full(sample.shape + (out,), size - kernel, dtype=np.int64)
+    if out > 1:
+        alpha = sample.dtype.type(size - kernel) / sample.dtype.type(out - 1)
+        steps = xp.arange(out - 1, dtype=sample.dtype)
+        starts[..., :-1] = ((steps + sample[..., None]) * alpha).astype(np.int64) - \
+            (sample * alpha).astype(np.int64)[..., None]
+    return starts
+
+
+def fractional_max_pool2d(input: Tensor, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
+                          return_indices: bool = False, _random_samples: Tensor | None = None) -> Any:
+    """Fractional max pooling of ``(N, C, H, W)`` or ``(C, H, W)`` to ``output_size`` (or ``output_ratio``
+    of the input size), over windows of ``kernel_size`` at pseudo-random starts."""
+    return _fractional_max_pool("fractional_max_pool2d", 2, input, kernel_size, output_size, output_ratio,
+                                return_indices, _random_samples)
+
+
+def fractional_max_pool3d(input: Tensor, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
+                          return_indices: bool = False, _random_samples: Tensor | None = None) -> Any:
+    """Fractional max pooling of ``(N, C, T, H, W)`` or ``(C, T, H, W)`` (see ``fractional_max_pool2d``)."""
+    return _fractional_max_pool("fractional_max_pool3d", 3, input, kernel_size, output_size, output_ratio,
+                                return_indices, _random_samples)
+
+
+def fractional_max_pool2d_with_indices(input: Tensor, kernel_size: Any, output_size: Any = None,
+                                       output_ratio: Any = None, return_indices: bool = False,
+                                       _random_samples: Tensor | None = None) -> tuple:
+    return fractional_max_pool2d(input, kernel_size, output_size, output_ratio, True, _random_samples)
+
+
+def fractional_max_pool3d_with_indices(input: Tensor, kernel_size: Any, output_size: Any = None,
+                                       output_ratio: Any = None, return_indices: bool = False,
+                                       _random_samples: Tensor | None = None) -> tuple:
+    return fractional_max_pool3d(input, kernel_size, output_size, output_ratio, True, _random_samples)
+
+
+def max_pool3d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                            dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = True) -> tuple:
+    return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+_maxima_at = composed_op("MaxPool3DWithIndicesBackward0", ("input",))(_at_indices)
+_fractional_maxima_2d = composed_op("FractionalMaxPool2DBackward0", ("input",))(_at_indices)
+_fractional_maxima_3d = composed_op("FractionalMaxPool3DBackward0", ("input",))(_at_indices)
 
 
 @composed_op("AvgPool3DBackward0", ('input',))
