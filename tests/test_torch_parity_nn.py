@@ -409,3 +409,18 @@ def test_fractional_max_pool_draws_and_pools_as_pytorch() -> None:
         nn.FractionalMaxPool2d(2)
     with pytest.raises(ValueError, match="output_ratio must be between 0 and 1 \\(got 1.5\\)"):
         nn.FractionalMaxPool2d(2, output_ratio=1.5)
+
+
+def test_consume_prefix_and_type_before_parametrizations() -> None:
+    model = nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2))
+    wrapper = nn.Module()
+    wrapper.module = model
+    state = wrapper.state_dict()
+    nn.modules.utils.consume_prefix_in_state_dict_if_present(state, "module.")
+    assert list(state) == ["0.weight", "0.bias", "1.weight", "1.bias", "1.running_mean", "1.running_var",
+                           "1.num_batches_tracked"]
+    assert list(state._metadata.items()) == [("", {"version": 1}), ("0", {"version": 1}), ("1", {"version": 2})]
+    assert repr(model.load_state_dict(state)) == "<All keys matched successfully>"
+    parametrized = nn.utils.parametrizations.weight_norm(nn.Linear(2, 2))
+    assert nn.utils.parametrize.type_before_parametrizations(parametrized) is nn.Linear
+    assert type(parametrized).__name__ == "ParametrizedLinear"

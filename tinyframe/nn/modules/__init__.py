@@ -1,4 +1,5 @@
 """The layers of ``tinyframe.nn``, one concept a file."""
+from . import utils  # noqa: F401  (nn.modules.utils, reachable as an attribute as in PyTorch)
 from .activation import (
     CELU,
     ELU,

@@ -19,7 +19,7 @@ from ..modules.module import Module
 from ..parameter import Parameter
 
 __all__ = ["register_parametrization", "remove_parametrizations", "is_parametrized", "ParametrizationList",
-           "cached"]
+           "cached", "type_before_parametrizations"]
 
 _cache_enabled = 0
 _cache: dict[tuple[int, str], Tensor] = {}
@@ -159,6 +159,11 @@ def is_parametrized(module: Module, tensor_name: str | None = None) -> bool:
     if not isinstance(parametrizations, ModuleDict):
         return False
     return tensor_name is None or tensor_name in parametrizations
+
+
+def type_before_parametrizations(module: Module) -> type:
+    """The class of ``module`` before ``Parametrized<Class>`` took its place (its own class otherwise)."""
+    return type(module).__bases__[0] if is_parametrized(module) else type(module)
 
 
 def remove_parametrizations(module: Module, tensor_name: str, leave_parametrized: bool = True) -> Module:
