@@ -424,3 +424,26 @@ def test_consume_prefix_and_type_before_parametrizations() -> None:
     parametrized = nn.utils.parametrizations.weight_norm(nn.Linear(2, 2))
     assert nn.utils.parametrize.type_before_parametrizations(parametrized) is nn.Linear
     assert type(parametrized).__name__ == "ParametrizedLinear"
+
+
+def test_interpolate_antialias_matches_pytorch() -> None:
+    tf.manual_seed(0)
+    x = tf.randn(1, 1, 9, 7, requires_grad=True)
+    out = F.interpolate(x, size=(4, 3), mode="bilinear", antialias=True)
+    assert out.grad_fn.name() == "UpsampleBilinear2DAaBackward0"
+    np.testing.assert_allclose(_host(out).reshape(-1), [
+        -0.7327086329460144, -0.21778464317321777, 0.5106083750724792, 0.11954700946807861, -0.021250788122415543,
+        0.11009026318788528, 0.5075913667678833, 0.3582550585269928, -0.07632720470428467, 0.12767939269542694,
+        0.08365581929683685, 0.27133849263191223], rtol=1e-5, atol=1e-6)
+    out.sum().backward()
+    np.testing.assert_allclose(_host(x.grad)[0, 0, 0], [0.13265307247638702, 0.18103240430355072,
+                                                        0.16698679327964783, 0.15294121205806732,
+                                                        0.16698682308197021, 0.18103241920471191,
+                                                        0.13265302777290344], rtol=1e-5)
+    cubic = F.interpolate(x.detach(), scale_factor=(0.5, 1.5), mode="bicubic", antialias=True)
+    np.testing.assert_allclose(_host(cubic)[0, 0, 0], [
+        -1.3882416486740112, -0.8712965846061707, -0.44144800305366516, -0.9147886633872986, -0.6946853995323181,
+        -0.11275353282690048, 0.544661819934845, 0.6124820113182068, 0.4732014536857605, 0.4959375858306885],
+        rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="Anti-alias option is restricted to bilinear, bicubic, and lanczos modes"):
+        F.interpolate(x, size=3, mode="nearest", antialias=True)
