@@ -3,6 +3,7 @@ calls in both frameworks, each pinned with values recorded from torch."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import tinyframe as tf
 
@@ -94,3 +95,26 @@ def test_adafactor_with_every_option() -> None:
                                                       0.5074718594551086, -1.2534648180007935, -1.649163842201233],
                                rtol=1e-6)
     np.testing.assert_allclose(_host(b), [0.5018762946128845, 0.9296599626541138], rtol=1e-6)
+
+
+# --------------------------------------------------------------------------- Optimizer checkpoints
+def test_optimizer_state_dict_hooks_and_load_errors() -> None:
+    w, b = tf.zeros(3, requires_grad=True), tf.zeros(2, requires_grad=True)
+    opt = tf.optim.SGD([w], lr=0.1)
+    calls: list = []
+    opt.register_state_dict_pre_hook(lambda o: calls.append("pre"))
+    opt.register_state_dict_post_hook(lambda o, sd: {**sd, "extra": 1})
+    opt.register_load_state_dict_pre_hook(lambda o, sd: calls.append("load pre"))
+    handle = opt.register_load_state_dict_post_hook(lambda o: calls.append("load post"), prepend=True)
+    state = opt.state_dict()
+    assert list(state) == ["state", "param_groups", "extra"]
+    opt.load_state_dict(state)
+    handle.remove()
+    opt.load_state_dict(state)
+    assert calls == ["pre", "load pre", "load post", "load pre"]
+    two_groups = tf.optim.SGD([{"params": [w]}, {"params": [b]}], lr=0.1).state_dict()
+    with pytest.raises(ValueError, match="^loaded state dict has a different number of parameter groups$"):
+        tf.optim.SGD([w], lr=0.1).load_state_dict(two_groups)
+    with pytest.raises(ValueError, match="^loaded state dict contains a parameter group that doesn't match the size "
+                                         "of optimizer's group$"):
+        tf.optim.SGD([w], lr=0.1).load_state_dict(tf.optim.SGD([w, b], lr=0.1).state_dict())
