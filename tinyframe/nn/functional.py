@@ -653,7 +653,7 @@ def _bernoulli_keep(data: Any, shape: tuple, p: float) -> Any:
         return random.bernoulli(gen, shape, data.dtype, 1.0 - p)
     order = inplace_ops.memory_order(data)
     keep = random.bernoulli(gen, tuple(shape[axis] for axis in order), data.dtype, 1.0 - p)
-    return keep.transpose(np.argsort(order))
+    return keep.transpose(tuple(int(axis) for axis in np.argsort(order)))
 
 
 def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
