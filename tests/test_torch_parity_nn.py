@@ -447,3 +447,21 @@ def test_interpolate_antialias_matches_pytorch() -> None:
         rtol=1e-5, atol=1e-6)
     with pytest.raises(ValueError, match="Anti-alias option is restricted to bilinear, bicubic, and lanczos modes"):
         F.interpolate(x, size=3, mode="nearest", antialias=True)
+
+
+def test_prelu_and_rrelu_nodes_and_double_backward() -> None:
+    tf.manual_seed(0)
+    x = tf.randn(3, 4, requires_grad=True)
+    assert nn.PReLU(4)(x).grad_fn.name() == "PreluKernelBackward0"
+    assert F.rrelu(x).grad_fn.name() == "RreluWithNoiseBackward0"
+    tf.manual_seed(1)
+    out = F.rrelu(x, training=True)
+    assert out.grad_fn.name() == "RreluWithNoiseBackward0"
+    (grad,) = tf.autograd.grad((out * out).sum(), x, create_graph=True)
+    np.testing.assert_allclose(_host(grad).reshape(-1)[:6], [3.0819921493530273, -0.011130722239613533,
+                                                            -0.12858833372592926, 1.1368625164031982,
+                                                            -0.06552109122276306, -0.07331496477127075], rtol=1e-5)
+    np.testing.assert_allclose(_host(tf.rand(2)), [0.46354562044143677, 0.4549863338470459], rtol=1e-6)
+    (second,) = tf.autograd.grad(grad.sum(), x)  # recomputing the node drew no other slopes
+    np.testing.assert_allclose(_host(second).reshape(-1)[:6], [2.0, 0.037933286279439926, 0.059018246829509735, 2.0,
+                                                              0.06041469797492027, 0.052420422434806824], rtol=1e-5)

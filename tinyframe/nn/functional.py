@@ -19,7 +19,7 @@ from ..ops import binary, indexing, linalg, unary
 from ..ops import inplace as inplace_ops
 from ..ops import reduction as reductions
 from ..ops import shape as shape_ops
-from ..ops._composite import composed_op
+from ..ops._composite import composed, composed_op
 from ..ops.bilinear import bilinear
 from ..ops.convolution import check_convolution_arguments, conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from ..ops.ctc import ctc_loss
@@ -544,6 +544,7 @@ def tanhshrink(input: Tensor) -> Tensor:
     return binary.sub(input, unary.tanh(input))
 
 
+@composed_op("PreluKernelBackward0", ("input", "weight"))
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """``input`` where non-negative, ``weight * input`` elsewhere; ``weight`` has one value or one per
     channel (dimension 1)."""
@@ -563,17 +564,23 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, trainin
     element in training, by ``(lower + upper) / 2`` in evaluation."""
     if inplace:
         return inplace_ops.apply(input, rrelu, lower, upper, training)
-    if not training:
-        return unary.leaky_relu(input, (lower + upper) / 2)
     data = input._data
-    xp = array_module_of(data)
-    # PyTorch draws one float64 uniform per element <= 0, in order
-    slopes = xp.ones_like(data)
-    nonpositive = data <= 0
-    low, high = (float(data.dtype.type(bound)) for bound in (lower, upper))  # PyTorch's bounds are in opmath
-    drawn = random.uniform(generator_for(device_of(data)), (int(nonpositive.sum()),), np.float64, low, high)
-    slopes[nonpositive] = xp.asarray(drawn).astype(data.dtype)
-    return binary.where(binary.ge(input, 0.0), input, binary.mul(input, Tensor._make(slopes)))
+    slopes: Any = (lower + upper) / 2
+    if training:
+        xp = array_module_of(data)
+        # PyTorch draws one float64 uniform per element <= 0, in order
+        slopes = xp.ones_like(data)
+        nonpositive = data <= 0
+        low, high = (float(data.dtype.type(bound)) for bound in (lower, upper))  # PyTorch's bounds are in opmath
+        drawn = random.uniform(generator_for(device_of(data)), (int(nonpositive.sum()),), np.float64, low, high)
+        slopes[nonpositive] = xp.asarray(drawn).astype(data.dtype)
+        slopes = Tensor._make(slopes)
+    # the slopes are drawn outside the node, so that recomputing it (double backward) draws nothing
+    return composed("RreluWithNoiseBackward0", _negatives_scaled, input, slopes=slopes)
+
+
+def _negatives_scaled(input: Tensor, slopes: Any) -> Tensor:
+    return binary.where(binary.ge(input, 0.0), input, binary.mul(input, slopes))
 
 
 def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
