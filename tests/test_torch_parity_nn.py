@@ -465,3 +465,25 @@ def test_prelu_and_rrelu_nodes_and_double_backward() -> None:
     (second,) = tf.autograd.grad(grad.sum(), x)  # recomputing the node drew no other slopes
     np.testing.assert_allclose(_host(second).reshape(-1)[:6], [2.0, 0.037933286279439926, 0.059018246829509735, 2.0,
                                                               0.06041469797492027, 0.052420422434806824], rtol=1e-5)
+
+
+@pytest.mark.parametrize("name, call, node, total, grad_total, second_total", [
+    ("softshrink", lambda x: F.softshrink(x, 0.3), "SoftshrinkBackward0", 0.12751, 17.0, None),
+    ("hardshrink", lambda x: F.hardshrink(x, 0.3), "HardshrinkBackward0", 0.42751, 17.0, None),
+    ("threshold", lambda x: F.threshold(x, 0.1, 2.0), "ThresholdBackward0", 35.57323, 11.0, None),
+    ("celu", lambda x: F.celu(x, 0.7), "CeluBackward0", 5.19801, 17.67291, 10.54391),
+    ("selu", F.selu, "EluBackward0", 0.83724, 24.42778, 28.9955),
+    ("soft_margin_loss", lambda x: F.soft_margin_loss(x, -tf.ones(2, 3, 4), reduction="sum"),
+     "SoftMarginLossBackward0", 19.55724, 12.17626, 5.10255),
+])
+def test_activation_nodes_and_double_backward_as_pytorch(name: str, call: Any, node: str, total: float,
+                                                         grad_total: float, second_total: float | None) -> None:
+    tf.manual_seed(0)
+    x = tf.randn(2, 3, 4, requires_grad=True)
+    out = call(x)
+    assert out.grad_fn.name() == node
+    (grad,) = tf.autograd.grad(out.sum(), x, create_graph=True)
+    np.testing.assert_allclose([out.sum().item(), grad.sum().item()], [total, grad_total], rtol=1e-4, atol=1e-5)
+    if second_total is not None:  # (piecewise-linear ones have a constant gradient)
+        (second,) = tf.autograd.grad((grad * grad).sum(), x)
+        np.testing.assert_allclose(second.sum().item(), second_total, rtol=1e-4)

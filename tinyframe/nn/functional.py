@@ -480,6 +480,11 @@ def selu(input: Tensor, inplace: bool = False) -> Tensor:
     """``scale * elu(input, alpha)`` with PyTorch's self-normalising constants."""
     if inplace:
         return inplace_ops.apply(input, selu)
+    return _selu(input)
+
+
+@composed_op("EluBackward0", ("input",))  # PyTorch's selu is its elu kernel with a scale
+def _selu(input: Tensor) -> Tensor:
     return binary.mul(unary.elu(input, _SELU_ALPHA), _SELU_SCALE)
 
 
@@ -493,6 +498,11 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
         raise RuntimeError("ZeroDivisionError")
     if inplace:
         return inplace_ops.apply(input, celu, alpha)
+    return _celu(input, alpha)
+
+
+@composed_op("CeluBackward0", ("input",))
+def _celu(input: Tensor, alpha: float) -> Tensor:
     return binary.mul(unary.elu(binary.div(input, alpha), 1.0), alpha)
 
 
@@ -516,6 +526,11 @@ def _threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fa
     """``input`` where it is greater than ``threshold``, ``value`` elsewhere."""
     if inplace:
         return inplace_ops.apply(input, _threshold, threshold, value)
+    return _thresholded(input, threshold, value)
+
+
+@composed_op("ThresholdBackward0", ("input",))
+def _thresholded(input: Tensor, threshold: float, value: float) -> Tensor:
     return binary.where(binary.gt(input, threshold), input, value)
 
 
@@ -526,6 +541,7 @@ def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
     return _threshold(input, threshold, value, True)
 
 
+@composed_op("HardshrinkBackward0", ("input",))
 def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """``input`` where ``|input| > lambd``, 0 elsewhere."""
     return binary.where(binary.gt(unary.abs(input), lambd), input, 0.0)
@@ -535,6 +551,11 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """``input - lambd`` above ``lambd``, ``input + lambd`` below ``-lambd``, 0 between."""
     if lambd < 0:
         raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    return _softshrunk(input, lambd)
+
+
+@composed_op("SoftshrinkBackward0", ("input",))
+def _softshrunk(input: Tensor, lambd: float) -> Tensor:
     shrunk = binary.sub(input, binary.mul(unary.sign(input), lambd))
     return binary.where(binary.gt(unary.abs(input), lambd), shrunk, 0.0)
 
