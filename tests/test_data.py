@@ -75,7 +75,7 @@ def test_tensor_dataset_length_and_items() -> None:
 
 
 def test_tensor_dataset_rejects_mismatched_first_dims() -> None:
-    with pytest.raises(AssertionError, match=r"Size mismatch between tensors.*\[4, 3\]"):
+    with pytest.raises(AssertionError, match=r"^Size mismatch between tensors$"):
         TensorDataset(tinyframe.zeros(4, 2), tinyframe.zeros(3))
 
 

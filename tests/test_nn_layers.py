@@ -92,8 +92,6 @@ def test_embedding_errors() -> None:
         F.embedding(tf.tensor([1.0]), weight)
     with pytest.raises(AssertionError, match="Padding_idx must be within num_embeddings"):
         nn.Embedding(5, 3, padding_idx=5)
-    with pytest.raises(NotImplementedError, match="max_norm is not supported"):
-        nn.Embedding(5, 3, max_norm=1.0)
     with pytest.raises(NotImplementedError, match="sparse gradients are not supported"):
         nn.Embedding(5, 3, sparse=True)
 

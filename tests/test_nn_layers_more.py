@@ -227,6 +227,6 @@ def test_conv_transpose3d_layer_shapes() -> None:
     assert layer(tf.randn(1, 2, 2, 2, 2), output_size=(5, 5, 5)).shape == (1, 3, 5, 5, 5)
 
 
-def test_max_pool3d_indices_say_what_to_use() -> None:
-    with pytest.raises(NotImplementedError, match="return_indices=True is not supported"):
-        nn.MaxPool3d(2, return_indices=True)(tf.randn(1, 1, 2, 2, 2))
+def test_max_pool3d_returns_the_flat_index_of_each_maximum() -> None:
+    out, indices = nn.MaxPool3d(2, return_indices=True)(tf.arange(8.0).reshape(1, 1, 2, 2, 2))
+    assert out.tolist() == [[[[[7.0]]]]] and indices.tolist() == [[[[[7]]]]]

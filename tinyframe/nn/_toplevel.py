@@ -60,8 +60,8 @@ def feature_alpha_dropout(input: Tensor, p: float, train: bool) -> Tensor:
 
 
 def feature_dropout(input: Tensor, p: float, train: bool) -> Tensor:
-    """Dropout of whole channels (``dropout2d`` for any number of spatial dimensions)."""
-    return F._feature_dropout("feature_dropout", input, p, train, False, input.ndim - 2)
+    """Dropout of whole channels of ``(N, C, *)`` (``dropout2d`` for any number of spatial dimensions)."""
+    return F._feature_dropout(input, p, train, False, True)
 
 
 def embedding(weight: Tensor, indices: Tensor, padding_idx: int = -1, scale_grad_by_freq: bool = False,

@@ -20,7 +20,7 @@ from ..ops import binary, indexing, unary
 from ..ops import inplace as inplace_ops
 from ..ops import reduction as reductions
 from ..ops import shape as shape_ops
-from ..ops._composite import composed_op
+from ..ops._composite import composed, composed_op
 from ..ops.bilinear import bilinear
 from ..ops.convolution import check_convolution_arguments, conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from ..ops.ctc import ctc_loss
@@ -73,6 +73,7 @@ from ._functional.pooling import (
     conv_transpose3d,
     lp_pool3d,
     max_pool3d,
+    max_pool3d_with_indices,
     max_unpool1d,
     max_unpool2d,
     max_unpool3d,
@@ -110,6 +111,7 @@ __all__ += ["fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_po
             "fractional_max_pool3d_with_indices"]
 __all__ += ["max_pool3d", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool3d", "max_unpool3d", "lp_pool3d",
             "conv_transpose3d", "affine_grid", "grid_sample"]
+__all__ += ["max_pool3d_with_indices"]
 
 
 # --------------------------------------------------------------------------- activations
@@ -236,7 +238,7 @@ def _dropout_mask(data: Any, p: float) -> Any:
     if p == 1.0:
         return xp.zeros((), dtype=data.dtype)
     # PyTorch: empty_like(input).bernoulli_(1 - p).div_(1 - p), the division in input's dtype
-    mask = random.bernoulli(generator_for(device_of(data)), data.shape, data.dtype, 1.0 - p)
+    mask = _bernoulli_keep(data, data.shape, p)
     mask /= data.dtype.type(1.0 - p)
     return mask
 
@@ -485,6 +487,11 @@ def selu(input: Tensor, inplace: bool = False) -> Tensor:
     """``scale * elu(input, alpha)`` with PyTorch's self-normalising constants."""
     if inplace:
         return inplace_ops.apply(input, selu)
+    return _selu(input)
+
+
+@composed_op("EluBackward0", ("input",))  # PyTorch's selu is its elu kernel with a scale
+def _selu(input: Tensor) -> Tensor:
     return binary.mul(unary.elu(input, _SELU_ALPHA), _SELU_SCALE)
 
 
@@ -498,6 +505,11 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
         raise RuntimeError("ZeroDivisionError")
     if inplace:
         return inplace_ops.apply(input, celu, alpha)
+    return _celu(input, alpha)
+
+
+@composed_op("CeluBackward0", ("input",))
+def _celu(input: Tensor, alpha: float) -> Tensor:
     return binary.mul(unary.elu(binary.div(input, alpha), 1.0), alpha)
 
 
@@ -521,6 +533,11 @@ def _threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fa
     """``input`` where it is greater than ``threshold``, ``value`` elsewhere."""
     if inplace:
         return inplace_ops.apply(input, _threshold, threshold, value)
+    return _thresholded(input, threshold, value)
+
+
+@composed_op("ThresholdBackward0", ("input",))
+def _thresholded(input: Tensor, threshold: float, value: float) -> Tensor:
     return binary.where(binary.gt(input, threshold), input, value)
 
 
@@ -531,6 +548,7 @@ def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
     return _threshold(input, threshold, value, True)
 
 
+@composed_op("HardshrinkBackward0", ("input",))
 def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """``input`` where ``|input| > lambd``, 0 elsewhere."""
     return binary.where(binary.gt(unary.abs(input), lambd), input, 0.0)
@@ -540,6 +558,11 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """``input - lambd`` above ``lambd``, ``input + lambd`` below ``-lambd``, 0 between."""
     if lambd < 0:
         raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    return _softshrunk(input, lambd)
+
+
+@composed_op("SoftshrinkBackward0", ("input",))
+def _softshrunk(input: Tensor, lambd: float) -> Tensor:
     shrunk = binary.sub(input, binary.mul(unary.sign(input), lambd))
     return binary.where(binary.gt(unary.abs(input), lambd), shrunk, 0.0)
 
@@ -549,6 +572,7 @@ def tanhshrink(input: Tensor) -> Tensor:
     return binary.sub(input, unary.tanh(input))
 
 
+@composed_op("PreluKernelBackward0", ("input", "weight"))
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """``input`` where non-negative, ``weight * input`` elsewhere; ``weight`` has one value or one per
     channel (dimension 1)."""
@@ -568,17 +592,23 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, trainin
     element in training, by ``(lower + upper) / 2`` in evaluation."""
     if inplace:
         return inplace_ops.apply(input, rrelu, lower, upper, training)
-    if not training:
-        return unary.leaky_relu(input, (lower + upper) / 2)
     data = input._data
-    xp = array_module_of(data)
-    # PyTorch draws one float64 uniform per element <= 0, in order
-    slopes = xp.ones_like(data)
-    nonpositive = data <= 0
-    low, high = (float(data.dtype.type(bound)) for bound in (lower, upper))  # PyTorch's bounds are in opmath
-    drawn = random.uniform(generator_for(device_of(data)), (int(nonpositive.sum()),), np.float64, low, high)
-    slopes[nonpositive] = xp.asarray(drawn).astype(data.dtype)
-    return binary.where(binary.ge(input, 0.0), input, binary.mul(input, Tensor._make(slopes)))
+    slopes: Any = (lower + upper) / 2
+    if training:
+        xp = array_module_of(data)
+        # PyTorch draws one float64 uniform per element <= 0, in order
+        slopes = xp.ones_like(data)
+        nonpositive = data <= 0
+        low, high = (float(data.dtype.type(bound)) for bound in (lower, upper))  # PyTorch's bounds are in opmath
+        drawn = random.uniform(generator_for(device_of(data)), (int(nonpositive.sum()),), np.float64, low, high)
+        slopes[nonpositive] = xp.asarray(drawn).astype(data.dtype)
+        slopes = Tensor._make(slopes)
+    # the slopes are drawn outside the node, so that recomputing it (double backward) draws nothing
+    return composed("RreluWithNoiseBackward0", _negatives_scaled, input, slopes=slopes)
+
+
+def _negatives_scaled(input: Tensor, slopes: Any) -> Tensor:
+    return binary.where(binary.ge(input, 0.0), input, binary.mul(input, slopes))
 
 
 def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
@@ -603,20 +633,27 @@ def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: floa
 
 
 # --------------------------------------------------------------------------- channel dropouts
-def _feature_dropout(name: str, input: Tensor, p: float, training: bool, inplace: bool, feature_dims: int) -> Tensor:
-    """Zeroes whole channels (their last ``feature_dims`` dimensions at once)."""
+def _feature_dropout(input: Tensor, p: float, training: bool, inplace: bool, batched: bool) -> Tensor:
+    """Zeroes whole channels: one draw per (sample, channel), or per channel when not ``batched``."""
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0 or input.numel() == 0:
         return input
-    batched = input.ndim == feature_dims + 2
-    if input.ndim not in (feature_dims + 1, feature_dims + 2):
-        raise RuntimeError(f"{name}: Expected {feature_dims + 1}D or {feature_dims + 2}D input, but received a "
-                           f"{input.ndim}D input. Note that {name} exists to provide channel-wise dropout on inputs "
-                           f"with {feature_dims} spatial dimensions, a channel dimension, and an optional batch "
-                           "dimension (i.e. " + f"{feature_dims + 1}D or {feature_dims + 2}D inputs).")
-    lead = tuple(input.shape[:2] if batched else input.shape[:1])
-    return _apply_dropout_mask(input, _bernoulli_keep(input, lead + (1,) * feature_dims, p), p, False, inplace)
+    lead = 2 if batched else 1
+    if input.ndim < lead:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    shape = tuple(input.shape[:lead]) + (1,) * (input.ndim - lead)
+    return _apply_dropout_mask(input, _bernoulli_keep(input._data, shape, p), p, False, inplace)
+
+
+def _warn_feature_dropout_dims(name: str, input: Tensor, spatial: int) -> None:
+    """PyTorch's dropout2d/dropout3d only warn about an input of the wrong rank, then drop on it anyway."""
+    if input.ndim not in (spatial + 1, spatial + 2):
+        warnings.warn(f"{name}: Received a {input.ndim}-D input to {name}, which is deprecated and will result in an "
+                      "error in a future release. To retain the behavior and silence this warning, please use "
+                      f"dropout instead. Note that {name} exists to provide channel-wise dropout on inputs with "
+                      f"{spatial} spatial dimensions, a channel dimension, and an optional batch dimension (i.e. "
+                      f"{spatial + 1}D or {spatial + 2}D inputs).", stacklevel=3)
 
 
 def _apply_dropout_mask(input: Tensor, keep: Any, p: float, alpha: bool, inplace: bool) -> Tensor:
@@ -641,28 +678,48 @@ def _affine(input: Tensor, scale: Tensor, offset: Tensor) -> Tensor:
     return binary.add(binary.mul(input, scale), offset)
 
 
-def _bernoulli_keep(input: Tensor, shape: tuple, p: float) -> Any:
-    """0/1 in ``shape``, 1 with probability ``1 - p``, drawn like ``dropout``'s mask."""
-    data = input._data
+def _bernoulli_keep(data: Any, shape: tuple, p: float) -> Any:
+    """0/1 in ``shape``, 1 with probability ``1 - p``, for input ``data``: a mask of the input's shape
+    is PyTorch's ``empty_like(input)``, filled in the input's memory order."""
     if p == 1.0:
         return array_module_of(data).zeros(shape, data.dtype)
-    return random.bernoulli(generator_for(device_of(data)), shape, data.dtype, 1.0 - p)
+    gen = generator_for(device_of(data))
+    if shape != data.shape:  # a channel mask: a fresh contiguous tensor
+        return random.bernoulli(gen, shape, data.dtype, 1.0 - p)
+    order = inplace_ops.memory_order(data)
+    keep = random.bernoulli(gen, tuple(shape[axis] for axis in order), data.dtype, 1.0 - p)
+    return keep.transpose(tuple(int(axis) for axis in np.argsort(order)))
 
 
 def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zeroes whole channels of ``(N, C, L)`` or ``(C, L)`` with probability ``p``, scaling the rest by
     ``1 / (1 - p)``."""
-    return _feature_dropout("dropout1d", input, p, training, inplace, 1)
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D input. Note that "
+                           "dropout1d exists to provide channel-wise dropout on inputs with 1 spatial dimension, a "
+                           "channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs).")
+    return _feature_dropout(input, p, training, inplace, input.ndim == 3)
 
 
 def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
-    """Zeroes whole channels of ``(N, C, H, W)`` or ``(C, H, W)`` with probability ``p``."""
-    return _feature_dropout("dropout2d", input, p, training, inplace, 2)
+    """Zeroes whole channels of ``(N, C, H, W)`` with probability ``p``. As in PyTorch, a 3-D input is
+    taken as ``(N, C, L)`` (with a warning), not as an unbatched ``(C, H, W)``."""
+    _warn_feature_dropout_dims("dropout2d", input, 2)
+    if input.ndim == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
+                      "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
+                      "will change in a future release to interpret the input as one without a batch dimension, i.e. "
+                      "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
+                      "dropout1d instead.", stacklevel=2)
+    return _feature_dropout(input, p, training, inplace, True)
 
 
 def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zeroes whole channels of ``(N, C, D, H, W)`` or ``(C, D, H, W)`` with probability ``p``."""
-    return _feature_dropout("dropout3d", input, p, training, inplace, 3)
+    _warn_feature_dropout_dims("dropout3d", input, 3)
+    return _feature_dropout(input, p, training, inplace, input.ndim == 5)
 
 
 def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
@@ -672,7 +729,7 @@ def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0 or input.numel() == 0:
         return input
-    return _apply_dropout_mask(input, _bernoulli_keep(input, tuple(input.shape), p), p, True, inplace)
+    return _apply_dropout_mask(input, _bernoulli_keep(input._data, input._data.shape, p), p, True, inplace)
 
 
 def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
@@ -682,7 +739,7 @@ def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,
     if not training or p == 0.0 or input.numel() == 0:
         return input
     shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2)
-    return _apply_dropout_mask(input, _bernoulli_keep(input, shape, p), p, True, inplace)
+    return _apply_dropout_mask(input, _bernoulli_keep(input._data, shape, p), p, True, inplace)
 
 
 # --------------------------------------------------------------------------- more pooling and normalisation

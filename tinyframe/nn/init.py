@@ -17,14 +17,17 @@ __all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "zeros_", "ones
            "uniform", "normal", "constant", "eye", "dirac", "xavier_uniform", "xavier_normal", "kaiming_uniform",
            "kaiming_normal", "orthogonal", "sparse"]
 
-_GAINS = {"linear": 1.0, "conv1d": 1.0, "conv2d": 1.0, "conv3d": 1.0, "conv_transpose1d": 1.0,
-          "conv_transpose2d": 1.0, "conv_transpose3d": 1.0, "sigmoid": 1.0, "tanh": 5.0 / 3, "relu": math.sqrt(2.0),
-          "selu": 3.0 / 4}
+# the linear family and sigmoid give the int 1, as PyTorch's do
+_GAINS: dict[str, float] = {"linear": 1, "conv1d": 1, "conv2d": 1, "conv3d": 1, "conv_transpose1d": 1,
+                            "conv_transpose2d": 1, "conv_transpose3d": 1, "sigmoid": 1, "tanh": 5.0 / 3,
+                            "relu": math.sqrt(2.0), "selu": 3.0 / 4}
 
 
 def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
     """The recommended gain for a nonlinearity (``relu`` -> sqrt(2), ``leaky_relu`` -> sqrt(2 / (1 + a^2)))."""
     if nonlinearity == "leaky_relu":
+        if param is not None and (isinstance(param, bool) or not isinstance(param, (int, float))):
+            raise ValueError(f"negative_slope {param} not a valid number")
         slope = 0.01 if param is None else param
         return math.sqrt(2.0 / (1 + slope ** 2))
     if nonlinearity not in _GAINS:
@@ -32,7 +35,8 @@ def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
     return _GAINS[nonlinearity]
 
 
-def _fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
+def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
+    """(fan_in, fan_out) of a weight: its sizes 1 and 0 times the product of the sizes after them."""
     if tensor.ndim < 2:
         raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
     receptive = math.prod(tensor.shape[2:])
@@ -122,21 +126,21 @@ def eye_(tensor: Tensor) -> Tensor:
 
 def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
     """U(-a, a) with ``a = gain * sqrt(6 / (fan_in + fan_out))`` (Glorot)."""
-    fan_in, fan_out = _fan_in_and_fan_out(tensor)
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     bound = gain * math.sqrt(6.0 / (fan_in + fan_out))
     return uniform_(tensor, -bound, bound, generator)
 
 
 def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
     """N(0, std^2) with ``std = gain * sqrt(2 / (fan_in + fan_out))``."""
-    fan_in, fan_out = _fan_in_and_fan_out(tensor)
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     return normal_(tensor, 0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)), generator)
 
 
 def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> float:
     if mode not in ("fan_in", "fan_out"):
-        raise ValueError(f"Mode {mode} not supported, please use one of fan_in, fan_out")
-    fan_in, fan_out = _fan_in_and_fan_out(tensor)
+        raise ValueError(f"Mode {mode} not supported, please use one of {['fan_in', 'fan_out']}")
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     return calculate_gain(nonlinearity, a) / math.sqrt(fan_in if mode == "fan_in" else fan_out)
 
 
@@ -155,6 +159,10 @@ def kaiming_normal_(tensor: Tensor, a: float = 0.0, mode: str = "fan_in", nonlin
 
 def orthogonal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
     """A (semi-)orthogonal matrix from the QR decomposition of a normal sample."""
+    if tensor.ndim < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
     rows, cols = tensor.shape[0], tensor.numel() // tensor.shape[0]
     with no_grad():
         # PyTorch draws the (rows, cols) normal sample in tensor's dtype, then orthogonalises its

@@ -93,15 +93,13 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
     output shape ``input.shape + (embedding_dim,)``.
 
     The row ``padding_idx`` receives no gradient. With ``scale_grad_by_freq`` each row's gradient
-    is divided by how often its index occurs in ``input``. ``max_norm`` and ``sparse`` gradients
-    are not supported.
+    is divided by how often its index occurs in ``input``. With ``max_norm``, the rows looked up whose
+    ``norm_type``-norm exceeds it are first rescaled in place to norm ``max_norm``. ``sparse``
+    gradients are not supported.
     """
     if not isinstance(input, _graph.Tensor) or not isinstance(weight, _graph.Tensor):
         raise TypeError(f"embedding(): argument 'input' and 'weight' must be Tensors, got {type(input).__name__} "
                         f"and {type(weight).__name__}")
-    if max_norm is not None:
-        raise NotImplementedError("embedding: max_norm is not supported by tinyframe (it renormalises the weight "
-                                  "in place during the lookup); renormalise the weight yourself under no_grad")
     if sparse:
         raise NotImplementedError("embedding: sparse gradients are not supported by tinyframe; use sparse=False")
     if weight.ndim != 2:
@@ -121,10 +119,24 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
         if not -num_weights <= padding_idx < num_weights:
             raise AssertionError("Padding_idx must be within num_embeddings")
         padding_idx %= num_weights
+    if max_norm is not None:
+        _renorm_rows(weight, indices, max_norm, norm_type)
     counts = None
     if scale_grad_by_freq and weight.requires_grad:
         counts = _counts(input, num_weights)
     return Embedding.apply(weight, indices=indices, padding_idx=padding_idx, counts=counts)
+
+
+def _renorm_rows(weight: Tensor, indices: Any, max_norm: float, norm_type: float) -> None:
+    """PyTorch's ``embedding_renorm_``: each distinct row of ``weight`` that ``indices`` picks whose norm
+    is over ``max_norm`` is scaled in place by ``max_norm / (norm + 1e-7)``, outside the graph."""
+    xp = array_module_of(weight._data)
+    rows = xp.unique(indices.reshape(-1))
+    norms = xp.linalg.norm(weight._data[rows], ord=norm_type, axis=1).astype(xp.float64)
+    over = norms > max_norm
+    scale = (max_norm / (norms[over] + 1e-7)).astype(weight._data.dtype)
+    weight._data[rows[over]] *= scale[:, None]
+    weight._bump_version()
 
 
 def _counts(input: Tensor, num_weights: int) -> Any:

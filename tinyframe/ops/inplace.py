@@ -231,6 +231,12 @@ class Zero(FillNumber, node_name="ZeroBackward0"):
     pass
 
 
+def memory_order(array: Any) -> list[int]:
+    """The axes of ``array`` from its largest stride to its smallest: the order in which PyTorch's
+    TensorIterator walks a tensor (and so the order in which random samples land in it)."""
+    return sorted(range(array.ndim), key=lambda axis: -abs(array.strides[axis]))
+
+
 def random_fill(target: Tensor, kind: str, *parameters: Any, generator: Any = None) -> Tensor:
     """Fills ``target`` with the samples of ``tinyframe.random.<kind>(generator, shape, dtype,
     *parameters)`` (``uniform``, ``normal``, ``bernoulli``, ``randint``, ``random_bits``,
@@ -238,8 +244,8 @@ def random_fill(target: Tensor, kind: str, *parameters: Any, generator: Any = No
     _check_not_leaf(target)
     gen = generator_for(device_of(target._data), generator)
     data = target._data
-    order = sorted(range(data.ndim), key=lambda axis: -abs(data.strides[axis]))
-    view = data.transpose(order)  # PyTorch's TensorIterator walks an output in memory order
+    order = memory_order(data)
+    view = data.transpose(order)
     if kind == "normal":  # PyTorch's normal_ takes its 16-wide path on contiguous tensors only
         parameters += (data.flags.c_contiguous,)
     if kind == "bernoulli" and isinstance(parameters[0], _graph.Tensor):

@@ -2,6 +2,7 @@
 backward graph shows PyTorch's nodes: ``AddmmBackward0(bias, input, TBackward0(weight))``."""
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from ..dtypes import cpp_type_name, scalar_type_name
@@ -21,16 +22,15 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     ``matmul(input, weight.t())``. ``weight.t()`` is a view: the weight is never copied.
     """
     x_shape, w_shape = input._data.shape, weight._data.shape
-    if not x_shape or len(w_shape) != 2 or x_shape[-1] != w_shape[1]:
-        raise RuntimeError(f"linear: input of shape {tuple(input.shape)} cannot be multiplied by a weight of "
-                           f"shape {tuple(weight.shape)} (expected input.shape[-1] == weight.shape[1])")
+    _check_shapes(x_shape, w_shape, bias is not None)
     _check_dtypes(input._data.dtype, weight._data.dtype, None if bias is None else bias._data.dtype)
-    if bias is not None and bias._data.shape != w_shape[:1]:
-        raise RuntimeError(f"linear: bias of shape {tuple(bias.shape)} does not match weight of shape "
-                           f"{tuple(weight.shape)} (expected ({weight.shape[0]},))")
+    if len(w_shape) == 1:  # a vector weight: PyTorch's matmul of input and weight, no bias allowed
+        return linalg.matmul(input, weight)
     weight_t = shape.t(weight)
     if bias is None:
         return linalg.matmul(input, weight_t)
+    if bias._data.shape != w_shape[:1]:  # another shape broadcasts against the output, as in PyTorch
+        return binary.add(linalg.matmul(input, weight_t), bias)
     if len(x_shape) == 2:
         return contraction.Addmm.apply(bias, input, weight_t, beta=1, alpha=1)
     if input._data.flags.c_contiguous:
@@ -38,6 +38,23 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         out = contraction.Addmm.apply(bias, rows, weight_t, beta=1, alpha=1)
         return shape.view(out, *x_shape[:-1], w_shape[0])
     return binary.add(linalg.matmul(input, weight_t), bias)
+
+
+def _check_shapes(x_shape: tuple, w_shape: tuple, has_bias: bool) -> None:
+    """PyTorch's messages, from the kernels it runs: ``t()`` of the weight, then ``addmm``/``mm``."""
+    if not x_shape or not w_shape:
+        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are {len(x_shape)}D and "
+                           f"{len(w_shape)}D")
+    if len(w_shape) > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {len(w_shape)}D")
+    if len(w_shape) == 1:
+        if has_bias:
+            raise RuntimeError("mat2 must be a matrix, got 1-D tensor")
+        return
+    if x_shape[-1] != w_shape[1]:
+        rows = math.prod(x_shape[:-1])
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{x_shape[-1]} and "
+                           f"{w_shape[1]}x{w_shape[0]})")
 
 
 def _check_dtypes(x: Any, weight: Any, bias: Any) -> None:

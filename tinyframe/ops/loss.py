@@ -146,6 +146,8 @@ class NllLoss(Op):
             with _quiet(xp):
                 out = losses.sum() / total
                 coefficient = coefficient / total if w is not None or total else math.nan
+            if ignored is not None:  # ignored targets get no gradient, even when 0 / 0 is the loss
+                coefficient = xp.where(ignored, 0.0, coefficient)
         elif reduction == "sum":
             out = losses.sum()
         else:

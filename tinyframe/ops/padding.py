@@ -108,14 +108,17 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float 
     if not isinstance(input, _graph.Tensor):
         raise TypeError(f"pad(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     pad = tuple(int(p) for p in pad)
-    if mode == "constant":
-        return constant_pad_nd(input, pad, 0 if value is None else value)
-    if mode not in ("reflect", "replicate", "circular"):
+    if mode not in ("constant", "reflect", "replicate", "circular"):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
-    if value is not None and value != 0:
-        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) > 2 * input.ndim:
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {input.ndim}")
+    if mode == "constant":
+        return constant_pad_nd(input, pad, 0 if value is None else value)
+    if value is not None and value != 0:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
     dims, ndim = len(pad) // 2, input.ndim
     if dims not in (1, 2, 3) or ndim not in (dims + 1, dims + 2):
         raise NotImplementedError(_UNSUPPORTED.format(len(pad), ndim))

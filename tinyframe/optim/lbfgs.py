@@ -76,7 +76,9 @@ class LBFGS(Optimizer):
         """
         evaluate = _with_grad(closure)
         group = self.param_groups[0]
-        lr, max_iter, max_eval = float(group["lr"]), group["max_iter"], group["max_eval"]
+        # a Python lr stays as given: with lr=1 the step length PyTorch saves as state['t'] is the int 1
+        lr = float(group["lr"]) if isinstance(group["lr"], Tensor) else group["lr"]
+        max_iter, max_eval = group["max_iter"], group["max_eval"]
         tolerance_grad, tolerance_change = group["tolerance_grad"], group["tolerance_change"]
         line_search_fn, history_size = group["line_search_fn"], group["history_size"]
         state = self.state[self._params[0]]
@@ -224,14 +226,14 @@ class _Memory:
         return memory
 
     def to_state(self, state: dict[str, Any]) -> None:
+        if self.al is not None:  # PyTorch adds 'al' when first needed: before 'd' if that is in the first step
+            state["al"] = [_tensor(v) for v in self.al]
         state["d"], state["t"] = _tensor(self.d), _tensor(self.t)
         state["old_dirs"] = [_tensor(v) for v in self.old_dirs]
         state["old_stps"] = [_tensor(v) for v in self.old_stps]
         state["ro"] = [_tensor(v) for v in self.ro]
         state["H_diag"] = _tensor(self.h_diag)
         state["prev_flat_grad"], state["prev_loss"] = _tensor(self.prev_flat_grad), self.prev_loss
-        if self.al is not None:
-            state["al"] = [_tensor(v) for v in self.al]
 
     def reset(self, flat_grad: Any) -> None:
         """The first iteration: steepest descent, empty history."""

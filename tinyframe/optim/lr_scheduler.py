@@ -54,8 +54,9 @@ class LRScheduler:
             for i, group in enumerate(optimizer.param_groups):
                 if "initial_lr" not in group:
                     raise KeyError(f"param 'initial_lr' is not specified in param_groups[{i}] when resuming "
-                                   "scheduler with last_epoch >= 0. Load the optimizer's state first, or "
-                                   "start with last_epoch=-1.")
+                                   "scheduler with last_epoch >= 0.\nThis typically happens when:\n1. You're trying "
+                                   "to resume training from a checkpoint but haven't properly loaded the optimizer "
+                                   "state\n2. You're using last_epoch >= 0 for a fresh training run (not recommended)")
         self.base_lrs: list[float] = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         self._initial_step()
@@ -352,12 +353,8 @@ class OneCycleLR(LRScheduler):
             self.total_steps = epochs * steps_per_epoch
         else:
             raise ValueError("You must define either total_steps OR (epochs AND steps_per_epoch)")
-        if not isinstance(pct_start, float) or not 0 <= pct_start <= 1:
-            raise ValueError(f"Expected float between 0 and 1 pct_start, but got {pct_start}")
-        if anneal_strategy not in ("cos", "linear"):
-            raise ValueError(f"anneal_strategy must be one of 'cos' or 'linear', instead got {anneal_strategy}")
-        self._anneal_func_type = anneal_strategy
-        # Each phase ends at a step index and names the group keys it anneals between.
+        # Each phase ends at a step index and names the group keys it anneals between. As in PyTorch, the
+        # phases come before the checks of pct_start and anneal_strategy (and before them in state_dict).
         rise_end = float(pct_start * self.total_steps) - 1
         if three_phase:
             self._schedule_phases = [
@@ -371,6 +368,11 @@ class OneCycleLR(LRScheduler):
                 _phase(rise_end, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
                 _phase(self.total_steps - 1, "max_lr", "min_lr", "base_momentum", "max_momentum"),
             ]
+        if not isinstance(pct_start, float) or not 0 <= pct_start <= 1:
+            raise ValueError(f"Expected float between 0 and 1 pct_start, but got {pct_start}")
+        if anneal_strategy not in ("cos", "linear"):
+            raise ValueError(f"anneal_strategy must be one of 'cos' or 'linear', instead got {anneal_strategy}")
+        self._anneal_func_type = anneal_strategy
         max_lrs = _per_group("max_lr", optimizer, max_lr)
         if last_epoch == -1:
             for group, group_max_lr in zip(optimizer.param_groups, max_lrs):

@@ -53,6 +53,10 @@ class Optimizer:
         self._step_count = 0
         self._step_pre_hooks: list = []
         self._step_post_hooks: list = []
+        self._state_dict_pre_hooks: list = []
+        self._state_dict_post_hooks: list = []
+        self._load_state_dict_pre_hooks: list = []
+        self._load_state_dict_post_hooks: list = []
         param_groups = list(params)
         if len(param_groups) == 0:
             raise ValueError("optimizer got an empty parameter list")
@@ -76,6 +80,22 @@ class Optimizer:
         """Runs ``hook(optimizer, args, kwargs)`` after each step."""
         self._step_post_hooks.append(hook)
         return RemovableHandle(self._step_post_hooks, hook)
+
+    def register_state_dict_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """Runs ``hook(optimizer)`` before ``state_dict()`` builds its result."""
+        return _add_hook(self._state_dict_pre_hooks, hook, prepend)
+
+    def register_state_dict_post_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """Runs ``hook(optimizer, state_dict)`` on ``state_dict()``'s result; a returned dict replaces it."""
+        return _add_hook(self._state_dict_post_hooks, hook, prepend)
+
+    def register_load_state_dict_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """Runs ``hook(optimizer, state_dict)`` before loading; a returned dict is loaded instead."""
+        return _add_hook(self._load_state_dict_pre_hooks, hook, prepend)
+
+    def register_load_state_dict_post_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """Runs ``hook(optimizer)`` after ``load_state_dict()``."""
+        return _add_hook(self._load_state_dict_post_hooks, hook, prepend)
 
     def __repr__(self) -> str:
         lines = [f"{type(self).__name__} ("]
@@ -180,6 +200,8 @@ class Optimizer:
         Parameters are replaced by their index in group order; the state's tensors are the live
         buffers, as in PyTorch (``copy.deepcopy`` the result to freeze it).
         """
+        for pre_hook in self._state_dict_pre_hooks:
+            pre_hook(self)
         index_of: dict[int, int] = {}
         param_groups = []
         for group in self.param_groups:
@@ -190,7 +212,10 @@ class Optimizer:
             param_groups.append(packed)
         state = {index_of[id(key)] if isinstance(key, Tensor) else key: value
                  for key, value in self.state.items()}
-        return {"state": state, "param_groups": param_groups}
+        result = {"state": state, "param_groups": param_groups}
+        for post_hook in self._state_dict_post_hooks:
+            result = post_hook(self, result) or result
+        return result
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         """Loads a state from :meth:`state_dict`, matching parameters by their position in the groups.
@@ -200,16 +225,16 @@ class Optimizer:
         ``state_dict``. Create the lr scheduler before loading: its constructor overwrites the
         groups' ``lr``.
         """
+        for pre_hook in self._load_state_dict_pre_hooks:
+            state_dict = pre_hook(self, state_dict) or state_dict
         groups = self.param_groups
         saved_groups = copy.deepcopy(state_dict["param_groups"])
         if len(groups) != len(saved_groups):
-            raise ValueError(f"loaded state dict has a different number of parameter groups: "
-                             f"{len(saved_groups)} in the state dict, {len(groups)} in the optimizer")
-        for i, (group, saved) in enumerate(zip(groups, saved_groups)):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        for group, saved in zip(groups, saved_groups):
             if len(group["params"]) != len(saved["params"]):
-                raise ValueError(f"loaded state dict contains a parameter group that doesn't match the size "
-                                 f"of optimizer's group: group {i} has {len(saved['params'])} parameters in "
-                                 f"the state dict, {len(group['params'])} in the optimizer")
+                raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
+                                 "optimizer's group")
         param_of = dict(zip(chain.from_iterable(g["params"] for g in saved_groups),
                             chain.from_iterable(g["params"] for g in groups)))
         state: defaultdict[Any, dict[str, Any]] = defaultdict(dict)
@@ -227,6 +252,13 @@ class Optimizer:
                 saved.setdefault(name, default)
         self.state = state
         self.param_groups = saved_groups
+        for post_hook in self._load_state_dict_post_hooks:
+            post_hook(self)
+
+
+def _add_hook(hooks: list, hook: Callable, prepend: bool) -> RemovableHandle:
+    hooks.insert(0 if prepend else len(hooks), hook)
+    return RemovableHandle(hooks, hook)
 
 
 def _with_step_hooks(step: Callable) -> Callable:

@@ -48,8 +48,14 @@ def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, siz
 def soft_margin_loss(input: Tensor, target: Tensor, size_average: bool | None = None, reduce: bool | None = None,
                      reduction: str = "mean") -> Tensor:
     """``log(1 + exp(-target * input))``."""
-    return _reduced(unary.softplus(binary.mul(unary.neg(target), input), 1.0, 20.0), reduction, size_average,
-                    reduce)
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
+    return _soft_margin_loss(input, target, reduction)
+
+
+@composed_op("SoftMarginLossBackward0", ("input", "target"))
+def _soft_margin_loss(input: Tensor, target: Tensor, reduction: str) -> Tensor:
+    return _reduced(unary.softplus(binary.mul(unary.neg(target), input), 1.0, 20.0), reduction)
 
 
 def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ...device import array_module_of
-from ...ops import binary, indexing, unary
+from ...ops import binary, indexing, scattering, unary
 from ...ops import reduction as reductions
 from ...ops import shape as shape_ops
 from ...ops._composite import composed, composed_op
@@ -81,13 +81,7 @@ def _max_unpool(op: str, nd: int, input: Tensor, indices: Tensor, kernel_size: A
         raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor ({list(shape)}) but got "
                            f"indices tensor with shape: {list(indices.shape)}")
     default = tuple((n - 1) * s - 2 * p + k for n, s, p, k in zip(shape[-nd:], strides, pads, kernel))
-    if output_size is None:
-        sizes = default
-    else:
-        sizes = tuple(output_size)[-nd:]
-        if len(sizes) != nd:
-            raise ValueError(f"output_size should be a sequence containing {nd} or {nd + 2} elements, but it has a "
-                             f"length of '{len(tuple(output_size))}'")
+    sizes = default if output_size is None else _unpool_output_size(output_size, default, strides)
     plane = math.prod(sizes)
     index_data = indices._data.reshape(-1)
     invalid = (index_data < 0) | (index_data >= plane)
@@ -96,8 +90,25 @@ def _max_unpool(op: str, nd: int, input: Tensor, indices: Tensor, kernel_size: A
                            f"{'x'.join(str(s) for s in sizes)})")
     flat_input = input.reshape(*shape[:-nd], -1)
     zeros = Tensor._make(array_module_of(input._data).zeros(shape[:-nd] + (plane,), input._data.dtype))
-    out = indexing.scatter_add(zeros, -1, indices.reshape(*shape[:-nd], -1), flat_input)
+    # written, not added: windows that share a maximum put it there once, as PyTorch's kernel does
+    out = scattering.scatter(zeros, -1, indices.reshape(*shape[:-nd], -1), flat_input)
     return out.reshape(*shape[:-nd], *sizes)
+
+
+def _unpool_output_size(output_size: Any, default: tuple, strides: tuple) -> tuple:
+    """PyTorch's checks of a requested unpooling size: ``nd`` (or ``nd + 2``) sizes, each within a
+    stride of the default size."""
+    nd = len(default)
+    if len(output_size) == nd + 2:
+        output_size = output_size[2:]
+    if len(output_size) != nd:
+        raise ValueError(f"output_size should be a sequence containing {nd} or {nd + 2} elements, but it has a "
+                         f"length of '{len(output_size)}'")
+    for d in range(nd):
+        low, high = default[d] - strides[d], default[d] + strides[d]
+        if not low < output_size[d] < high:
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between {low} and {high})')
+    return tuple(output_size)
 
 
 def max_unpool1d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
@@ -152,14 +163,24 @@ def _planes(x: Tensor) -> Tensor:
     return x.reshape(n, c * d, *x.shape[3:])
 
 
-@composed_op("MaxPool3DWithIndicesBackward0", ("input",))
 def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
-               ceil_mode: bool = False, return_indices: bool = False) -> Tensor:
+               ceil_mode: bool = False, return_indices: bool = False) -> Any:
     """3-d max pooling of ``(N, C, D, H, W)`` or ``(C, D, H, W)``: the max over the depth offsets of a
-    window, then ``max_pool2d`` over height and width."""
-    if return_indices:
-        raise NotImplementedError("max_pool3d: return_indices=True is not supported by tinyframe; use max_pool2d "
-                                  "on depth slices if you need the indices")
+    window, then ``max_pool2d`` over height and width. With ``return_indices`` also each maximum's
+    flat position ``(d * H + h) * W + w`` (int64), and the maxima are gathered there."""
+    if not return_indices:
+        return _max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode)
+    x, batched = _as_batched_3d("max_pool3d", input)
+    kernel = _triple(kernel_size)
+    strides = kernel if stride is None else _triple(stride)
+    indices = _max_pool3d_indices(x._data, kernel, strides, _triple(padding), _triple(dilation), ceil_mode)
+    indices = Tensor._make(indices if batched else indices[0])
+    return _maxima_at(input, indices, batched), indices
+
+
+@composed_op("MaxPool3DWithIndicesBackward0", ("input",))
+def _max_pool3d(input: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any,
+                ceil_mode: bool) -> Tensor:
     x, batched = _as_batched_3d("max_pool3d", input)
     kernel = _triple(kernel_size)
     strides = kernel if stride is None else _triple(stride)
@@ -172,6 +193,59 @@ def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     out = max_pool2d(_planes(deepest), kernel[1:], strides[1:], pads[1:], dilations[1:], ceil_mode)
     out = out.reshape(n, c, depth, *out.shape[2:])
     return out if batched else out.squeeze(0)
+
+
+def _max_pool3d_indices(x: Any, kernel: tuple, strides: tuple, pads: tuple, dilations: tuple,
+                        ceil_mode: bool) -> Any:
+    """The flat position ``(d * H + h) * W + w`` of the first maximum of each window of ``x``
+    ``(N, C, D, H, W)`` (positions in the padding never win)."""
+    xp = array_module_of(x)
+    positions = []
+    for axis in range(3):
+        out = _pooled_size(x.shape[2 + axis], kernel[axis], strides[axis], pads[axis], dilations[axis], ceil_mode)
+        at = np.arange(out)[:, None] * strides[axis] - pads[axis] + np.arange(kernel[axis]) * dilations[axis]
+        positions.append(xp.asarray(at[None, None]))
+    return _window_argmax(x, positions)
+
+
+def _window_argmax(x: Any, positions: list) -> Any:
+    """For ``x (N, C, *sizes)`` and, per spatial axis, the input positions ``(N or 1, C or 1, out, kernel)``
+    of each window, the flat index of each window's first maximum ``(N, C, *outs)``; positions outside
+    the input never win."""
+    xp = array_module_of(x)
+    nd, sizes = len(positions), x.shape[2:]
+    flat: Any = 0
+    inside: Any = True
+    for axis, at in enumerate(positions):  # axis a's windows at dimension 2 + a, its offsets at 2 + nd + a
+        spread = at.shape[:2] + tuple(at.shape[2] if d == axis else 1 for d in range(nd)) + \
+            tuple(at.shape[3] if d == axis else 1 for d in range(nd))
+        at = at.reshape(spread)
+        inside = inside & (at >= 0) & (at < sizes[axis])
+        flat = flat * sizes[axis] + xp.clip(at, 0, sizes[axis] - 1)
+    outs = tuple(at.shape[2] for at in positions)
+    shape = x.shape[:2] + outs + (-1,)
+    flat = xp.broadcast_to(flat, x.shape[:2] + flat.shape[2:]).reshape(shape)
+    values = xp.take_along_axis(x.reshape(x.shape[:2] + (-1,)), flat.reshape(x.shape[:2] + (-1,)), axis=2)
+    values = xp.where(xp.broadcast_to(inside, x.shape[:2] + inside.shape[2:]).reshape(shape), values.reshape(shape),
+                      -xp.inf)
+    choice = xp.argmax(values, axis=-1)[..., None]
+    return xp.take_along_axis(flat, choice, axis=-1)[..., 0].astype(np.int64)
+
+
+def _at_indices(input: Tensor, indices: Tensor, batched: bool) -> Tensor:
+    """``input (N, C, *sizes)`` (``(C, *sizes)`` when not ``batched``) at the flat spatial ``indices``:
+    the gradient goes to those positions."""
+    lead = 2 if batched else 1
+    flat = indexing.gather(input.flatten(lead), lead, indices.flatten(lead))
+    return flat.reshape(indices.shape)
+
+
+def max_pool3d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                            dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = True) -> tuple:
+    return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+_maxima_at = composed_op("MaxPool3DWithIndicesBackward0", ("input",))(_at_indices)
 
 
 @composed_op("AvgPool3DBackward0", ('input',))

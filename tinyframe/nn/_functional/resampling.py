@@ -53,10 +53,15 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode:
         raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for "
                                   f"the modes: nearest | linear | bilinear | bicubic | trilinear | area | "
                                   f"nearest-exact (got {mode})")
-    if antialias:
-        raise NotImplementedError("interpolate: antialias=True is not supported by tinyframe; resample without it")
+    if antialias and not (mode in ("bilinear", "bicubic") and input.ndim == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a "
+                         "4-D tensor as input")
     in_sizes = tuple(input.shape[2:])
     out_sizes, scales = _resample_sizes(in_sizes, size, scale_factor, recompute_scale_factor)
+    if antialias:
+        return composed(f"Upsample{_NODE_NAMES[mode]}2DAaBackward0", _resample_antialiased, input,
+                        cubic=mode == "bicubic", sizes=(in_sizes, out_sizes, scales),
+                        align_corners=bool(align_corners))
     if mode == "area":
         return {1: adaptive_avg_pool1d, 2: adaptive_avg_pool2d, 3: adaptive_avg_pool3d}[spatial](input, out_sizes)
     return composed(f"Upsample{_NODE_NAMES[mode]}{spatial}DBackward0", _resample, input, mode=mode,
@@ -75,6 +80,49 @@ def _resample(input: Tensor, mode: str, sizes: tuple, align_corners: bool) -> Te
         else:
             out = _nearest_along(out, axis, n_in, n_out, scale, mode == "nearest-exact")
     return out
+
+
+def _resample_antialiased(input: Tensor, cubic: bool, sizes: tuple, align_corners: bool) -> Tensor:
+    """``input`` resampled with PyTorch's antialiasing filters, width first as PyTorch does: each output
+    averages the inputs within the filter's support, widened by the scale when downsampling."""
+    out = input
+    for i, (n_in, n_out, scale) in reversed(list(enumerate(zip(*sizes)))):
+        weights = _antialias_weights(n_in, n_out, scale, align_corners, cubic)
+        matrix = Tensor._make(array_module_of(input._data).asarray(weights.T.astype(input._data.dtype)))
+        out = linalg.matmul(out.movedim(2 + i, -1), matrix).movedim(-1, 2 + i)
+    return out
+
+
+def _antialias_weights(n_in: int, n_out: int, scale: float | None, align_corners: bool, cubic: bool) -> np.ndarray:
+    """The ``(n_out, n_in)`` weights of PyTorch's ``_compute_indices_min_size_weights_aa``: the triangle
+    (or the cubic kernel with ``a = -0.5``) over ``[center - support, center + support)``, normalised."""
+    if align_corners:
+        scale = (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+    elif scale is None:
+        scale = n_in / n_out
+    interp_size = 4 if cubic else 2
+    support = interp_size * 0.5 * scale if scale >= 1.0 else interp_size * 0.5
+    invscale = 1.0 / scale if scale >= 1.0 else 1.0
+    max_size = math.ceil(support) * 2 + 1
+    weights = np.zeros((n_out, n_in))
+    for i in range(n_out):
+        center = scale * (i + 0.5)
+        low = max(int(center - support + 0.5), 0)
+        count = min(max(min(int(center + support + 0.5), n_in) - low, 0), max_size)
+        w = _aa_filter((np.arange(count) + low - center + 0.5) * invscale, cubic)
+        total = w.sum()
+        weights[i, low:low + count] = w / total if total != 0.0 else w
+    return weights
+
+
+def _aa_filter(x: np.ndarray, cubic: bool) -> np.ndarray:
+    x = np.abs(x)
+    if not cubic:
+        return np.maximum(1.0 - x, 0.0)
+    a = -0.5
+    near = ((a + 2) * x - (a + 3)) * x * x + 1
+    far = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    return np.where(x < 1.0, near, np.where(x < 2.0, far, 0.0))
 
 
 def _resample_sizes(in_sizes: tuple, size: Any, scale_factor: Any, recompute: bool | None) -> tuple:

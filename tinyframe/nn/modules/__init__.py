@@ -1,4 +1,5 @@
 """The layers of ``tinyframe.nn``, one concept a file."""
+from . import utils  # noqa: F401  (nn.modules.utils, reachable as an attribute as in PyTorch)
 from .activation import (
     CELU,
     ELU,
@@ -167,7 +168,7 @@ __all__ += ["SELU", "CELU", "Softsign", "Tanhshrink", "Softmin", "Softmax2d", "T
 __all__ += ["FractionalMaxPool2d", "FractionalMaxPool3d", "AdaptiveLogSoftmaxWithLoss"]
 __all__ += ["ConvTranspose3d", "MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "MaxUnpool3d",
             "LPPool3d"]
-__all__ += ["NLLLoss2d"]
+__all__ += ["NLLLoss2d", "AdaptiveLogSoftmaxWithLoss", "FractionalMaxPool2d", "FractionalMaxPool3d"]
 __all__ += ["LazyModuleMixin", "LazyLinear", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d",
             "LazyConvTranspose2d", "LazyConvTranspose3d", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d",
             "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d"]

@@ -47,9 +47,9 @@ class _ModuleSequence(Module):
         modules.insert(index, module)
         self._renumber(modules)
 
-    def pop(self, index: int) -> Module:
-        """Removes and returns the module at ``index``."""
-        module = list(self._modules.values())[index]
+    def pop(self, index: int | slice) -> Any:
+        """Removes and returns the module (or the container of modules) at ``index``."""
+        module = self[index]  # type: ignore[index]  # both subclasses index
         del self[index]
         return module
 
@@ -79,10 +79,47 @@ class Sequential(_ModuleSequence):
             input = module(input)
         return input
 
+    def insert(self, index: int, module: Module) -> Sequential:  # type: ignore[override]  # returns self
+        """Puts ``module`` before position ``index`` (within ``-len(self)`` to ``len(self)``); returns ``self``."""
+        if not -len(self) <= index <= len(self):
+            raise IndexError(f"Index out of range: {index}")
+        super().insert(index, module)
+        return self
+
+    def __add__(self, other: Sequential) -> Sequential:
+        """A new Sequential of the modules of ``self``, then those of ``other``."""
+        return Sequential().extend(list(self) + list(_sequential(other)))
+
+    def __iadd__(self, other: Sequential) -> Sequential:
+        return self.extend(_sequential(other))
+
+    def __mul__(self, other: int) -> Sequential:
+        """A new Sequential of the modules ``other`` times in a row (the same module objects)."""
+        return Sequential().extend(list(self) * self._repeats(other))
+
+    def __rmul__(self, other: int) -> Sequential:
+        return self.__mul__(other)
+
+    def __imul__(self, other: int) -> Sequential:
+        return self.extend(list(self) * (self._repeats(other) - 1))
+
+    def _repeats(self, other: Any) -> int:
+        if not isinstance(other, int):
+            raise TypeError(f"unsupported operand type(s) for *: {type(self)} and {type(other)}")
+        if other <= 0:
+            raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
+        return other
+
     def __getitem__(self, index: int | slice) -> Any:
         if isinstance(index, slice):
-            return Sequential(OrderedDict(list(self._modules.items())[index]))
+            return type(self)(OrderedDict(list(self._modules.items())[index]))
         return list(self._modules.values())[_checked_index(index, len(self._modules))]
+
+
+def _sequential(other: Any) -> Sequential:
+    if not isinstance(other, Sequential):
+        raise ValueError(f"add operator supports only objects of Sequential class, but {type(other)} is given.")
+    return other
 
 
 class ModuleList(_ModuleSequence):
@@ -94,7 +131,14 @@ class ModuleList(_ModuleSequence):
 
     def __getitem__(self, index: int | slice) -> Any:
         modules = list(self._modules.values())
-        return ModuleList(modules[index]) if isinstance(index, slice) else modules[_checked_index(index, len(modules))]
+        return type(self)(modules[index]) if isinstance(index, slice) else modules[_checked_index(index, len(modules))]
+
+    def __add__(self, other: Iterable[Module]) -> ModuleList:
+        """A new ModuleList of the modules of ``self``, then those of ``other`` (any iterable)."""
+        return ModuleList(list(self) + list(other))
+
+    def __iadd__(self, other: Iterable[Module]) -> ModuleList:
+        return self.extend(other)
 
     def __repr__(self) -> str:
         """As PyTorch prints a ModuleList: a run of children with equal reprs is one entry,
@@ -136,6 +180,9 @@ class ModuleDict(Module):
     def __contains__(self, key: str) -> bool:
         return key in self._modules
 
+    def __delitem__(self, key: str) -> None:
+        del self._modules[key]
+
     def keys(self) -> Iterable[str]:
         return self._modules.keys()
 
@@ -144,6 +191,36 @@ class ModuleDict(Module):
 
     def items(self) -> Iterable[tuple[str, Module]]:
         return self._modules.items()
+
+    def clear(self) -> None:
+        """Removes every module."""
+        self._modules.clear()
+
+    def pop(self, key: str) -> Module:
+        """Removes the module under ``key`` and returns it."""
+        module = self[key]
+        del self[key]
+        return module
+
+    def update(self, modules: Any) -> None:
+        """Adds (or replaces) modules from a mapping or an iterable of ``(key, module)`` pairs; a
+        plain dict is taken in its own order, as in PyTorch."""
+        if isinstance(modules, (dict, ModuleDict)):
+            for key, module in modules.items():
+                self[key] = module
+            return
+        if not isinstance(modules, Iterable):
+            raise TypeError("ModuleDict.update should be called with an iterable of key/value pairs, but got "
+                            f"{type(modules).__name__}")
+        for index, pair in enumerate(modules):
+            if not isinstance(pair, Iterable):
+                raise TypeError(f"ModuleDict update sequence element #{index} should be Iterable; is"
+                                f"{type(pair).__name__}")
+            pair = list(pair)
+            if len(pair) != 2:
+                raise ValueError(f"ModuleDict update sequence element #{index} has length {len(pair)}; 2 is "
+                                 "required")
+            self[pair[0]] = pair[1]
 
 
 class ParameterList(Module):

@@ -124,8 +124,10 @@ class _LazyConvMixin(LazyModuleMixin, _ConvBase):
 
 def _lazy_conv(name: str, base: type[_ConvNd]) -> type:
     def __init__(self: Any, out_channels: int, kernel_size: Any, *args: Any, **kwargs: Any) -> None:
-        # built for out_channels inputs (divisible by groups, as out_channels must be), then uninitialised
-        base.__init__(self, out_channels, out_channels, kernel_size, *args, **kwargs)
+        # built with no channels, so that its reset_parameters draws nothing (as in PyTorch, the first
+        # draws come at the first call), then uninitialised
+        base.__init__(self, 0, 0, kernel_size, *args, **kwargs)
+        self.out_channels = out_channels
         self._lazy_setup()
     doc = f"``{base.__name__}`` whose ``in_channels`` is inferred from the first input."
     return type(name, (_LazyConvMixin, base), {"__init__": __init__, "cls_to_become": base, "__doc__": doc,

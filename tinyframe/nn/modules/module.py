@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from ... import dtypes, grad_mode
+from ..._toplevel import typename
 from ...autograd.hooks import RemovableHandle
 from ...device import as_device, move_array
 from ...tensor import Tensor, parse_to_arguments
@@ -34,6 +35,7 @@ class Module:
     """
 
     training: bool
+    _version: int = 1  # saved in state_dict()._metadata; a layer whose saved state changed bumps it
 
     def __init__(self) -> None:
         object.__setattr__(self, "training", True)
@@ -94,13 +96,13 @@ class Module:
             self.register_buffer(name, value, persistent=value.persistent)
         elif name in self._parameters:
             if value is not None:
-                raise TypeError(f"cannot assign '{type(value).__name__}' as parameter '{name}' "
+                raise TypeError(f"cannot assign '{typename(value)}' as parameter '{name}' "
                                 "(tinyframe.nn.Parameter or None expected)")
             self._parameters[name] = None
         elif name in self._buffers:
             if value is not None and not isinstance(value, Tensor):
-                raise TypeError(f"cannot assign '{type(value).__name__}' as buffer '{name}' "
-                                "(tinyframe.Tensor or None expected)")
+                raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
+                                "(tinyframe.nn.Buffer, tinyframe.Tensor or None expected)")
             self._buffers[name] = value
         else:
             object.__setattr__(self, name, value)
@@ -130,19 +132,25 @@ class Module:
     def __dir__(self) -> list:
         return sorted(set(super().__dir__()) | set(self._parameters) | set(self._buffers) | set(self._modules))
 
-    def _check_name(self, name: str, kind: str) -> None:
+    def _check_name(self, name: str, kind: str, table: dict) -> None:
+        """PyTorch's checks of a new parameter, buffer or module name; ``table`` is where it goes, so
+        a name already there may be reassigned, while any other attribute of that name may not."""
         if not isinstance(name, str):
-            raise TypeError(f"{kind} name should be a string. Got {type(name).__name__}")
-        if "." in name or name == "":
-            raise KeyError(f'{kind} name can\'t contain ".", and can\'t be empty string')
-        if name in self.__dict__ and name not in self._parameters and name not in self._buffers:
+            raise TypeError(f"{kind} name should be a string. Got {typename(name)}")
+        if kind == "module" and hasattr(self, name) and name not in table:
+            raise KeyError(f"attribute '{name}' already exists")
+        if "." in name:
+            raise KeyError(f'{kind} name can\'t contain "."' + (f", got: {name}" if kind == "module" else ""))
+        if name == "":
+            raise KeyError(f'{kind} name can\'t be empty string ""')
+        if kind != "module" and hasattr(self, name) and name not in table:
             raise KeyError(f"attribute '{name}' already exists")
 
     def register_parameter(self, name: str, param: Parameter | None) -> None:
         """Adds a parameter (or None) under ``name``."""
-        self._check_name(name, "parameter")
+        self._check_name(name, "parameter", self._parameters)
         if param is not None and not isinstance(param, Parameter):
-            raise TypeError(f"cannot assign '{type(param).__name__}' object to parameter '{name}' "
+            raise TypeError(f"cannot assign '{typename(param)}' object to parameter '{name}' "
                             "(tinyframe.nn.Parameter or None required)")
         if param is not None and param.grad_fn is not None:
             raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must "
@@ -153,9 +161,9 @@ class Module:
     def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
         """Adds a buffer: state that is not a parameter (running statistics); persistent buffers are
         part of ``state_dict``."""
-        self._check_name(name, "buffer")
+        self._check_name(name, "buffer", self._buffers)
         if tensor is not None and not isinstance(tensor, Tensor):
-            raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' "
+            raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
                             "(tinyframe.Tensor or None required)")
         if isinstance(tensor, Buffer):
             tensor = Tensor._make(tensor._data)
@@ -166,7 +174,10 @@ class Module:
             self._non_persistent_buffers.add(name)
 
     def register_module(self, name: str, module: Module | None) -> None:
-        self._check_name(name, "module")
+        """Adds a child module (or None) under ``name``."""
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{typename(module)} is not a Module subclass")
+        self._check_name(name, "module", self._modules)
         self._modules[name] = module
 
     add_module = register_module
@@ -322,6 +333,9 @@ class Module:
         ``to(device, dtype)``. Parameters stay the same objects, so optimizers keep working; only
         floating parameters and buffers change dtype."""
         target_device, target_dtype, _ = parse_to_arguments(args, kwargs)
+        if target_dtype is not None and not (target_dtype.is_floating_point or target_dtype.numpy.kind == "c"):
+            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got desired "
+                            f"dtype={target_dtype}")
         return self._convert(target_device, target_dtype)
 
     def _convert(self, target_device: Any, target_dtype: dtypes.dtype | None) -> Module:
@@ -368,7 +382,11 @@ class Module:
 
         The values share storage with the module's tensors (detached unless ``keep_vars``).
         """
-        destination = OrderedDict() if destination is None else destination
+        if destination is None:
+            destination = OrderedDict()
+            destination._metadata = OrderedDict()  # type: ignore[attr-defined]  # PyTorch's attribute
+        if hasattr(destination, "_metadata"):
+            destination._metadata[prefix[:-1]] = {"version": self._version}
         for name, param in self._parameters.items():
             if param is not None:
                 destination[prefix + name] = param if keep_vars else param.detach()
@@ -386,6 +404,7 @@ class Module:
         or any shape mismatch, raises a RuntimeError listing every problem."""
         if not isinstance(state_dict, dict):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict).__name__}.")
+        state_dict = self._upgraded(state_dict)
         own = self.state_dict(keep_vars=True)
         missing = [key for key in own if key not in state_dict]
         unexpected = [key for key in state_dict if key not in own]
@@ -413,6 +432,19 @@ class Module:
                 target._data[...] = move_array(source._data, target.device).astype(target._data.dtype, copy=False)
                 target._bump_version()
         return _IncompatibleKeys(missing, unexpected)
+
+    def _upgraded(self, state_dict: dict) -> OrderedDict:
+        """A copy of ``state_dict`` where each module has brought what it saved at an older
+        ``_version`` (read from ``state_dict._metadata``; none: unknown) up to date."""
+        metadata = getattr(state_dict, "_metadata", {})
+        state_dict = OrderedDict(state_dict)
+        for name, module in self.named_modules(remove_duplicate=False):
+            version = metadata.get(name, {}).get("version")
+            module._upgrade_state_dict(state_dict, f"{name}." if name else "", version)
+        return state_dict
+
+    def _upgrade_state_dict(self, state_dict: OrderedDict, prefix: str, version: int | None) -> None:
+        """Brings this module's entries (under ``prefix``) saved at ``version`` up to ``_version``."""
 
     # ----------------------------------------------------------------- printing
     def _get_name(self) -> str:

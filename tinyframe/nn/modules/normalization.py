@@ -1,6 +1,7 @@
 """Per-sample normalisation layers: ``LayerNorm``, ``GroupNorm`` and ``RMSNorm``."""
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,6 +42,8 @@ class NormBase(Module):
     """What batch and instance normalisation share (PyTorch's ``_NormBase``): ``num_features``,
     ``eps``, ``momentum``, the affine ``weight`` / ``bias`` and the running-statistics buffers."""
 
+    _version = 2  # version 2 added the num_batches_tracked buffer
+
     def __init__(self, num_features: int, eps: float, momentum: float | None, affine: bool,
                  track_running_stats: bool, device: Any, dtype: Any, bias: bool) -> None:
         super().__init__()
@@ -49,6 +52,13 @@ class NormBase(Module):
         register_affine(self, (num_features,), affine, bias, device, dtype)
         register_running_stats(self, num_features, track_running_stats, device, dtype)
         self.reset_parameters()
+
+    def _upgrade_state_dict(self, state_dict: OrderedDict, prefix: str, version: int | None) -> None:
+        """A state saved before version 2 (or without metadata) may lack num_batches_tracked: it keeps
+        the module's own, as in PyTorch."""
+        key = prefix + "num_batches_tracked"
+        if (version is None or version < 2) and self.track_running_stats and key not in state_dict:
+            state_dict[key] = self.num_batches_tracked
 
     def reset_running_stats(self) -> None:
         if self.track_running_stats:

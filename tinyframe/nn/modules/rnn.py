@@ -412,9 +412,22 @@ class RNNCellBase(Module):
                     zeros = creation.zeros(input.shape[0], self.hidden_size, dtype=input.dtype, device=input.device)
                 state = zeros
             elif not batched:
-                state = state.reshape(1, state.shape[0])
+                state = state.reshape(1, *state.shape)
             out.append(state)
+        self._check_sizes(input, out)
         return input, out, batched
+
+    def _check_sizes(self, input: Tensor, states: list) -> None:
+        """PyTorch's checks of batched cell inputs, with its messages."""
+        if input.shape[1] != self.input_size:
+            raise RuntimeError(f"input has inconsistent input_size: got {input.shape[1]} expected {self.input_size}")
+        for i, state in enumerate(states):
+            if state.shape[0] != input.shape[0]:
+                raise RuntimeError(f"Input batch size {input.shape[0]} doesn't match hidden{i} batch size "
+                                   f"{state.shape[0]}")
+            if state.shape[1] != self.hidden_size:
+                raise RuntimeError(f"hidden{i} has inconsistent hidden_size: got {state.shape[1]}, expected "
+                                   f"{self.hidden_size}")
 
     def _weights(self) -> tuple:
         return self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh

@@ -18,8 +18,8 @@ class Embedding(Module):
     """``out[...] = weight[input[...]]`` for integer ``input``; output ``input.shape + (embedding_dim,)``.
 
     ``weight (num_embeddings, embedding_dim)`` starts as N(0, 1), with the row ``padding_idx`` (if
-    given; negative counts from the end) zeroed; that row gets no gradient. ``max_norm`` and
-    ``sparse=True`` are not supported.
+    given; negative counts from the end) zeroed; that row gets no gradient. With ``max_norm`` the rows
+    looked up are renormalised in place (``F.embedding``). ``sparse=True`` is not supported.
     """
 
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
@@ -27,9 +27,6 @@ class Embedding(Module):
                  sparse: bool = False, _weight: Tensor | None = None, _freeze: bool = False, device: Any = None,
                  dtype: Any = None) -> None:
         super().__init__()
-        if max_norm is not None:
-            raise NotImplementedError("Embedding: max_norm is not supported by tinyframe (it renormalises rows of "
-                                      "the weight in place during the lookup); leave max_norm=None")
         if sparse:
             raise NotImplementedError("Embedding: sparse gradients are not supported by tinyframe; use sparse=False")
         if padding_idx is not None:
@@ -59,12 +56,15 @@ class Embedding(Module):
                 self.weight[self.padding_idx].fill_(0)
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.embedding(input, self.weight, self.padding_idx, None, self.norm_type, self.scale_grad_by_freq)
+        return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
+                           self.scale_grad_by_freq)
 
     def extra_repr(self) -> str:
         s = f"{self.num_embeddings}, {self.embedding_dim}"
         if self.padding_idx is not None:
             s += f", padding_idx={self.padding_idx}"
+        if self.max_norm is not None:
+            s += f", max_norm={self.max_norm}"
         if self.norm_type != 2:
             s += f", norm_type={self.norm_type}"
         if self.scale_grad_by_freq:

@@ -7,7 +7,8 @@ from collections.abc import Callable, Sequence
 from itertools import repeat
 from typing import Any
 
-__all__ = ["_single", "_pair", "_triple", "_quadruple", "_ntuple", "_reverse_repeat_tuple"]
+__all__ = ["_single", "_pair", "_triple", "_quadruple", "_ntuple", "_reverse_repeat_tuple",
+           "consume_prefix_in_state_dict_if_present"]
 
 
 def _ntuple(n: int, name: str = "parse") -> Callable[[Any], tuple]:
@@ -30,3 +31,18 @@ def _reverse_repeat_tuple(t: Sequence, n: int) -> tuple:
     """``t`` reversed, each element repeated ``n`` times: ``((1, 2), 2) -> (2, 2, 1, 1)`` (the order
     ``F.pad`` takes padding in)."""
     return tuple(x for x in reversed(t) for _ in range(n))
+
+
+def consume_prefix_in_state_dict_if_present(state_dict: dict[str, Any], prefix: str) -> None:
+    """Strips ``prefix`` from the keys of ``state_dict`` (and of its ``_metadata``) that start with it, in
+    place: for loading a state saved from a wrapped model (``"module."`` of DataParallel)."""
+    for key in list(state_dict):
+        if key.startswith(prefix):
+            state_dict[key[len(prefix):]] = state_dict.pop(key)
+    metadata = getattr(state_dict, "_metadata", None)
+    if metadata is None:
+        return
+    for key in list(metadata):
+        # as in PyTorch: '' is the wrapper's entry (kept), "module" (prefix without its dot) becomes ''
+        if key and (key == prefix.replace(".", "") or key.startswith(prefix)):
+            metadata[key[len(prefix):]] = metadata.pop(key)

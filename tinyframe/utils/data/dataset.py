@@ -64,8 +64,7 @@ class TensorDataset(Dataset[tuple]):
                                  f"0-d tensor at position {i}")
         sizes = [t.shape[0] for t in tensors]
         if any(size != sizes[0] for size in sizes):
-            raise AssertionError(f"Size mismatch between tensors: every tensor needs the same size in "
-                                 f"dimension 0, got sizes {sizes}")
+            raise AssertionError("Size mismatch between tensors")  # PyTorch's words, exactly
         self.tensors = tensors
 
     def __getitem__(self, index: Any) -> tuple:
