@@ -361,7 +361,7 @@ def sum_to_array(g: Any, shape: tuple) -> Any:
     lead = g.ndim - len(shape)
     if lead == 1 and g.shape[1:] == shape and type(g) is _ndarray:
         # Fast path: a bias's gradient, summed over the batch; np.add.reduce skips ndarray.sum's
-        # Python wrapper and the axes search (measured 2.2 -> 0.9 us per linear layer and step).
+        # Python wrapper and the axes search (timeit on the loaded shared machine, (4, 8) -> (8,): 9.5 -> 5.1 us).
         return np.add.reduce(g, axis=0)
     axes = tuple(range(lead)) + tuple(i + lead for i, n in enumerate(shape) if n == 1 and g.shape[i + lead] != 1)
     if axes:

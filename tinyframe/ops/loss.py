@@ -143,7 +143,7 @@ class NllLoss(Op):
         coefficient = -1.0 if w is None else -w
         if reduction == "mean" and w is None and losses.size:
             # Fast path: a mean over a nonzero count cannot divide 0 by 0, so it needs no np.errstate
-            # (entering one cost 3.9 us per call on the project's machine, a third of nll_loss).
+            # (entering one: 3.9 us in timeit on the loaded shared machine, against 11 us for nll_loss).
             out = losses.sum() / losses.size
             coefficient = coefficient / losses.size
         elif reduction == "mean":

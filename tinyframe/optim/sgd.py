@@ -101,7 +101,8 @@ class SGD(Optimizer):
 def _plain_step(params: list, lr: float) -> None:
     """The fast path of the default SGD (no momentum, weight decay or maximize): ``p -= lr * g`` per
     parameter, as ``sgd_update`` would do it, without its per-parameter call and state lookups
-    (measured: 10.7 -> 6.4 us per step of a 3-layer MLP's 6 parameters; the arithmetic is the same)."""
+    (measured with callgrind: a small 3-layer MLP's step() 15.4K -> 13.4K instructions; the
+    arithmetic is the same)."""
     for p in params:
         grad = p._grad
         if grad is not None:
