@@ -12,6 +12,8 @@ from __future__ import annotations
 import builtins
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .. import _graph, dtypes
 from .._graph import Op
 from ..device import array_module_of
@@ -33,6 +35,8 @@ def is_complex_array(value: Any) -> bool:
 def conj_of(value: Any) -> Any:
     """``conj(value)`` for a complex array or Tensor (recorded when it is a Tensor of a recorded pass);
     real values as they are. Backward formulas of holomorphic ops multiply by the conjugate derivative."""
+    if type(value) is np.ndarray:  # a backward pass on CPU arrays, every op's: one test (tiny graph -4%)
+        return Conj.call(value) if value.dtype.kind == "c" else value
     if isinstance(value, builtins.complex):  # this module's ``complex`` is the op
         return value.conjugate()
     return Conj.call(value) if is_complex_array(value) else value
