@@ -280,3 +280,16 @@ def test_linalg_additions_give_pytorchs_values() -> None:
     assert torch.linalg.matrix_exp(a.requires_grad_()).grad_fn.name() == "LinalgMatrixExpBackward0"
     assert torch.linalg.tensorinv(torch.eye(6).reshape(6, 2, 3), ind=1).shape == (2, 3, 6)
     assert torch.linalg.tensorsolve(torch.eye(6).reshape(2, 3, 6), torch.ones(2, 3)).shape == (6,)
+
+
+def test_bfloat16_can_be_named_but_not_stored() -> None:
+    # as in PyTorch: a floating dtype of 2 bytes, not float32, and no bfloat16 on the (absent) GPU
+    assert torch.bfloat16.is_floating_point and torch.bfloat16.itemsize == 2 and torch.bfloat16 != torch.float32
+    assert torch.cuda.is_bf16_supported() is False
+    ptdtype = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}["float32"]  # nanoGPT's table
+    assert torch.zeros(2, dtype=ptdtype).dtype is torch.float32
+    x = torch.ones(2)
+    for make in (lambda: torch.zeros(2, dtype=torch.bfloat16), lambda: x.to(torch.bfloat16), lambda: x.bfloat16(),
+                 lambda: x.type("torch.BFloat16Tensor"), lambda: torch.nn.Linear(2, 2).to(torch.bfloat16)):
+        with pytest.raises(TypeError, match="no bfloat16 tensors.*use float32"):
+            make()

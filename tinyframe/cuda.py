@@ -9,13 +9,18 @@ from .device import cuda_status, cupy_module, device, require_cuda
 # ``torch.cuda.amp``: set by tinyframe/__init__.py, as tinyframe.amp lies in a layer above this module's.
 amp: ModuleType
 
-__all__ = ["is_available", "device_count", "current_device", "set_device", "synchronize",
+__all__ = ["is_available", "is_bf16_supported", "device_count", "current_device", "set_device", "synchronize",
            "manual_seed", "manual_seed_all"]
 
 
 def is_available() -> bool:
     """True when CuPy is installed and sees at least one GPU; never raises."""
     return cuda_status()[0] > 0
+
+
+def is_bf16_supported(including_emulation: bool = True) -> bool:
+    """False: tinyframe has no bfloat16 tensors on any device (NumPy and CuPy have no bfloat16 type)."""
+    return False
 
 
 def device_count() -> int:

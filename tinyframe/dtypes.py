@@ -6,8 +6,8 @@ from typing import Any
 import numpy as np
 
 __all__ = [
-    "dtype", "float16", "float32", "float64", "complex64", "complex128", "int8", "int16", "int32", "int64", "uint8",
-    "bool_",
+    "dtype", "bfloat16", "float16", "float32", "float64", "complex64", "complex128", "int8", "int16", "int32",
+    "int64", "uint8", "bool_",
     "as_dtype", "from_numpy_dtype", "get_default_dtype", "set_default_dtype", "result_type",
     "scalar_type_name", "cpp_type_name", "legacy_type_name", "wrap_integer", "storable",
 ]
@@ -61,6 +61,12 @@ int64 = dtype("int64", np.int64, 1)
 bool_ = dtype("bool", np.bool_, 0)
 complex64 = dtype("complex64", np.complex64, 3)
 complex128 = dtype("complex128", np.complex128, 3)
+# PyTorch's bfloat16 names a type tinyframe cannot store (NumPy has none). The dtype exists, so code that only
+# names it runs (nanoGPT's table of dtypes, ``x.dtype == torch.bfloat16``); asking for tensors of it raises.
+bfloat16 = dtype("bfloat16", np.float32, 2)
+bfloat16.itemsize = 2
+BFLOAT16_MESSAGE = ("tinyframe has no bfloat16 tensors: NumPy has no bfloat16 type; use float32 (torch.float) "
+                    "or float16 (torch.half) instead")
 
 _ALL = (float16, float32, float64, uint8, int8, int16, int32, int64, bool_, complex64, complex128)
 _COMPLEX_OF = {"float32": complex64, "float64": complex128, "complex64": complex64, "complex128": complex128}
@@ -146,6 +152,8 @@ def from_numpy_dtype(np_dtype: np.dtype) -> dtype:
 def as_dtype(value: Any) -> dtype:
     """Accepts a tinyframe dtype, a Python type (``float`` means float64), a NumPy dtype or a name."""
     if isinstance(value, dtype):
+        if value is bfloat16:
+            raise TypeError(BFLOAT16_MESSAGE)
         return value
     alias = _ALIASES.get(value) if isinstance(value, (str, type)) else None
     if alias is not None:
@@ -155,6 +163,8 @@ def as_dtype(value: Any) -> dtype:
         return legacy
     if value in ("complex32", "chalf"):
         raise TypeError(COMPLEX32_MESSAGE)
+    if value in ("bfloat16", "torch.bfloat16", "torch.BFloat16Tensor"):
+        raise TypeError(BFLOAT16_MESSAGE)
     if isinstance(value, str):
         # "float32", or a legacy type name as Tensor.type() takes it: "torch.FloatTensor"
         named = next((d for d in _ALL if value in (d.name, f"torch.{legacy_type_name(d)}",

@@ -407,6 +407,10 @@ class Tensor:
         """``self.to(tinyframe.float16)``."""
         return self.to(dtypes.float16)
 
+    def bfloat16(self) -> Tensor:
+        """``self.to(tinyframe.bfloat16)``: raises TypeError, as tinyframe has no bfloat16 tensors."""
+        return self.to(dtypes.bfloat16)
+
     def long(self) -> Tensor:
         """``self.to(tinyframe.int64)``."""
         return self.to(dtypes.int64)
