@@ -373,9 +373,7 @@ class MultiOutputOp(Op):
         counter = base._version_counter() if base is not None else None
         outputs = []
         for k, array in enumerate(packed._data):
-            if isinstance(array, _numpy_scalar):  # NumPy returns scalars from 0-d computations; tensors hold arrays
-                array = np.asarray(array)
-            t = wrap(array, node)
+            t = wrap(array, node)  # (a NumPy scalar from a 0-d computation becomes a 0-d array there)
             if k and node is not None:
                 t._output_nr = k
             elif packed._vc is not None:  # the first output saved for backward: its version counter

@@ -56,8 +56,6 @@ def _host(value: Any) -> Any:
 
 
 def _wrap(value: Any) -> Any:
-    if isinstance(value, np.ndarray):
+    if isinstance(value, (np.ndarray, np.generic)):  # wrap makes a NumPy scalar a 0-d array
         return _graph.wrap(value)
-    if isinstance(value, np.generic):
-        return _graph.wrap(np.asarray(value))
     return value

@@ -118,12 +118,6 @@ def _np_dtype(dtype: Any) -> Any:
     return None if dtype is None else dtypes.as_dtype(dtype).numpy
 
 
-def _wrap(out: Any) -> Tensor:
-    """A result outside autograd (indices, booleans) as a Tensor; NumPy returns scalars from full
-    reductions."""
-    return _graph.wrap(np.asarray(out) if isinstance(out, np.generic) else out)
-
-
 # --------------------------------------------------------------------------- sum, mean, prod
 class Sum(Op):
     @staticmethod
@@ -352,7 +346,7 @@ def _extreme(name: str, full: type[Op], by_dim: type[MaxDim], result: type, inpu
     values = by_dim.apply(input, dim=d, keepdim=keepdim, indices=indices)
     if not keepdim:
         indices = indices.reshape(values._data.shape)
-    return result(values, _wrap(indices))
+    return result(values, _graph.wrap(indices))
 
 
 def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
@@ -397,12 +391,12 @@ def _arg_extreme(name: str, input: Tensor, dim: Any, keepdim: bool) -> Tensor:
         if x.size == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
         out = x.argmax() if name == "argmax" else x.argmin()
-        return _wrap(out.reshape((1,) * x.ndim) if keepdim else out)
+        return _graph.wrap(out.reshape((1,) * x.ndim) if keepdim else out)
     d = _dim(dim, x.ndim, name)
     if x.size == 0:
         _require_nonempty(name, x.shape, (d,))
     out = x.argmax(axis=d, keepdims=keepdim) if name == "argmax" else x.argmin(axis=d, keepdims=keepdim)
-    return _wrap(out)
+    return _graph.wrap(out)
 
 
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
@@ -870,7 +864,7 @@ def _logical_reduction(input: Tensor, dim: Any, keepdim: bool, test_all: bool) -
     out = x.all(axis=axes, keepdims=keepdim) if test_all else x.any(axis=axes, keepdims=keepdim)
     if x.dtype == _UINT8:  # PyTorch keeps uint8 for uint8 inputs
         out = out.astype(_UINT8)
-    return _wrap(out)
+    return _graph.wrap(out)
 
 
 def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:

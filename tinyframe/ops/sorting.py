@@ -592,7 +592,7 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
     """The number of nonzero elements (over ``dim``), int64."""
     x = input._data
     axes = reduction._axes(dim, x.ndim)
-    return reduction._wrap(array_module_of(x).count_nonzero(x, axis=axes).astype(np.int64))
+    return _graph.wrap(array_module_of(x).count_nonzero(x, axis=axes).astype(np.int64))
 
 
 def argwhere(input: Tensor) -> Tensor:
