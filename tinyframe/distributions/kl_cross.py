@@ -4,6 +4,8 @@ Where ``q``'s support does not cover ``p``'s, the divergence is infinite."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 from .. import creation, functional
 from ..tensor import Tensor
@@ -25,10 +27,6 @@ from .utils import euler_constant
 __all__: list[str] = []
 
 
-def _infinite_like(tensor: Tensor) -> Tensor:
-    return creation.full_like(tensor, math.inf)
-
-
 def _x_log_x(tensor: Tensor) -> Tensor:
     """``x log x``, 0 at 0."""
     return functional.xlogy(tensor, tensor)
@@ -47,11 +45,6 @@ def _kl_bernoulli_poisson(p: Bernoulli, q: Poisson) -> Tensor:
 @register_kl(Beta, ContinuousBernoulli)
 def _kl_beta_continuous_bernoulli(p: Beta, q: ContinuousBernoulli) -> Tensor:
     return -p.entropy() - p.mean * q.logits - functional.log1p(-q.probs) - q._cont_bern_log_norm()
-
-
-@register_kl(Beta, Pareto)
-def _kl_beta_infinity(p: Beta, q: Pareto) -> Tensor:
-    return _infinite_like(p.concentration1)
 
 
 @register_kl(Beta, Exponential)
@@ -85,11 +78,6 @@ def _kl_beta_uniform(p: Beta, q: Uniform) -> Tensor:
     return result
 
 
-@register_kl(ContinuousBernoulli, Pareto)
-def _kl_continuous_bernoulli_infinity(p: ContinuousBernoulli, q: Pareto) -> Tensor:
-    return _infinite_like(p.probs)
-
-
 @register_kl(ContinuousBernoulli, Exponential)
 def _kl_continuous_bernoulli_exponential(p: ContinuousBernoulli, q: Exponential) -> Tensor:
     return -p.entropy() - functional.log(q.rate) + q.rate * p.mean
@@ -107,14 +95,6 @@ def _kl_continuous_bernoulli_uniform(p: ContinuousBernoulli, q: Uniform) -> Tens
     result = -p.entropy() + (q.high - q.low).log()
     return _outside(result, functional.max(functional.ge(q.low, p.support.lower_bound),
                                            functional.le(q.high, p.support.upper_bound)))
-
-
-@register_kl(Exponential, Beta)
-@register_kl(Exponential, ContinuousBernoulli)
-@register_kl(Exponential, Pareto)
-@register_kl(Exponential, Uniform)
-def _kl_exponential_infinity(p: Exponential, q: object) -> Tensor:
-    return _infinite_like(p.rate)
 
 
 @register_kl(Exponential, Gamma)
@@ -144,14 +124,6 @@ def _kl_exponential_normal(p: Exponential, q: Normal) -> Tensor:
     return t1 - 1 + (t2 - t3 + t4) / var_normal
 
 
-@register_kl(Gamma, Beta)
-@register_kl(Gamma, ContinuousBernoulli)
-@register_kl(Gamma, Pareto)
-@register_kl(Gamma, Uniform)
-def _kl_gamma_infinity(p: Gamma, q: object) -> Tensor:
-    return _infinite_like(p.concentration)
-
-
 @register_kl(Gamma, Exponential)
 def _kl_gamma_exponential(p: Gamma, q: Exponential) -> Tensor:
     return -p.entropy() - q.rate.log() + q.rate * p.concentration / p.rate
@@ -179,16 +151,6 @@ def _kl_gamma_normal(p: Gamma, q: Normal) -> Tensor:
     return t1 + (p.concentration - 1) * p.concentration.digamma() + (t2 - t3 + t4) / var_normal
 
 
-@register_kl(Gumbel, Beta)
-@register_kl(Gumbel, ContinuousBernoulli)
-@register_kl(Gumbel, Exponential)
-@register_kl(Gumbel, Gamma)
-@register_kl(Gumbel, Pareto)
-@register_kl(Gumbel, Uniform)
-def _kl_gumbel_infinity(p: Gumbel, q: object) -> Tensor:
-    return _infinite_like(p.loc)
-
-
 @register_kl(Gumbel, Normal)
 def _kl_gumbel_normal(p: Gumbel, q: Normal) -> Tensor:
     param_ratio = p.scale / q.scale
@@ -196,16 +158,6 @@ def _kl_gumbel_normal(p: Gumbel, q: Normal) -> Tensor:
     t2 = (math.pi * param_ratio * 0.5).pow(2) / 3
     t3 = ((p.loc + p.scale * euler_constant - q.loc) / q.scale).pow(2) * 0.5
     return -t1 + t2 + t3 - (euler_constant + 1)
-
-
-@register_kl(Laplace, Beta)
-@register_kl(Laplace, ContinuousBernoulli)
-@register_kl(Laplace, Exponential)
-@register_kl(Laplace, Gamma)
-@register_kl(Laplace, Pareto)
-@register_kl(Laplace, Uniform)
-def _kl_laplace_infinity(p: Laplace, q: object) -> Tensor:
-    return _infinite_like(p.loc)
 
 
 @register_kl(Laplace, Normal)
@@ -217,16 +169,6 @@ def _kl_laplace_normal(p: Laplace, q: Normal) -> Tensor:
     t3 = p.loc * q.loc
     t4 = 0.5 * q.loc.pow(2)
     return -t1 + scale_sqr_var_ratio + (t2 - t3 + t4) / var_normal - 1
-
-
-@register_kl(Normal, Beta)
-@register_kl(Normal, ContinuousBernoulli)
-@register_kl(Normal, Exponential)
-@register_kl(Normal, Gamma)
-@register_kl(Normal, Pareto)
-@register_kl(Normal, Uniform)
-def _kl_normal_infinity(p: Normal, q: object) -> Tensor:
-    return _infinite_like(p.loc)
 
 
 @register_kl(Normal, Gumbel)
@@ -248,13 +190,6 @@ def _kl_normal_laplace(p: Normal, q: Laplace) -> Tensor:
     t2 = math.sqrt(2 / math.pi) * p.scale * functional.exp(-0.5 * loc_diff_scale_ratio.pow(2))
     t3 = loc_diff * functional.erf(math.sqrt(0.5) * loc_diff_scale_ratio)
     return -t1 + (t2 + t3) / q.scale - (0.5 * (1 + math.log(0.5 * math.pi)))
-
-
-@register_kl(Pareto, Beta)
-@register_kl(Pareto, ContinuousBernoulli)
-@register_kl(Pareto, Uniform)
-def _kl_pareto_infinity(p: Pareto, q: object) -> Tensor:
-    return _infinite_like(p.scale)
 
 
 @register_kl(Pareto, Exponential)
@@ -289,12 +224,6 @@ def _kl_pareto_normal(p: Pareto, q: Normal) -> Tensor:
     result = t1 - p.alpha.reciprocal() + (t3 + t4) / var_normal - 1
     result[p.alpha <= 2] = math.inf
     return result
-
-
-@register_kl(Poisson, Bernoulli)
-@register_kl(Poisson, Binomial)
-def _kl_poisson_infinity(p: Poisson, q: object) -> Tensor:
-    return _infinite_like(p.rate)
 
 
 @register_kl(Uniform, Beta)
@@ -361,3 +290,29 @@ def _kl_uniform_pareto(p: Uniform, q: Pareto) -> Tensor:
     result = t2 * (q.alpha + 1) - t1
     result[p.low < q.support.lower_bound] = math.inf
     return result
+
+
+# Pairs where p puts mass where q has none: the divergence is infinite, shaped like the named parameter of p
+# (its batch), as PyTorch's ``_infinite_like(p.<parameter>)`` gives it.
+_INFINITE = {
+    Beta: ("concentration1", (Pareto,)),
+    ContinuousBernoulli: ("probs", (Pareto,)),
+    Exponential: ("rate", (Beta, ContinuousBernoulli, Pareto, Uniform)),
+    Gamma: ("concentration", (Beta, ContinuousBernoulli, Pareto, Uniform)),
+    Gumbel: ("loc", (Beta, ContinuousBernoulli, Exponential, Gamma, Pareto, Uniform)),
+    Laplace: ("loc", (Beta, ContinuousBernoulli, Exponential, Gamma, Pareto, Uniform)),
+    Normal: ("loc", (Beta, ContinuousBernoulli, Exponential, Gamma, Pareto, Uniform)),
+    Pareto: ("scale", (Beta, ContinuousBernoulli, Uniform)),
+    Poisson: ("rate", (Bernoulli, Binomial)),
+}
+
+
+def _infinite_kl(parameter: str) -> Callable[[Any, Any], Tensor]:
+    def kl(p: Any, q: Any) -> Tensor:
+        return creation.full_like(getattr(p, parameter), math.inf)
+    return kl
+
+
+for _p_type, (_parameter, _q_types) in _INFINITE.items():
+    for _q_type in _q_types:
+        register_kl(_p_type, _q_type)(_infinite_kl(_parameter))
