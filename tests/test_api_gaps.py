@@ -286,7 +286,8 @@ def test_bfloat16_can_be_named_but_not_stored() -> None:
     # as in PyTorch: a floating dtype of 2 bytes, not float32, and no bfloat16 on the (absent) GPU
     assert torch.bfloat16.is_floating_point and torch.bfloat16.itemsize == 2 and torch.bfloat16 != torch.float32
     assert torch.cuda.is_bf16_supported() is False
-    ptdtype = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}["float32"]  # nanoGPT's table
+    # nanoGPT's table of dtypes
+    ptdtype = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}["float32"]
     assert torch.zeros(2, dtype=ptdtype).dtype is torch.float32
     x = torch.ones(2)
     for make in (lambda: torch.zeros(2, dtype=torch.bfloat16), lambda: x.to(torch.bfloat16), lambda: x.bfloat16(),
