@@ -39,7 +39,6 @@ from .ops.contraction import *  # noqa: F401,F403
 from .ops.convolution import *  # noqa: F401,F403
 from .ops.decompositions import *  # noqa: F401,F403
 from .ops.indexing import *  # noqa: F401,F403
-from .ops.indexing import _TORCH_TYPE_NAMES as _TYPE_NAMES
 from .ops.linalg import *  # noqa: F401,F403
 from .ops.lu import *  # noqa: F401,F403
 from .ops.pooling import adaptive_avg_pool1d, avg_pool1d, max_pool1d, max_pool2d  # noqa: F401
@@ -140,8 +139,8 @@ def _write_into(result: _Any, out: _Any, name: str, warn_resize: bool = True) ->
     if result.device != out.device:
         raise RuntimeError(f"Expected out tensor to have device {result.device}, but got {out.device} instead")
     if not _dtypes.can_cast(result.dtype, out.dtype):
-        raise RuntimeError(f"result type {_TYPE_NAMES[result.dtype.name]} can't be cast to the desired output "
-                           f"type {_TYPE_NAMES[out.dtype.name]}")
+        raise RuntimeError(f"result type {_dtypes.scalar_type_name(result.dtype)} can't be cast to the desired output "
+                           f"type {_dtypes.scalar_type_name(out.dtype)}")
     if out.shape == result.shape:
         out._data[...] = result._data
     else:

@@ -818,7 +818,7 @@ def _integer_op(name: str, kernel: str, input: Any, other: Any, compute: Any) ->
                                                                                    isinstance(value, float) else None)
         if data.dtype.kind not in "iu":
             raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for "
-                                      f"'{indexing._TORCH_TYPE_NAMES.get(data.dtype.name, 'Float')}'")
+                                      f"'{dtypes.scalar_type_name(data.dtype)}'")
     return _compare(input, other, compute)
 
 

@@ -26,10 +26,6 @@ __all__ = ["gather", "index_select", "masked_fill", "scatter_add", "nonzero", "m
 _VALID_INDEX_TYPES = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
                       "valid indices")
 _INDEX_DTYPES = "tensors used as indices must be long, int, byte or bool tensors"
-_TORCH_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char", "int16": "Short",
-                     "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool"}
-_C_TYPE_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double", "int8": "signed char",
-                 "int16": "short int", "int32": "int", "int64": "long int", "uint8": "unsigned char"}
 
 
 # ------------------------------------------------------------------------------------------ the ops
@@ -236,7 +232,7 @@ def _assign_error(value: Any, target_shape: tuple, basic: bool) -> RuntimeError:
     while core and core[0] == 1:  # like NumPy, PyTorch drops a value's leading 1-sized dimensions
         core = core[1:]
     if len(core) > len(target_shape):
-        name = _TORCH_TYPE_NAMES.get(str(value.dtype), str(value.dtype))
+        name = dtypes.scalar_type_name(value.dtype)
         return RuntimeError(f"expand(tinyframe.{name}Tensor{{{list(core)}}}, size={list(target_shape)}): the number "
                             f"of sizes provided ({len(target_shape)}) must be greater or equal to the number of "
                             f"dimensions in the tensor ({len(core)})")
@@ -505,7 +501,7 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
         raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same number of dimensions, "
                            f"but got {input.ndim} dimensions for input, and {indices.ndim} dimensions for indices")
     _check_dtype(indices, ("int64",), "torch.take_along_dim(): dtype of indices should be Long but got "
-                 f"{_TORCH_TYPE_NAMES.get(indices.dtype.name, indices.dtype.name)}")
+                 f"{dtypes.scalar_type_name(indices.dtype)}")
     data = input._data
     idx = _on_device_of(indices._data, data)
     if dim is None:
@@ -538,7 +534,7 @@ def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
     mask_data = _mask_data(input, mask)
     if mask.dtype.name != "bool":
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
-                           f"{_C_TYPE_NAMES.get(mask.dtype.name, mask.dtype.name)}")
+                           f"{dtypes.cpp_type_name(mask.dtype)}")
     _broadcast_shape(mask.shape, input.shape)
     if isinstance(value, _graph.Tensor):
         if value.ndim != 0:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph
+from .. import _graph, dtypes
 from .._graph import Op
 from ..device import array_module_of, device_of
 from . import binary, indexing, shape, unary
@@ -33,8 +33,6 @@ __all__: list[str] = []  # reached through tinyframe.nn.functional, not the top 
 _REDUCTIONS = ("none", "mean", "sum")
 _INT64 = np.dtype(np.int64)
 _UINT8 = np.dtype(np.uint8)
-_TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
-               "int64": "Long", "float16": "Half", "float32": "Float", "float64": "Double"}
 _BCE_EPSILON = 9.999999960041972e-13  # PyTorch's 1e-12 in float32, as its binary_cross_entropy backward uses
 
 
@@ -76,7 +74,7 @@ def _quiet(xp: Any) -> Any:
 
 
 def _type_name(array: Any) -> str:
-    return _TYPE_NAMES.get(array.dtype.name, array.dtype.name)
+    return dtypes.scalar_type_name(array.dtype)
 
 
 def _data_on_device_of(value: Tensor | None, reference: Tensor, name: str) -> Any:

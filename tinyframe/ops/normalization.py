@@ -233,15 +233,11 @@ class NativeGroupNorm(Op):
 
 # ------------------------------------------------------------------ checks
 
-_TYPE_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
-
-
 def _require_float(kernel: str, input: Tensor) -> None:
     if not isinstance(input, _graph.Tensor):
         raise TypeError(f"{kernel}(): argument 'input' must be Tensor, not {type(input).__name__}")
     if not input.is_floating_point():
-        name = input.dtype.name
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_TYPE_NAMES.get(name, name)}'")
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dtypes.scalar_type_name(input.dtype)}'")
 
 
 def _check_parameter_dtypes(input: Tensor, *parameters: Tensor | None) -> None:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph
+from .. import _graph, dtypes
 from .._graph import Op
 from ..device import array_module_of
 from . import reduction
@@ -370,13 +370,9 @@ def _windows(op: str, input: Tensor, nd: int, kernel_size: Any, stride: Any, pad
     return rows, cols, batched
 
 
-_TYPE_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
-
-
 def _require_float(op: str, input: Tensor) -> None:
     if not input.is_floating_point():
-        name = input.dtype.name
-        raise NotImplementedError(f"\"{op}\" not implemented for '{_TYPE_NAMES.get(name, name)}'")
+        raise NotImplementedError(f"\"{op}\" not implemented for '{dtypes.scalar_type_name(input.dtype)}'")
 
 
 # ------------------------------------------------------------------ public functions

@@ -32,9 +32,6 @@ __all__ = [
 _INT64 = np.dtype(np.int64)
 _UINT8 = np.dtype(np.uint8)
 _INF = float("inf")
-# PyTorch's names of the scalar types, as its error messages print them.
-_TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
-               "int64": "Long", "float16": "Half", "float32": "Float", "float64": "Double"}
 
 
 # --------------------------------------------------------------------------- dimension helpers
@@ -217,7 +214,7 @@ def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = 
     if target.kind not in "fc":
         which = "Input" if dtype is None else "Optional"
         raise RuntimeError(f"mean(): could not infer output dtype. {which} dtype must be either a floating "
-                           f"point or complex dtype. Got: {_TYPE_NAMES[target.name]}")
+                           f"point or complex dtype. Got: {dtypes.scalar_type_name(target)}")
     dtype = None if dtype is None else target
     if dim is None:
         return Mean.apply(input, axes=None, keepdim=keepdim, dtype=dtype)
@@ -644,7 +641,7 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, 
     dtype = _np_dtype(dtype)
     if dtype is not None and dtype.kind != "f":
         raise RuntimeError(f"linalg.vector_norm: dtype should be floating point or complex, but got "
-                           f"{_TYPE_NAMES[dtype.name]}")
+                           f"{dtypes.scalar_type_name(dtype)}")
     axes = _axes(dim, x.ndim)
     if x.size == 0 and (p == _INF or p == -_INF) and (axes is None or 0 in [x.shape[a] for a in axes]):
         raise RuntimeError("linalg.vector_norm cannot compute the inf norm on an empty tensor because the "

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import dtypes
 from .._graph import Op
 from . import binary, unary
 from .binary import _Elementwise2, _elementwise2
@@ -424,7 +425,7 @@ def round_decimals(input: Tensor, *, decimals: int = 0) -> Tensor:
     ``RoundBackward1`` even without ``decimals``; integer inputs are rejected, as PyTorch does."""
     data = input._data
     if data.dtype.kind != "f":
-        raise NotImplementedError(f"\"round_vml_cpu\" not implemented for '{unary._TORCH_TYPE_NAMES[data.dtype.name]}'")
+        raise NotImplementedError(f"\"round_vml_cpu\" not implemented for '{dtypes.scalar_type_name(data.dtype)}'")
     return unary.RoundDecimals.apply(input, decimals=decimals)
 
 
@@ -453,7 +454,7 @@ def _tensors_only(name: str, input: Any, other: Any) -> None:
                             f"{type(value).__name__}")
     dtype = np.result_type(input._data.dtype, other._data.dtype)
     if dtype.kind != "f":
-        raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{unary._TORCH_TYPE_NAMES[dtype.name]}'")
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{dtypes.scalar_type_name(dtype)}'")
 
 
 def igamma(input: Tensor, other: Tensor) -> Tensor:

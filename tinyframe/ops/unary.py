@@ -46,9 +46,6 @@ _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 _GELU_KAPPA = 0.044715
 
 _NO_COMPLEX_CLAMP = "clamp is not supported for complex types"
-# PyTorch's names of the non-floating scalar types, for its "not implemented for 'Long'" errors.
-_TORCH_TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
-                     "int64": "Long", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 
 
 def _floating(x: Any) -> Any:
@@ -58,7 +55,7 @@ def _floating(x: Any) -> Any:
 
 def _require_floating(x: Any, name: str) -> None:
     if x.dtype.kind != "f":
-        raise NotImplementedError(f"\"{name}\" not implemented for '{_TORCH_TYPE_NAMES[x.dtype.name]}'; "
+        raise NotImplementedError(f"\"{name}\" not implemented for '{dtypes.scalar_type_name(x.dtype)}'; "
                                   "convert the input with .float() first")
 
 
@@ -667,7 +664,7 @@ class Round(_PiecewiseConstant):
         if x.dtype.kind != "f":
             if decimals:
                 raise NotImplementedError(f"\"round\" with decimals not implemented for "
-                                          f"'{_TORCH_TYPE_NAMES[x.dtype.name]}'")
+                                          f"'{dtypes.scalar_type_name(x.dtype)}'")
             return x.copy()
         # Halves round to even; with decimals, x * 10^d is rounded and scaled back, as PyTorch does.
         return ctx.xp.rint(x) if decimals == 0 else ctx.xp.round(x, decimals)
