@@ -16,7 +16,7 @@ from .. import _graph, dtypes
 from .._graph import Op, shape_error
 from ..device import array_module_of
 from . import conversion, indexing
-from .complex import conj_of, reject_complex
+from .complex import reject_complex, saved_conj
 from .promotion import is_number, promote, promote_to_float
 
 if TYPE_CHECKING:
@@ -111,7 +111,7 @@ class Mul(Op):
 
     @staticmethod
     def backward(ctx: Mul, g: Any) -> tuple:
-        x, y = map(conj_of, ctx.saved_tensors)
+        x, y = saved_conj(ctx)
         needs_x, needs_y = ctx.needs_input_grad
         return g * y if needs_x else None, g * x if needs_y else None
 
@@ -140,7 +140,7 @@ class Div(Op):
 
     @staticmethod
     def backward(ctx: Div, g: Any) -> tuple:
-        x, y = map(conj_of, ctx.saved_tensors)
+        x, y = saved_conj(ctx)
         needs_x, needs_y = ctx.needs_input_grad
         return g / y if needs_x else None, -g * x / (y * y) if needs_y else None
 
@@ -162,7 +162,7 @@ class Pow(Op):
 
     @staticmethod
     def backward(ctx: Pow, g: Any) -> tuple:
-        x = conj_of(ctx.saved_tensors[0])
+        (x,) = saved_conj(ctx)
         e = ctx.exponent.conjugate()
         if e == 0:
             return g * 0.0
@@ -181,7 +181,7 @@ class PowTensor(Op, node_name="PowBackward1"):
 
     @staticmethod
     def backward(ctx: PowTensor, g: Any) -> tuple:
-        x, y, out = map(conj_of, ctx.saved_tensors)
+        x, y, out = saved_conj(ctx)
         xp = ctx.xp
         needs_x, needs_y = ctx.needs_input_grad
         gx = g * y * x ** (y - 1) if needs_x else None
@@ -206,7 +206,7 @@ class PowNumberBase(Op, node_name="PowBackward2"):
 
     @staticmethod
     def backward(ctx: PowNumberBase, g: Any) -> Any:
-        out = conj_of(ctx.saved_tensors[0])
+        (out,) = saved_conj(ctx)
         base = ctx.base
         if base == 0:
             return g * 0.0

@@ -42,6 +42,16 @@ def conj_of(value: Any) -> Any:
     return Conj.call(value) if is_complex_array(value) else value
 
 
+def saved_conj(ctx: Any) -> tuple:
+    """``ctx.saved_tensors`` conjugated, for the backward of a holomorphic op (it multiplies by the
+    conjugate derivative). Such an op's output is complex exactly when an input is, so for a real
+    output, every real model's, the saved values come back as they are after one test."""
+    saved = ctx.saved_tensors
+    if ctx._dtype.kind != "c":
+        return saved
+    return tuple(map(conj_of, saved))
+
+
 def reject_complex(name: str, *values: Any, message: str | None = None,
                    error: type[Exception] = NotImplementedError) -> None:
     """PyTorch's error for an op without complex kernels (comparisons, max, relu, floor, ...): by default

@@ -14,7 +14,7 @@ from .. import _graph
 from .._graph import Op
 from ..dtypes import cpp_type_name, scalar_type_name
 from . import binary
-from .complex import conj_of
+from .complex import conj_of, saved_conj
 from .shape import SqueezeDimInplace, UnsafeView, broadcast_pair, movedim, reshape, unsqueeze
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ class Matmul(Op, node_name="UnsafeViewBackward0"):
 
     @staticmethod
     def backward(ctx: Matmul, g: Any) -> tuple:
-        a, b = map(conj_of, ctx.saved_tensors)  # holomorphic: the conjugate factors
+        a, b = saved_conj(ctx)  # holomorphic: the conjugate factors
         xp = ctx.xp
         needs_a, needs_b = ctx.needs_input_grad
         # A vector operand is a matrix of one row (input) or one column (other) whose dimension
@@ -67,7 +67,7 @@ class Mm(Matmul):
 
     @staticmethod
     def backward(ctx: Matmul, g: Any) -> tuple:
-        a, b = map(conj_of, ctx.saved_tensors)  # holomorphic: the conjugate factors
+        a, b = saved_conj(ctx)  # holomorphic: the conjugate factors
         needs_a, needs_b = ctx.needs_input_grad
         return g @ b.T if needs_a else None, second_factor_grad(a, g, ctx.b_transposed) if needs_b else None
 
@@ -128,7 +128,7 @@ class Dot(Op):
 
     @staticmethod
     def backward(ctx: Dot, g: Any) -> tuple:
-        a, b = map(conj_of, ctx.saved_tensors)  # holomorphic: the conjugate factors
+        a, b = saved_conj(ctx)  # holomorphic: the conjugate factors
         needs_a, needs_b = ctx.needs_input_grad
         return g * b if needs_a else None, g * a if needs_b else None
 

@@ -21,7 +21,7 @@ from .._graph import Op
 from ..device import array_module_of
 from . import binary
 from .complex import Angle as ComplexAngle
-from .complex import Sgn, conj_of, reject_complex
+from .complex import Sgn, reject_complex, saved_conj
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -197,8 +197,8 @@ class _Elementwise(Op):
 
     @staticmethod
     def backward(ctx: _Elementwise, g: Any) -> Any:
-        (saved,) = ctx.saved_tensors
-        return ctx.vjp(g, conj_of(saved), ctx.xp)
+        (saved,) = saved_conj(ctx)
+        return ctx.vjp(g, saved, ctx.xp)
 
 
 def _elementwise(name: str, compute: Any, saves: str, vjp: Any, node_name: str | None = None, *,
