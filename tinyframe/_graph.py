@@ -97,6 +97,9 @@ class Node:
     # node): its ``backward(node, grad)``, with ``xp`` and ``recording`` set around it; None for a node
     # differentiated through ``compose`` alone (``Composite``).
     backward: Any = None
+    # Whether the engine may call ``backward`` straight away in a plain pass: the node has a backward
+    # of its own and no pre-hooks or ``retain_grad`` (one test in place of three per node).
+    _direct = False
     if TYPE_CHECKING:
         xp: Any
         recording: bool
@@ -122,6 +125,7 @@ class Node:
         """Runs ``hook(grad)`` on the gradient arriving at this node, before it runs."""
         if self._pre_hooks is None:
             self._pre_hooks = []
+            self._direct = False
         if hook not in self._pre_hooks:
             self._pre_hooks.append(hook)
 
@@ -195,6 +199,7 @@ class Op(Node):
     ``(None, 0)`` edge as in PyTorch); keyword arguments are options and are not graph inputs.
     """
 
+    _direct = True
     is_view = False  # True for ops whose output shares the first input's storage (reshape, transpose, ...)
     xp: Any = np  # the array module of the op's inputs; set per op for CuPy
     recording = False  # True while the engine runs backward with create_graph=True
@@ -313,7 +318,6 @@ class Op(Node):
             if self._freed:
                 raise RuntimeError(_FREED_MESSAGE)
             return ()
-        recording = self.recording
         values = []
         recording = self.recording
         for kind, value, counter, version in saved:
@@ -444,13 +448,16 @@ def _describe_saved(values: Sequence[Any], inputs: tuple, arrays: list, result: 
         if value is out:
             described.append((_OUTPUT, value, _new_counter(result), 0))
             continue
-        for tensor, array in zip(inputs, arrays):
-            if value is array and array is not tensor:
+        position = 0  # (an index loop: half the time of one over zip(inputs, arrays) for two inputs)
+        for array in arrays:
+            if value is array and array is not inputs[position]:  # (a number input is its own "array")
+                tensor = inputs[position]
                 counter = tensor._vc
                 if counter is None:
                     counter = tensor._vc = [0]
                 described.append((_INPUT, tensor, counter, counter[0]))
                 break
+            position += 1
         else:
             described.append((_CONSTANT, value, None, None))
     return described

@@ -69,9 +69,12 @@ def _as_tuple(value: Any) -> tuple:
 
 
 def _roots_and_grads(tensors: tuple, grad_tensors: Any, create_graph: bool) -> tuple:
-    if grad_tensors is None or isinstance(grad_tensors, _graph.Tensor):
-        grad_tensors = [grad_tensors] * len(tensors) if grad_tensors is None else [grad_tensors]
-    grad_tensors = list(grad_tensors)
+    if grad_tensors is None:
+        grad_tensors = (None,) * len(tensors)
+    elif isinstance(grad_tensors, _graph.Tensor):
+        grad_tensors = (grad_tensors,)
+    else:
+        grad_tensors = tuple(grad_tensors)
     if len(grad_tensors) != len(tensors):
         raise RuntimeError(f"got {len(grad_tensors)} gradients for {len(tensors)} tensors")
     roots, grads = [], []
@@ -184,9 +187,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
             input_grads: tuple
             if g is None:
                 input_grads = ()
-            elif (plain and type(g) is _ndarray and node._pre_hooks is None and node.retained is None
-                    and type(node) is not AccumulateGrad  # a leaf is a root in ``leaf.backward()``
-                    and node.backward is not None):  # a ``Composite`` is differentiated in ``step``
+            elif plain and type(g) is _ndarray and node._direct:
                 # The fast path: ``step`` for the common node, without its checks and call.
                 input_grads = node.backward(node, g)
                 if type(input_grads) is not tuple:
@@ -242,7 +243,9 @@ class _Pass:
         # A pass on arrays that captures nothing and checks no NaNs: ``_run`` runs its nodes
         # without hooks directly (see ``FAST_PATH``).
         self.plain = FAST_PATH and not (create_graph or self.check_nan or targets is not None)
-        self.owned = _Ownership(root_grads)
+        # The gradient arrays that leaves own (see ``claim``): made on the first claim, as most passes
+        # only add into existing ``.grad`` arrays.
+        self.root_grads, self.given = root_grads, None
         self.captured: dict = {}
 
     def step(self, node: Node, g: Any) -> tuple:
@@ -300,7 +303,7 @@ class _Pass:
         if self.create_graph:
             leaf._grad = g if grad is None else grad + g
         elif grad is None:
-            leaf._grad = _graph.wrap(self.owned.claim(g))
+            leaf._grad = _graph.wrap(self.claim(g))
         elif grad._requires_grad:
             leaf._grad = _graph.wrap(grad._data + g)
         else:
@@ -310,6 +313,20 @@ class _Pass:
         if leaf._post_accumulate_hooks:
             for hook in tuple(leaf._post_accumulate_hooks):
                 hook(leaf)
+
+    def claim(self, g: Any) -> Any:
+        """``g``, or a copy of it where a leaf cannot keep it as its ``.grad``: ops like add pass one
+        gradient array to several inputs, and views of a gradient share its memory, but a leaf's
+        ``.grad`` must own its storage, since it is later changed in place."""
+        given = self.given
+        if given is None:
+            given = self.given = set(map(id, self.root_grads))
+            given.update(id(g.base) for g in self.root_grads if getattr(g, "base", None) is not None)
+        owner = g if g.base is None else _whole_view_base(g)
+        if owner is None or id(owner) in given:
+            g = owner = g.copy()
+        given.add(id(owner))
+        return g
 
 
 def _call_recorded_backward(node: Node, g: Any) -> tuple:
@@ -401,30 +418,6 @@ def _run_hooks(hooks: list, g: Any, create_graph: bool) -> Any:
         if result is not None:
             wrapped = result
     return wrapped if create_graph else wrapped._data
-
-
-class _Ownership:
-    """Tracks which gradient arrays a leaf may keep without copying.
-
-    Ops like add pass one gradient array to several inputs, and views of a gradient share its
-    memory; a leaf's ``.grad`` must own its storage, since it is later changed in place. The set
-    is made on the first claim: most passes only add into existing ``.grad`` arrays.
-    """
-
-    def __init__(self, root_grads: list) -> None:
-        self.root_grads = root_grads
-        self.given: set[int] | None = None
-
-    def claim(self, g: Any) -> Any:
-        given = self.given
-        if given is None:
-            given = self.given = set(map(id, self.root_grads))
-            given.update(id(g.base) for g in self.root_grads if getattr(g, "base", None) is not None)
-        owner = g if g.base is None else _whole_view_base(g)
-        if owner is None or id(owner) in given:
-            g = owner = g.copy()
-        given.add(id(owner))
-        return g
 
 
 def _whole_view_base(g: Any) -> Any:

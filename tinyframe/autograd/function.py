@@ -93,6 +93,7 @@ class BackwardCFunction(FunctionCtx, Node):
     # backward works on Tensors and does not read them.
     xp: Any = None
     recording = False
+    _direct = True
 
     @staticmethod
     def backward(node: BackwardCFunction, g: Any) -> tuple:

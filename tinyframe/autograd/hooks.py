@@ -69,6 +69,7 @@ def retain_grad(tensor: Any) -> None:
         _output_hooks(tensor.grad_fn, tensor._output_nr).append(_Retainer(tensor))
         return
     tensor.grad_fn.retained = weakref.ref(tensor)  # weak: the node must not keep its output alive
+    tensor.grad_fn._direct = False
 
 
 class _Retainer:

@@ -48,6 +48,7 @@ class Composite(Op):
     """
 
     backward = None
+    _direct = False
     graph: tuple | None = None  # (leaves, output) of the forward's composition, when it was tracked
 
     @staticmethod
