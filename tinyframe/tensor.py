@@ -302,7 +302,7 @@ class Tensor:
         Gradients accumulate into the leaves' ``.grad``. A non-scalar tensor needs ``gradient``,
         the vector of the vector-Jacobian product.
         """
-        engine.backward(self, None if gradient is None else (gradient,), retain_graph, create_graph, inputs=inputs)
+        engine.backward(self, None if gradient is None else (gradient,), retain_graph, create_graph, inputs)
 
     def detach(self) -> Tensor:
         """A tensor sharing this one's storage and version counter, outside the graph."""

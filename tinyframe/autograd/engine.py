@@ -26,13 +26,13 @@ def backward(tensors: Sequence[Tensor] | Tensor, grad_tensors: Any = None, retai
              create_graph: bool = False, inputs: Sequence[Tensor] | None = None) -> None:
     """Accumulates into the leaves' ``.grad`` the gradient of ``tensors`` (PyTorch's
     ``torch.autograd.backward``)."""
-    tensors = _as_tuple(tensors)
-    roots, grads = _roots_and_grads(tensors, grad_tensors, create_graph)
-    targets = None if inputs is None else [edge_of(t)[0] for t in _as_tuple(inputs)]
-    if targets is not None and any(t is None for t in targets):
-        raise RuntimeError("One of the inputs passed to backward() does not require grad")
-    _run(roots, grads, create_graph if retain_graph is None else retain_graph, create_graph,
-         targets, capture=False)
+    roots, grads = _roots_and_grads(_as_tuple(tensors), grad_tensors, create_graph)
+    targets = None
+    if inputs is not None:
+        targets = [edge_of(t)[0] for t in _as_tuple(inputs)]
+        if any(t is None for t in targets):
+            raise RuntimeError("One of the inputs passed to backward() does not require grad")
+    _run(roots, grads, create_graph if retain_graph is None else retain_graph, create_graph, targets, False)
 
 
 def grad(outputs: Sequence[Tensor] | Tensor, inputs: Sequence[Tensor] | Tensor, grad_outputs: Any = None,
@@ -78,24 +78,38 @@ def _roots_and_grads(tensors: tuple, grad_tensors: Any, create_graph: bool) -> t
     if len(grad_tensors) != len(tensors):
         raise RuntimeError(f"got {len(grad_tensors)} gradients for {len(tensors)} tensors")
     roots, grads = [], []
-    for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
+    for i, t in enumerate(tensors):
         if not t._requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
         node, output_nr = edge_of(t)
-        g = _root_grad(t, g, i, create_graph)
+        g = grad_tensors[i]
+        g = _implicit_grad(t, create_graph) if g is None else _given_grad(t, g, i, create_graph)
         roots.append(node)
         grads.append(g if node._output_shapes is None else OutputGrads.one(node, output_nr, g))
     return roots, grads
 
 
-def _root_grad(t: Tensor, g: Any, i: int, create_graph: bool) -> Any:
-    if g is None:
-        if t._data.size != 1:
-            raise RuntimeError("grad can be implicitly created only for scalar outputs")
-        if t._data.dtype.kind == "c":
-            raise RuntimeError("grad can be implicitly created only for real scalar outputs")
-        ones = _ones_like(t._data)
-        return _graph.wrap(ones) if create_graph else ones
+def _implicit_grad(t: Tensor, create_graph: bool) -> Any:
+    """The gradient of a scalar output when none is given: one; cached read-only on the CPU (no
+    backward writes to it)."""
+    array = t._data
+    if array.size != 1:
+        raise RuntimeError("grad can be implicitly created only for scalar outputs")
+    dtype = array.dtype
+    if dtype.kind == "c":
+        raise RuntimeError("grad can be implicitly created only for real scalar outputs")
+    if type(array) is np.ndarray:
+        key = (array.shape, dtype)
+        ones = _ONES.get(key)
+        if ones is None:
+            ones = _ONES[key] = np.ones(array.shape, dtype)
+            ones.flags.writeable = False
+    else:
+        ones = array_module_of(array).ones_like(array)
+    return _graph.wrap(ones) if create_graph else ones
+
+
+def _given_grad(t: Tensor, g: Any, i: int, create_graph: bool) -> Any:
     if not isinstance(g, _graph.Tensor):
         g = creation.tensor(g, dtype=t.dtype, device=t.device)
     if g.shape != t.shape:
@@ -106,41 +120,31 @@ def _root_grad(t: Tensor, g: Any, i: int, create_graph: bool) -> Any:
     return g if create_graph else g._data
 
 
-_ONES: dict = {}
-
-
-def _ones_like(array: Any) -> Any:
-    """The implicit gradient of a scalar output; cached read-only on the CPU (no backward writes to it)."""
-    if not isinstance(array, np.ndarray):
-        return array_module_of(array).ones_like(array)
-    key = (array.shape, array.dtype)
-    ones = _ONES.get(key)
-    if ones is None:
-        ones = _ONES[key] = np.ones(array.shape, array.dtype)
-        ones.flags.writeable = False
-    return ones
+_ONES: dict = {}  # the implicit gradients by shape and dtype
 
 
 def _order(roots: list) -> tuple[dict, list]:
-    """Counts each reachable node's incoming edges, iteratively (graphs of any depth)."""
-    dependencies: dict = {}
-    root_set = set(roots)
-    stack = list(root_set)
+    """Counts each reachable node's incoming edges, iteratively (graphs of any depth); returns the
+    counts and the roots that no other root reaches, which are ready first. Roots start at 0, so a
+    root that another root reaches is counted, and walked, once."""
+    dependencies = dict.fromkeys(roots, 0)
+    unique_roots = list(dependencies)
+    stack = unique_roots.copy()
     while stack:
         for child, _ in stack.pop().next_functions:
             if child in dependencies:
                 dependencies[child] += 1
             elif child is not None:
                 dependencies[child] = 1
-                if child.next_functions and child not in root_set:  # leaves have no edges to follow
+                if child.next_functions:  # a leaf has none to follow
                     stack.append(child)
-    return dependencies, [n for n in root_set if n not in dependencies]
+    return dependencies, [root for root in unique_roots if not dependencies[root]]
 
 
 def _needed(roots: list, dependencies: dict, targets: list) -> set:
     """The nodes from which a target can be reached: only these run for ``inputs=``/``grad``."""
     order, counts = [], dict(dependencies)
-    ready = [n for n in set(roots) if n not in counts]
+    ready = [n for n in set(roots) if not counts[n]]
     while ready:
         node = ready.pop()
         order.append(node)
