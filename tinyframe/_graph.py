@@ -390,7 +390,7 @@ def _widened_backward(ctx: Op, g: Any) -> Any:
 
 def _widened(array: Any) -> Any:
     """A float32 copy of a bfloat16 array; anything else (a Tensor of a recorded pass, None) as it is."""
-    return array.astype(np.float32) if isinstance(array, np.ndarray) and array.dtype == BFLOAT16_NUMPY[0] else array
+    return array.astype(np.float32) if isinstance(array, np.ndarray) and array.dtype is BFLOAT16_NUMPY[0] else array
 
 
 class MultiOutputOp(Op):

@@ -311,14 +311,17 @@ def widen_bfloat16(arrays: list) -> bool | None:
     copies; returns None when there were none, else whether float32 results are to be rounded to bfloat16:
     when PyTorch's promotion gives bfloat16 (not with a float16 or a dimensioned float32 operand). Then the
     other operands are rounded to bfloat16 first, as PyTorch casts them (``x + 0.1`` adds 0.10009765625)."""
-    bf16 = BFLOAT16_NUMPY[0]
-    if not any(getattr(a, "dtype", None) == bf16 for a in arrays):
+    bf16 = BFLOAT16_NUMPY[0]  # one NumPy dtype object: ``is`` tells it (a float32 op pays ~0.3 us here)
+    for value in arrays:
+        if getattr(value, "dtype", None) is bf16:
+            break
+    else:
         return None
     narrow = result_type(*(a if type(a) in (int, float, complex) else (from_numpy_dtype(a.dtype), a.ndim)
                            for a in arrays if a is not None and type(a) is not bool)) is bfloat16
     for k, value in enumerate(arrays):
         np_dtype = getattr(value, "dtype", None)
-        if np_dtype == bf16:
+        if np_dtype is bf16:
             arrays[k] = value.astype(np.float32)
         elif narrow and (type(value) in (int, float) or (np_dtype is not None and np_dtype.kind == "f")):
             rounded = round_to_bfloat16(np.asarray(value, np.float32))
