@@ -302,6 +302,14 @@ def test_bfloat16_is_saved_and_loaded_in_every_format(tmp_path) -> None:
     assert b'"dtype":"BF16"' in _safetensors.save({"x": x})
 
 
+def test_in_place_ops_refuse_a_bfloat16_result_in_an_integer_tensor() -> None:
+    with pytest.raises(RuntimeError, match="result type bfloat16 can't be cast to the desired output type int64"):
+        torch.zeros(2, dtype=torch.int64).add_(torch.ones(2, dtype=bf16))
+    x = torch.zeros(2, dtype=bf16)
+    x.add_(torch.ones(2))  # a float32 result is rounded into the bfloat16 tensor
+    assert x.dtype is bf16 and x.tolist() == [1.0, 1.0]
+
+
 def test_numpy_refuses_bfloat16_as_pytorch_does() -> None:
     with pytest.raises(TypeError, match="Got unsupported ScalarType BFloat16"):
         torch.ones(2, dtype=bf16).numpy()
