@@ -282,15 +282,15 @@ def test_linalg_additions_give_pytorchs_values() -> None:
     assert torch.linalg.tensorsolve(torch.eye(6).reshape(2, 3, 6), torch.ones(2, 3)).shape == (6,)
 
 
-def test_bfloat16_can_be_named_but_not_stored() -> None:
-    # as in PyTorch: a floating dtype of 2 bytes, not float32, and no bfloat16 on the (absent) GPU
+def test_bfloat16_tensors_are_made_as_nanogpt_makes_them() -> None:
+    # as in PyTorch: a floating dtype of 2 bytes, not float32; CuPy has none, so no bfloat16 on a GPU
     assert torch.bfloat16.is_floating_point and torch.bfloat16.itemsize == 2 and torch.bfloat16 != torch.float32
     assert torch.cuda.is_bf16_supported() is False
-    # nanoGPT's table of dtypes
-    ptdtype = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}["float32"]
-    assert torch.zeros(2, dtype=ptdtype).dtype is torch.float32
+    # nanoGPT's table of dtypes, and its cpu autocast context
+    ptdtype = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}["bfloat16"]
     x = torch.ones(2)
-    for make in (lambda: torch.zeros(2, dtype=torch.bfloat16), lambda: x.to(torch.bfloat16), lambda: x.bfloat16(),
-                 lambda: x.type("torch.BFloat16Tensor"), lambda: torch.nn.Linear(2, 2).to(torch.bfloat16)):
-        with pytest.raises(TypeError, match="no bfloat16 tensors.*use float32"):
-            make()
+    for make in (lambda: torch.zeros(2, dtype=ptdtype), lambda: x.to(torch.bfloat16), lambda: x.bfloat16(),
+                 lambda: x.type("torch.BFloat16Tensor"), lambda: torch.nn.Linear(2, 2).to(torch.bfloat16).weight):
+        assert make().dtype is torch.bfloat16
+    with torch.autocast(device_type="cpu", dtype=ptdtype):
+        assert torch.nn.Linear(2, 2)(x).dtype is torch.bfloat16

@@ -50,8 +50,8 @@ def test_pytorch_file_values_are_rebuilt_with_their_dtypes():
                 "int16": [-4], "int8": [-5], "uint8": [250], "bool": [True, False]}
     for name, items in expected.items():
         assert values[name].dtype.name == name and values[name].tolist() == items
-    assert values["bfloat16"].dtype == tinyframe.float32  # NumPy has no bfloat16; widening is exact
-    assert values["bfloat16"].tolist()[:2] == [1.0, -3.140625]
+    assert values["bfloat16"].dtype == tinyframe.bfloat16
+    assert values["bfloat16"].tolist() == [1.0, -3.140625, 1.0002555517425873e+30]  # torch's tolist()
     assert values["parameter"].requires_grad and values["parameter"].is_leaf
     assert values["plain"] == {"lr": 0.1, "steps": [1, 2], "name": "adam", "betas": (0.9, 0.999), "none": None}
     assert values["size"] == tinyframe.Size([2, 3]) and values["dtype"] == tinyframe.float16
@@ -190,10 +190,11 @@ def test_safetensors_bytes_follow_the_format():
     assert st.load(data)["b"].tolist() == [1, 2]
 
 
-def test_safetensors_reads_bfloat16_as_float32():
+def test_safetensors_reads_and_writes_bfloat16():
     header = b'{"x":{"dtype":"BF16","shape":[2],"data_offsets":[0,4]}}'
     data = len(header).to_bytes(8, "little") + header + b"\x80\x3f\x49\xc0"  # 1.0, -3.140625
-    assert st.load(data)["x"].tolist() == [1.0, -3.140625] and st.load(data)["x"].dtype == tinyframe.float32
+    assert st.load(data)["x"].tolist() == [1.0, -3.140625] and st.load(data)["x"].dtype == tinyframe.bfloat16
+    assert st.save(st.load(data)).endswith(b"BF16\",\"shape\":[2],\"data_offsets\":[0,4]}} \x80\x3f\x49\xc0")
 
 
 def test_safetensors_refuses_what_it_cannot_hold(tmp_path):

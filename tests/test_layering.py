@@ -28,8 +28,8 @@ PACKAGE = ROOT / "tinyframe"
 
 # Bottom up. A module may import its own layer or a lower one; a package may import its own contents.
 LAYERS = [
-    ["tinyframe.dtypes", "tinyframe.device", "tinyframe.grad_mode", "tinyframe._dims", "tinyframe.random",
-     "tinyframe.cuda", "tinyframe._tensor_str", "tinyframe.threads", "tinyframe.return_types",
+    ["tinyframe.dtypes", "tinyframe._autocast", "tinyframe.device", "tinyframe.grad_mode", "tinyframe._dims",
+     "tinyframe.random", "tinyframe.cuda", "tinyframe._tensor_str", "tinyframe.threads", "tinyframe.return_types",
      "tinyframe.type_info", "tinyframe.backends", "tinyframe.accelerator", "tinyframe.memory_format",
      "tinyframe._malloc", "tinyframe.version", "tinyframe.multiprocessing", "tinyframe.profiler"],
     ["tinyframe._graph"],
@@ -226,7 +226,8 @@ _LAZY_LAYERS_CHECK = """
 import sys
 import tinyframe
 lazy = (["tinyframe", "nn"], ["tinyframe", "optim"], ["tinyframe", "distributions"], ["tinyframe", "utils"],
-        ["tinyframe", "special"], ["tinyframe", "backends"], ["tinyframe", "testing"], ["numpy", "polynomial"])
+        ["tinyframe", "special"], ["tinyframe", "backends"], ["tinyframe", "testing"], ["numpy", "polynomial"],
+        ["ml_dtypes"])  # bfloat16's NumPy type: loaded when a bfloat16 array is first made
 loaded = sorted(m for m in sys.modules if m.split(".")[:2] in lazy)
 loaded += [m for m in ("tinyframe.autograd.functional", "tinyframe.profiler") if m in sys.modules]
 assert not loaded, loaded
@@ -235,6 +236,7 @@ assert tinyframe.pixel_shuffle is nn.functional.pixel_shuffle and optim.SGD and 
 assert tinyframe.special.erf and tinyframe.backends.cudnn.enabled is not None and tinyframe.testing.assert_close
 assert tinyframe.autograd.functional.jacobian and tinyframe.autograd.profiler.profile and tinyframe.from_dlpack
 assert type(tinyframe.max(tinyframe.ones(2, 2), 1)) is tinyframe.return_types.max
+assert "ml_dtypes" not in sys.modules and tinyframe.ones(1, dtype=tinyframe.bfloat16) and "ml_dtypes" in sys.modules
 """
 
 

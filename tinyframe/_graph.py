@@ -23,6 +23,7 @@ import numpy as np
 
 from . import grad_mode
 from .device import array_module_of
+from .dtypes import BFLOAT16_NUMPY, narrow_bfloat16, widen_bfloat16
 
 if TYPE_CHECKING:
     from .tensor import Tensor as TensorType
@@ -201,6 +202,10 @@ class Op(Node):
 
     _direct = True
     is_view = False  # True for ops whose output shares the first input's storage (reshape, transpose, ...)
+    # False for ops that move values without computing (dtype and device copies): they see bfloat16 arrays as
+    # they are; the others compute on float32 copies (``dtypes.widen_bfloat16``), as does their backward
+    widens_bfloat16 = True
+    _widened = False  # set on a node whose forward ran on float32 copies of bfloat16 inputs
     xp: Any = np  # the array module of the op's inputs; set per op for CuPy
     recording = False  # True while the engine runs backward with create_graph=True
     forward: Callable[..., Any]  # forward(ctx, *arrays, **options) -> array, a staticmethod of each op
@@ -249,6 +254,11 @@ class Op(Node):
         ctx = _new_node(cls)
         if array_type is not _ndarray:
             ctx.xp = array_module_of(array_type)
+        narrow = None
+        if BFLOAT16_NUMPY and cls.widens_bfloat16 and not cls.is_view:
+            narrow = widen_bfloat16(arrays) and options.get("dtype") is None  # sum(dtype=...) gives that dtype
+            if narrow is not None and cls.backward is not None:
+                ctx._widened, ctx.backward = True, _widened_backward
         try:
             out = cls.forward(ctx, *arrays, **options) if options else cls.forward(ctx, *arrays)
         except ValueError as exc:  # NumPy's broadcasting and shape errors, re-raised with the op's shapes
@@ -259,6 +269,8 @@ class Op(Node):
             scalar, out = out, np.asarray(out)  # NumPy returns scalars from 0-d computations; tensors hold arrays
             if ctx._saved is not None:  # a saved output must be the result's own array
                 ctx._saved = [out if value is scalar else value for value in ctx._saved]
+        if narrow:
+            out = _narrowed(ctx, out)
         result = _new_tensor(Tensor)
         result._data = out
         result._grad = None
@@ -329,6 +341,8 @@ class Op(Node):
                 values.append(wrap(value, self, version_counter=counter))
             else:
                 values.append(value)
+        if self._widened:  # the forward computed on float32 copies of bfloat16 arrays: so does backward
+            return tuple([_widened(value) for value in values])
         return tuple(values)
 
     @property
@@ -355,6 +369,32 @@ class Op(Node):
         if _OUTPUT in kinds:
             has.add("_saved_result")
         return [name for name in super().__dir__() if not name.startswith("_saved_") or name in has]
+
+
+def _narrowed(ctx: Op, out: Any) -> Any:
+    """The float32 result of a forward on widened bfloat16 inputs, rounded to bfloat16; an output the forward
+    saved is saved rounded, as backward in PyTorch sees the bfloat16 output (a saturated tanh has slope 0)."""
+    narrowed = narrow_bfloat16(out)
+    if ctx._saved is not None:
+        pairs = list(zip(out, narrowed)) if type(out) is tuple else [(out, narrowed)]
+        ctx._saved = [next((n for o, n in pairs if value is o), value) for value in ctx._saved]
+    return narrowed
+
+
+def _widened_backward(ctx: Op, g: Any) -> Any:
+    """The backward of a node whose forward computed bfloat16 in float32: on float32 gradients too (its saved
+    inputs are widened by ``saved_tensors``); the engine rounds the gradients to each input's dtype."""
+    slots = getattr(g, "slots", None)  # a node of several outputs gets the engine's ``OutputGrads``
+    if slots is not None:
+        g.slots = [_widened(s) for s in slots]
+    else:
+        g = _widened(g)
+    return type(ctx).backward(ctx, g)
+
+
+def _widened(array: Any) -> Any:
+    """A float32 copy of a bfloat16 array; anything else (a Tensor of a recorded pass, None) as it is."""
+    return array.astype(np.float32) if isinstance(array, np.ndarray) and array.dtype is BFLOAT16_NUMPY[0] else array
 
 
 class MultiOutputOp(Op):

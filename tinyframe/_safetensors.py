@@ -8,7 +8,7 @@ A file is an 8-byte little-endian header length ``N``, ``N`` bytes of JSON, then
 Each tensor's bytes are C-ordered, little-endian, at ``data_offsets`` (relative to the buffer); the
 tensors tile the buffer without gaps or overlaps. Files written here are read by
 ``safetensors.torch.load_file`` / ``safetensors.numpy.load_file``, and theirs are read here.
-BF16 tensors (which NumPy has no type for) load as float32, exactly.
+BF16 tensors are bfloat16 tensors (ml_dtypes' NumPy type).
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from . import dtypes
 from .device import CPU, as_device, move_array
 from .tensor import Tensor
 
@@ -43,9 +44,11 @@ def save(tensors: Mapping[str, Tensor], metadata: Mapping[str, str] | None = Non
     chunks, offset = [], 0
     for name, tensor in _checked(tensors).items():
         array = np.asarray(move_array(tensor._data, CPU), order="C")  # keeps 0-d tensors 0-d
-        code = _CODES[array.dtype]
+        bfloat16 = tensor.dtype is dtypes.bfloat16
+        code = "BF16" if bfloat16 else _CODES[array.dtype]
         header[name] = {"dtype": code, "shape": list(array.shape), "data_offsets": [offset, offset + array.nbytes]}
-        chunks.append(array.astype(_TYPES[code], copy=False).tobytes())
+        stored = _little_endian_bits(array) if bfloat16 else array.astype(_TYPES[code], copy=False)
+        chunks.append(stored.tobytes())
         offset += array.nbytes
     text = json.dumps(header, separators=(",", ":")).encode("utf-8")
     text += b" " * (-len(text) % 8)  # the buffer starts 8-byte aligned, as the library writes it
@@ -98,16 +101,20 @@ def _checked(tensors: Any) -> Mapping[str, Tensor]:
     return tensors
 
 
+def _little_endian_bits(array: np.ndarray) -> np.ndarray:
+    """The bits of a bfloat16 array as little-endian 16-bit integers, as safetensors stores BF16."""
+    return array.view(np.uint16).astype("<u2", copy=False)
+
+
 def _array(name: str, entry: dict, raw: memoryview) -> np.ndarray:
     code, shape = entry["dtype"], tuple(int(n) for n in entry["shape"])
-    if code == "BF16":  # bfloat16 is the top half of a float32: widening is exact
-        halves = np.frombuffer(raw, dtype="<u2")
-        array = (halves.astype(np.uint32) << 16).view(np.float32)
+    if code == "BF16":
+        array = np.frombuffer(raw, dtype="<u2").astype(np.uint16).view(dtypes.bfloat16.numpy)
     elif code in _TYPES:
         array = np.frombuffer(raw, dtype=_TYPES[code]).astype(_TYPES[code].newbyteorder("="))
     else:
         raise ValueError(f"tensor {name!r} has dtype {code}, which tinyframe cannot hold (it has "
-                         f"{', '.join(sorted(_TYPES))} and reads BF16 as float32)")
+                         f"{', '.join(sorted([*_TYPES, 'BF16']))})")
     if array.size != int(np.prod(shape, dtype=np.int64)):
         raise ValueError(f"tensor {name!r} of shape {list(shape)} and dtype {code} does not fit its "
                          f"{raw.nbytes} bytes")

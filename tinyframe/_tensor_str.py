@@ -208,6 +208,8 @@ def _contents_and_size(array: np.ndarray, dtype: dtypes.dtype, indent: int) -> t
     default = dtypes.get_default_dtype()
     if dtype not in (default, dtypes.int64, dtypes.bool_) and not (dtype.is_complex and dtype.to_real() is default):
         suffixes.append(f"dtype={dtype}")
+    if dtype is dtypes.bfloat16:  # printed as its float32 values are, as PyTorch prints it
+        array = array.astype(np.float32)
     summarize = array.size > PRINT_OPTS.threshold
     shown = _summarized(array) if summarize else array
     formatter = _ComplexFormatter(shown) if dtype.is_complex else _Formatter(shown)

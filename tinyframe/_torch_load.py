@@ -7,7 +7,7 @@ unpickler that, like ``torch.load(weights_only=True)``, resolves only an allow-l
 their storage), the storage classes, ``torch.Size``, PyTorch dtypes, ``collections.OrderedDict`` and
 a few builtins containers. Every other global (``os.system``, ``builtins.eval``, any class) is
 refused before anything is called, with ``pickle.UnpicklingError``. bfloat16 storages load as
-float32 (exact: a bfloat16 is the top half of a float32), since NumPy has no bfloat16.
+bfloat16 tensors.
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ class Refused(pickle.UnpicklingError):
     """A pickle asked for something a weights-only load does not do (a global off the allow-list, a
     tensor outside its storage); raised before anything it asked for runs."""
 
-# Storage class -> the little-endian dtype of its bytes; BFloat16Storage is widened after reading.
+# Storage class -> the little-endian dtype of its bytes; BFloat16Storage's are reinterpreted as bfloat16.
 _STORAGES = {
     "DoubleStorage": "<f8", "FloatStorage": "<f4", "HalfStorage": "<f2", "BFloat16Storage": "<u2",
     "LongStorage": "<i8", "IntStorage": "<i4", "ShortStorage": "<i2", "CharStorage": "i1",
@@ -36,7 +36,7 @@ _STORAGES = {
 }
 _DTYPES = {"float64": dtypes.float64, "float32": dtypes.float32, "float16": dtypes.float16, "int64": dtypes.int64,
            "int32": dtypes.int32, "int16": dtypes.int16, "int8": dtypes.int8, "uint8": dtypes.uint8,
-           "bool": dtypes.bool_, "bfloat16": dtypes.float32}
+           "bool": dtypes.bool_, "bfloat16": dtypes.bfloat16}
 _BUILTINS = {"set": set, "frozenset": frozenset, "slice": slice, "complex": complex}
 
 
@@ -112,7 +112,7 @@ class _WeightsUnpickler(pickle.Unpickler):
             if array.size != numel:
                 raise Refused(f"storage {key} holds {array.size} elements, the pickle says {numel}")
             if kind == "BFloat16Storage":
-                array = (array.astype(np.uint32) << 16).view(np.float32)
+                array = array.view(dtypes.bfloat16.numpy)
             self.storages[key] = _Storage(array, str(location))
         return self.storages[key]
 
@@ -133,7 +133,7 @@ def _rebuild_tensor(storage: _Storage, offset: int, size: tuple, stride: tuple, 
         raise Refused(f"a tensor of size {list(size)}, stride {list(stride)} at offset {offset} "
                                      f"runs past its storage of {base.size} elements")
     view = np.lib.stride_tricks.as_strided(base[offset:], size, [s * base.itemsize for s in stride])
-    tensor = Tensor._make(view, None, bool(requires_grad) and base.dtype.kind == "f")
+    tensor = Tensor._make(view, None, bool(requires_grad) and dtypes.kind(base.dtype) == "f")
     storage.tensors.append(tensor)
     return tensor
 

@@ -36,6 +36,8 @@ def write(obj: Any, fh: IO[bytes], name: str = "archive") -> None:
         archive.writestr(f"{name}/data.pkl", b"\x80\x02" + b"".join(emitter.out) + b".")
         archive.writestr(f"{name}/byteorder", "little")
         for key, array in enumerate(emitter.storages):
+            if array.dtype.kind == "V":  # bfloat16 (ml_dtypes): its bits, little-endian
+                array = array.view(np.uint16)
             archive.writestr(f"{name}/data/{key}", array.astype(array.dtype.newbyteorder("<"), copy=False).tobytes())
         archive.writestr(f"{name}/version", "3\n")
 
@@ -106,11 +108,12 @@ class _Emitter:
             key = self._storage_keys[id(t._data)] = len(self.storages)
             self.storages.append(np.asarray(move_array(t._data, CPU), order="C"))
         array = self.storages[key]
-        if array.dtype not in _STORAGE_OF:
+        storage = "BFloat16Storage" if t.dtype is dtypes.bfloat16 else _STORAGE_OF.get(array.dtype)
+        if storage is None:
             raise TypeError(f"cannot save a {array.dtype} tensor in PyTorch's format")
         out = self.out
         out.append(b"ctorch._utils\n_rebuild_tensor_v2\n(")
-        out.append(f"(X\x07\x00\x00\x00storagectorch\n{_STORAGE_OF[array.dtype]}\n".encode())
+        out.append(f"(X\x07\x00\x00\x00storagectorch\n{storage}\n".encode())
         self.emit(str(key), "storage key")
         self.emit(str(t.device), "storage location")
         self.emit(int(array.size), "storage size")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import _graph, dtypes, random
-from .device import array_module, as_device, device_of, move_array
+from .device import array_module, as_device, check_dtype_on, device_of, move_array
 from .random import Generator, generator_for
 
 if TYPE_CHECKING:
@@ -199,6 +199,7 @@ def _size(size: tuple, keyword: Any = None) -> tuple:
 def _module_and_dtype(dtype: Any, device: Any, default: dtypes.dtype | None = None) -> tuple:
     dev = as_device(device)
     chosen = dtypes.as_dtype(dtype) if dtype is not None else (default or dtypes.get_default_dtype())
+    check_dtype_on(chosen.numpy, dev)
     return array_module(dev), chosen.numpy, dev
 
 
@@ -280,7 +281,7 @@ def arange(start: Any = 0, end: Any = None, step: Any = 1, *, dtype: Any = None,
         dtype = dtypes.result_type(start, end, step)
     xp, np_dtype, dev = _module_and_dtype(dtype, device)
     count = _arange_length(start, end, step, np_dtype)
-    if np_dtype.kind == "f":
+    if dtypes.kind(np_dtype) == "f":
         values = xp.arange(count, dtype=np.float64) * step + start
     else:
         values = xp.arange(count, dtype=np.int64) * int(step) + int(start)
@@ -295,7 +296,7 @@ def _number(value: Any) -> Any:
 def _arange_length(start: Any, end: Any, step: Any, np_dtype: Any) -> int:
     """How many values ``arange`` gives, with PyTorch's checks: int64 counts in integers, the other dtypes
     from the bounds as given."""
-    if np_dtype.kind == "b":
+    if dtypes.kind(np_dtype) == "b":
         raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
     if step == 0:
         raise RuntimeError("step must be nonzero")
@@ -326,7 +327,7 @@ def linspace(start: float, end: float, steps: int, *, dtype: Any = None, device:
 def _linspace(xp: Any, start: Any, end: Any, steps: int, np_dtype: Any) -> Any:
     """PyTorch's linspace, rounding as it does: computed in the dtype (float64 for integer dtypes), the
     first half stepped up from ``start`` and the second half down from ``end``."""
-    work = np_dtype if np_dtype.kind == "f" else np.dtype(np.float64)
+    work = np_dtype if dtypes.kind(np_dtype) == "f" else np.dtype(np.float64)
     first, last = work.type(start), work.type(end)
     if steps == 1:
         return xp.full(1, first).astype(np_dtype)
@@ -362,7 +363,7 @@ def _window(name: str, formula: Any, window_length: int, periodic: bool, dtype: 
     if window_length < 0:
         raise RuntimeError(f"{name} requires non-negative window length, got window_length={window_length}")
     xp, np_dtype, dev = _module_and_dtype(dtype, device)
-    if np_dtype.kind != "f":
+    if dtypes.kind(np_dtype) != "f":
         raise RuntimeError(f"{name} expects floating point dtypes, got: {dtypes.from_numpy_dtype(np_dtype)}")
     if window_length <= 1:
         values = np.ones(window_length)
@@ -411,7 +412,7 @@ def _random(size: tuple, draw: Any, dtype: Any, device: Any, generator: Generato
             requires_grad: bool, default: dtypes.dtype | None = None) -> Tensor:
     """A fresh tensor of ``draw(generator, shape, numpy_dtype)`` samples (``tinyframe.random``'s draws)."""
     xp, np_dtype, dev = _module_and_dtype(dtype, device, default)
-    if np_dtype.kind == "c":
+    if dtypes.kind(np_dtype) == "c":
         # As PyTorch: the real and imaginary parts are the pairs of a real draw of shape (*size, 2); a
         # complex normal sample has variance 1, each part 1/2.
         parts = draw(generator_for(dev, generator), (*size, 2), np_dtype.type(0).real.dtype)

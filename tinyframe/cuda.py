@@ -19,7 +19,7 @@ def is_available() -> bool:
 
 
 def is_bf16_supported(including_emulation: bool = True) -> bool:
-    """False: tinyframe has no bfloat16 tensors on any device (NumPy and CuPy have no bfloat16 type)."""
+    """False: tinyframe has bfloat16 tensors on the cpu only (CuPy has no bfloat16 type)."""
     return False
 
 

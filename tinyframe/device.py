@@ -176,6 +176,13 @@ def add_at(target: Any, index: Any, values: Any) -> None:
         cupyx.scatter_add(target, index, values)
 
 
+def check_dtype_on(np_dtype: Any, dev: device) -> None:
+    """Raises TypeError for bfloat16 on a cuda device: CuPy has no bfloat16 type."""
+    if dev.type == "cuda" and np_dtype.name == "bfloat16":
+        raise TypeError(f"tinyframe has no bfloat16 tensors on {dev}: CuPy has no bfloat16 type; keep bfloat16 "
+                        "tensors on the cpu, or use float16 (torch.half) or float32 on cuda")
+
+
 def move_array(array: Any, dev: device) -> Any:
     """``array`` on ``dev``; the same object when it is already there."""
     current = device_of(array)
@@ -183,6 +190,7 @@ def move_array(array: Any, dev: device) -> Any:
         return array
     if dev.type == "cpu":
         return array.get()
+    check_dtype_on(array.dtype, dev)
     cupy = cupy_module()
     with cupy.cuda.Device(dev.index):
         return cupy.asarray(array)

@@ -61,21 +61,45 @@ int64 = dtype("int64", np.int64, 1)
 bool_ = dtype("bool", np.bool_, 0)
 complex64 = dtype("complex64", np.complex64, 3)
 complex128 = dtype("complex128", np.complex128, 3)
-# PyTorch's bfloat16 names a type tinyframe cannot store (NumPy has none). The dtype exists, so code that only
-# names it runs (nanoGPT's table of dtypes, ``x.dtype == torch.bfloat16``); asking for tensors of it raises.
-bfloat16 = dtype("bfloat16", np.float32, 2)
-bfloat16.itemsize = 2
-BFLOAT16_MESSAGE = ("tinyframe has no bfloat16 tensors: NumPy has no bfloat16 type; use float32 (torch.float) "
-                    "or float16 (torch.half) instead")
+
+
+class _BFloat16(dtype):
+    """PyTorch's bfloat16 (float32's sign and exponent, 7 bits of mantissa). NumPy has none: its NumPy dtype is
+    ``ml_dtypes.bfloat16``, imported when first asked for, so ``import tinyframe`` does not load ml_dtypes."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        self.name, self._category, self.itemsize = "bfloat16", 2, 2
+        self.is_floating_point, self.is_complex = True, False
+
+    @property
+    def numpy(self) -> np.dtype[Any]:  # type: ignore[override]  # read-only: computed on first use
+        return BFLOAT16_NUMPY[0] if BFLOAT16_NUMPY else _load_bfloat16()
+
+
+bfloat16 = _BFloat16()
+# ml_dtypes' bfloat16 NumPy dtype once loaded (empty before): ``_graph`` tests it to widen bfloat16 arrays
+BFLOAT16_NUMPY: list[np.dtype[Any]] = []
+
+
+def _load_bfloat16() -> np.dtype[Any]:
+    import ml_dtypes
+    np_dtype = np.dtype(ml_dtypes.bfloat16)
+    _BY_NUMPY[np_dtype] = bfloat16
+    BFLOAT16_NUMPY.append(np_dtype)
+    return np_dtype
+
 
 _ALL = (float16, float32, float64, uint8, int8, int16, int32, int64, bool_, complex64, complex128)
 _COMPLEX_OF = {"float32": complex64, "float64": complex128, "complex64": complex64, "complex128": complex128}
 _REAL_OF = {"complex64": float32, "complex128": float64}
 _BY_NUMPY = {d.numpy: d for d in _ALL}
+_NAMED = (*_ALL, bfloat16)
 _ALIASES = {
     float: float64, int: int64, bool: bool_, complex: complex128,
     "float": float32, "double": float64, "half": float16, "long": int64, "int": int32,
-    "short": int16, "bool": bool_, "cfloat": complex64, "cdouble": complex128,
+    "short": int16, "bool": bool_, "cfloat": complex64, "cdouble": complex128, "bfloat16": bfloat16,
 }
 # PyTorch's half-precision complex has no NumPy counterpart.
 COMPLEX32_MESSAGE = ("tinyframe has no complex32 (torch.chalf, ComplexHalf): NumPy has no half-precision complex "
@@ -83,10 +107,12 @@ COMPLEX32_MESSAGE = ("tinyframe has no complex32 (torch.chalf, ComplexHalf): Num
 _DEFAULT = {"float": float32}
 
 # PyTorch's kernels name dtypes in their error messages by ScalarType ("Double") or by C++ type ("double").
-_SCALAR_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "uint8": "Byte", "int8": "Char",
+_SCALAR_TYPE_NAMES = {"bfloat16": "BFloat16",
+                      "float16": "Half", "float32": "Float", "float64": "Double", "uint8": "Byte", "int8": "Char",
                       "int16": "Short", "int32": "Int", "int64": "Long", "bool": "Bool",
                       "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
-_CPP_TYPE_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double", "uint8": "unsigned char",
+_CPP_TYPE_NAMES = {"bfloat16": "c10::BFloat16",
+                   "float16": "c10::Half", "float32": "float", "float64": "double", "uint8": "unsigned char",
                    "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int", "bool": "bool",
                    "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
 
@@ -143,17 +169,17 @@ def from_numpy_dtype(np_dtype: np.dtype) -> dtype:
     if found is None:
         np_dtype = np.dtype(np_dtype)
         found = _BY_NUMPY.get(np_dtype)
+        if found is None and np_dtype.name == "bfloat16" and not BFLOAT16_NUMPY:  # an ml_dtypes array
+            found = bfloat16 if bfloat16.numpy == np_dtype else None
         if found is None:
             raise TypeError(f"can't convert NumPy array of type {np_dtype}: tinyframe supports "
-                            f"{', '.join(d.name for d in _ALL)}")
+                            f"{', '.join(d.name for d in _NAMED)}")
     return found
 
 
 def as_dtype(value: Any) -> dtype:
     """Accepts a tinyframe dtype, a Python type (``float`` means float64), a NumPy dtype or a name."""
     if isinstance(value, dtype):
-        if value is bfloat16:
-            raise TypeError(BFLOAT16_MESSAGE)
         return value
     alias = _ALIASES.get(value) if isinstance(value, (str, type)) else None
     if alias is not None:
@@ -163,11 +189,9 @@ def as_dtype(value: Any) -> dtype:
         return legacy
     if value in ("complex32", "chalf"):
         raise TypeError(COMPLEX32_MESSAGE)
-    if value in ("bfloat16", "torch.bfloat16", "torch.BFloat16Tensor"):
-        raise TypeError(BFLOAT16_MESSAGE)
     if isinstance(value, str):
         # "float32", or a legacy type name as Tensor.type() takes it: "torch.FloatTensor"
-        named = next((d for d in _ALL if value in (d.name, f"torch.{legacy_type_name(d)}",
+        named = next((d for d in _NAMED if value in (d.name, f"torch.{legacy_type_name(d)}",
                                                    f"tinyframe.{legacy_type_name(d)}")), None)
         if named is not None:
             return named
@@ -195,12 +219,22 @@ def _promote(a: dtype | None, b: dtype | None) -> dtype | None:
         return b if a is None else a
     if b is None:
         return a
+    if a is bfloat16 or b is bfloat16:
+        return _promote_bfloat16(b if a is bfloat16 else a)
     if a._category != b._category:
         high, low = (a, b) if a._category > b._category else (b, a)
         # complex meets floating: the wider part wins (float64 + complex64 is complex128); integers
         # and bools never widen a complex dtype (int64 + complex64 is complex64)
         return _complex_with_parts(high, low) if high.is_complex and low.is_floating_point else high
     return from_numpy_dtype(np.promote_types(a.numpy, b.numpy))
+
+
+def _promote_bfloat16(other: dtype) -> dtype:
+    # PyTorch's table: bfloat16 with float16 is float32 (neither holds the other), a wider float or a
+    # complex type wins, bools and integers give bfloat16
+    if other is float16:
+        return float32
+    return other if other._category >= 2 else bfloat16
 
 
 def _complex_with_parts(d: dtype, real: dtype) -> dtype:
@@ -265,3 +299,52 @@ def can_cast(from_: dtype, to: dtype) -> bool:
     a given tensor (``out=``, in-place ops): never to a lower category (floating to integer, or
     anything but bool to bool)."""
     return as_dtype(from_)._category <= as_dtype(to)._category
+
+
+# PyTorch's CPU kernels compute bfloat16 in float32 and round the result once (sums and matrix products
+# accumulate in float32); NumPy's bfloat16 loops from ml_dtypes round at every step of a sum and have no BLAS
+# matrix product. So ops compute on float32 copies of bfloat16 operands and round their floating results back
+# (``_graph.Op`` does this for every op but views and dtype conversions). An elementwise op rounded once from
+# float32 is bit-identical to PyTorch's.
+def widen_bfloat16(arrays: list) -> bool | None:
+    """Replaces the bfloat16 arrays in ``arrays`` (an op's operands: arrays, Python numbers, None) by float32
+    copies; returns None when there were none, else whether float32 results are to be rounded to bfloat16:
+    when PyTorch's promotion gives bfloat16 (not with a float16 or a dimensioned float32 operand). Then the
+    other operands are rounded to bfloat16 first, as PyTorch casts them (``x + 0.1`` adds 0.10009765625)."""
+    bf16 = BFLOAT16_NUMPY[0]  # one NumPy dtype object: ``is`` tells it (a float32 op pays ~0.3 us here)
+    for value in arrays:
+        if getattr(value, "dtype", None) is bf16:
+            break
+    else:
+        return None
+    narrow = result_type(*(a if type(a) in (int, float, complex) else (from_numpy_dtype(a.dtype), a.ndim)
+                           for a in arrays if a is not None and type(a) is not bool)) is bfloat16
+    for k, value in enumerate(arrays):
+        np_dtype = getattr(value, "dtype", None)
+        if np_dtype is bf16:
+            arrays[k] = value.astype(np.float32)
+        elif narrow and (type(value) in (int, float) or (np_dtype is not None and np_dtype.kind == "f")):
+            rounded = round_to_bfloat16(np.asarray(value, np.float32))
+            arrays[k] = rounded if np_dtype is not None else float(rounded)
+    return narrow
+
+
+def round_to_bfloat16(array: Any) -> Any:
+    """A float32 array's values rounded to the nearest bfloat16 (ties to even), kept in float32."""
+    return array.astype(BFLOAT16_NUMPY[0]).astype(np.float32)
+
+
+def narrow_bfloat16(out: Any) -> Any:
+    """A result (array, or tuple of arrays) with its float32 arrays rounded to bfloat16."""
+    if type(out) is tuple:
+        return tuple(narrow_bfloat16(o) for o in out)
+    if getattr(out, "dtype", None) == np.float32:
+        return out.astype(BFLOAT16_NUMPY[0])
+    return out
+
+
+def kind(np_dtype: Any) -> str:
+    """NumPy's kind letter of ``np_dtype`` ('f' floating, 'c' complex, 'i'/'u' integer, 'b' bool), with 'f' for
+    bfloat16, whose ml_dtypes NumPy dtype has kind 'V'."""
+    found = np_dtype.kind
+    return "f" if found == "V" and np_dtype.name == "bfloat16" else found

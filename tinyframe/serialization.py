@@ -443,6 +443,8 @@ class _Decoder:
         storage, dtype = node["storage"], dtypes.as_dtype(str(node["dtype"]))
         if storage not in self._host:
             array = self.archive[storage]
+            if dtype is dtypes.bfloat16 and array.dtype == np.dtype("V2"):  # .npy keeps bfloat16 as raw 2 bytes
+                array = array.view(dtype.numpy)
             if array.dtype != dtype.numpy:
                 raise ValueError(f"member {storage} holds {array.dtype} data but the header says {dtype.name}")
             self._host[storage] = array

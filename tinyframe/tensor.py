@@ -164,7 +164,7 @@ class Tensor:
 
     def is_floating_point(self) -> bool:
         """Whether the dtype is a floating-point type."""
-        return self._data.dtype.kind == "f"
+        return self.dtype.is_floating_point
 
     def element_size(self) -> int:
         """The size of one element in bytes."""
@@ -225,7 +225,7 @@ class Tensor:
     @requires_grad.setter
     def requires_grad(self, flag: bool) -> None:
         # PyTorch words this error differently here (and in factories) than in requires_grad_().
-        if flag and self._data.dtype.kind not in "fc":
+        if flag and dtypes.kind(self._data.dtype) not in "fc":
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         self.requires_grad_(flag)
 
@@ -235,7 +235,7 @@ class Tensor:
             raise RuntimeError("you can only change requires_grad flags of leaf variables. If you want "
                                "to use a computed variable in a subgraph that doesn't require "
                                "differentiation use var_no_grad = var.detach().")
-        if requires_grad and self._data.dtype.kind not in "fc":
+        if requires_grad and dtypes.kind(self._data.dtype) not in "fc":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self._requires_grad = bool(requires_grad)
         return self
@@ -326,7 +326,10 @@ class Tensor:
         return self._host_array().tolist()
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
-        """The data as a NumPy array sharing storage (cpu tensors that do not require grad only)."""
+        """The data as a NumPy array sharing storage (cpu tensors that do not require grad only; not
+        bfloat16, which NumPy lacks)."""
+        if self._data.dtype.kind == "V":  # bfloat16: its NumPy dtype is ml_dtypes', not NumPy's
+            raise TypeError("Got unsupported ScalarType BFloat16")
         if force:
             return self._host_array().copy()
         if self._requires_grad:
@@ -408,7 +411,7 @@ class Tensor:
         return self.to(dtypes.float16)
 
     def bfloat16(self) -> Tensor:
-        """``self.to(tinyframe.bfloat16)``: raises TypeError, as tinyframe has no bfloat16 tensors."""
+        """``self.to(tinyframe.bfloat16)``."""
         return self.to(dtypes.bfloat16)
 
     def long(self) -> Tensor:
@@ -552,7 +555,7 @@ class Tensor:
         return unary.abs(self)
 
     def __invert__(self) -> Tensor:
-        return binary.logical_not(self) if self._data.dtype.kind == "b" else binary.bitwise_not(self)
+        return binary.logical_not(self) if dtypes.kind(self._data.dtype) == "b" else binary.bitwise_not(self)
 
     @_operator
     def __and__(self, other: Any) -> Tensor:
@@ -1756,7 +1759,7 @@ class Tensor:
 
     def is_signed(self) -> builtins.bool:
         """Whether the dtype holds negative values (every dtype but uint8 and bool)."""
-        return self._data.dtype.kind in "ifc"
+        return dtypes.kind(self._data.dtype) in "ifc"
 
     @property
     def layout(self) -> Any:
@@ -1883,7 +1886,7 @@ class Tensor:
         return self._data.reshape(()).item()
 
     def __index__(self) -> builtins.int:
-        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+        if dtypes.kind(self._data.dtype) not in "iub" or self._data.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())
 

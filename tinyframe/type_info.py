@@ -1,9 +1,11 @@
 """``finfo`` and ``iinfo``: the numerical limits of floating and integer dtypes, as PyTorch reports them."""
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from .dtypes import as_dtype, dtype, get_default_dtype
+from .dtypes import as_dtype, bfloat16, dtype, get_default_dtype
 
 __all__ = ["finfo", "iinfo"]
 
@@ -18,7 +20,7 @@ class finfo:
         if not d.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
                             "'torch.finfo'")
-        info = np.finfo(d.numpy)
+        info = _ml_dtypes_finfo(d) if d is bfloat16 else np.finfo(d.numpy)
         self.bits = info.bits
         self.eps, self.max, self.min = float(info.eps), float(info.max), float(info.min)
         self.tiny = self.smallest_normal = float(info.smallest_normal)
@@ -28,6 +30,12 @@ class finfo:
     def __repr__(self) -> str:
         return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
                 f"smallest_normal={self.smallest_normal:g}, tiny={self.tiny:g}, dtype={self.dtype})")
+
+
+def _ml_dtypes_finfo(d: dtype) -> Any:
+    # NumPy's finfo knows no bfloat16; ml_dtypes' (loaded with bfloat16's NumPy dtype) gives the same fields
+    import ml_dtypes
+    return ml_dtypes.finfo(d.numpy)
 
 
 class iinfo:

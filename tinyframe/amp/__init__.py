@@ -1,7 +1,9 @@
 """``torch.amp``: ``autocast`` and ``GradScaler``, so mixed-precision training scripts run unchanged.
 
-tinyframe has no reduced-precision kernels to switch to: inside ``autocast`` every op computes in
-its inputs' dtype (as with ``enabled=False`` in PyTorch). ``GradScaler`` is PyTorch's algorithm:
+Inside ``autocast("cpu")`` the ops of PyTorch's CPU autocast lists cast their inputs as PyTorch's do:
+linear, matmul and convolutions to the region's dtype (bfloat16 by default), the losses of its float32 list
+to float32 (see ``tinyframe._autocast``); other ops compute in their inputs' dtype. ``autocast("cuda")``
+regions are accepted and reported but cast nothing. ``GradScaler`` is PyTorch's algorithm:
 the loss is multiplied by the scale, gradients are divided by it before the step, a step whose
 gradients hold inf or NaN is skipped and the scale backs off; after ``growth_interval`` clean steps
 the scale grows.
@@ -9,17 +11,15 @@ the scale grows.
 from __future__ import annotations
 
 import functools
-import threading
 from collections.abc import Callable
 from typing import Any
 
-from .. import dtypes
+from .. import _autocast, dtypes
 from ..grad_mode import no_grad
 from ..tensor import Tensor
 
 __all__ = ["autocast", "GradScaler", "is_autocast_available", "is_autocast_enabled", "get_autocast_dtype"]
 
-_STATE = threading.local()  # the autocast flags of this thread, by device type
 _DEFAULT_DTYPES = {"cpu": "bfloat16", "cuda": "float16"}
 
 
@@ -30,21 +30,20 @@ def is_autocast_available(device_type: str) -> bool:
 
 def is_autocast_enabled(device_type: str = "cuda") -> bool:
     """Whether an enabled ``autocast`` region for ``device_type`` is active in this thread."""
-    return getattr(_STATE, "enabled", {}).get(device_type, False)
+    return _autocast.is_enabled(device_type)
 
 
-def get_autocast_dtype(device_type: str) -> Any:
-    """The dtype autocast regions of ``device_type`` name: float16 for cuda. (PyTorch's cpu default,
-    bfloat16, is not a tinyframe dtype; its name is returned.)"""
-    name = _DEFAULT_DTYPES.get(device_type, "float16")
-    return getattr(dtypes, name, name)
+def get_autocast_dtype(device_type: str) -> dtypes.dtype:
+    """The dtype of the open autocast region of ``device_type``, else its default: bfloat16 for cpu,
+    float16 for cuda."""
+    return _autocast.region_dtype(device_type) or getattr(dtypes, _DEFAULT_DTYPES.get(device_type, "float16"))
 
 
 class autocast:
     """Context manager and decorator marking a mixed-precision region: ``with autocast("cuda"):``.
 
-    Accepted with PyTorch's arguments and reported by :func:`is_autocast_enabled`; ops inside keep
-    computing in their inputs' dtype (tinyframe has no reduced-precision kernels).
+    Accepted with PyTorch's arguments and reported by :func:`is_autocast_enabled`; in a 'cpu' region
+    linear, matmul and convolutions compute in ``dtype`` and the losses of PyTorch's float32 list in float32.
     """
 
     def __init__(self, device_type: str, dtype: Any = None, enabled: bool = True,
@@ -52,18 +51,16 @@ class autocast:
         if not isinstance(device_type, str):
             raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
         self.device = device_type
-        self.fast_dtype = dtype if dtype is not None else get_autocast_dtype(device_type)
+        self.fast_dtype = dtypes.as_dtype(dtype) if dtype is not None else get_autocast_dtype(device_type)
         self._enabled = enabled
         self._previous: list = []
 
     def __enter__(self) -> autocast:
-        flags = _STATE.__dict__.setdefault("enabled", {})
-        self._previous.append(flags.get(self.device, False))
-        flags[self.device] = self._enabled
+        self._previous.append(_autocast.enter(self.device, self._enabled, self.fast_dtype))
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        _STATE.enabled[self.device] = self._previous.pop()
+        _autocast.leave(self.device, self._previous.pop())
 
     def __call__(self, fn: Callable) -> Callable:
         @functools.wraps(fn)

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes, random
+from .. import _autocast, dtypes, random
 from ..device import array_module_of, device_of
 from ..ops import activation as activation_ops
 from ..ops import attention as attention_ops
@@ -295,6 +295,7 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
 
 
 # --------------------------------------------------------------------------- attention
+@_autocast.lower_precision
 def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None = None,
                                  dropout_p: float = 0.0, is_causal: bool = False, scale: float | None = None,
                                  enable_gqa: bool = False) -> Tensor:
@@ -434,6 +435,7 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var
 
 
 @composed_op("ConvolutionBackward0", ('input', 'weight', 'bias'))
+@_autocast.lower_precision
 def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1, padding: Any = 0,
            dilation: Any = 1, groups: int = 1) -> Tensor:
     """3-d convolution of ``input (N, C_in, D, H, W)`` or ``(C_in, D, H, W)`` with
@@ -573,6 +575,7 @@ def tanhshrink(input: Tensor) -> Tensor:
 
 
 @composed_op("PreluKernelBackward0", ("input", "weight"))
+@_autocast.lower_precision
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """``input`` where non-negative, ``weight * input`` elsewhere; ``weight`` has one value or one per
     channel (dimension 1)."""

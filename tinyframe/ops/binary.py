@@ -557,7 +557,7 @@ def where(condition: Tensor, input: Any = None, other: Any = None) -> Any:
     indices as a tuple of tensors."""
     if input is None and other is None:
         return indexing.nonzero(condition, as_tuple=True)
-    if condition._data.dtype.kind != "b":
+    if dtypes.kind(condition._data.dtype) != "b":
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with "
                            f"dtype {condition.dtype}")
     if not isinstance(input, _graph.Tensor) and not isinstance(other, _graph.Tensor):
@@ -949,7 +949,7 @@ def logical_not(input: Tensor) -> Tensor:
 
 def _require_integral(name: str, *values: Any) -> None:
     for v in values:
-        if isinstance(v, _graph.Tensor) and v._data.dtype.kind == "f":
+        if isinstance(v, _graph.Tensor) and dtypes.kind(v._data.dtype) == "f":
             raise RuntimeError(f"\"{name}\" is not implemented for floating-point tensors ({v.dtype})")
 
 

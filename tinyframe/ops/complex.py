@@ -258,7 +258,7 @@ class Angle(Op):
 # --------------------------------------------------------------------------- public functions
 def is_complex(input: Tensor) -> bool:
     """Whether ``input``'s dtype is complex (``complex64`` or ``complex128``)."""
-    return input._data.dtype.kind == "c"
+    return dtypes.kind(input._data.dtype) == "c"
 
 
 def isreal(input: Tensor) -> Tensor:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph, creation
+from .. import _graph, creation, dtypes
 from .._dims import wrap_dim
 from .._graph import Op
 from ..device import add_at, array_module_of, storage_of
@@ -607,7 +607,7 @@ def vander(x: Tensor, N: int | None = None, increasing: bool = False) -> Tensor:
     if n < 0:
         raise RuntimeError("N must be non-negative.")
     data = x._data
-    dtype = data.dtype if data.dtype.kind == "f" else np.dtype(np.int64)
+    dtype = data.dtype if dtypes.kind(data.dtype) == "f" else np.dtype(np.int64)
     result = _graph.wrap(array_module_of(data).ones((data.shape[0], n), dtype=dtype))
     if n > 1:
         powers = sorting.cumprod(shape.expand(shape.unsqueeze(x, 1), data.shape[0], n - 1), 1)

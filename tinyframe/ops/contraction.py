@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph
+from .. import _autocast, _graph
 from .._dims import wrap_dim
 from .._graph import Op
 from ..device import array_module_of
@@ -339,6 +339,7 @@ def _fused(op: type[Op], input: Tensor, a: Tensor, b: Tensor, product_shape: tup
     return op.apply(input, a, b, beta=beta, alpha=alpha)
 
 
+@_autocast.lower_precision
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
     """``beta * input + alpha * (mat1 @ mat2)`` for matrices; ``input`` broadcasts to the product.
     With ``beta = 0`` ``input`` is ignored (NaN and inf in it do not propagate)."""
@@ -354,6 +355,7 @@ def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any 
     return _fused(Addmv, input, mat, vec, (mat.shape[0],), beta, alpha)
 
 
+@_autocast.lower_precision
 def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
     """``beta * input + alpha * bmm(batch1, batch2)``."""
     if batch1.ndim != 3 or batch2.ndim != 3 or batch1.shape[0] != batch2.shape[0] or batch1.shape[2] != batch2.shape[1]:
@@ -361,6 +363,7 @@ def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alp
     return _fused(Baddbmm, input, batch1, batch2, (batch1.shape[0], batch1.shape[1], batch2.shape[2]), beta, alpha)
 
 
+@_autocast.lower_precision
 def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
     """``beta * input + alpha * sum_b batch1[b] @ batch2[b]`` (the batch of products summed)."""
     if batch1.ndim != 3 or batch2.ndim != 3 or batch1.shape[0] != batch2.shape[0] or batch1.shape[2] != batch2.shape[1]:

@@ -6,13 +6,14 @@ from typing import TYPE_CHECKING, Any
 
 from .. import _graph, dtypes
 from .._graph import Op
-from ..device import device, device_of, move_array
+from ..device import check_dtype_on, device, device_of, move_array
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
 
 class ToDtype(Op, node_name="ToCopyBackward0"):
+    widens_bfloat16 = False
     @staticmethod
     def forward(ctx: ToDtype, x: Any, *, target: Any) -> Any:
         if x.dtype.kind == "c" and target.kind != "c":
@@ -26,6 +27,7 @@ class ToDtype(Op, node_name="ToCopyBackward0"):
 
 
 class ToDevice(Op, node_name="ToCopyBackward0"):
+    widens_bfloat16 = False
     @staticmethod
     def forward(ctx: ToDevice, x: Any, *, target: device) -> Any:
         ctx.source = device_of(x)
@@ -41,6 +43,7 @@ class ToDevice(Op, node_name="ToCopyBackward0"):
 def to_dtype(input: Tensor, dtype: dtypes.dtype) -> Tensor:
     """A copy of ``input`` in ``dtype`` (differentiable between floating and complex types; a complex
     gradient sent back to a real input keeps its real part)."""
+    check_dtype_on(dtype.numpy, device_of(input._data))
     out = ToDtype.apply(input, target=dtype.numpy)
     if not (dtype.is_floating_point or dtype.is_complex):
         out.grad_fn, out._requires_grad = None, False

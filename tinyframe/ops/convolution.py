@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph
+from .. import _autocast, _graph
 from .._graph import Op
 from ..dtypes import cpp_type_name, scalar_type_name
 from ..threads import known_num_threads
@@ -393,6 +393,7 @@ def _geometry(nd: int, batched: bool, in_size: tuple, out_size: tuple, kernel: t
     return _Geometry(nd, batched, in_size, out_size, kernel, stride, dilation, padding, groups)
 
 
+@_autocast.lower_precision
 def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1, padding: Any = 0,
            dilation: Any = 1, groups: int = 1) -> Tensor:
     """1-d convolution (cross-correlation) of ``input (N, C_in, L)`` or ``(C_in, L)`` with
@@ -405,6 +406,7 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
     return _conv("conv1d", 1, input, weight, bias, stride, padding, dilation, groups)
 
 
+@_autocast.lower_precision
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1, padding: Any = 0,
            dilation: Any = 1, groups: int = 1) -> Tensor:
     """2-d convolution (cross-correlation) of ``input (N, C_in, H, W)`` or ``(C_in, H, W)`` with
@@ -449,6 +451,7 @@ def _conv_transpose(op: str, nd: int, input: Tensor, weight: Tensor, bias: Tenso
     return ConvolutionTranspose.apply(input, weight, bias, geometry=geometry)
 
 
+@_autocast.lower_precision
 def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
                      padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
     """1-d transposed convolution ("deconvolution") of ``input (N, C_in, L)`` or ``(C_in, L)`` with
@@ -460,6 +463,7 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
                            groups, dilation)
 
 
+@_autocast.lower_precision
 def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
                      padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
     """2-d transposed convolution ("deconvolution") of ``input (N, C_in, H, W)`` or ``(C_in, H, W)``

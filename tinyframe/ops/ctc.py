@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph
+from .. import _autocast, _graph
 from .._graph import Op
 from ..device import array_module_of
 from . import binary
@@ -138,6 +138,7 @@ def _lengths(value: Any, name: str, n: int) -> np.ndarray:
     return lengths
 
 
+@_autocast.float32
 def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_lengths: Any, blank: int = 0,
              reduction: str = "mean", zero_infinity: bool = False) -> Tensor:
     """The CTC loss of ``log_probs (T, N, C)`` (or unbatched ``(T, C)``, log-softmax outputs) for

@@ -109,7 +109,7 @@ def _norm(norm: str | None) -> str:
 def _floating(name: str, input: Tensor, real_only: bool = False) -> Tensor:
     """``input`` as a floating or complex tensor: integers and bools in the default float dtype (PyTorch's
     promotion); half precision is not supported, and ``real_only`` transforms refuse complex input."""
-    kind = input._data.dtype.kind
+    kind = dtypes.kind(input._data.dtype)
     if real_only and kind == "c":
         raise RuntimeError(f"{name} expects a real input tensor, but got {dtypes.scalar_type_name(input.dtype)}")
     if input._data.dtype.itemsize == 2 and kind == "f":
@@ -162,7 +162,7 @@ def _c2c(name: str, input: Tensor, s: Any, dim: Any, norm: str | None, inverse: 
     norm = _norm(norm)
     dims, sizes = _dims_and_sizes(input, s, dim)
     input = _resized(input, dims, sizes)
-    if input._data.dtype.kind != "c":
+    if dtypes.kind(input._data.dtype) != "c":
         if len(dims) == 1:
             # As PyTorch, a real signal in one dimension takes the two-sided r2c; the backward direction
             # is the conjugate of the forward one with the dual scaling.
@@ -189,7 +189,7 @@ def _c2r(name: str, input: Tensor, s: Any, dim: Any, norm: str | None) -> Tensor
     last = sizes[-1] if s is not None and s[-1] != -1 else 2 * (input._data.shape[dims[-1]] - 1)
     _check_size(last)
     input = _resized(input, dims, [*sizes[:-1], last // 2 + 1])
-    if input._data.dtype.kind != "c":
+    if dtypes.kind(input._data.dtype) != "c":
         input = conversion.to_dtype(input, input.dtype.to_complex())
     return FftC2R.apply(input, dims=dims, norm=norm, size=last)
 

@@ -36,7 +36,7 @@ def _write(target: Tensor, data: Any) -> None:
     if data.shape != array.shape:
         raise RuntimeError(f"output with shape {list(array.shape)} doesn't match the broadcast shape "
                            f"{list(data.shape)}")
-    kind, target_kind = data.dtype.kind, array.dtype.kind
+    kind, target_kind = dtypes.kind(data.dtype), dtypes.kind(array.dtype)
     if kind != target_kind and ((target_kind in "iub" and kind in "fc") or (target_kind == "f" and kind == "c")):
         raise RuntimeError(f"result type {data.dtype} can't be cast to the desired output type {array.dtype}")
     _store(target, data)

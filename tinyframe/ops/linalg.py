@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph
+from .. import _autocast, _graph
 from .._graph import Op
 from ..dtypes import cpp_type_name, scalar_type_name
 from . import binary
@@ -172,6 +172,7 @@ def _shape_text(shape: tuple) -> str:
     return "x".join(str(n) for n in shape)
 
 
+@_autocast.lower_precision
 def matmul(input: Tensor, other: Tensor) -> Tensor:
     """The matrix product of two tensors, by the rank of the operands:
 
@@ -242,6 +243,7 @@ def _mismatch_message(a_shape: tuple, b_shape: tuple) -> str:
             f"[{batch}, {b_shape[-2]}].")
 
 
+@_autocast.lower_precision
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
     """The product of two matrices: ``(n, m) @ (m, p) -> (n, p)`` (no broadcasting)."""
     a, b = _arrays("mm", input, mat2)
@@ -254,6 +256,7 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
     return matmul(input, mat2)
 
 
+@_autocast.lower_precision
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     """Batched matrix product: ``(b, n, m) @ (b, m, p) -> (b, n, p)`` (no broadcasting)."""
     a, b = _arrays("bmm", input, mat2)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from .. import _autocast
 from ..dtypes import cpp_type_name, scalar_type_name
 from . import binary, contraction, linalg, shape
 
@@ -14,6 +15,7 @@ if TYPE_CHECKING:
 __all__: list[str] = []
 
 
+@_autocast.lower_precision
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``y = input @ weight.T + bias``: input ``(*, in_features)``, weight ``(out_features, in_features)``.
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph, dtypes
+from .. import _autocast, _graph, dtypes
 from .._graph import Op
 from ..device import array_module_of, device_of
 from . import binary, indexing, shape, unary
@@ -91,7 +91,7 @@ def _data_on_device_of(value: Tensor | None, reference: Tensor, name: str) -> An
 
 def _require_floating(input: Tensor, kernel: str) -> None:
     data = input._data
-    if data.dtype.kind != "f":
+    if dtypes.kind(data.dtype) != "f":
         raise NotImplementedError(f"\"{kernel}_{device_of(data).type}\" not implemented for '{_type_name(data)}'")
 
 
@@ -266,6 +266,7 @@ def _nll_loss_nd(input: Tensor, target: Tensor, weight: Tensor | None, reduction
     return out if view_as is None or reduction != "none" else shape.reshape(out, view_as)
 
 
+@_autocast.float32
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: bool | None = None,
              ignore_index: int = -100, reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     """The negative log likelihood loss of log-probabilities ``input`` ``(N, C)`` or ``(N, C, d1, ...)``
@@ -280,6 +281,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     return _nll_loss_nd(input, target, weight, reduction, ignore_index)
 
 
+@_autocast.float32
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: bool | None = None,
                   ignore_index: int = -100, reduce: bool | None = None, reduction: str = "mean",
                   label_smoothing: float = 0.0) -> Tensor:
@@ -460,6 +462,7 @@ def _regression_inputs(input: Tensor, target: Tensor, kernel: str | None) -> tup
     return input, target
 
 
+@_autocast.float32
 def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None, reduce: bool | None = None,
              reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
     """The squared error ``(input - target) ** 2`` (operands broadcast, with a warning), reduced.
@@ -476,6 +479,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None, re
     return MseLoss.apply(input, target, reduction=reduction)
 
 
+@_autocast.float32
 def l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None, reduce: bool | None = None,
             reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
     """The absolute error ``|input - target|`` (operands broadcast, with a warning), reduced.
@@ -495,6 +499,7 @@ def l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None, red
     return reductions.sum(losses) if reduction == "sum" else losses
 
 
+@_autocast.float32
 def smooth_l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None, reduce: bool | None = None,
                    reduction: str = "mean", beta: float = 1.0) -> Tensor:
     """``0.5 d ** 2 / beta`` where ``|d| < beta``, else ``|d| - 0.5 * beta``, with ``d = input - target``;
@@ -510,6 +515,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average: bool | None = No
     return SmoothL1Loss.apply(input, target, reduction=reduction, beta=beta)
 
 
+@_autocast.float32
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
                weight: Tensor | None = None) -> Tensor:
     """``0.5 d ** 2`` where ``|d| < delta``, else ``delta * (|d| - 0.5 * delta)``, with ``d = input - target``.
@@ -615,6 +621,7 @@ def _loss_weight(weight: Tensor | None, input: Tensor, target: Tensor, name: str
     return w
 
 
+@_autocast.float32
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
                          size_average: bool | None = None, reduce: bool | None = None,
                          reduction: str = "mean") -> Tensor:
@@ -641,6 +648,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     return BinaryCrossEntropy.apply(input, target, weight=w, reduction=reduction)
 
 
+@_autocast.float32
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
                                      size_average: bool | None = None, reduce: bool | None = None,
                                      reduction: str = "mean", pos_weight: Tensor | None = None) -> Tensor:
@@ -655,8 +663,8 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
     if input.shape != target.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
     _data_on_device_of(target, input, "target")
-    if input._data.dtype.kind != "f" or target._data.dtype.kind != "f":
-        integral = input if input._data.dtype.kind != "f" else target
+    if dtypes.kind(input._data.dtype) != "f" or dtypes.kind(target._data.dtype) != "f":
+        integral = input if dtypes.kind(input._data.dtype) != "f" else target
         raise RuntimeError(f"result type Float can't be cast to the desired output type {_type_name(integral._data)}")
     w = _loss_weight(weight, input, target, "weight")
     p = _loss_weight(pos_weight, input, target, "pos_weight")
@@ -664,6 +672,7 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
 
 
 # --------------------------------------------------------------------------- Kullback-Leibler divergence
+@_autocast.float32
 def kl_div(input: Tensor, target: Tensor, size_average: bool | None = None, reduce: bool | None = None,
            reduction: str = "mean", log_target: bool = False) -> Tensor:
     """The pointwise KL divergence ``target * (log(target) - input)`` for log-probabilities ``input``
@@ -681,7 +690,7 @@ def kl_div(input: Tensor, target: Tensor, size_average: bool | None = None, redu
                       UserWarning, stacklevel=2)
     if reduction != "batchmean":
         _check_reduction(reduction)
-    if input._data.dtype.kind != "f" or target._data.dtype.kind != "f":
+    if dtypes.kind(input._data.dtype) != "f" or dtypes.kind(target._data.dtype) != "f":
         raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:
         losses = binary.mul(unary.exp(target), binary.sub(target, input))

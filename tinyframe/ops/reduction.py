@@ -213,7 +213,7 @@ def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = 
     Needs a floating input, or a floating ``dtype`` to cast the input to.
     """
     target = input._data.dtype if dtype is None else _np_dtype(dtype)
-    if target.kind not in "fc":
+    if dtypes.kind(target) not in "fc":
         which = "Input" if dtype is None else "Optional"
         raise RuntimeError(f"mean(): could not infer output dtype. {which} dtype must be either a floating "
                            f"point or complex dtype. Got: {dtypes.scalar_type_name(target)}")
@@ -261,7 +261,7 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any 
 def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """Mean of the elements that are not NaN over ``dim`` (every dimension when None): ``nansum`` over the
     count of the others (NaN where there are none)."""
-    if input._data.dtype.kind != "f":
+    if dtypes.kind(input._data.dtype) != "f":
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got "
                            f"{_scalar_type(input._data)}")
     present = _graph.wrap(~array_module_of(input._data).isnan(input._data))
@@ -490,7 +490,7 @@ def _correction(name: str, input: Tensor, dim: Any, unbiased: Any, correction: A
         dim, unbiased = None, dim
     if unbiased is not None and correction is not None:
         raise TypeError(f"{name}() received both 'unbiased' and 'correction'; pass only correction")
-    if input._data.dtype.kind != "f":
+    if dtypes.kind(input._data.dtype) != "f":
         raise RuntimeError("std and var only support floating point and complex dtypes")
     if correction is None:
         correction = 1 if unbiased is None else int(unbiased)
@@ -501,7 +501,7 @@ def var(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: b
         correction: Any = None) -> Tensor:
     """Variance over ``dim``: ``sum((x - mean)^2) / (N - correction)``, ``correction=1`` by default
     (Bessel's); ``unbiased=False`` means ``correction=0``."""
-    if input._data.dtype.kind == "c":  # E|z - mean|^2: the variances of the two parts added
+    if dtypes.kind(input._data.dtype) == "c":  # E|z - mean|^2: the variances of the two parts added
         return binary.add(var(input.real, dim, unbiased, keepdim, correction=correction),
                           var(input.imag, dim, unbiased, keepdim, correction=correction))
     axes, correction = _correction("var", input, dim, unbiased, correction)
@@ -511,7 +511,7 @@ def var(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: b
 def std(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
         correction: Any = None) -> Tensor:
     """Standard deviation over ``dim``: ``sqrt(var(input, dim, correction=correction))``."""
-    if input._data.dtype.kind == "c":
+    if dtypes.kind(input._data.dtype) == "c":
         return unary.sqrt(var(input, dim, unbiased, keepdim, correction=correction))
     axes, correction = _correction("std", input, dim, unbiased, correction)
     return Std.apply(input, axes=axes, correction=correction, keepdim=keepdim)
@@ -610,7 +610,7 @@ def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:
     """The p-norm of ``input - other`` (broadcast): ``(sum |input - other|^p)^(1/p)``; ``p`` may be
     ``inf``, ``-inf`` or 0 (the number of differing elements)."""
     for value in (input, other):
-        if value._data.dtype.kind != "f":
+        if dtypes.kind(value._data.dtype) != "f":
             raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
                                f"{_scalar_type(value._data)} instead.")
     return Dist.apply(input, other, p=p)
@@ -637,11 +637,11 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, 
         p = 2
     if x.dtype.kind == "c":  # the norm of the magnitudes, differentiated through abs
         return norm(unary.abs(input), p, dim, keepdim, dtype)
-    if x.dtype.kind != "f":
+    if dtypes.kind(x.dtype) != "f":
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. "
                            f"Got {_scalar_type(x)}")
     dtype = _np_dtype(dtype)
-    if dtype is not None and dtype.kind != "f":
+    if dtype is not None and dtypes.kind(dtype) != "f":
         raise RuntimeError(f"linalg.vector_norm: dtype should be floating point or complex, but got "
                            f"{dtypes.scalar_type_name(dtype)}")
     axes = _axes(dim, x.ndim)
@@ -658,7 +658,7 @@ class Logsumexp(Op):
         ctx.shape, ctx.axes, ctx.keepdim = x.shape, axes, keepdim
         xp = ctx.xp
         reject_complex("logsumexp", x)
-        if x.dtype.kind != "f":  # integers and bools give the default float dtype
+        if dtypes.kind(x.dtype) != "f":  # integers and bools give the default float dtype
             x = x.astype(dtypes.get_default_dtype().numpy)
         if x.size == 0:  # log(0): the sum of no exponentials is 0
             out = xp.full(x.sum(axis=axes, keepdims=keepdim).shape, -_INF, dtype=x.dtype)
@@ -737,7 +737,12 @@ class LogSoftmax(Op):
         else:
             out = x - x.max(axis=dim, keepdims=True)
             total = xp.exp(out).sum(axis=dim, keepdims=True)
-            out -= xp.log(total, out=total)
+            if ctx._widened and dim in (-1, x.ndim - 1):
+                # PyTorch's last-dimension kernel for bfloat16 rounds the sum and its log to bfloat16
+                total = dtypes.round_to_bfloat16(xp.log(dtypes.round_to_bfloat16(total)))
+            else:
+                total = xp.log(total, out=total)
+            out -= total
         ctx.save_for_backward(out)
         return out
 
@@ -759,7 +764,7 @@ def _softmax_input(name: str, input: Tensor, dim: int, dtype: Any) -> tuple:
         input = input.to(dtype)
     x = input._data
     d = _dim(dim, x.ndim, name)
-    if x.dtype.kind != "f":
+    if dtypes.kind(x.dtype) != "f":
         kernel = "lastdim_kernel_impl" if d is None or d == x.ndim - 1 else "kernel_impl"
         raise NotImplementedError(f'"{name}_{kernel}" not implemented for \'{_scalar_type(x)}\'')
     return input, d
@@ -846,7 +851,7 @@ def _reverse_logcumsumexp(xp: Any, v: Any, dim: int) -> Any:
 def logcumsumexp(input: Tensor, dim: int) -> Tensor:
     """``log(cumsum(exp(input)))`` along ``dim``, computed without overflow."""
     x = input._data
-    if x.dtype.kind != "f":
+    if dtypes.kind(x.dtype) != "f":
         raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for \'{_scalar_type(x)}\'')
     return Logcumsumexp.apply(input, dim=_dim(dim, x.ndim, "logcumsumexp"))
 

@@ -148,7 +148,7 @@ def normal(mean: Any, std: Any = 1.0, size: Sequence[int] | None = None, *, gene
     mean_data = mean._data if mean_tensor else mean
     std_data = std._data if std_tensor else std
     shape = np.broadcast_shapes(getattr(mean_data, "shape", ()), getattr(std_data, "shape", ()))
-    dtype_np = data.dtype if data.dtype.kind == "f" else dtypes.get_default_dtype().numpy
+    dtype_np = data.dtype if dtypes.kind(data.dtype) == "f" else dtypes.get_default_dtype().numpy
     gen = _generator(data, generator)
     if std_tensor:
         samples = random.normal(gen, shape, dtype_np) * std_data + (mean_data if mean_tensor else dtype_np.type(mean))
@@ -163,7 +163,7 @@ def normal(mean: Any, std: Any = 1.0, size: Sequence[int] | None = None, *, gene
 def bernoulli(input: Tensor, p: float | None = None, *, generator: Generator | None = None) -> Tensor:
     """1 with probability ``input`` (or the number ``p``) elementwise, else 0, in ``input``'s dtype."""
     data = input._data
-    if data.dtype.kind != "f":
+    if dtypes.kind(data.dtype) != "f":
         raise NotImplementedError(f"\"bernoulli_tensor_cpu_p_\" not implemented for "
                                   f"'{reduction._scalar_type(data)}'")
     probability = data if p is None else p
@@ -210,7 +210,7 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
     positive weights run out, zero-weight categories follow in index order (PyTorch's order among
     those ties is its ``topk``'s sorting order)."""
     data = input._data
-    if data.dtype.kind != "f":
+    if dtypes.kind(data.dtype) != "f":
         raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
                            f"{reduction._scalar_type(data)}")
     if data.ndim not in (1, 2):

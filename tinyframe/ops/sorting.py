@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph, return_types
+from .. import _graph, dtypes, return_types
 from .._dims import wrap_dim
 from .._graph import Op
 from ..device import array_module_of, device_of, move_array
@@ -258,7 +258,7 @@ def _median_rank(x: Any, d: int, ignore_nan: bool) -> Any:
     """
     xp = array_module_of(x)
     n = x.shape[d]
-    if x.dtype.kind != "f":
+    if dtypes.kind(x.dtype) != "f":
         return xp.full(_kept_shape(x.shape, d), (n - 1) // 2, dtype=np.int64)
     valid = xp.sum(~xp.isnan(x), axis=d, keepdims=True)
     if ignore_nan:

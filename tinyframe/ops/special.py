@@ -424,7 +424,7 @@ def round_decimals(input: Tensor, *, decimals: int = 0) -> Tensor:
     """``torch.special.round``: ``round`` of a floating ``input`` (halves to even), recorded as
     ``RoundBackward1`` even without ``decimals``; integer inputs are rejected, as PyTorch does."""
     data = input._data
-    if data.dtype.kind != "f":
+    if dtypes.kind(data.dtype) != "f":
         raise NotImplementedError(f"\"round_vml_cpu\" not implemented for '{dtypes.scalar_type_name(data.dtype)}'")
     return unary.RoundDecimals.apply(input, decimals=decimals)
 
@@ -453,7 +453,7 @@ def _tensors_only(name: str, input: Any, other: Any) -> None:
             raise TypeError(f"{name}(): argument '{argument}' (position {position}) must be Tensor, not "
                             f"{type(value).__name__}")
     dtype = np.result_type(input._data.dtype, other._data.dtype)
-    if dtype.kind != "f":
+    if dtypes.kind(dtype) != "f":
         raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{dtypes.scalar_type_name(dtype)}'")
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, Any
 
-from .. import _graph
+from .. import _graph, dtypes
 from . import binary, construction, linalg, reduction, shape, unary
 
 if TYPE_CHECKING:
@@ -19,7 +19,7 @@ def _observations(name: str, input: Tensor) -> Tensor:
     if input.ndim > 2:
         raise RuntimeError(f"{name}(): expected input to have two or fewer dimensions but got an input with "
                            f"{input.ndim} dimensions")
-    if input._data.dtype.kind == "b":
+    if dtypes.kind(input._data.dtype) == "b":
         raise RuntimeError(f"{name}(): bool dtype is not supported for input")
     return input if input.ndim == 2 else shape.reshape(input, (1, -1))
 
@@ -34,10 +34,10 @@ def _weights(name: str, weights: Tensor | None, observations: int, integral: boo
     if weights.numel() != observations:
         raise RuntimeError(f"cov(): expected {kind} to have the same numel as there are observations in the "
                            f"input but got {weights.numel()} != {observations}")
-    if integral and weights._data.dtype.kind not in "iu":
+    if integral and dtypes.kind(weights._data.dtype) not in "iu":
         raise RuntimeError(f"cov(): expected fweights to have integral dtype but got fweights with "
                            f"{weights.dtype} dtype")
-    if not integral and weights._data.dtype.kind != "f":
+    if not integral and dtypes.kind(weights._data.dtype) != "f":
         raise RuntimeError(f"cov(): expected aweights to have floating point dtype but got aweights with "
                            f"{weights.dtype} dtype")
     if bool((weights._data < 0).any()):

@@ -36,7 +36,7 @@ def where(condition: Any, x: Any, y: Any) -> Tensor:
 
 def zeros_like(x: Tensor) -> Tensor:
     data = x._data  # an array also for 0-d tensors, where ``data * 0`` would be a NumPy scalar
-    dtype = data.dtype if data.dtype.kind in "fc" else "float32"
+    dtype = data.dtype if dtypes.kind(data.dtype) in "fc" else "float32"
     return _graph.wrap(array_module_of(data).zeros_like(data, dtype=dtype))
 
 

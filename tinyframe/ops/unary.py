@@ -50,11 +50,11 @@ _NO_COMPLEX_CLAMP = "clamp is not supported for complex types"
 
 def _floating(x: Any) -> Any:
     """``x`` itself when floating or complex; integer and bool arrays cast to the default float dtype."""
-    return x if x.dtype.kind in "fc" else x.astype(dtypes.get_default_dtype().numpy)
+    return x if dtypes.kind(x.dtype) in "fc" else x.astype(dtypes.get_default_dtype().numpy)
 
 
 def _require_floating(x: Any, name: str) -> None:
-    if x.dtype.kind != "f":
+    if dtypes.kind(x.dtype) != "f":
         raise NotImplementedError(f"\"{name}\" not implemented for '{dtypes.scalar_type_name(x.dtype)}'; "
                                   "convert the input with .float() first")
 
@@ -929,7 +929,7 @@ def signbit(input: Tensor) -> Tensor:
 def angle(input: Tensor) -> Tensor:
     """The argument of each element, ``atan2(imag, real)`` in ``(-pi, pi]``: for real numbers ``pi`` where
     negative, else 0 (NaN stays NaN; the gradient is zero); integer inputs give the default float dtype."""
-    return ComplexAngle.apply(input) if input._data.dtype.kind == "c" else Angle.apply(input)
+    return ComplexAngle.apply(input) if dtypes.kind(input._data.dtype) == "c" else Angle.apply(input)
 
 
 def isfinite(input: Tensor) -> Tensor:

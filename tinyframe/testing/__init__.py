@@ -11,7 +11,7 @@ from ..tensor import Tensor
 __all__ = ["assert_close", "assert_allclose"]
 
 # PyTorch's defaults by dtype: (rtol, atol); integers and bool must be equal.
-_TOLERANCES = {"float16": (1e-3, 1e-5), "float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7)}
+_TOLERANCES = {"bfloat16": (1.6e-2, 1e-5), "float16": (1e-3, 1e-5), "float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7)}
 
 
 def assert_close(actual: Any, expected: Any, *, rtol: float | None = None, atol: float | None = None,
@@ -79,8 +79,7 @@ def _assert_tensors_close(actual: Any, expected: Any, *, rtol: float | None, ato
             raise AssertionError(msg or f"The values for attribute '{attribute}' do not match: {a!r} != {e!r}.")
     if rtol is None:
         rtol, atol = max(_TOLERANCES.get(t.dtype.name, (0.0, 0.0)) for t in (actual, expected))
-    a = np.asarray(actual.detach().cpu().numpy())
-    e = np.asarray(expected.detach().cpu().numpy())
+    a, e = (np.asarray(_host(t.detach())) for t in (actual, expected))
     exact = rtol == 0 and atol == 0
     if a.dtype.kind in "biu" and e.dtype.kind in "biu":
         a, e = a.astype(np.int64), e.astype(np.int64)
@@ -106,3 +105,8 @@ def _assert_tensors_close(actual: Any, expected: Any, *, rtol: float | None, ato
         bound = "" if exact else f" (up to {allowed} allowed)"
         lines.append(f"Greatest {name} difference: {flat[at].item()} at index {index}{bound}")
     raise AssertionError("\n".join(lines))
+
+
+def _host(t: Tensor) -> Any:
+    """The values of ``t`` as a NumPy array; bfloat16 (which ``numpy()`` refuses) as float32, exactly."""
+    return t.cpu().float().numpy() if t.dtype.name == "bfloat16" else t.cpu().numpy()

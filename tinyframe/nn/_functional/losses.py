@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ... import grad_mode
+from ... import _autocast, grad_mode
 from ...device import array_module_of
 from ...ops import binary, indexing, unary
 from ...ops import reduction as reductions
@@ -26,6 +26,7 @@ def _reduced(losses: Tensor, reduction: str, size_average: bool | None = None, r
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
+@_autocast.float32
 def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0,
                         size_average: bool | None = None, reduce: bool | None = None,
                         reduction: str = "mean") -> Tensor:
@@ -37,6 +38,7 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
     return _reduced(binary.clamp_min(gap, 0.0), reduction, size_average, reduce)
 
 
+@_autocast.float32
 def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, size_average: bool | None = None,
                          reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     """``input`` where ``target == 1``, ``max(0, margin - input)`` where ``target == -1``."""
@@ -45,6 +47,7 @@ def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, siz
     return _reduced(binary.add(margin_part, self_part), reduction, size_average, reduce)
 
 
+@_autocast.float32
 def soft_margin_loss(input: Tensor, target: Tensor, size_average: bool | None = None, reduce: bool | None = None,
                      reduction: str = "mean") -> Tensor:
     """``log(1 + exp(-target * input))``."""
@@ -70,6 +73,7 @@ def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | 
     return _reduced(per_sample, reduction, size_average, reduce)
 
 
+@_autocast.float32
 def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0,
                           size_average: bool | None = None, reduce: bool | None = None,
                           reduction: str = "mean") -> Tensor:
@@ -85,6 +89,7 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
     return _reduced(binary.add(positive, negative), reduction, size_average, reduce)
 
 
+@_autocast.float32
 def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2,
                         eps: float = 1e-6, swap: bool = False, size_average: bool | None = None,
                         reduce: bool | None = None, reduction: str = "mean") -> Tensor:
@@ -114,6 +119,7 @@ def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative
     return _reduced(losses, reduction)
 
 
+@_autocast.float32
 def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False,
                      size_average: bool | None = None, eps: float = 1e-8, reduce: bool | None = None,
                      reduction: str = "mean") -> Tensor:
@@ -156,6 +162,7 @@ def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor | float, full: 
 
 
 @composed_op("MultiMarginLossBackward0", ('input',))
+@_autocast.float32
 def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1.0, weight: Tensor | None = None,
                       size_average: bool | None = None, reduce: bool | None = None,
                       reduction: str = "mean") -> Tensor:
@@ -180,6 +187,7 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     return _reduced(losses, reduction, size_average, reduce)
 
 
+@_autocast.float32
 def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
                            reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     """``sum_{j, i} max(0, 1 - (x[y_j] - x[i])) / C`` per sample: ``y_j`` the target classes listed in

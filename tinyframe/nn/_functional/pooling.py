@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import _autocast
 from ...device import array_module_of
 from ...ops import binary, indexing, scattering, unary
 from ...ops import reduction as reductions
@@ -328,6 +329,7 @@ def lp_pool3d(input: Tensor, norm_type: float, kernel_size: Any, stride: Any = N
 
 
 @composed_op("ConvolutionBackward0", ('input', 'weight', 'bias'))
+@_autocast.lower_precision
 def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1, padding: Any = 0,
                      output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
     """3-d transposed convolution of ``(N, C_in, D, H, W)`` or ``(C_in, D, H, W)`` with

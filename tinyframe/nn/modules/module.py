@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 from ... import dtypes, grad_mode
 from ..._toplevel import typename
 from ...autograd.hooks import RemovableHandle
-from ...device import as_device, move_array
+from ...device import as_device, check_dtype_on, device_of, move_array
 from ...tensor import Tensor, parse_to_arguments
 from ..parameter import Buffer, Parameter
 from ._backward_hooks import call_with_backward_hooks
@@ -340,7 +340,8 @@ class Module:
 
     def _convert(self, target_device: Any, target_dtype: dtypes.dtype | None) -> Module:
         def convert(array: Any) -> Any:
-            if target_dtype is not None and array.dtype.kind == "f" and array.dtype != target_dtype.numpy:
+            if target_dtype is not None and dtypes.kind(array.dtype) == "f" and array.dtype != target_dtype.numpy:
+                check_dtype_on(target_dtype.numpy, device_of(array))
                 array = array.astype(target_dtype.numpy)
             return array if target_device is None else move_array(array, target_device)
 
@@ -371,6 +372,10 @@ class Module:
 
     def half(self) -> Module:
         return self._convert(None, dtypes.float16)
+
+    def bfloat16(self) -> Module:
+        """Casts the floating parameters and buffers to bfloat16 in place."""
+        return self._convert(None, dtypes.bfloat16)
 
     def type(self, dst_type: Any) -> Module:
         return self._convert(None, dtypes.as_dtype(dst_type))
