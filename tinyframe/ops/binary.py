@@ -544,11 +544,13 @@ def pow(input: Any, exponent: Any) -> Tensor:
 
 def maximum(input: Tensor, other: Tensor) -> Tensor:
     """Elementwise maximum; at ties the gradient is split evenly."""
+    _require_tensors("maximum", input, other)
     return Maximum.apply(input, other)
 
 
 def minimum(input: Tensor, other: Tensor) -> Tensor:
     """Elementwise minimum; at ties the gradient is split evenly."""
+    _require_tensors("minimum", input, other)
     return Minimum.apply(input, other)
 
 
@@ -712,11 +714,13 @@ def lerp(input: Tensor, end: Tensor, weight: Any) -> Tensor:
 
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
     """``input + value * tensor1 * tensor2``, elementwise with broadcasting."""
+    _require_tensors("addcmul", input, tensor1, tensor2, names=("input", "tensor1", "tensor2"))
     return Addcmul.apply(input, tensor1, tensor2, value=value)
 
 
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
     """``input + value * tensor1 / tensor2``, elementwise with broadcasting."""
+    _require_tensors("addcdiv", input, tensor1, tensor2, names=("input", "tensor1", "tensor2"))
     return Addcdiv.apply(input, tensor1, tensor2, value=value)
 
 
@@ -727,6 +731,7 @@ def xlogy(input: Any, other: Any) -> Tensor:
 
 def atan2(input: Tensor, other: Tensor) -> Tensor:
     """The angle of the point ``(other, input)``, elementwise: ``atan(input / other)`` in the right quadrant."""
+    _require_tensors("atan2", input, other)
     return Atan2.apply(input, other)
 
 
@@ -735,16 +740,19 @@ arctan2 = atan2
 
 def hypot(input: Tensor, other: Tensor) -> Tensor:
     """``sqrt(input ** 2 + other ** 2)``, elementwise, without overflow for large operands."""
+    _require_tensors("hypot", input, other)
     return Hypot.apply(input, other)
 
 
 def logaddexp(input: Tensor, other: Tensor) -> Tensor:
     """``log(exp(input) + exp(other))``, elementwise, without overflow."""
+    _require_tensors("logaddexp", input, other)
     return Logaddexp.apply(input, other)
 
 
 def logaddexp2(input: Tensor, other: Tensor) -> Tensor:
     """``log2(2 ** input + 2 ** other)``, elementwise, without overflow."""
+    _require_tensors("logaddexp2", input, other)
     return Logaddexp2.apply(input, other)
 
 
@@ -781,8 +789,10 @@ def fmin(input: Tensor, other: Tensor) -> Tensor:
     return Fmin.apply(input, other)
 
 
-def _require_tensors(name: str, input: Any, other: Any) -> None:
-    for position, (argument, value) in enumerate((("input", input), ("other", other)), 1):
+def _require_tensors(name: str, *values: Any, names: tuple[str, ...] = ("input", "other")) -> None:
+    """PyTorch's argument parser's TypeError for ops whose signature takes only Tensors (no Scalar
+    overload): ``maximum(t, 1)`` raises where ``add(t, 1)`` does not."""
+    for position, (argument, value) in enumerate(zip(names, values), 1):
         if not isinstance(value, _graph.Tensor):
             raise TypeError(f"{name}(): argument '{argument}' (position {position}) must be Tensor, not "
                             f"{type(value).__name__}")
@@ -929,16 +939,19 @@ def ge(input: Any, other: Any) -> Tensor:
 
 def logical_and(input: Any, other: Any) -> Tensor:
     """Whether both ``input`` and ``other`` are nonzero, elementwise, broadcasting: a bool tensor."""
+    _require_tensors("logical_and", input, other)
     return _compare(input, other, lambda a, b: (a != 0) & (b != 0))
 
 
 def logical_or(input: Any, other: Any) -> Tensor:
     """Whether ``input`` or ``other`` is nonzero, elementwise, broadcasting: a bool tensor."""
+    _require_tensors("logical_or", input, other)
     return _compare(input, other, lambda a, b: (a != 0) | (b != 0))
 
 
 def logical_xor(input: Any, other: Any) -> Tensor:
     """Whether exactly one of ``input`` and ``other`` is nonzero, elementwise, broadcasting: a bool tensor."""
+    _require_tensors("logical_xor", input, other)
     return _compare(input, other, lambda a, b: (a != 0) ^ (b != 0))
 
 
@@ -948,9 +961,16 @@ def logical_not(input: Tensor) -> Tensor:
 
 
 def _require_integral(name: str, *values: Any) -> None:
-    for v in values:
-        if isinstance(v, _graph.Tensor) and v._data.dtype.kind == "f":
-            raise RuntimeError(f"\"{name}\" is not implemented for floating-point tensors ({v.dtype})")
+    """PyTorch's ``"<name>_cpu" not implemented for '<type>'`` where the operands' common dtype (Python
+    numbers included) is floating or complex: the bitwise kernels exist for integers and bool only.
+    Shapes that do not broadcast are reported first, as PyTorch reports them."""
+    common = dtypes.result_type(*((v.dtype, v.ndim) if isinstance(v, _graph.Tensor) else v for v in values))
+    if common.is_floating_point or common.is_complex:
+        try:
+            np.broadcast_shapes(*(v.shape for v in values if isinstance(v, _graph.Tensor)))
+        except ValueError as exc:
+            raise shape_error(name, values, exc) from exc
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{dtypes.scalar_type_name(common)}'")
 
 
 def bitwise_and(input: Any, other: Any) -> Tensor:
@@ -976,6 +996,7 @@ def bitwise_not(input: Tensor) -> Tensor:
 def isclose(input: Tensor, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8,
             equal_nan: bool = False) -> Tensor:
     """Elementwise ``|input - other| <= atol + rtol * |other|``."""
+    _require_tensors("isclose", input, other)
     xp = array_module_of(input._data)
     return _compare(input, other, lambda a, b: xp.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
