@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _graph, dtypes, return_types
-from .._dims import wrap_dim
+from .._dims import as_index, wrap_dim
 from .._graph import MultiOutputOp, Op
 from ..device import array_module_of
 from . import binary, unary
@@ -42,12 +42,10 @@ def _axes(dim: Any, ndim: int) -> tuple | None:
         return None
     if type(dim) is int and -ndim <= dim < ndim:  # fast path: one valid dim
         return (dim % ndim,)
-    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
     axes = []
     for d in dims:
-        if not isinstance(d, int):
-            raise TypeError(f"argument 'dim' must be int or tuple of ints, not {type(d).__name__}")
-        d = wrap_dim(d, ndim)
+        d = wrap_dim(as_index(d, expected="int or tuple of ints"), ndim)
         if d in axes:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
         axes.append(d)
@@ -56,9 +54,10 @@ def _axes(dim: Any, ndim: int) -> tuple | None:
 
 def _dim(dim: Any, ndim: int, name: str) -> int | None:
     """One dimension, wrapped; None for a 0-d tensor (whose only "dimension" is the element)."""
-    if not isinstance(dim, int):
-        raise TypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
-    dim = wrap_dim(dim, ndim)
+    try:
+        dim = wrap_dim(dim, ndim)
+    except TypeError as exc:
+        raise TypeError(f"{name}(): {exc}") from None
     return dim if ndim else None
 
 

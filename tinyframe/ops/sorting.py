@@ -163,7 +163,7 @@ def _long(array: Any) -> Tensor:
 
 
 def _dim_of(input: Tensor, dim: int) -> int:
-    return wrap_dim(dim, input.ndim) if input.ndim else 0
+    return wrap_dim(dim, input.ndim)  # a 0-d tensor takes dim 0 or -1, as PyTorch
 
 
 def _check_tensor(name: str, input: Any) -> None:
@@ -190,10 +190,10 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool
 def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
     """The int64 positions that sort ``input`` along ``dim`` (``sort(...).indices``)."""
     _check_tensor("argsort", input)
-    x = input._data
+    x, d = input._data, _dim_of(input, dim)
     if x.ndim == 0:
         return _long(array_module_of(x).zeros((), int))
-    return _long(_stable_argsort(array_module_of(x), x, _dim_of(input, dim), descending))
+    return _long(_stable_argsort(array_module_of(x), x, d, descending))
 
 
 def msort(input: Tensor) -> Tensor:
