@@ -132,6 +132,15 @@ def cpp_type_name(d: Any) -> str:
     return _CPP_TYPE_NAMES.get(d.name, d.name)
 
 
+def check_kernel(kernel: str, d: Any, kinds: str) -> None:
+    """PyTorch's NotImplementedError ``"<kernel>" not implemented for '<ScalarType>'`` when the kind of
+    ``d`` (a tinyframe or NumPy dtype; NumPy's kind letters: ``b`` bool, ``u``/``i`` integers, ``f``
+    floating, ``c`` complex) is not among ``kinds``, the dtypes that PyTorch's kernel is compiled for."""
+    np_dtype = np.dtype(d.numpy if isinstance(d, dtype) else d)
+    if np_dtype.kind not in kinds:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{scalar_type_name(np_dtype)}'")
+
+
 def legacy_type_name(d: dtype) -> str:
     """PyTorch's legacy tensor type name of ``d``: ``FloatTensor`` for float32, ``LongTensor`` for int64."""
     return _SCALAR_TYPE_NAMES[d.name] + "Tensor"
