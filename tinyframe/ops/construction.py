@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph, creation
+from .. import _graph, creation, dtypes
 from .._dims import wrap_dim
 from .._graph import Op
 from ..device import add_at, array_module_of, storage_of
@@ -367,6 +367,7 @@ def trace(input: Tensor) -> Tensor:
     """The sum of the main diagonal of a matrix (integers give int64)."""
     if input.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
+    dtypes.check_kernel("trace", input.dtype, "uifc")
     return Trace.apply(input)
 
 

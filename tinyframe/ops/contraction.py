@@ -266,6 +266,7 @@ class Addmm(Op):
     """
 
     saved_inputs, saved_options = ("mat1", "mat2"), ("alpha", "beta")
+    kernel: str | None = "addmm_impl_cpu_"  # PyTorch's kernel, named in its error for bool operands
 
     @staticmethod
     def product(a: Any, b: Any) -> Any:
@@ -273,6 +274,8 @@ class Addmm(Op):
 
     @staticmethod
     def forward(ctx: Addmm, input: Any, mat1: Any, mat2: Any, *, beta: Any, alpha: Any) -> Any:
+        if ctx.kernel is not None:
+            linalg.reject_bool(ctx.kernel, mat1)
         ctx.beta, ctx.alpha = beta, alpha
         ctx.save_for_backward(mat1, mat2)
         ctx.mat2_transposed = linalg.is_transposed(mat2)
@@ -312,11 +315,11 @@ class Addmm(Op):
 
 
 class Addmv(Addmm):
-    pass
+    kernel = "addmv_impl_cpu"
 
 
 class Baddbmm(Addmm):
-    pass
+    kernel = "baddbmm"
 
 
 class Addbmm(Addmm):
@@ -328,6 +331,8 @@ class Addbmm(Addmm):
 
 
 class Addr(Addmm):
+    kernel = None  # an outer product: bool operands are PyTorch's logical and
+
     @staticmethod
     def product(a: Any, b: Any) -> Any:
         return a[:, None] * b
