@@ -273,10 +273,13 @@ class Where(Op):
         return xp.where(condition, g, zero), xp.where(condition, zero, g)
 
 
+NO_COMPLEX_CLAMP = "clamp is not supported for complex types"
+
+
 class Clamp(Op, node_name="ClampBackward1"):
     @staticmethod
     def forward(ctx: Clamp, x: Any, *, low: Any, high: Any) -> Any:
-        reject_complex("clamp", x, message="clamp is not supported for complex types")
+        reject_complex("clamp", x, low, high, message=NO_COMPLEX_CLAMP)
         ctx.save_for_backward(x)
         ctx.low, ctx.high = low, high
         # An integer tensor clamped to a float bound becomes floating, as in PyTorch.
@@ -311,6 +314,7 @@ class ClampTensor(Op, node_name="ClampBackward0"):
 
     @staticmethod
     def forward(ctx: ClampTensor, x: Any, *bounds: Any, has_low: bool, has_high: bool) -> Any:
+        reject_complex("clamp", x, *bounds, message=NO_COMPLEX_CLAMP)
         ctx.save_for_backward(x, *bounds)
         ctx.has_low, ctx.has_high = has_low, has_high
         low, high = _clamp_bounds(bounds, has_low, has_high)
@@ -495,6 +499,7 @@ def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
     if rounding_mode is None:
         return Div.apply(input, other)
     if rounding_mode in ("floor", "trunc"):
+        _check_common_kernel(f"div_{rounding_mode}_cpu", "uif", input, other)
         return RoundingDiv.apply(input, other, compute=_ROUNDINGS[rounding_mode])
     raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                      f"'{rounding_mode}'")
@@ -741,18 +746,21 @@ arctan2 = atan2
 def hypot(input: Tensor, other: Tensor) -> Tensor:
     """``sqrt(input ** 2 + other ** 2)``, elementwise, without overflow for large operands."""
     _require_tensors("hypot", input, other)
+    _check_common_kernel("hypot_cpu", "f", input, other)  # no integer kernel: integers are not promoted
     return Hypot.apply(input, other)
 
 
 def logaddexp(input: Tensor, other: Tensor) -> Tensor:
     """``log(exp(input) + exp(other))``, elementwise, without overflow."""
     _require_tensors("logaddexp", input, other)
+    _check_common_kernel("logaddexp_cpu", "f", input, other)  # no integer kernel: integers are not promoted
     return Logaddexp.apply(input, other)
 
 
 def logaddexp2(input: Tensor, other: Tensor) -> Tensor:
     """``log2(2 ** input + 2 ** other)``, elementwise, without overflow."""
     _require_tensors("logaddexp2", input, other)
+    _check_common_kernel("logaddexp2_cpu", "f", input, other)  # no integer kernel: integers are not promoted
     return Logaddexp2.apply(input, other)
 
 
@@ -769,6 +777,7 @@ def copysign(input: Any, other: Any) -> Tensor:
 def fmod(input: Any, other: Any) -> Tensor:
     """C's ``fmod``: ``input - trunc(input / other) * other``, the remainder with the sign of ``input``
     (``remainder`` takes the sign of ``other``). Integer operands give an integer result."""
+    _check_common_kernel("fmod_cpu", "uif", input, other)
     if all(_is_integral(v) for v in (input, other)):
         # CuPy arrays reach CuPy's fmod through __array_ufunc__; an integer zero divisor raises.
         return _compare(input, other, _rounding_division(np.fmod))
@@ -890,14 +899,14 @@ def _is_integral(value: Any) -> bool:
 
 def floor_divide(input: Any, other: Any) -> Tensor:
     """``input // other``: the quotient rounded towards minus infinity; an integer zero divisor raises."""
-    reject_complex("div_floor", input, other)
+    _check_common_kernel("div_floor_cpu", "uif", input, other)
     return FloorDivide.apply(input, other)
 
 
 def remainder(input: Any, other: Any) -> Tensor:
     """``input % other``, with the sign of ``other`` (Python's modulus); an integer zero divisor raises.
     The gradient is ``g`` for ``input`` and ``-g * floor(input / other)`` for ``other``."""
-    reject_complex("remainder", input, other)
+    _check_common_kernel("remainder_cpu", "uif", input, other)
     if not isinstance(input, _graph.Tensor) or all(_is_integral(v) for v in (input, other)):
         return _compare(input, other, _rounding_division(_remainder))  # no derivative (PyTorch's NotImplemented)
     return (_RemainderScalar if isinstance(other, (int, float)) else Remainder).apply(input, other)
@@ -960,36 +969,38 @@ def logical_not(input: Tensor) -> Tensor:
     return _graph.wrap(input._data == 0)
 
 
-def _require_integral(name: str, *values: Any) -> None:
-    """PyTorch's ``"<name>_cpu" not implemented for '<type>'`` where the operands' common dtype (Python
-    numbers included) is floating or complex: the bitwise kernels exist for integers and bool only.
-    Shapes that do not broadcast are reported first, as PyTorch reports them."""
+def _check_common_kernel(kernel: str, kinds: str, *values: Any) -> None:
+    """PyTorch's ``"<kernel>" not implemented for '<type>'`` where the operands' common dtype (Python
+    numbers included) is not of ``kinds`` (NumPy's kind letters); shapes that do not broadcast are
+    reported first, as PyTorch reports them."""
     common = dtypes.result_type(*((v.dtype, v.ndim) if isinstance(v, _graph.Tensor) else v for v in values))
-    if common.is_floating_point or common.is_complex:
+    try:
+        dtypes.check_kernel(kernel, common, kinds)
+    except NotImplementedError:
         try:
             np.broadcast_shapes(*(v.shape for v in values if isinstance(v, _graph.Tensor)))
         except ValueError as exc:
-            raise shape_error(name, values, exc) from exc
-        raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{dtypes.scalar_type_name(common)}'")
+            raise shape_error(kernel, values, exc) from exc
+        raise
 
 
 def bitwise_and(input: Any, other: Any) -> Tensor:
-    _require_integral("bitwise_and", input, other)
+    _check_common_kernel("bitwise_and_cpu", "bui", input, other)
     return _compare(input, other, lambda a, b: a & b)
 
 
 def bitwise_or(input: Any, other: Any) -> Tensor:
-    _require_integral("bitwise_or", input, other)
+    _check_common_kernel("bitwise_or_cpu", "bui", input, other)
     return _compare(input, other, lambda a, b: a | b)
 
 
 def bitwise_xor(input: Any, other: Any) -> Tensor:
-    _require_integral("bitwise_xor", input, other)
+    _check_common_kernel("bitwise_xor_cpu", "bui", input, other)
     return _compare(input, other, lambda a, b: a ^ b)
 
 
 def bitwise_not(input: Tensor) -> Tensor:
-    _require_integral("bitwise_not", input)
+    _check_common_kernel("bitwise_not_cpu", "bui", input)
     return _graph.wrap(~input._data)
 
 

@@ -45,10 +45,11 @@ def conj_of(value: Any) -> Any:
 def reject_complex(name: str, *values: Any, message: str | None = None,
                    error: type[Exception] = NotImplementedError) -> None:
     """PyTorch's error for an op without complex kernels (comparisons, max, relu, floor, ...): by default
-    its ``"lt" not implemented for 'ComplexFloat'``, else ``message``."""
+    its ``"lt" not implemented for 'ComplexFloat'``, else ``message``. A Python complex number counts (as
+    complex64, the dtype it takes against a float32 tensor): ``t < 1j`` raises as ``t < tensor(1j)``."""
     for value in values:
-        if is_complex_array(value):
-            dtype = value._data.dtype if isinstance(value, _graph.Tensor) else value.dtype
+        if isinstance(value, builtins.complex) or is_complex_array(value):
+            dtype = getattr(value, "dtype", None) or dtypes.scalar_dtype(value)
             raise error(message or f"\"{name}\" not implemented for '{dtypes.scalar_type_name(dtype)}': "
                         f"{name} is not defined on complex numbers")
 

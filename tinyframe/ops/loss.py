@@ -90,9 +90,7 @@ def _data_on_device_of(value: Tensor | None, reference: Tensor, name: str) -> An
 
 
 def _require_floating(input: Tensor, kernel: str) -> None:
-    data = input._data
-    if data.dtype.kind != "f":
-        raise NotImplementedError(f"\"{kernel}_{device_of(data).type}\" not implemented for '{_type_name(data)}'")
+    dtypes.check_kernel(f"{kernel}_{device_of(input._data).type}", input.dtype, "f")
 
 
 def _warn_if_broadcast(input: Tensor, target: Tensor) -> None:

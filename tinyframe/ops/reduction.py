@@ -383,12 +383,14 @@ def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
 def _arg_extreme(name: str, input: Tensor, dim: Any, keepdim: bool) -> Tensor:
     x = input._data
     reject_complex(name, x, message=f"{name}(): does not support complex input", error=RuntimeError)
+    d = None if dim is None else _dim(dim, x.ndim, name)
+    if x.dtype.kind == "b":
+        raise RuntimeError(f"{name}(): does not support bool input")
     if dim is None:
         if x.size == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
         out = x.argmax() if name == "argmax" else x.argmin()
         return _graph.wrap(out.reshape((1,) * x.ndim) if keepdim else out)
-    d = _dim(dim, x.ndim, name)
     if x.size == 0:
         _require_nonempty(name, x.shape, (d,))
     out = x.argmax(axis=d, keepdims=keepdim) if name == "argmax" else x.argmin(axis=d, keepdims=keepdim)

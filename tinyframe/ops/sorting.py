@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph, return_types
+from .. import _graph, dtypes, return_types
 from .._dims import wrap_dim
 from .._graph import Op
 from ..device import array_module_of, device_of, move_array
@@ -166,9 +166,12 @@ def _dim_of(input: Tensor, dim: int) -> int:
     return wrap_dim(dim, input.ndim)  # a 0-d tensor takes dim 0 or -1, as PyTorch
 
 
-def _check_tensor(name: str, input: Any) -> None:
+def _check_tensor(name: str, input: Any, kernel: str | None = None, kinds: str = "uif") -> None:
+    """A Tensor argument, of a dtype that PyTorch's ``kernel`` (if named) has an implementation for."""
     if not isinstance(input, _graph.Tensor):
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    if kernel is not None:
+        dtypes.check_kernel(kernel, input.dtype, kinds)
     reject_complex(name, input, message=f"{name} does not support complex dtypes: complex numbers have no order",
                    error=RuntimeError)
 
@@ -210,6 +213,8 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     size = x.shape[d] if x.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
+    if x.dtype.kind == "b":
+        raise RuntimeError("topk does not support bool dtypes on CPU")
     if x.ndim == 0:
         return return_types.topk(Topk.apply(input, index=(Ellipsis,)), _long(array_module_of(x).zeros((), int)))
     order = _stable_argsort(array_module_of(x), x, d, largest)
@@ -235,7 +240,7 @@ def _kth_positions(input: Tensor, name: str, dim: int, rank: Any) -> tuple:
 
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
     """The ``k``-th smallest element (``k`` counts from 1) along ``dim`` and its position."""
-    _check_tensor("kthvalue", input)
+    _check_tensor("kthvalue", input, "kthvalue_cpu")
     size = input.shape[_dim_of(input, dim)] if input.ndim else 1
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {_dim_of(input, dim)}")
@@ -271,7 +276,9 @@ def _kept_shape(shape: tuple, d: int) -> tuple:
 
 
 def _median(name: str, ops: tuple, result: type, input: Tensor, dim: Any, keepdim: bool) -> Any:
-    _check_tensor(name, input)
+    if dim is not None and isinstance(input, _graph.Tensor):
+        _dim_of(input, dim)  # PyTorch checks the dim before the dtype
+    _check_tensor(name, input, "median_cpu" if dim is None else "median_out")
     x = input._data
     ignore_nan = name == "nanmedian"
     if dim is None:
@@ -304,7 +311,7 @@ def nanmedian(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
     """The most frequent value along ``dim`` (the smallest of equally frequent ones) and the position
     of its last occurrence, as the named tuple ``(values, indices)``."""
-    _check_tensor("mode", input)
+    _check_tensor("mode", input, "mode_cpu", "buif")
     x = input._data
     d = _dim_of(input, dim)
     if x.ndim == 0:
@@ -490,6 +497,11 @@ def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False
         raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
                            f"dimensions of boundaries tensor and input value tensor must match, but we got "
                            f"boundaries tensor {list(seq.shape)} and input value tensor {list(values.shape)}")
+    if scalar and seq.ndim != 1:
+        raise RuntimeError(f"torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension "
+                           f"is 1, but we got boundaries tensor dim({seq.ndim}) and input value's dim(0) numel(1)")
+    common = dtypes.result_type((sorted_sequence.dtype, seq.ndim), input if scalar else (input.dtype, values.ndim))
+    dtypes.check_kernel("searchsorted_out_cpu", common, "uif")
     xp = array_module_of(seq)
     how = "right" if right else "left"
     if seq.ndim <= 1:
