@@ -382,14 +382,15 @@ def _sincos256(x: np.ndarray) -> tuple:
     return np.where(sin_negative, -sin, sin), np.where(cos_negative, -cos, cos)
 
 
-def _require_real(dtype: Any) -> None:
+def require_real(dtype: Any) -> None:
+    """PyTorch's error for integer draws (``random_``, ``randint``) of a complex dtype."""
     if np.dtype(dtype).kind == "c":
         raise RuntimeError("check_random_bounds handles only integral, floating-point and boolean types")
 
 
 def randint(gen: Generator, shape: tuple, dtype: Any, low: int, high: int) -> Any:
     """``random_(low, high)``: ``random() % range + low``, ``random64()`` for ranges of 2**32 or more."""
-    _require_real(dtype)
+    require_real(dtype)
     if gen.device.type != "cpu":
         return gen.state.randint(low, high, shape, dtype=np.int64).astype(dtype)
     span = high - low
@@ -406,7 +407,7 @@ _FULL_RANGE = {"int64": (True, 2**63), "float64": (True, 2**53 + 1), "float32": 
 def random_bits(gen: Generator, shape: tuple, dtype: Any) -> Any:
     """``random_()``: integers in ``[0, 2**mantissa]`` (floats) or ``[0, max]`` (integers) of ``dtype``."""
     dtype = np.dtype(dtype)
-    _require_real(dtype)
+    require_real(dtype)
     wide, modulus = _FULL_RANGE[dtype.name]
     if gen.device.type != "cpu":
         return gen.state.randint(0, min(modulus, 2**62), shape, dtype=np.int64).astype(dtype)

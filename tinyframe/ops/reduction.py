@@ -52,12 +52,17 @@ def _axes(dim: Any, ndim: int) -> tuple | None:
     return tuple(axes) if axes and ndim else None
 
 
-def _dim(dim: Any, ndim: int, name: str) -> int | None:
-    """One dimension, wrapped; None for a 0-d tensor (whose only "dimension" is the element)."""
+def _dim_index(dim: Any, name: str) -> int:
+    """``dim`` as an int, or the TypeError of PyTorch's argument parser (checked before anything else)."""
     try:
-        dim = wrap_dim(dim, ndim)
+        return as_index(dim)
     except TypeError as exc:
         raise TypeError(f"{name}(): {exc}") from None
+
+
+def _dim(dim: Any, ndim: int, name: str) -> int | None:
+    """One dimension, wrapped; None for a 0-d tensor (whose only "dimension" is the element)."""
+    dim = wrap_dim(_dim_index(dim, name), ndim)
     return dim if ndim else None
 
 
@@ -383,7 +388,8 @@ def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
 def _arg_extreme(name: str, input: Tensor, dim: Any, keepdim: bool) -> Tensor:
     x = input._data
     reject_complex(name, x, message=f"{name}(): does not support complex input", error=RuntimeError)
-    d = None if dim is None else _dim(dim, x.ndim, name)
+    if dim is not None:
+        dim = _dim_index(dim, name)
     if x.dtype.kind == "b":
         raise RuntimeError(f"{name}(): does not support bool input")
     if dim is None:
@@ -391,6 +397,7 @@ def _arg_extreme(name: str, input: Tensor, dim: Any, keepdim: bool) -> Tensor:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
         out = x.argmax() if name == "argmax" else x.argmin()
         return _graph.wrap(out.reshape((1,) * x.ndim) if keepdim else out)
+    d = _dim(dim, x.ndim, name)
     if x.size == 0:
         _require_nonempty(name, x.shape, (d,))
     out = x.argmax(axis=d, keepdims=keepdim) if name == "argmax" else x.argmin(axis=d, keepdims=keepdim)

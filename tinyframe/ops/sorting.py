@@ -491,15 +491,15 @@ def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False
     seq = sorted_sequence._data
     scalar = not isinstance(input, _graph.Tensor)
     values = array_module_of(seq).asarray(input) if scalar else input._data
+    if scalar and seq.ndim != 1:
+        raise RuntimeError(f"torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension "
+                           f"is 1, but we got boundaries tensor dim({seq.ndim}) and input value's dim(0) numel(1)")
     if sorter is not None:
         seq = array_module_of(seq).take_along_axis(seq, sorter._data, axis=-1)
     if seq.ndim > 1 and seq.shape[:-1] != values.shape[:-1]:
         raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
                            f"dimensions of boundaries tensor and input value tensor must match, but we got "
                            f"boundaries tensor {list(seq.shape)} and input value tensor {list(values.shape)}")
-    if scalar and seq.ndim != 1:
-        raise RuntimeError(f"torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension "
-                           f"is 1, but we got boundaries tensor dim({seq.ndim}) and input value's dim(0) numel(1)")
     common = dtypes.result_type((sorted_sequence.dtype, seq.ndim), input if scalar else (input.dtype, values.ndim))
     dtypes.check_kernel("searchsorted_out_cpu", common, "uif")
     xp = array_module_of(seq)
