@@ -132,12 +132,13 @@ def cpp_type_name(d: Any) -> str:
     return _CPP_TYPE_NAMES.get(d.name, d.name)
 
 
-def check_kernel(kernel: str, d: Any, kinds: str) -> None:
+def check_kernel(kernel: str, d: Any, kinds: str, *, half: bool = True) -> None:
     """PyTorch's NotImplementedError ``"<kernel>" not implemented for '<ScalarType>'`` when the kind of
     ``d`` (a tinyframe or NumPy dtype; NumPy's kind letters: ``b`` bool, ``u``/``i`` integers, ``f``
-    floating, ``c`` complex) is not among ``kinds``, the dtypes that PyTorch's kernel is compiled for."""
+    floating, ``c`` complex) is not among ``kinds``, the dtypes that PyTorch's kernel is compiled for
+    (float16 too unless ``half`` is False)."""
     np_dtype = np.dtype(d.numpy if isinstance(d, dtype) else d)
-    if np_dtype.kind not in kinds:
+    if np_dtype.kind not in kinds or (not half and np_dtype == np.float16):
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{scalar_type_name(np_dtype)}'")
 
 

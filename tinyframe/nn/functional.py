@@ -697,6 +697,9 @@ def _bernoulli_keep(data: Any, shape: tuple, p: float) -> Any:
     is PyTorch's ``empty_like(input)``, filled in the input's memory order."""
     if p == 1.0:
         return array_module_of(data).zeros(shape, data.dtype)
+    if data.dtype.kind in "biu":  # PyTorch scales the kept elements by 1 / (1 - p) in place, in input's dtype
+        raise RuntimeError("result type Float can't be cast to the desired output type "
+                           f"{dtypes.scalar_type_name(data.dtype)}")
     gen = generator_for(device_of(data))
     if shape != data.shape:  # a channel mask: a fresh contiguous tensor
         return random.bernoulli(gen, shape, data.dtype, 1.0 - p)

@@ -1008,6 +1008,9 @@ def isclose(input: Tensor, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8
             equal_nan: bool = False) -> Tensor:
     """Elementwise ``|input - other| <= atol + rtol * |other|``."""
     _require_tensors("isclose", input, other)
+    if input.dtype != other.dtype:
+        raise RuntimeError(f"{dtypes.scalar_type_name(input.dtype)} did not match "
+                           f"{dtypes.scalar_type_name(other.dtype)}")
     xp = array_module_of(input._data)
     return _compare(input, other, lambda a, b: xp.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
 

@@ -166,18 +166,20 @@ class _Elementwise(Op):
     On complex inputs every op of the table is holomorphic with real coefficients, so ``f'(conj z) =
     conj(f'(z))``: backward hands ``vjp`` the conjugate of what was saved, and the same line gives PyTorch's
     complex gradient ``g * conj(f'(z))``. Ops PyTorch has no complex kernel for name their error in
-    ``complex_error``; ops it has floating kernels only for name that kernel in ``kernel``."""
+    ``complex_error``; ops whose kernel PyTorch builds for fewer dtypes name it in ``kernel``, with the
+    dtype kinds of the inputs it takes (``kinds``) and whether it takes float16 (``half``)."""
 
     saves: str
     compute: Any
     vjp: Any
     complex_error: Any
-    kernel: str | None
+    kernel: tuple | None
 
     @staticmethod
     def forward(ctx: _Elementwise, x: Any) -> Any:
         if ctx.kernel is not None:
-            dtypes.check_kernel(ctx.kernel, x.dtype, "f")
+            name, kinds, half = ctx.kernel
+            dtypes.check_kernel(name, x.dtype, kinds, half=half)
         if ctx.complex_error is not None:
             reject_complex(type(ctx).__name__.removesuffix("Backward0").lower(), x, error=ctx.complex_error)
         out = ctx.compute(ctx.xp, _floating(x))
@@ -191,12 +193,16 @@ class _Elementwise(Op):
 
 
 def _elementwise(name: str, compute: Any, saves: str, vjp: Any, node_name: str | None = None, *,
-                 complex_error: type[Exception] | None = None, kernel: str | None = None) -> type[_Elementwise]:
+                 complex_error: type[Exception] | None = None, kernel: str | None = None, kinds: str = "f",
+                 half: bool = True) -> type[_Elementwise]:
     """The op class of one table line (PyTorch's node name ``<name>Backward0`` unless given);
     ``complex_error``: the exception PyTorch raises for complex inputs, where it has no complex kernel;
-    ``kernel``: PyTorch's kernel, where it has one for floating dtypes only (integers are not promoted)."""
+    ``kernel``: PyTorch's kernel where it is built for fewer dtypes, the input kinds it takes (``kinds``:
+    floating only by default, integers not promoted) and whether float16 (``half``)."""
     return type(name, (_Elementwise,), {"saves": saves, "compute": staticmethod(compute), "vjp": staticmethod(vjp),
-                                        "complex_error": complex_error, "kernel": kernel}, node_name=node_name)
+                                        "complex_error": complex_error,
+                                        "kernel": None if kernel is None else (kernel, kinds, half)},
+                node_name=node_name)
 
 
 # One line an op, as in HIPS autograd's defvjp and PyTorch's derivatives.yaml:
