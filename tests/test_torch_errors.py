@@ -23,6 +23,8 @@ KEY_PARTS = {
     "cumsum_none_dim": r"^cumsum\(\): argument 'dim' .*must be int, not NoneType$",
     "lt_complex_number": r"^\"lt\w*\" not implemented for 'ComplexFloat'",  # PyTorch's kernel is lt_cpu
     "ge_complex_number": r"^\"ge\w*\" not implemented for 'ComplexFloat'",
+    "histc_float_bins": r"^histc\(\): argument 'bins' .*must be int, not float$",
+    "bernoulli_p_tensor": r"^Expected p_in >= 0 && p_in <= 1 to be true, but got false\.",  # PyTorch's asks for help
 }
 
 

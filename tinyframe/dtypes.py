@@ -142,6 +142,13 @@ def check_kernel(kernel: str, d: Any, kinds: str, *, half: bool = True) -> None:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{scalar_type_name(np_dtype)}'")
 
 
+def check_same(expected: Any, found: Any) -> None:
+    """PyTorch's RuntimeError ``expected scalar type Float but found Double`` of a kernel that takes its
+    operands in one dtype (dtypes of one kind: both tinyframe or both NumPy)."""
+    if expected != found:
+        raise RuntimeError(f"expected scalar type {scalar_type_name(expected)} but found {scalar_type_name(found)}")
+
+
 def legacy_type_name(d: dtype) -> str:
     """PyTorch's legacy tensor type name of ``d``: ``FloatTensor`` for float32, ``LongTensor`` for int64."""
     return _SCALAR_TYPE_NAMES[d.name] + "Tensor"

@@ -450,8 +450,12 @@ def randperm(gen: Generator, n: int) -> Any:
 def bernoulli(gen: Generator, shape: tuple, dtype: Any, probability: Any) -> Any:
     """``bernoulli_(p)``: 1 where a uniform is below ``p``. A float64 tensor ``p`` and a number ``p``
     compare 53-bit uniforms, other tensors 24-bit float32 ones."""
-    kernel = "bernoulli_tensor_cpu_self_" if isinstance(probability, np.ndarray) else "bernoulli_scalar_cpu_"
-    dtypes.check_kernel(kernel, dtype, "buif")
+    per_element = hasattr(probability, "shape")
+    dtypes.check_kernel("bernoulli_tensor_cpu_self_" if per_element else "bernoulli_scalar_cpu_", dtype, "buif")
+    if per_element and bool(((probability < 0) | (probability > 1)).any()):
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+    if not per_element and not 0 <= probability <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={probability:g}")
     dtype = np.dtype(dtype)
     if gen.device.type != "cpu":
         return (gen.state.random_sample(shape) < probability).astype(dtype)

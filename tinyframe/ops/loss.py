@@ -242,8 +242,8 @@ def _nll_loss_nd(input: Tensor, target: Tensor, weight: Tensor | None, reduction
         op = NllLoss2d
     if t.dtype != _INT64 and t.dtype != _UINT8:
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_type_name(t)}")
-    if w is not None and w.dtype != x.dtype:
-        raise RuntimeError(f"expected scalar type {_type_name(x)} but found {_type_name(w)}")
+    if w is not None:
+        dtypes.check_same(x.dtype, w.dtype)
     t = t.astype(_INT64, copy=False)
     ignored = invalid = None
     if not isinstance(t, np.ndarray):  # on a GPU, checking the targets here would make every step wait

@@ -167,8 +167,6 @@ def bernoulli(input: Tensor, p: float | None = None, *, generator: Generator | N
     dtypes.check_kernel("bernoulli_tensor_cpu_self_", data.dtype, "buif")
     dtypes.check_kernel("bernoulli_tensor_cpu_p_", data.dtype, "f")
     probability = data if p is None else p
-    if p is None and bool(((data < 0) | (data > 1)).any()) or p is not None and not 0 <= p <= 1:
-        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
     draws = random.bernoulli(_generator(data, generator), data.shape, data.dtype, probability)
     return Bernoulli.apply(input, samples=draws)
 

@@ -592,6 +592,12 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
 def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:
     """A histogram of ``bins`` equal bins over ``[min, max]`` (the data's range when both are 0);
     elements outside are ignored."""
+    if not isinstance(bins, int):
+        raise TypeError(f"histc(): argument 'bins' must be int, not {type(bins).__name__}")
+    # PyTorch's kernels in the order it runs them: the bin edges (no bool), the range (no complex), the counts
+    dtypes.check_kernel("linspace_cpu", input.dtype, "uifc")
+    dtypes.check_kernel("aminmax_cpu", input.dtype, "buif")
+    dtypes.check_kernel("histogram_cpu", input.dtype, "f")
     host = np.asarray(move_array(input._data, device_of(np.empty(0))))
     low, high = (float(host.min()), float(host.max())) if min == max == 0 and host.size else (min, max)
     if low == high:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ... import grad_mode
+from ... import dtypes, grad_mode
 from ...device import array_module_of
 from ...ops import binary, indexing, unary
 from ...ops import reduction as reductions
@@ -184,8 +184,7 @@ def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: bool | N
                            reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     """``sum_{j, i} max(0, 1 - (x[y_j] - x[i])) / C`` per sample: ``y_j`` the target classes listed in
     ``target`` before its first -1, ``i`` every other class."""
-    if target.dtype.name != "int64":
-        raise RuntimeError(f"expected scalar type Long but found {reductions._scalar_type(target._data)}")
+    dtypes.check_same(dtypes.int64, target.dtype)
     if tuple(target.shape) != tuple(input.shape) or input.ndim > 2:
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
     if size_average is not None or reduce is not None:
