@@ -194,6 +194,13 @@ CASES: dict[str, Any] = {
     "cartesian_prod_matrix": lambda t: t.cartesian_prod(T(t, "float32", 3), T(t, "float32")),
     "bernoulli_p_number": lambda t: T(t, "float32").bernoulli_(2),
     "bernoulli_p_tensor": lambda t: t.bernoulli(t.full((3,), 2.0)),
+    # arguments of the wrong type
+    "equal_number": lambda t: t.equal(T(t, "float32"), 1),
+    "is_same_size_none": lambda t: T(t, "float32").is_same_size(None),
+    "promote_types_tensor": lambda t: t.promote_types(T(t, "float32"), t.float64),
+    "clamp_str_bound": lambda t: t.clamp(T(t, "float32"), "a"),
+    "clamp_min_none": lambda t: t.clamp_min(T(t, "float32"), None),
+    "clamp_max_only": lambda t: t.clamp(T(t, "float32"), None, 0.5),
     # autograd and conversions (already as PyTorch; pinned with the rest)
     "backward_twice": _twice_backward,
     "item_of_many": lambda t: T(t, "float32").item(),

@@ -162,6 +162,21 @@ EXPECTED = {'bool_add_': ('RuntimeError', "result type Long can't be cast to the
  'bernoulli_p_tensor': ('RuntimeError',
                         'Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be '
                         'improved?  If so, please report an enhancement request to PyTorch.)'),
+ 'equal_number': ('TypeError', "equal(): argument 'other' (position 2) must be Tensor, not int"),
+ 'is_same_size_none': ('TypeError', "is_same_size(): argument 'other' (position 1) must be Tensor, not NoneType"),
+ 'promote_types_tensor': ('TypeError',
+                          "promote_types(): argument 'type1' (position 1) must be torch.dtype, not Tensor"),
+ 'clamp_str_bound': ('TypeError',
+                     'clamp() received an invalid combination of arguments - got (Tensor, str), but expected one '
+                     'of:\n'
+                     ' * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)\n'
+                     ' * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)\n'),
+ 'clamp_min_none': ('TypeError',
+                    'clamp_min() received an invalid combination of arguments - got (Tensor, NoneType), but expected '
+                    'one of:\n'
+                    ' * (Tensor input, Tensor min, *, Tensor out = None)\n'
+                    ' * (Tensor input, Number min, *, Tensor out = None)\n'),
+ 'clamp_max_only': ('ok', 'float32', (2, 3)),
  'backward_twice': ('RuntimeError',
                     'Trying to backward through the graph a second time (or directly access saved tensors after they '
                     'have already been freed). Saved intermediate values of the graph are freed when you call '

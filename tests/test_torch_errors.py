@@ -24,6 +24,10 @@ KEY_PARTS = {
     "lt_complex_number": r"^\"lt\w*\" not implemented for 'ComplexFloat'",  # PyTorch's kernel is lt_cpu
     "ge_complex_number": r"^\"ge\w*\" not implemented for 'ComplexFloat'",
     "histc_float_bins": r"^histc\(\): argument 'bins' .*must be int, not float$",
+    "clamp_str_bound": r"^clamp\(\)",  # PyTorch lists clamp()'s overloads
+    "clamp_min_none": r"^clamp_min\(\)",
+    "equal_number": r"^equal\(\): argument 'other' .*must be Tensor, not int$",  # the position
+    "is_same_size_none": r"^is_same_size\(\): argument 'other' .*must be Tensor, not NoneType$",
     "bernoulli_p_tensor": r"^Expected p_in >= 0 && p_in <= 1 to be true, but got false\.",  # PyTorch's asks for help
 }
 

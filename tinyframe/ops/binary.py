@@ -549,13 +549,13 @@ def pow(input: Any, exponent: Any) -> Tensor:
 
 def maximum(input: Tensor, other: Tensor) -> Tensor:
     """Elementwise maximum; at ties the gradient is split evenly."""
-    _require_tensors("maximum", input, other)
+    require_tensors("maximum", input, other)
     return Maximum.apply(input, other)
 
 
 def minimum(input: Tensor, other: Tensor) -> Tensor:
     """Elementwise minimum; at ties the gradient is split evenly."""
-    _require_tensors("minimum", input, other)
+    require_tensors("minimum", input, other)
     return Minimum.apply(input, other)
 
 
@@ -574,8 +574,16 @@ def where(condition: Tensor, input: Any = None, other: Any = None) -> Any:
     return Where.apply(input, other, condition=condition._data)
 
 
+def _check_bounds(name: str, optional: bool, **bounds: Any) -> None:
+    """PyTorch's parser takes a clamp bound as a Tensor or a number (or None where it may be left out)."""
+    for argument, value in bounds.items():
+        if not ((value is None and optional) or isinstance(value, (_graph.Tensor, int, float, complex))):
+            raise TypeError(f"{name}(): argument '{argument}' must be Tensor or Number, not {type(value).__name__}")
+
+
 def clamp(input: Tensor, min: Any = None, max: Any = None) -> Tensor:
     """Clamps every element into ``[min, max]``; the gradient passes where the input is inside."""
+    _check_bounds("clamp", True, min=min, max=max)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, _graph.Tensor) or isinstance(max, _graph.Tensor):
@@ -592,6 +600,7 @@ def _clamp_by_tensors(op: type[ClampTensor], input: Tensor, min: Any, max: Any) 
 def clamp_min(input: Tensor, min: Any) -> Tensor:
     """``clamp(input, min=min)``, recorded as PyTorch's clamp_min (ClampMinBackward0, which PyTorch's own
     kernels such as hinge losses and ``normalize`` call); ``clamp(min=...)`` records ClampBackward1."""
+    _check_bounds("clamp_min", False, min=min)
     if isinstance(min, _graph.Tensor):
         return _clamp_by_tensors(ClampMinTensor, input, min, None)
     return ClampMin.apply(input, low=min, high=None)
@@ -599,6 +608,7 @@ def clamp_min(input: Tensor, min: Any) -> Tensor:
 
 def clamp_max(input: Tensor, max: Any) -> Tensor:
     """``clamp(input, max=max)``, recorded as PyTorch's clamp_max (ClampMaxBackward0)."""
+    _check_bounds("clamp_max", False, max=max)
     if isinstance(max, _graph.Tensor):
         return _clamp_by_tensors(ClampMaxTensor, input, None, max)
     return ClampMax.apply(input, low=None, high=max)
@@ -719,13 +729,13 @@ def lerp(input: Tensor, end: Tensor, weight: Any) -> Tensor:
 
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
     """``input + value * tensor1 * tensor2``, elementwise with broadcasting."""
-    _require_tensors("addcmul", input, tensor1, tensor2, names=("input", "tensor1", "tensor2"))
+    require_tensors("addcmul", input, tensor1, tensor2, names=("input", "tensor1", "tensor2"))
     return Addcmul.apply(input, tensor1, tensor2, value=value)
 
 
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
     """``input + value * tensor1 / tensor2``, elementwise with broadcasting."""
-    _require_tensors("addcdiv", input, tensor1, tensor2, names=("input", "tensor1", "tensor2"))
+    require_tensors("addcdiv", input, tensor1, tensor2, names=("input", "tensor1", "tensor2"))
     return Addcdiv.apply(input, tensor1, tensor2, value=value)
 
 
@@ -736,7 +746,7 @@ def xlogy(input: Any, other: Any) -> Tensor:
 
 def atan2(input: Tensor, other: Tensor) -> Tensor:
     """The angle of the point ``(other, input)``, elementwise: ``atan(input / other)`` in the right quadrant."""
-    _require_tensors("atan2", input, other)
+    require_tensors("atan2", input, other)
     return Atan2.apply(input, other)
 
 
@@ -745,21 +755,21 @@ arctan2 = atan2
 
 def hypot(input: Tensor, other: Tensor) -> Tensor:
     """``sqrt(input ** 2 + other ** 2)``, elementwise, without overflow for large operands."""
-    _require_tensors("hypot", input, other)
+    require_tensors("hypot", input, other)
     _check_common_kernel("hypot_cpu", "f", input, other)  # no integer kernel: integers are not promoted
     return Hypot.apply(input, other)
 
 
 def logaddexp(input: Tensor, other: Tensor) -> Tensor:
     """``log(exp(input) + exp(other))``, elementwise, without overflow."""
-    _require_tensors("logaddexp", input, other)
+    require_tensors("logaddexp", input, other)
     _check_common_kernel("logaddexp_cpu", "f", input, other)  # no integer kernel: integers are not promoted
     return Logaddexp.apply(input, other)
 
 
 def logaddexp2(input: Tensor, other: Tensor) -> Tensor:
     """``log2(2 ** input + 2 ** other)``, elementwise, without overflow."""
-    _require_tensors("logaddexp2", input, other)
+    require_tensors("logaddexp2", input, other)
     _check_common_kernel("logaddexp2_cpu", "f", input, other)  # no integer kernel: integers are not promoted
     return Logaddexp2.apply(input, other)
 
@@ -787,18 +797,18 @@ def fmod(input: Any, other: Any) -> Tensor:
 def fmax(input: Tensor, other: Tensor) -> Tensor:
     """Elementwise maximum that ignores NaN (NaN only where both are NaN); integer dtypes are kept. At
     ties the gradient goes to ``input``."""
-    _require_tensors("fmax", input, other)
+    require_tensors("fmax", input, other)
     return Fmax.apply(input, other)
 
 
 def fmin(input: Tensor, other: Tensor) -> Tensor:
     """Elementwise minimum that ignores NaN (NaN only where both are NaN); integer dtypes are kept. At
     ties the gradient goes to ``input``."""
-    _require_tensors("fmin", input, other)
+    require_tensors("fmin", input, other)
     return Fmin.apply(input, other)
 
 
-def _require_tensors(name: str, *values: Any, names: tuple[str, ...] = ("input", "other")) -> None:
+def require_tensors(name: str, *values: Any, names: tuple[str, ...] = ("input", "other")) -> None:
     """PyTorch's argument parser's TypeError for ops whose signature takes only Tensors (no Scalar
     overload): ``maximum(t, 1)`` raises where ``add(t, 1)`` does not."""
     for position, (argument, value) in enumerate(zip(names, values), 1):
@@ -843,13 +853,13 @@ def _integer_op(name: str, kernel: str, input: Any, other: Any, compute: Any) ->
 
 def gcd(input: Tensor, other: Tensor) -> Tensor:
     """The greatest common divisor of integer tensors, elementwise (non-negative; ``gcd(0, 0) = 0``)."""
-    _require_tensors("gcd", input, other)
+    require_tensors("gcd", input, other)
     return _integer_op("gcd", "gcd", input, other, np.gcd)  # CuPy arrays reach cupy.gcd via __array_ufunc__
 
 
 def lcm(input: Tensor, other: Tensor) -> Tensor:
     """The least common multiple of integer tensors, elementwise (non-negative; 0 where either is 0)."""
-    _require_tensors("lcm", input, other)
+    require_tensors("lcm", input, other)
     return _integer_op("lcm", "lcm", input, other, np.lcm)
 
 
@@ -948,19 +958,19 @@ def ge(input: Any, other: Any) -> Tensor:
 
 def logical_and(input: Any, other: Any) -> Tensor:
     """Whether both ``input`` and ``other`` are nonzero, elementwise, broadcasting: a bool tensor."""
-    _require_tensors("logical_and", input, other)
+    require_tensors("logical_and", input, other)
     return _compare(input, other, lambda a, b: (a != 0) & (b != 0))
 
 
 def logical_or(input: Any, other: Any) -> Tensor:
     """Whether ``input`` or ``other`` is nonzero, elementwise, broadcasting: a bool tensor."""
-    _require_tensors("logical_or", input, other)
+    require_tensors("logical_or", input, other)
     return _compare(input, other, lambda a, b: (a != 0) | (b != 0))
 
 
 def logical_xor(input: Any, other: Any) -> Tensor:
     """Whether exactly one of ``input`` and ``other`` is nonzero, elementwise, broadcasting: a bool tensor."""
-    _require_tensors("logical_xor", input, other)
+    require_tensors("logical_xor", input, other)
     return _compare(input, other, lambda a, b: (a != 0) ^ (b != 0))
 
 
@@ -1007,7 +1017,7 @@ def bitwise_not(input: Tensor) -> Tensor:
 def isclose(input: Tensor, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8,
             equal_nan: bool = False) -> Tensor:
     """Elementwise ``|input - other| <= atol + rtol * |other|``."""
-    _require_tensors("isclose", input, other)
+    require_tensors("isclose", input, other)
     if input.dtype != other.dtype:
         raise RuntimeError(f"{dtypes.scalar_type_name(input.dtype)} did not match "
                            f"{dtypes.scalar_type_name(other.dtype)}")
