@@ -162,6 +162,13 @@ EXPECTED = {'bool_add_': ('RuntimeError', "result type Long can't be cast to the
  'bernoulli_p_tensor': ('RuntimeError',
                         'Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be '
                         'improved?  If so, please report an enhancement request to PyTorch.)'),
+ 'interpolate_nearest_long': ('NotImplementedError',
+                              '"upsample_nearest2d_channels_last" not implemented for \'Long\''),
+ 'interpolate_linear_byte': ('NotImplementedError', '"compute_indices_weights_linear" not implemented for \'Byte\''),
+ 'interpolate_bicubic_bool': ('NotImplementedError', '"compute_indices_weights_cubic" not implemented for \'Bool\''),
+ 'interpolate_nearest_byte': ('ok', 'uint8', (1, 1, 8, 8)),
+ 'index_add_out_of_range': ('IndexError', 'index out of range in self'),
+ 'index_fill_out_of_range': ('IndexError', 'index 5 is out of bounds for dimension 0 with size 3'),
  'equal_number': ('TypeError', "equal(): argument 'other' (position 2) must be Tensor, not int"),
  'is_same_size_none': ('TypeError', "is_same_size(): argument 'other' (position 1) must be Tensor, not NoneType"),
  'promote_types_tensor': ('TypeError',

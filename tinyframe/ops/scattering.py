@@ -287,10 +287,10 @@ def _index_positions(name: str, input: Tensor, dim: int, index: Tensor) -> tuple
     d = wrap_dim(dim, input.ndim)
     idx = indexing._on_device_of(index._data, input._data).reshape(-1)
     size = input.shape[d] if input.ndim else 1
-    error = IndexError if name == "index_copy_" else RuntimeError
+    # PyTorch's words: index_add's kernel is index_select's ("index out of range in self")
     prefix = f"{name}(): " if name == "index_copy_" else ""
-    indexing._check_range(idx, -size, size, d, error,
-                          None if not idx.size else _range_message(prefix, idx, size, d))
+    message = "index out of range in self" if name == "index_add" else _range_message(prefix, idx, size, d)
+    indexing._check_range(idx, -size, size, d, IndexError, None if not idx.size else message)
     return d, ((slice(None),) * d + (idx % size,)) if input.ndim else (Ellipsis,)
 
 
