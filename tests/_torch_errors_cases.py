@@ -201,6 +201,7 @@ CASES: dict[str, Any] = {
                                                                       mode="bicubic"),
     "interpolate_nearest_byte": lambda t: t.nn.functional.interpolate(T(t, "uint8", 1, 1, 4, 4), scale_factor=2),
     "index_add_out_of_range": lambda t: T(t, "float32", 3).index_add(0, t.tensor([5]), T(t, "float32", 1)),
+    "index_add_matrix_out_of_range": lambda t: T(t, "float32", 3, 4).index_add(0, t.tensor([5]), T(t, "float32", 1, 4)),
     "index_fill_out_of_range": lambda t: T(t, "float32", 3).index_fill(0, t.tensor([5]), 1.0),
     # arguments of the wrong type
     "equal_number": lambda t: t.equal(T(t, "float32"), 1),

@@ -168,6 +168,7 @@ EXPECTED = {'bool_add_': ('RuntimeError', "result type Long can't be cast to the
  'interpolate_bicubic_bool': ('NotImplementedError', '"compute_indices_weights_cubic" not implemented for \'Bool\''),
  'interpolate_nearest_byte': ('ok', 'uint8', (1, 1, 8, 8)),
  'index_add_out_of_range': ('IndexError', 'index out of range in self'),
+ 'index_add_matrix_out_of_range': ('RuntimeError', 'index 5 is out of bounds for dimension 0 with size 3'),
  'index_fill_out_of_range': ('IndexError', 'index 5 is out of bounds for dimension 0 with size 3'),
  'equal_number': ('TypeError', "equal(): argument 'other' (position 2) must be Tensor, not int"),
  'is_same_size_none': ('TypeError', "is_same_size(): argument 'other' (position 1) must be Tensor, not NoneType"),
