@@ -203,6 +203,13 @@ CASES: dict[str, Any] = {
     "index_add_out_of_range": lambda t: T(t, "float32", 3).index_add(0, t.tensor([5]), T(t, "float32", 1)),
     "index_add_matrix_out_of_range": lambda t: T(t, "float32", 3, 4).index_add(0, t.tensor([5]), T(t, "float32", 1, 4)),
     "index_fill_out_of_range": lambda t: T(t, "float32", 3).index_fill(0, t.tensor([5]), 1.0),
+    "nll_loss_long_input": lambda t: t.nn.functional.nll_loss(T(t, "int64"), t.tensor([0, 1])),
+    "nll_loss2d_long_input": lambda t: t.nn.functional.nll_loss(T(t, "int64", 2, 3, 2, 2),
+                                                                t.zeros(2, 2, 2, dtype=t.int64)),
+    "multi_margin_loss_half": lambda t: t.nn.functional.multi_margin_loss(T(t, "float16"), t.tensor([0, 1])),
+    "multilabel_margin_loss_long": lambda t: t.nn.functional.multilabel_margin_loss(T(t, "int64"),
+                                                                                    t.zeros(2, 3, dtype=t.int64)),
+    "sgn_bool": lambda t: t.sgn(T(t, "bool")),
     # arguments of the wrong type
     "equal_number": lambda t: t.equal(T(t, "float32"), 1),
     "is_same_size_none": lambda t: T(t, "float32").is_same_size(None),

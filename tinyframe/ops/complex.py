@@ -208,6 +208,8 @@ class Sgn(Op):
     @staticmethod
     def forward(ctx: Sgn, x: Any) -> Any:
         xp = ctx.xp
+        if x.dtype.kind == "b":  # the sign of a bool is itself (NumPy's sign has no bool loop)
+            return x.copy()
         if x.dtype.kind != "c":
             return xp.sign(x)
         magnitude = xp.abs(x)

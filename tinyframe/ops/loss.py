@@ -244,6 +244,7 @@ def _nll_loss_nd(input: Tensor, target: Tensor, weight: Tensor | None, reduction
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_type_name(t)}")
     if w is not None:
         dtypes.check_same(x.dtype, w.dtype)
+    dtypes.check_kernel("nll_loss2d_forward_out_frame" if op is NllLoss2d else "nll_loss_out_frame", x.dtype, "f")
     t = t.astype(_INT64, copy=False)
     ignored = invalid = None
     if not isinstance(t, np.ndarray):  # on a GPU, checking the targets here would make every step wait

@@ -165,6 +165,7 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     if weight is not None and weight.requires_grad and grad_mode.is_grad_enabled():
         raise RuntimeError("The function 'multi_margin_loss' is not differentiable with respect to argument 'weight'. "
                            "This input cannot have requires_grad True.")
+    dtypes.check_kernel("multi_margin_loss_cpu_kernel", input.dtype, "f", half=False)
     x = input if input.ndim == 2 else input.reshape(1, -1)
     index = target.reshape(-1, 1)
     chosen = indexing.gather(x, 1, index)
@@ -187,6 +188,7 @@ def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: bool | N
     dtypes.check_same(dtypes.int64, target.dtype)
     if tuple(target.shape) != tuple(input.shape) or input.ndim > 2:
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
+    dtypes.check_kernel("multilabel_margin_loss_forward_out_frame", input.dtype, "f")
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
     return _multilabel_margin_loss(input, target, reduction)
