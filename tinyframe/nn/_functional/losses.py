@@ -165,6 +165,11 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     if weight is not None and weight.requires_grad and grad_mode.is_grad_enabled():
         raise RuntimeError("The function 'multi_margin_loss' is not differentiable with respect to argument 'weight'. "
                            "This input cannot have requires_grad True.")
+    samples = input.shape[0] if input.ndim == 2 else 1
+    if target.ndim > 1 or target.numel() != samples:
+        raise RuntimeError(f"multi_margin_loss: target tensor should be 1-D with size equal to the number of input "
+                           f"samples (batch size). Expected target size [{samples}], but got {list(target.shape)}. "
+                           f"Input has shape {list(input.shape)}.")
     dtypes.check_kernel("multi_margin_loss_cpu_kernel", input.dtype, "f", half=False)
     x = input if input.ndim == 2 else input.reshape(1, -1)
     index = target.reshape(-1, 1)
