@@ -210,6 +210,8 @@ CASES: dict[str, Any] = {
     "multilabel_margin_loss_long": lambda t: t.nn.functional.multilabel_margin_loss(T(t, "int64"),
                                                                                     t.zeros(2, 3, dtype=t.int64)),
     "sgn_bool": lambda t: t.sgn(T(t, "bool")),
+    "eigh_long": lambda t: t.linalg.eigh(T(t, "int64", 3, 3)),
+    "inv_long": lambda t: t.linalg.inv(T(t, "int64", 3, 3)),
     # arguments of the wrong type
     "equal_number": lambda t: t.equal(T(t, "float32"), 1),
     "is_same_size_none": lambda t: T(t, "float32").is_same_size(None),

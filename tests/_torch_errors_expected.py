@@ -176,6 +176,8 @@ EXPECTED = {'bool_add_': ('RuntimeError', "result type Long can't be cast to the
  'multilabel_margin_loss_long': ('NotImplementedError',
                                  '"multilabel_margin_loss_forward_out_frame" not implemented for \'Long\''),
  'sgn_bool': ('ok', 'bool', (2, 3)),
+ 'eigh_long': ('NotImplementedError', '"linalg_eigh_cpu" not implemented for \'Long\''),
+ 'inv_long': ('RuntimeError', 'linalg.inv: Expected a floating point or complex tensor as input. Got Long'),
  'equal_number': ('TypeError', "equal(): argument 'other' (position 2) must be Tensor, not int"),
  'is_same_size_none': ('TypeError', "is_same_size(): argument 'other' (position 1) must be Tensor, not NoneType"),
  'promote_types_tensor': ('TypeError',

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph, return_types
+from .. import _graph, dtypes, return_types
 from .._graph import Op
 from ..device import array_module_of
 from . import binary, construction, reduction, shape
@@ -493,6 +493,8 @@ class LinalgEigh(Factorization):
 def linalg_eigh(A: Tensor, UPLO: str = "L") -> Any:
     """The named tuple ``(eigenvalues, eigenvectors)`` of a symmetric ``A`` (only the triangle
     ``UPLO`` is read): eigenvalues ascending, eigenvectors as columns."""
+    if isinstance(A, _graph.Tensor):  # PyTorch's eigh dispatches before checking: its kernel's error
+        dtypes.check_kernel("linalg_eigh_cpu", A.dtype, "fc")
     _square("linalg.eigh", A)
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
