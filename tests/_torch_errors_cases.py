@@ -192,6 +192,7 @@ CASES: dict[str, Any] = {
     "histc_complex": lambda t: t.histc(T(t, "complex64")),
     "histc_float_bins": lambda t: t.histc(T(t, "float32"), 1.5),
     "cartesian_prod_matrix": lambda t: t.cartesian_prod(T(t, "float32", 3), T(t, "float32")),
+    "combinations_matrix": lambda t: t.combinations(T(t, "float32")),
     "bernoulli_p_number": lambda t: T(t, "float32").bernoulli_(2),
     "bernoulli_p_tensor": lambda t: t.bernoulli(t.full((3,), 2.0)),
     "interpolate_nearest_long": lambda t: t.nn.functional.interpolate(T(t, "int64", 1, 1, 4, 4), scale_factor=2),

@@ -158,6 +158,7 @@ EXPECTED = {'bool_add_': ('RuntimeError', "result type Long can't be cast to the
  'histc_complex': ('NotImplementedError', '"aminmax_cpu" not implemented for \'ComplexFloat\''),
  'histc_float_bins': ('TypeError', "histc(): argument 'bins' (position 2) must be int, not float"),
  'cartesian_prod_matrix': ('RuntimeError', 'Expect a 1D vector, but got shape [2, 3]'),
+ 'combinations_matrix': ('RuntimeError', 'Expect a 1D vector, but got shape [2, 3]'),
  'bernoulli_p_number': ('RuntimeError', 'bernoulli_ expects p to be in [0, 1], but got p=2'),
  'bernoulli_p_tensor': ('RuntimeError',
                         'Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be '
