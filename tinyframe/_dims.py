@@ -1,11 +1,12 @@
 """Shapes and dimension indices: ``Size`` and the wrapping of negative dimensions (no tinyframe imports)."""
 from __future__ import annotations
 
-from typing import SupportsIndex, overload
+import operator
+from typing import Any, SupportsIndex, overload
 
 import numpy as np
 
-__all__ = ["Size", "wrap_dim"]
+__all__ = ["Size", "as_index", "wrap_dim"]
 
 
 class Size(tuple):
@@ -40,8 +41,22 @@ class Size(tuple):
         return int(np.prod(self, dtype=np.int64))
 
 
+def as_index(value: Any, argument: str = "dim", expected: str = "int") -> int:
+    """``value`` as PyTorch's argument parser takes an int: Python and NumPy integers and one-element
+    integer tensors (their ``__index__``); anything else (a float, None, a tensor of several elements)
+    is its TypeError ``argument 'dim' must be int, not float``."""
+    try:
+        if getattr(value, "ndim", 0):  # Tensor.__index__ takes tensor([1]); the parser wants a 0-d one
+            raise TypeError
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"argument '{argument}' must be {expected}, not {type(value).__name__}") from None
+
+
 def wrap_dim(dim: int, ndim: int) -> int:
     """A possibly negative dimension index as a non-negative one, with PyTorch's error message."""
+    if type(dim) is not int:
+        dim = as_index(dim)
     low, high = -max(ndim, 1), max(ndim, 1) - 1
     if not low <= dim <= high:
         raise IndexError(f"Dimension out of range (expected to be in range of [{low}, {high}], "

@@ -73,6 +73,10 @@ def numel(input: Tensor) -> int:
 
 def promote_types(type1: dtypes.dtype, type2: dtypes.dtype) -> dtypes.dtype:
     """The smallest dtype both ``type1`` and ``type2`` cast into, by PyTorch's promotion rules."""
+    for position, (argument, value) in enumerate((("type1", type1), ("type2", type2)), 1):
+        if not isinstance(value, dtypes.dtype):
+            raise TypeError(f"promote_types(): argument '{argument}' (position {position}) must be torch.dtype, "
+                            f"not {type(value).__name__}")
     return dtypes.result_type((type1, 1), (type2, 1))
 
 

@@ -445,6 +445,8 @@ def randint(low: int, high: int | None = None, size: Sequence[int] = (), *, gene
         low, high = 0, low
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    if dtype is not None:  # a complex dtype would draw its real parts, not reach random.randint's check
+        random.require_real(dtypes.as_dtype(dtype).numpy)
     return _random(_size(tuple(size)), lambda gen, shape, dt: random.randint(gen, shape, dt, low, high), dtype, device,
                    generator, False, dtypes.int64)
 

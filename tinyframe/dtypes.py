@@ -158,6 +158,23 @@ def cpp_type_name(d: Any) -> str:
     return _CPP_TYPE_NAMES.get(d.name, d.name)
 
 
+def check_kernel(kernel: str, d: Any, kinds: str, *, half: bool = True) -> None:
+    """PyTorch's NotImplementedError ``"<kernel>" not implemented for '<ScalarType>'`` when the kind of
+    ``d`` (a tinyframe or NumPy dtype; NumPy's kind letters: ``b`` bool, ``u``/``i`` integers, ``f``
+    floating, ``c`` complex) is not among ``kinds``, the dtypes that PyTorch's kernel is compiled for
+    (float16 too unless ``half`` is False)."""
+    np_dtype = np.dtype(d.numpy if isinstance(d, dtype) else d)
+    if kind(np_dtype) not in kinds or (not half and np_dtype == np.float16):
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{scalar_type_name(np_dtype)}'")
+
+
+def check_same(expected: Any, found: Any) -> None:
+    """PyTorch's RuntimeError ``expected scalar type Float but found Double`` of a kernel that takes its
+    operands in one dtype (dtypes of one kind: both tinyframe or both NumPy)."""
+    if expected != found:
+        raise RuntimeError(f"expected scalar type {scalar_type_name(expected)} but found {scalar_type_name(found)}")
+
+
 def legacy_type_name(d: dtype) -> str:
     """PyTorch's legacy tensor type name of ``d``: ``FloatTensor`` for float32, ``LongTensor`` for int64."""
     return _SCALAR_TYPE_NAMES[d.name] + "Tensor"

@@ -120,7 +120,7 @@ def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
 
 def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
     """The dot product of vectors along ``dim`` (inputs broadcast)."""
-    return reduction.sum(x * y, dim)
+    return contraction.vecdot(x, y, dim)
 
 
 def multi_dot(tensors: Sequence[Tensor]) -> Tensor:

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from . import dtypes
 from .device import CPU, as_device, cupy_module, device
 
 __all__ = ["Generator", "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state",
@@ -196,6 +197,7 @@ def unit(gen: Generator, count: int, double: bool) -> np.ndarray:
 
 def uniform(gen: Generator, shape: tuple, dtype: Any, low: float = 0.0, high: float = 1.0) -> Any:
     """``uniform_(low, high)`` samples of ``dtype``; a value rounded up to ``high`` becomes ``low``."""
+    dtypes.check_kernel("check_uniform_bounds", dtype, "fc")
     dtype = np.dtype(dtype)
     if gen.device.type != "cpu":
         return (gen.state.random_sample(shape) * (high - low) + low).astype(dtype)
@@ -212,6 +214,7 @@ def normal(gen: Generator, shape: tuple, dtype: Any, mean: float = 0.0, std: flo
            contiguous: bool = True) -> Any:
     """``normal_(mean, std)`` samples of ``dtype``: Box-Muller on blocks of 16 uniforms for contiguous
     tensors of 16 elements or more, else one float64 pair per two elements (the second cached)."""
+    dtypes.check_kernel("normal_kernel_cpu", dtype, "fc")
     dtype = np.dtype(dtype)
     if gen.device.type != "cpu":
         return (gen.state.standard_normal(shape) * std + mean).astype(dtype)
@@ -379,8 +382,15 @@ def _sincos256(x: np.ndarray) -> tuple:
     return np.where(sin_negative, -sin, sin), np.where(cos_negative, -cos, cos)
 
 
+def require_real(dtype: Any) -> None:
+    """PyTorch's error for integer draws (``random_``, ``randint``) of a complex dtype."""
+    if np.dtype(dtype).kind == "c":
+        raise RuntimeError("check_random_bounds handles only integral, floating-point and boolean types")
+
+
 def randint(gen: Generator, shape: tuple, dtype: Any, low: int, high: int) -> Any:
     """``random_(low, high)``: ``random() % range + low``, ``random64()`` for ranges of 2**32 or more."""
+    require_real(dtype)
     if gen.device.type != "cpu":
         return gen.state.randint(low, high, shape, dtype=np.int64).astype(dtype)
     span = high - low
@@ -397,6 +407,7 @@ _FULL_RANGE = {"int64": (True, 2**63), "float64": (True, 2**53 + 1), "float32": 
 def random_bits(gen: Generator, shape: tuple, dtype: Any) -> Any:
     """``random_()``: integers in ``[0, 2**mantissa]`` (floats) or ``[0, max]`` (integers) of ``dtype``."""
     dtype = np.dtype(dtype)
+    require_real(dtype)
     wide, modulus = _FULL_RANGE[dtype.name]
     if gen.device.type != "cpu":
         return gen.state.randint(0, min(modulus, 2**62), shape, dtype=np.int64).astype(dtype)
@@ -439,6 +450,12 @@ def randperm(gen: Generator, n: int) -> Any:
 def bernoulli(gen: Generator, shape: tuple, dtype: Any, probability: Any) -> Any:
     """``bernoulli_(p)``: 1 where a uniform is below ``p``. A float64 tensor ``p`` and a number ``p``
     compare 53-bit uniforms, other tensors 24-bit float32 ones."""
+    per_element = hasattr(probability, "shape")
+    dtypes.check_kernel("bernoulli_tensor_cpu_self_" if per_element else "bernoulli_scalar_cpu_", dtype, "buif")
+    if per_element and bool(((probability < 0) | (probability > 1)).any()):
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+    if not per_element and not 0 <= probability <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={probability:g}")
     dtype = np.dtype(dtype)
     if gen.device.type != "cpu":
         return (gen.state.random_sample(shape) < probability).astype(dtype)
@@ -450,14 +467,23 @@ def bernoulli(gen: Generator, shape: tuple, dtype: Any, probability: Any) -> Any
 def exponential(gen: Generator, shape: tuple, dtype: Any, rate: float = 1.0) -> Any:
     """``exponential_(rate)``: ``-1 / rate * log1p(-u)`` with 53-bit uniforms ``u``."""
     dtype = np.dtype(dtype)
+    _require_continuous("Exponential", dtypes.scalar_type_name(dtype), dtype)
     if gen.device.type != "cpu":
         return gen.state.exponential(1.0 / rate, shape).astype(dtype)
     u = unit(gen, math.prod(shape), True)
     return (-1.0 / rate * _libm(_glibc_log1p, -u)).astype(dtype).reshape(shape)
 
 
+def _require_continuous(distribution: str, type_name: str, dtype: Any) -> None:
+    # PyTorch checks these two distributions itself (a RuntimeError naming the type), not by kernel lookup
+    if dtypes.kind(np.dtype(dtype)) != "f":
+        raise RuntimeError(f"{distribution} distribution is a continuous probability distribution. dtype must be a "
+                           f"floating point but you specified {type_name}")
+
+
 def cauchy(gen: Generator, shape: tuple, dtype: Any, median: float = 0.0, sigma: float = 1.0) -> Any:
     """``cauchy_(median, sigma)``: ``median + sigma * tan(pi * (u - 0.5))``, 53-bit uniforms ``u``."""
+    _require_continuous("Cauchy", dtypes.cpp_type_name(np.dtype(dtype)), dtype)
     if gen.device.type != "cpu":
         return (median + sigma * gen.state.standard_cauchy(shape)).astype(dtype)
     u = unit(gen, math.prod(shape), True)
@@ -466,6 +492,7 @@ def cauchy(gen: Generator, shape: tuple, dtype: Any, median: float = 0.0, sigma:
 
 def log_normal(gen: Generator, shape: tuple, dtype: Any, mean: float = 1.0, std: float = 2.0) -> Any:
     """``log_normal_(mean, std)``: ``exp`` of per-element (cached Box-Muller) normal samples."""
+    dtypes.check_kernel("log_normal_cpu", dtype, "f")
     if gen.device.type != "cpu":
         return gen.state.lognormal(mean, std, shape).astype(dtype)
     return _libm(_glibc_exp, _normal_serial(gen, math.prod(shape), mean, std)).astype(dtype).reshape(shape)
@@ -473,6 +500,7 @@ def log_normal(gen: Generator, shape: tuple, dtype: Any, mean: float = 1.0, std:
 
 def geometric(gen: Generator, shape: tuple, dtype: Any, p: float) -> Any:
     """``geometric_(p)``: ``ceil(log(u) / log1p(-p))``, 53-bit uniforms ``u``."""
+    dtypes.check_kernel("geometric_cpu", dtype, "uif")
     if gen.device.type != "cpu":
         return gen.state.geometric(p, shape).astype(dtype)
     u = unit(gen, math.prod(shape), True)

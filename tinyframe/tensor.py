@@ -740,6 +740,7 @@ class Tensor:
 
     def equal(self, other: Tensor) -> builtins.bool:
         """Whether ``other`` has the same shape and elements (a Python bool)."""
+        binary.require_tensors("equal", self, other)
         return self.shape == other.shape and bool(binary.eq(self, other).all())
 
     def allclose(self, other: Tensor, rtol: builtins.float = 1e-5, atol: builtins.float = 1e-8,
@@ -1690,6 +1691,7 @@ class Tensor:
 
     def is_same_size(self, other: Tensor) -> builtins.bool:
         """Whether ``other`` has this tensor's shape."""
+        binary.require_tensors("is_same_size", self, other)
         return self.shape == other.shape
 
     def is_conj(self) -> builtins.bool:

@@ -501,10 +501,18 @@ def selu_(input: Tensor) -> Tensor:
     return selu(input, True)
 
 
+def _require_floating(name: str, kernel: str, input: Any) -> None:
+    """A Tensor ``input`` of a floating dtype, the only ones PyTorch's ``kernel`` is built for."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    dtypes.check_kernel(kernel, input.dtype, "f")
+
+
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError")
+    _require_floating("celu", "elu_cpu", input)  # before the division by alpha makes integers floating
     if inplace:
         return inplace_ops.apply(input, celu, alpha)
     return _celu(input, alpha)
@@ -553,6 +561,7 @@ def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
 @composed_op("HardshrinkBackward0", ("input",))
 def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """``input`` where ``|input| > lambd``, 0 elsewhere."""
+    _require_floating("hardshrink", "hardshrink_cpu", input)
     return binary.where(binary.gt(unary.abs(input), lambd), input, 0.0)
 
 
@@ -560,6 +569,7 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """``input - lambd`` above ``lambd``, ``input + lambd`` below ``-lambd``, 0 between."""
     if lambd < 0:
         raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    _require_floating("softshrink", "softshrink_check", input)
     return _softshrunk(input, lambd)
 
 
@@ -586,6 +596,7 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
                                f"{weight.numel()} and channel size = {channels}.")
         if input.ndim >= 2:
             weight = weight.reshape(channels, *([1] * (input.ndim - 2)))
+    _require_floating("prelu", "prelu_cpu", input)
     return binary.where(binary.ge(input, 0.0), input, binary.mul(weight, input))
 
 
@@ -593,6 +604,9 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, trainin
           inplace: bool = False) -> Tensor:
     """Randomized leaky ReLU: negative inputs scaled by a slope drawn from ``U(lower, upper)`` per
     element in training, by ``(lower + upper) / 2`` in evaluation."""
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    _require_floating("rrelu", "leaky_relu_cpu", input)
     if inplace:
         return inplace_ops.apply(input, rrelu, lower, upper, training)
     data = input._data
@@ -686,6 +700,9 @@ def _bernoulli_keep(data: Any, shape: tuple, p: float) -> Any:
     is PyTorch's ``empty_like(input)``, filled in the input's memory order."""
     if p == 1.0:
         return array_module_of(data).zeros(shape, data.dtype)
+    if data.dtype.kind in "biu":  # PyTorch scales the kept elements by 1 / (1 - p) in place, in input's dtype
+        raise RuntimeError("result type Float can't be cast to the desired output type "
+                           f"{dtypes.scalar_type_name(data.dtype)}")
     gen = generator_for(device_of(data))
     if shape != data.shape:  # a channel mask: a fresh contiguous tensor
         return random.bernoulli(gen, shape, data.dtype, 1.0 - p)

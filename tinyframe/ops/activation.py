@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .. import dtypes
 from .._graph import Op
-from .unary import _require_floating, _sigmoid_of
+from .unary import _sigmoid_of
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -26,7 +27,7 @@ class Mish(Op):
 
     @staticmethod
     def forward(ctx: Mish, x: Any) -> Any:
-        _require_floating(x, "mish")
+        dtypes.check_kernel("mish_cpu", x.dtype, "f")
         ctx.save_for_backward(x)
         return x * _tanh_softplus(ctx.xp, x)
 
@@ -43,7 +44,7 @@ class Hardswish(Op):
 
     @staticmethod
     def forward(ctx: Hardswish, x: Any) -> Any:
-        _require_floating(x, "hardswish")
+        dtypes.check_kernel("hardswish_cpu", x.dtype, "f")
         ctx.save_for_backward(x)
         return x * ctx.xp.clip(x + 3.0, 0.0, 6.0) / 6.0
 
@@ -59,7 +60,7 @@ class Hardsigmoid(Op):
 
     @staticmethod
     def forward(ctx: Hardsigmoid, x: Any) -> Any:
-        _require_floating(x, "hardsigmoid")
+        dtypes.check_kernel("hardsigmoid_cpu", x.dtype, "f")
         ctx.save_for_backward(x)
         return ctx.xp.clip(x + 3.0, 0.0, 6.0) / 6.0
 
@@ -75,7 +76,7 @@ class Glu(Op):
 
     @staticmethod
     def forward(ctx: Glu, x: Any, *, dim: int) -> Any:
-        _require_floating(x, "glu")
+        dtypes.check_kernel("glu_cpu", x.dtype, "f")
         ctx.save_for_backward(x)
         ctx.dim = dim
         a, b = ctx.xp.split(x, 2, axis=dim)

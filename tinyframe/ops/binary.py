@@ -273,10 +273,13 @@ class Where(Op):
         return xp.where(condition, g, zero), xp.where(condition, zero, g)
 
 
+NO_COMPLEX_CLAMP = "clamp is not supported for complex types"
+
+
 class Clamp(Op, node_name="ClampBackward1"):
     @staticmethod
     def forward(ctx: Clamp, x: Any, *, low: Any, high: Any) -> Any:
-        reject_complex("clamp", x, message="clamp is not supported for complex types")
+        reject_complex("clamp", x, low, high, message=NO_COMPLEX_CLAMP)
         ctx.save_for_backward(x)
         ctx.low, ctx.high = low, high
         # An integer tensor clamped to a float bound becomes floating, as in PyTorch.
@@ -311,6 +314,7 @@ class ClampTensor(Op, node_name="ClampBackward0"):
 
     @staticmethod
     def forward(ctx: ClampTensor, x: Any, *bounds: Any, has_low: bool, has_high: bool) -> Any:
+        reject_complex("clamp", x, *bounds, message=NO_COMPLEX_CLAMP)
         ctx.save_for_backward(x, *bounds)
         ctx.has_low, ctx.has_high = has_low, has_high
         low, high = _clamp_bounds(bounds, has_low, has_high)
@@ -495,6 +499,7 @@ def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
     if rounding_mode is None:
         return Div.apply(input, other)
     if rounding_mode in ("floor", "trunc"):
+        _check_common_kernel(f"div_{rounding_mode}_cpu", "uif", input, other)
         return RoundingDiv.apply(input, other, compute=_ROUNDINGS[rounding_mode])
     raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                      f"'{rounding_mode}'")
@@ -544,11 +549,13 @@ def pow(input: Any, exponent: Any) -> Tensor:
 
 def maximum(input: Tensor, other: Tensor) -> Tensor:
     """Elementwise maximum; at ties the gradient is split evenly."""
+    require_tensors("maximum", input, other)
     return Maximum.apply(input, other)
 
 
 def minimum(input: Tensor, other: Tensor) -> Tensor:
     """Elementwise minimum; at ties the gradient is split evenly."""
+    require_tensors("minimum", input, other)
     return Minimum.apply(input, other)
 
 
@@ -567,8 +574,16 @@ def where(condition: Tensor, input: Any = None, other: Any = None) -> Any:
     return Where.apply(input, other, condition=condition._data)
 
 
+def _check_bounds(name: str, optional: bool, **bounds: Any) -> None:
+    """PyTorch's parser takes a clamp bound as a Tensor or a number (or None where it may be left out)."""
+    for argument, value in bounds.items():
+        if not ((value is None and optional) or isinstance(value, (_graph.Tensor, int, float, complex))):
+            raise TypeError(f"{name}(): argument '{argument}' must be Tensor or Number, not {type(value).__name__}")
+
+
 def clamp(input: Tensor, min: Any = None, max: Any = None) -> Tensor:
     """Clamps every element into ``[min, max]``; the gradient passes where the input is inside."""
+    _check_bounds("clamp", True, min=min, max=max)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, _graph.Tensor) or isinstance(max, _graph.Tensor):
@@ -585,6 +600,7 @@ def _clamp_by_tensors(op: type[ClampTensor], input: Tensor, min: Any, max: Any) 
 def clamp_min(input: Tensor, min: Any) -> Tensor:
     """``clamp(input, min=min)``, recorded as PyTorch's clamp_min (ClampMinBackward0, which PyTorch's own
     kernels such as hinge losses and ``normalize`` call); ``clamp(min=...)`` records ClampBackward1."""
+    _check_bounds("clamp_min", False, min=min)
     if isinstance(min, _graph.Tensor):
         return _clamp_by_tensors(ClampMinTensor, input, min, None)
     return ClampMin.apply(input, low=min, high=None)
@@ -592,6 +608,7 @@ def clamp_min(input: Tensor, min: Any) -> Tensor:
 
 def clamp_max(input: Tensor, max: Any) -> Tensor:
     """``clamp(input, max=max)``, recorded as PyTorch's clamp_max (ClampMaxBackward0)."""
+    _check_bounds("clamp_max", False, max=max)
     if isinstance(max, _graph.Tensor):
         return _clamp_by_tensors(ClampMaxTensor, input, None, max)
     return ClampMax.apply(input, low=None, high=max)
@@ -712,11 +729,13 @@ def lerp(input: Tensor, end: Tensor, weight: Any) -> Tensor:
 
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
     """``input + value * tensor1 * tensor2``, elementwise with broadcasting."""
+    require_tensors("addcmul", input, tensor1, tensor2, names=("input", "tensor1", "tensor2"))
     return Addcmul.apply(input, tensor1, tensor2, value=value)
 
 
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
     """``input + value * tensor1 / tensor2``, elementwise with broadcasting."""
+    require_tensors("addcdiv", input, tensor1, tensor2, names=("input", "tensor1", "tensor2"))
     return Addcdiv.apply(input, tensor1, tensor2, value=value)
 
 
@@ -727,6 +746,7 @@ def xlogy(input: Any, other: Any) -> Tensor:
 
 def atan2(input: Tensor, other: Tensor) -> Tensor:
     """The angle of the point ``(other, input)``, elementwise: ``atan(input / other)`` in the right quadrant."""
+    require_tensors("atan2", input, other)
     return Atan2.apply(input, other)
 
 
@@ -735,16 +755,22 @@ arctan2 = atan2
 
 def hypot(input: Tensor, other: Tensor) -> Tensor:
     """``sqrt(input ** 2 + other ** 2)``, elementwise, without overflow for large operands."""
+    require_tensors("hypot", input, other)
+    _check_common_kernel("hypot_cpu", "f", input, other)  # no integer kernel: integers are not promoted
     return Hypot.apply(input, other)
 
 
 def logaddexp(input: Tensor, other: Tensor) -> Tensor:
     """``log(exp(input) + exp(other))``, elementwise, without overflow."""
+    require_tensors("logaddexp", input, other)
+    _check_common_kernel("logaddexp_cpu", "f", input, other)  # no integer kernel: integers are not promoted
     return Logaddexp.apply(input, other)
 
 
 def logaddexp2(input: Tensor, other: Tensor) -> Tensor:
     """``log2(2 ** input + 2 ** other)``, elementwise, without overflow."""
+    require_tensors("logaddexp2", input, other)
+    _check_common_kernel("logaddexp2_cpu", "f", input, other)  # no integer kernel: integers are not promoted
     return Logaddexp2.apply(input, other)
 
 
@@ -761,6 +787,7 @@ def copysign(input: Any, other: Any) -> Tensor:
 def fmod(input: Any, other: Any) -> Tensor:
     """C's ``fmod``: ``input - trunc(input / other) * other``, the remainder with the sign of ``input``
     (``remainder`` takes the sign of ``other``). Integer operands give an integer result."""
+    _check_common_kernel("fmod_cpu", "uif", input, other)
     if all(_is_integral(v) for v in (input, other)):
         # CuPy arrays reach CuPy's fmod through __array_ufunc__; an integer zero divisor raises.
         return _compare(input, other, _rounding_division(np.fmod))
@@ -770,19 +797,21 @@ def fmod(input: Any, other: Any) -> Tensor:
 def fmax(input: Tensor, other: Tensor) -> Tensor:
     """Elementwise maximum that ignores NaN (NaN only where both are NaN); integer dtypes are kept. At
     ties the gradient goes to ``input``."""
-    _require_tensors("fmax", input, other)
+    require_tensors("fmax", input, other)
     return Fmax.apply(input, other)
 
 
 def fmin(input: Tensor, other: Tensor) -> Tensor:
     """Elementwise minimum that ignores NaN (NaN only where both are NaN); integer dtypes are kept. At
     ties the gradient goes to ``input``."""
-    _require_tensors("fmin", input, other)
+    require_tensors("fmin", input, other)
     return Fmin.apply(input, other)
 
 
-def _require_tensors(name: str, input: Any, other: Any) -> None:
-    for position, (argument, value) in enumerate((("input", input), ("other", other)), 1):
+def require_tensors(name: str, *values: Any, names: tuple[str, ...] = ("input", "other")) -> None:
+    """PyTorch's argument parser's TypeError for ops whose signature takes only Tensors (no Scalar
+    overload): ``maximum(t, 1)`` raises where ``add(t, 1)`` does not."""
+    for position, (argument, value) in enumerate(zip(names, values), 1):
         if not isinstance(value, _graph.Tensor):
             raise TypeError(f"{name}(): argument '{argument}' (position {position}) must be Tensor, not "
                             f"{type(value).__name__}")
@@ -824,13 +853,13 @@ def _integer_op(name: str, kernel: str, input: Any, other: Any, compute: Any) ->
 
 def gcd(input: Tensor, other: Tensor) -> Tensor:
     """The greatest common divisor of integer tensors, elementwise (non-negative; ``gcd(0, 0) = 0``)."""
-    _require_tensors("gcd", input, other)
+    require_tensors("gcd", input, other)
     return _integer_op("gcd", "gcd", input, other, np.gcd)  # CuPy arrays reach cupy.gcd via __array_ufunc__
 
 
 def lcm(input: Tensor, other: Tensor) -> Tensor:
     """The least common multiple of integer tensors, elementwise (non-negative; 0 where either is 0)."""
-    _require_tensors("lcm", input, other)
+    require_tensors("lcm", input, other)
     return _integer_op("lcm", "lcm", input, other, np.lcm)
 
 
@@ -880,14 +909,14 @@ def _is_integral(value: Any) -> bool:
 
 def floor_divide(input: Any, other: Any) -> Tensor:
     """``input // other``: the quotient rounded towards minus infinity; an integer zero divisor raises."""
-    reject_complex("div_floor", input, other)
+    _check_common_kernel("div_floor_cpu", "uif", input, other)
     return FloorDivide.apply(input, other)
 
 
 def remainder(input: Any, other: Any) -> Tensor:
     """``input % other``, with the sign of ``other`` (Python's modulus); an integer zero divisor raises.
     The gradient is ``g`` for ``input`` and ``-g * floor(input / other)`` for ``other``."""
-    reject_complex("remainder", input, other)
+    _check_common_kernel("remainder_cpu", "uif", input, other)
     if not isinstance(input, _graph.Tensor) or all(_is_integral(v) for v in (input, other)):
         return _compare(input, other, _rounding_division(_remainder))  # no derivative (PyTorch's NotImplemented)
     return (_RemainderScalar if isinstance(other, (int, float)) else Remainder).apply(input, other)
@@ -929,16 +958,19 @@ def ge(input: Any, other: Any) -> Tensor:
 
 def logical_and(input: Any, other: Any) -> Tensor:
     """Whether both ``input`` and ``other`` are nonzero, elementwise, broadcasting: a bool tensor."""
+    require_tensors("logical_and", input, other)
     return _compare(input, other, lambda a, b: (a != 0) & (b != 0))
 
 
 def logical_or(input: Any, other: Any) -> Tensor:
     """Whether ``input`` or ``other`` is nonzero, elementwise, broadcasting: a bool tensor."""
+    require_tensors("logical_or", input, other)
     return _compare(input, other, lambda a, b: (a != 0) | (b != 0))
 
 
 def logical_xor(input: Any, other: Any) -> Tensor:
     """Whether exactly one of ``input`` and ``other`` is nonzero, elementwise, broadcasting: a bool tensor."""
+    require_tensors("logical_xor", input, other)
     return _compare(input, other, lambda a, b: (a != 0) ^ (b != 0))
 
 
@@ -947,35 +979,48 @@ def logical_not(input: Tensor) -> Tensor:
     return _graph.wrap(input._data == 0)
 
 
-def _require_integral(name: str, *values: Any) -> None:
-    for v in values:
-        if isinstance(v, _graph.Tensor) and dtypes.kind(v._data.dtype) == "f":
-            raise RuntimeError(f"\"{name}\" is not implemented for floating-point tensors ({v.dtype})")
+def _check_common_kernel(kernel: str, kinds: str, *values: Any) -> None:
+    """PyTorch's ``"<kernel>" not implemented for '<type>'`` where the operands' common dtype (Python
+    numbers included) is not of ``kinds`` (NumPy's kind letters); shapes that do not broadcast are
+    reported first, as PyTorch reports them."""
+    common = dtypes.result_type(*((v.dtype, v.ndim) if isinstance(v, _graph.Tensor) else v for v in values))
+    try:
+        dtypes.check_kernel(kernel, common, kinds)
+    except NotImplementedError:
+        try:
+            np.broadcast_shapes(*(v.shape for v in values if isinstance(v, _graph.Tensor)))
+        except ValueError as exc:
+            raise shape_error(kernel, values, exc) from exc
+        raise
 
 
 def bitwise_and(input: Any, other: Any) -> Tensor:
-    _require_integral("bitwise_and", input, other)
+    _check_common_kernel("bitwise_and_cpu", "bui", input, other)
     return _compare(input, other, lambda a, b: a & b)
 
 
 def bitwise_or(input: Any, other: Any) -> Tensor:
-    _require_integral("bitwise_or", input, other)
+    _check_common_kernel("bitwise_or_cpu", "bui", input, other)
     return _compare(input, other, lambda a, b: a | b)
 
 
 def bitwise_xor(input: Any, other: Any) -> Tensor:
-    _require_integral("bitwise_xor", input, other)
+    _check_common_kernel("bitwise_xor_cpu", "bui", input, other)
     return _compare(input, other, lambda a, b: a ^ b)
 
 
 def bitwise_not(input: Tensor) -> Tensor:
-    _require_integral("bitwise_not", input)
+    _check_common_kernel("bitwise_not_cpu", "bui", input)
     return _graph.wrap(~input._data)
 
 
 def isclose(input: Tensor, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8,
             equal_nan: bool = False) -> Tensor:
     """Elementwise ``|input - other| <= atol + rtol * |other|``."""
+    require_tensors("isclose", input, other)
+    if input.dtype != other.dtype:
+        raise RuntimeError(f"{dtypes.scalar_type_name(input.dtype)} did not match "
+                           f"{dtypes.scalar_type_name(other.dtype)}")
     xp = array_module_of(input._data)
     return _compare(input, other, lambda a, b: xp.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
 

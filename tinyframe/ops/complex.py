@@ -55,10 +55,11 @@ def saved_conj(ctx: Any) -> tuple:
 def reject_complex(name: str, *values: Any, message: str | None = None,
                    error: type[Exception] = NotImplementedError) -> None:
     """PyTorch's error for an op without complex kernels (comparisons, max, relu, floor, ...): by default
-    its ``"lt" not implemented for 'ComplexFloat'``, else ``message``."""
+    its ``"lt" not implemented for 'ComplexFloat'``, else ``message``. A Python complex number counts (as
+    complex64, the dtype it takes against a float32 tensor): ``t < 1j`` raises as ``t < tensor(1j)``."""
     for value in values:
-        if is_complex_array(value):
-            dtype = value._data.dtype if isinstance(value, _graph.Tensor) else value.dtype
+        if isinstance(value, builtins.complex) or is_complex_array(value):
+            dtype = getattr(value, "dtype", None) or dtypes.scalar_dtype(value)
             raise error(message or f"\"{name}\" not implemented for '{dtypes.scalar_type_name(dtype)}': "
                         f"{name} is not defined on complex numbers")
 
@@ -217,6 +218,8 @@ class Sgn(Op):
     @staticmethod
     def forward(ctx: Sgn, x: Any) -> Any:
         xp = ctx.xp
+        if x.dtype.kind == "b":  # the sign of a bool is itself (NumPy's sign has no bool loop)
+            return x.copy()
         if x.dtype.kind != "c":
             return xp.sign(x)
         magnitude = xp.abs(x)

@@ -367,6 +367,7 @@ def trace(input: Tensor) -> Tensor:
     """The sum of the main diagonal of a matrix (integers give int64)."""
     if input.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
+    dtypes.check_kernel("trace", input.dtype, "uifc")
     return Trace.apply(input)
 
 
@@ -523,14 +524,24 @@ def _block_diag(*tensors: Tensor) -> Tensor:
 def cartesian_prod(*tensors: Tensor) -> Tensor:
     """Every combination of one element of each 1-D tensor, as the rows of a matrix (one tensor:
     itself)."""
+    for t in tensors:
+        _require_vector(t)
     if len(tensors) == 1:
         return tensors[0]
     grids = meshgrid(*tensors, indexing="ij")
     return shape.stack([shape.reshape(g, (-1,)) for g in grids], 1)
 
 
+def _require_vector(t: Tensor) -> None:
+    if t.ndim != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {list(t.shape)}")
+
+
 def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> Tensor:
     """The length-``r`` combinations of the elements of a 1-D tensor, as the rows of a matrix."""
+    if not isinstance(r, int):
+        raise TypeError(f"combinations(): argument 'r' must be int, not {type(r).__name__}")
+    _require_vector(input)
     pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
     chosen = np.array(list(pick(range(input.shape[0]), r)), dtype=np.int64).reshape(-1, r)
     if chosen.size == 0:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _autocast, _graph
+from .. import _autocast, _graph, dtypes
 from .._dims import wrap_dim
 from .._graph import Op
 from ..device import array_module_of
@@ -120,9 +120,7 @@ def einsum(equation: str, *operands: Any) -> Tensor:
         operands = tuple(operands[0])
     inputs, output = _parse_equation(equation, operands)
     for op in operands[1:]:
-        if op.dtype != operands[0].dtype:
-            raise RuntimeError(f"expected scalar type {reduction._scalar_type(operands[0]._data)} but found "
-                               f"{reduction._scalar_type(op._data)}")
+        dtypes.check_same(operands[0].dtype, op.dtype)
     sizes: dict = {}
     for k, (labels, op) in enumerate(zip(inputs, operands)):
         for label, n in zip(labels, op.shape):
@@ -211,6 +209,8 @@ def _cross(input: Tensor, other: Tensor, dim: int, name: str) -> Tensor:
         raise RuntimeError(f"{name}: inputs dimension {dim} must have length 3. Got {input.shape[d]} and "
                            f"{other.shape[d]}")
     shape.broadcast_pair(tuple(input.shape), tuple(other.shape))
+    dtypes.check_same(input.dtype, other.dtype)  # no promotion, as PyTorch
+    dtypes.check_kernel("cross", input.dtype, "uifc")
     return LinalgCross.apply(input, other, dim=d)
 
 
@@ -226,6 +226,21 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
     return _cross(input, other, dim, "linalg.cross")
 
 
+def vecdot(x: Tensor, y: Tensor, dim: int) -> Tensor:
+    """``linalg.vecdot``: ``sum(x * y, dim)`` of a floating or complex ``x`` and a ``y`` of its dtype."""
+    for argument, value in (("x", x), ("y", y)):
+        if not isinstance(value, _graph.Tensor):
+            raise TypeError(f"linalg_vecdot(): argument '{argument}' must be Tensor, not {type(value).__name__}")
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):
+        raise RuntimeError(f"linalg.vecdot: Expected a floating point or complex tensor as input. Got "
+                           f"{dtypes.scalar_type_name(x.dtype)}")
+    if x.dtype != y.dtype:
+        raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
+                           f"{dtypes.scalar_type_name(x.dtype)} and y of type {dtypes.scalar_type_name(y.dtype)} "
+                           "instead")
+    return reduction.sum(binary.mul(x, y), dim)
+
+
 # ------------------------------------------------------------------------------------------ cdist
 def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
     """The p-norm distances between the rows of ``x1`` ``(..., P, M)`` and of ``x2`` ``(..., R, M)``:
@@ -235,6 +250,12 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
                            f"{min(x1.ndim, x2.ndim)}D")
     if x1.shape[-1] != x2.shape[-1]:
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
+    for k, x in enumerate((x1, x2), 1):
+        if not x.dtype.is_floating_point:
+            raise RuntimeError(f"cdist only supports floating-point dtypes, X{k} got: "
+                               f"{dtypes.scalar_type_name(x.dtype)}")
+    dtypes.check_same(x1.dtype, x2.dtype)
+    dtypes.check_kernel("cdist", x1.dtype, "f", half=False)
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
     rows1, rows2 = x1.shape[-2], x2.shape[-2]
@@ -266,6 +287,7 @@ class Addmm(Op):
     """
 
     saved_inputs, saved_options = ("mat1", "mat2"), ("alpha", "beta")
+    kernel: str | None = "addmm_impl_cpu_"  # PyTorch's kernel, named in its error for bool operands
 
     @staticmethod
     def product(a: Any, b: Any) -> Any:
@@ -273,6 +295,8 @@ class Addmm(Op):
 
     @staticmethod
     def forward(ctx: Addmm, input: Any, mat1: Any, mat2: Any, *, beta: Any, alpha: Any) -> Any:
+        if ctx.kernel is not None:
+            linalg.reject_bool(ctx.kernel, mat1)
         ctx.beta, ctx.alpha = beta, alpha
         ctx.save_for_backward(mat1, mat2)
         ctx.mat2_transposed = linalg.is_transposed(mat2)
@@ -312,11 +336,11 @@ class Addmm(Op):
 
 
 class Addmv(Addmm):
-    pass
+    kernel = "addmv_impl_cpu"
 
 
 class Baddbmm(Addmm):
-    pass
+    kernel = "baddbmm"
 
 
 class Addbmm(Addmm):
@@ -328,6 +352,8 @@ class Addbmm(Addmm):
 
 
 class Addr(Addmm):
+    kernel = None  # an outer product: bool operands are PyTorch's logical and
+
     @staticmethod
     def product(a: Any, b: Any) -> Any:
         return a[:, None] * b

@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _autocast, _graph
+from .. import _autocast, _graph, dtypes
 from .._graph import Op
-from ..dtypes import cpp_type_name, scalar_type_name
+from ..dtypes import cpp_type_name
 from ..threads import known_num_threads
 
 if TYPE_CHECKING:
@@ -308,9 +308,7 @@ def check_convolution_arguments(op: str, input: Any, weight: Any, bias: Any, nd:
     if bias is not None and not transposed and bias.dtype != input.dtype:
         raise RuntimeError(f"Input type ({cpp_type_name(input.dtype)}) and bias type ({cpp_type_name(bias.dtype)}) "
                            "should be the same")
-    if input.dtype != weight.dtype:
-        raise RuntimeError(f"expected scalar type {scalar_type_name(input.dtype)} but found "
-                           f"{scalar_type_name(weight.dtype)}")
+    dtypes.check_same(input.dtype, weight.dtype)
 
 
 def _check_options(stride: tuple, padding: tuple, dilation: tuple, groups: int) -> None:

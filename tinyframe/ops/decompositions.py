@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph, return_types
+from .. import _graph, dtypes, return_types
 from .._graph import Op
 from ..device import array_module_of
 from . import binary, construction, reduction, shape
@@ -80,7 +80,9 @@ def _eye_like(x: Tensor, n: int) -> Tensor:
     return _graph.wrap(array_module_of(x._data).eye(n, dtype=x._data.dtype))
 
 
-def _square(name: str, a: Tensor) -> None:
+def _square(name: str, a: Tensor, kernel: str | None = None) -> None:
+    """A batch of square matrices of a dtype the decompositions take; ``kernel``: PyTorch's, where it names
+    an integer or bool input in its own error."""
     if not isinstance(a, _graph.Tensor):
         raise TypeError(f"{name}(): argument 'A' must be Tensor, not {type(a).__name__}")
     if a.ndim < 2:
@@ -88,6 +90,8 @@ def _square(name: str, a: Tensor) -> None:
     if a.shape[-1] != a.shape[-2]:
         raise RuntimeError(f"{name}: A must be batches of square matrices, but they are {a.shape[-2]} by "
                            f"{a.shape[-1]} matrices")
+    if kernel is not None:
+        dtypes.check_kernel(kernel, a.dtype, "fc")
     _floating(name, a)
 
 
@@ -493,7 +497,7 @@ class LinalgEigh(Factorization):
 def linalg_eigh(A: Tensor, UPLO: str = "L") -> Any:
     """The named tuple ``(eigenvalues, eigenvectors)`` of a symmetric ``A`` (only the triangle
     ``UPLO`` is read): eigenvalues ascending, eigenvectors as columns."""
-    _square("linalg.eigh", A)
+    _square("linalg.eigh", A, "linalg_eigh_cpu")
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     values, vectors = _linalg(A).eigh(_host(A), UPLO=UPLO)

@@ -36,9 +36,11 @@ def _write(target: Tensor, data: Any) -> None:
     if data.shape != array.shape:
         raise RuntimeError(f"output with shape {list(array.shape)} doesn't match the broadcast shape "
                            f"{list(data.shape)}")
-    kind, target_kind = dtypes.kind(data.dtype), dtypes.kind(array.dtype)
-    if kind != target_kind and ((target_kind in "iub" and kind in "fc") or (target_kind == "f" and kind == "c")):
-        raise RuntimeError(f"result type {data.dtype} can't be cast to the desired output type {array.dtype}")
+    if data.dtype.kind != array.dtype.kind and not dtypes.can_cast(dtypes.from_numpy_dtype(data.dtype),
+                                                                     dtypes.from_numpy_dtype(array.dtype)):
+        # PyTorch's rule for out= as well: never into a lower category (bool_tensor.add_(2) raises too)
+        raise RuntimeError(f"result type {dtypes.scalar_type_name(data.dtype)} can't be cast to the desired "
+                           f"output type {dtypes.scalar_type_name(array.dtype)}")
     _store(target, data)
 
 

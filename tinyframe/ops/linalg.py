@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import _autocast, _graph
 from .._graph import Op
-from ..dtypes import cpp_type_name, scalar_type_name
+from ..dtypes import check_kernel, cpp_type_name, scalar_type_name
 from . import binary
 from .complex import conj_of, saved_conj
 from .shape import SqueezeDimInplace, UnsafeView, broadcast_pair, movedim, reshape, unsqueeze
@@ -23,11 +23,20 @@ if TYPE_CHECKING:
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "outer", "ger", "inner"]
 
 
+def reject_bool(kernel: str, a: Any) -> None:
+    """PyTorch's BLAS-backed products have no bool kernel (NumPy's would compute logical and/or)."""
+    if a.dtype.kind == "b":
+        check_kernel(kernel, a.dtype, "uifc")
+
+
 class Matmul(Op, node_name="UnsafeViewBackward0"):
     """``input @ other`` for any ranks >= 1 but two vectors (NumPy's matmul rules are PyTorch's)."""
 
+    kernel = "bmm"  # PyTorch's kernel for the op, named in its error for bool operands
+
     @staticmethod
     def forward(ctx: Matmul, a: Any, b: Any) -> Any:
+        reject_bool(ctx.kernel, a)
         ctx.save_for_backward(a, b)
         return a @ b
 
@@ -58,9 +67,11 @@ class Mm(Matmul):
     """``mat1 @ mat2`` of two matrices: the hot path of every linear layer."""
 
     saved_inputs = ("self", "mat2")
+    kernel = "addmm_impl_cpu_"
 
     @staticmethod
     def forward(ctx: Matmul, a: Any, b: Any) -> Any:
+        reject_bool(ctx.kernel, a)
         ctx.save_for_backward(a, b)
         ctx.b_transposed = is_transposed(b)
         return a @ b
@@ -107,7 +118,7 @@ def second_factor_grad(a: Any, g: Any, b_transposed: bool) -> Any:
 
 
 class Mv(Matmul):
-    pass
+    kernel = "addmv_impl_cpu"
 
 
 class Bmm(Matmul):
@@ -123,6 +134,7 @@ class Dot(Op):
 
     @staticmethod
     def forward(ctx: Dot, a: Any, b: Any) -> Any:
+        reject_bool("dot", a)
         ctx.save_for_backward(a, b)
         return a @ b
 
@@ -138,6 +150,7 @@ class Vdot(Op):
 
     @staticmethod
     def forward(ctx: Vdot, a: Any, b: Any) -> Any:
+        reject_bool("dot", a)
         ctx.save_for_backward(a, b)
         return ctx.xp.vdot(a, b)
 

@@ -90,9 +90,7 @@ def _data_on_device_of(value: Tensor | None, reference: Tensor, name: str) -> An
 
 
 def _require_floating(input: Tensor, kernel: str) -> None:
-    data = input._data
-    if dtypes.kind(data.dtype) != "f":
-        raise NotImplementedError(f"\"{kernel}_{device_of(data).type}\" not implemented for '{_type_name(data)}'")
+    dtypes.check_kernel(f"{kernel}_{device_of(input._data).type}", input.dtype, "f")
 
 
 def _warn_if_broadcast(input: Tensor, target: Tensor) -> None:
@@ -244,8 +242,9 @@ def _nll_loss_nd(input: Tensor, target: Tensor, weight: Tensor | None, reduction
         op = NllLoss2d
     if t.dtype != _INT64 and t.dtype != _UINT8:
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_type_name(t)}")
-    if w is not None and w.dtype != x.dtype:
-        raise RuntimeError(f"expected scalar type {_type_name(x)} but found {_type_name(w)}")
+    if w is not None:
+        dtypes.check_same(x.dtype, w.dtype)
+    dtypes.check_kernel("nll_loss2d_forward_out_frame" if op is NllLoss2d else "nll_loss_out_frame", x.dtype, "f")
     t = t.astype(_INT64, copy=False)
     ignored = invalid = None
     if not isinstance(t, np.ndarray):  # on a GPU, checking the targets here would make every step wait

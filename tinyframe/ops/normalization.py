@@ -236,8 +236,7 @@ class NativeGroupNorm(Op):
 def _require_float(kernel: str, input: Tensor) -> None:
     if not isinstance(input, _graph.Tensor):
         raise TypeError(f"{kernel}(): argument 'input' must be Tensor, not {type(input).__name__}")
-    if not input.is_floating_point():
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dtypes.scalar_type_name(input.dtype)}'")
+    dtypes.check_kernel(kernel, input.dtype, "f")
 
 
 def _check_parameter_dtypes(input: Tensor, *parameters: Tensor | None) -> None:

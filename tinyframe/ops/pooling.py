@@ -370,16 +370,15 @@ def _windows(op: str, input: Tensor, nd: int, kernel_size: Any, stride: Any, pad
     return rows, cols, batched
 
 
-def _require_float(op: str, input: Tensor) -> None:
-    if not input.is_floating_point():
-        raise NotImplementedError(f"\"{op}\" not implemented for '{dtypes.scalar_type_name(input.dtype)}'")
-
-
 # ------------------------------------------------------------------ public functions
 
 def _max_pool(op: str, nd: int, input: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any,
               ceil_mode: bool, return_indices: bool) -> Any:
     rows, cols, batched = _windows(op, input, nd, kernel_size, stride, padding, dilation, ceil_mode)
+    # PyTorch's 1-d kernel without indices is built for floating dtypes only; with indices a row is a plane
+    if nd == 1 and not return_indices:
+        dtypes.check_kernel("max_pool1d_impl", input.dtype, "f")
+    dtypes.check_kernel("max_pool2d", input.dtype, "uif")
     geometry = _Geometry(rows, cols, nd, batched)
     if not return_indices:
         return MaxPool2DWithIndices.apply(input, geometry=geometry)
@@ -432,7 +431,7 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
 
 def _avg_pool(op: str, nd: int, input: Tensor, kernel_size: Any, stride: Any, padding: Any, ceil_mode: bool,
               count_include_pad: bool, divisor_override: int | None) -> Tensor:
-    _require_float(op, input)
+    dtypes.check_kernel("avg_pool2d", input.dtype, "f")  # PyTorch pools a row as a plane, in its 2-d kernel
     rows, cols, batched = _windows(op, input, nd, kernel_size, stride, padding, 1, ceil_mode)
     if divisor_override is not None:
         if divisor_override == 0:
@@ -479,7 +478,7 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
 def _adaptive_avg_pool(op: str, nd: int, input: Tensor, output_size: Any) -> Tensor:
     if not isinstance(input, _graph.Tensor):
         raise TypeError(f"{op}(): argument 'input' must be a Tensor, not {type(input).__name__}")
-    _require_float(op, input)
+    dtypes.check_kernel("adaptive_avg_pool2d", input.dtype, "f")  # a row is pooled as a plane, as in PyTorch
     shape = tuple(input.shape)
     if len(shape) not in (nd + 1, nd + 2):
         raise RuntimeError(f"{op}(): Expected {nd + 1}D or {nd + 2}D tensor, but got {list(shape)}")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _graph, dtypes, return_types
-from .._dims import wrap_dim
+from .._dims import as_index, wrap_dim
 from .._graph import MultiOutputOp, Op
 from ..device import array_module_of
 from . import binary, unary
@@ -42,23 +42,27 @@ def _axes(dim: Any, ndim: int) -> tuple | None:
         return None
     if type(dim) is int and -ndim <= dim < ndim:  # fast path: one valid dim
         return (dim % ndim,)
-    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
     axes = []
     for d in dims:
-        if not isinstance(d, int):
-            raise TypeError(f"argument 'dim' must be int or tuple of ints, not {type(d).__name__}")
-        d = wrap_dim(d, ndim)
+        d = wrap_dim(as_index(d, expected="int or tuple of ints"), ndim)
         if d in axes:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
         axes.append(d)
     return tuple(axes) if axes and ndim else None
 
 
+def _dim_index(dim: Any, name: str) -> int:
+    """``dim`` as an int, or the TypeError of PyTorch's argument parser (checked before anything else)."""
+    try:
+        return as_index(dim)
+    except TypeError as exc:
+        raise TypeError(f"{name}(): {exc}") from None
+
+
 def _dim(dim: Any, ndim: int, name: str) -> int | None:
     """One dimension, wrapped; None for a 0-d tensor (whose only "dimension" is the element)."""
-    if not isinstance(dim, int):
-        raise TypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
-    dim = wrap_dim(dim, ndim)
+    dim = wrap_dim(_dim_index(dim, name), ndim)
     return dim if ndim else None
 
 
@@ -386,6 +390,10 @@ def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
 def _arg_extreme(name: str, input: Tensor, dim: Any, keepdim: bool) -> Tensor:
     x = input._data
     reject_complex(name, x, message=f"{name}(): does not support complex input", error=RuntimeError)
+    if dim is not None:
+        dim = _dim_index(dim, name)
+    if x.dtype.kind == "b":
+        raise RuntimeError(f"{name}(): does not support bool input")
     if dim is None:
         if x.size == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")

@@ -148,7 +148,8 @@ def normal(mean: Any, std: Any = 1.0, size: Sequence[int] | None = None, *, gene
     mean_data = mean._data if mean_tensor else mean
     std_data = std._data if std_tensor else std
     shape = np.broadcast_shapes(getattr(mean_data, "shape", ()), getattr(std_data, "shape", ()))
-    dtype_np = data.dtype if dtypes.kind(data.dtype) == "f" else dtypes.get_default_dtype().numpy
+    dtypes.check_kernel("normal_kernel_cpu", data.dtype, "fc")
+    dtype_np = data.dtype
     gen = _generator(data, generator)
     if std_tensor:
         samples = random.normal(gen, shape, dtype_np) * std_data + (mean_data if mean_tensor else dtype_np.type(mean))
@@ -163,12 +164,9 @@ def normal(mean: Any, std: Any = 1.0, size: Sequence[int] | None = None, *, gene
 def bernoulli(input: Tensor, p: float | None = None, *, generator: Generator | None = None) -> Tensor:
     """1 with probability ``input`` (or the number ``p``) elementwise, else 0, in ``input``'s dtype."""
     data = input._data
-    if dtypes.kind(data.dtype) != "f":
-        raise NotImplementedError(f"\"bernoulli_tensor_cpu_p_\" not implemented for "
-                                  f"'{reduction._scalar_type(data)}'")
+    dtypes.check_kernel("bernoulli_tensor_cpu_self_", data.dtype, "buif")
+    dtypes.check_kernel("bernoulli_tensor_cpu_p_", data.dtype, "f")
     probability = data if p is None else p
-    if p is None and bool(((data < 0) | (data > 1)).any()) or p is not None and not 0 <= p <= 1:
-        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
     draws = random.bernoulli(_generator(data, generator), data.shape, data.dtype, probability)
     return Bernoulli.apply(input, samples=draws)
 
@@ -176,6 +174,7 @@ def bernoulli(input: Tensor, p: float | None = None, *, generator: Generator | N
 def poisson(input: Tensor, generator: Generator | None = None) -> Tensor:
     """Poisson samples with rates ``input`` (elementwise), in ``input``'s dtype."""
     data = input._data
+    dtypes.check_kernel("poisson_cpu", data.dtype, "f")
     samples = _generator(data, generator).state.poisson(data).astype(data.dtype)
     return Poisson.apply(input, samples=array_module_of(data).asarray(samples))
 

@@ -287,10 +287,13 @@ def _index_positions(name: str, input: Tensor, dim: int, index: Tensor) -> tuple
     d = wrap_dim(dim, input.ndim)
     idx = indexing._on_device_of(index._data, input._data).reshape(-1)
     size = input.shape[d] if input.ndim else 1
-    error = IndexError if name == "index_copy_" else RuntimeError
     prefix = f"{name}(): " if name == "index_copy_" else ""
+    if name == "index_add":  # PyTorch adds into a vector with index_select's check, else as scatter does
+        error, message = (IndexError, "index out of range in self") if input.ndim <= 1 else (RuntimeError, None)
+    else:
+        error, message = IndexError, None
     indexing._check_range(idx, -size, size, d, error,
-                          None if not idx.size else _range_message(prefix, idx, size, d))
+                          message or (None if not idx.size else _range_message(prefix, idx, size, d)))
     return d, ((slice(None),) * d + (idx % size,)) if input.ndim else (Ellipsis,)
 
 

@@ -460,9 +460,9 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """
     shape = input._data.shape
     ndim = len(shape)
+    start, end = wrap_dim(start_dim, ndim), wrap_dim(end_dim, ndim)
     if ndim == 0:
         return _reshape(input, (1,))
-    start, end = wrap_dim(start_dim, ndim), wrap_dim(end_dim, ndim)
     if start > end:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if start == end:

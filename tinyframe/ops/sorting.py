@@ -163,12 +163,15 @@ def _long(array: Any) -> Tensor:
 
 
 def _dim_of(input: Tensor, dim: int) -> int:
-    return wrap_dim(dim, input.ndim) if input.ndim else 0
+    return wrap_dim(dim, input.ndim)  # a 0-d tensor takes dim 0 or -1, as PyTorch
 
 
-def _check_tensor(name: str, input: Any) -> None:
+def _check_tensor(name: str, input: Any, kernel: str | None = None, kinds: str = "uif") -> None:
+    """A Tensor argument, of a dtype that PyTorch's ``kernel`` (if named) has an implementation for."""
     if not isinstance(input, _graph.Tensor):
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    if kernel is not None:
+        dtypes.check_kernel(kernel, input.dtype, kinds)
     reject_complex(name, input, message=f"{name} does not support complex dtypes: complex numbers have no order",
                    error=RuntimeError)
 
@@ -190,10 +193,10 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool
 def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
     """The int64 positions that sort ``input`` along ``dim`` (``sort(...).indices``)."""
     _check_tensor("argsort", input)
-    x = input._data
+    x, d = input._data, _dim_of(input, dim)
     if x.ndim == 0:
         return _long(array_module_of(x).zeros((), int))
-    return _long(_stable_argsort(array_module_of(x), x, _dim_of(input, dim), descending))
+    return _long(_stable_argsort(array_module_of(x), x, d, descending))
 
 
 def msort(input: Tensor) -> Tensor:
@@ -210,6 +213,8 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     size = x.shape[d] if x.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
+    if x.dtype.kind == "b":
+        raise RuntimeError("topk does not support bool dtypes on CPU")
     if x.ndim == 0:
         return return_types.topk(Topk.apply(input, index=(Ellipsis,)), _long(array_module_of(x).zeros((), int)))
     order = _stable_argsort(array_module_of(x), x, d, largest)
@@ -235,7 +240,7 @@ def _kth_positions(input: Tensor, name: str, dim: int, rank: Any) -> tuple:
 
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
     """The ``k``-th smallest element (``k`` counts from 1) along ``dim`` and its position."""
-    _check_tensor("kthvalue", input)
+    _check_tensor("kthvalue", input, "kthvalue_cpu")
     size = input.shape[_dim_of(input, dim)] if input.ndim else 1
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {_dim_of(input, dim)}")
@@ -271,7 +276,9 @@ def _kept_shape(shape: tuple, d: int) -> tuple:
 
 
 def _median(name: str, ops: tuple, result: type, input: Tensor, dim: Any, keepdim: bool) -> Any:
-    _check_tensor(name, input)
+    if dim is not None and isinstance(input, _graph.Tensor):
+        _dim_of(input, dim)  # PyTorch checks the dim before the dtype
+    _check_tensor(name, input, "median_cpu" if dim is None else "median_out")
     x = input._data
     ignore_nan = name == "nanmedian"
     if dim is None:
@@ -304,7 +311,7 @@ def nanmedian(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
     """The most frequent value along ``dim`` (the smallest of equally frequent ones) and the position
     of its last occurrence, as the named tuple ``(values, indices)``."""
-    _check_tensor("mode", input)
+    _check_tensor("mode", input, "mode_cpu", "buif")
     x = input._data
     d = _dim_of(input, dim)
     if x.ndim == 0:
@@ -484,12 +491,17 @@ def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False
     seq = sorted_sequence._data
     scalar = not isinstance(input, _graph.Tensor)
     values = array_module_of(seq).asarray(input) if scalar else input._data
+    if scalar and seq.ndim != 1:
+        raise RuntimeError(f"torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension "
+                           f"is 1, but we got boundaries tensor dim({seq.ndim}) and input value's dim(0) numel(1)")
     if sorter is not None:
         seq = array_module_of(seq).take_along_axis(seq, sorter._data, axis=-1)
     if seq.ndim > 1 and seq.shape[:-1] != values.shape[:-1]:
         raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
                            f"dimensions of boundaries tensor and input value tensor must match, but we got "
                            f"boundaries tensor {list(seq.shape)} and input value tensor {list(values.shape)}")
+    common = dtypes.result_type((sorted_sequence.dtype, seq.ndim), input if scalar else (input.dtype, values.ndim))
+    dtypes.check_kernel("searchsorted_out_cpu", common, "uif")
     xp = array_module_of(seq)
     how = "right" if right else "left"
     if seq.ndim <= 1:
@@ -580,6 +592,12 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
 def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:
     """A histogram of ``bins`` equal bins over ``[min, max]`` (the data's range when both are 0);
     elements outside are ignored."""
+    if not isinstance(bins, int):
+        raise TypeError(f"histc(): argument 'bins' must be int, not {type(bins).__name__}")
+    # PyTorch's kernels in the order it runs them: the bin edges (no bool), the range (no complex), the counts
+    dtypes.check_kernel("linspace_cpu", input.dtype, "uifc")
+    dtypes.check_kernel("aminmax_cpu", input.dtype, "buif")
+    dtypes.check_kernel("histogram_cpu", input.dtype, "f")
     host = np.asarray(move_array(input._data, device_of(np.empty(0))))
     low, high = (float(host.min()), float(host.max())) if min == max == 0 and host.size else (min, max)
     if low == high:

@@ -313,21 +313,29 @@ def _i1e_slope(g: Any, x: Any, xp: Any) -> Any:
 
 
 # One line an op: class name, forward on arrays, saved value, gradient (PyTorch's derivatives.yaml).
-I0: type[_Elementwise] = _elementwise("I0", _special(_i0, "i0"), _INPUT, lambda g, x, xp: g * SpecialI1.call(x))
+# (kernel=...: PyTorch's kernels of these have no complex (and some no float16) instantiation; integers promote)
+I0: type[_Elementwise] = _elementwise("I0", _special(_i0, "i0"), _INPUT, lambda g, x, xp: g * SpecialI1.call(x),
+                                      kernel="i0_vml_cpu", kinds="buif")
 SpecialI0E: type[_Elementwise] = _elementwise(
     "SpecialI0E", _special(_i0e, "i0e"), _INPUT,
-    lambda g, x, xp: g * (SpecialI1E.call(x) - xp.sign(x) * SpecialI0E.call(x)))
-SpecialI1: type[_Elementwise] = _elementwise("SpecialI1", _special(_i1, "i1"), _INPUT, _i1_slope)
-SpecialI1E: type[_Elementwise] = _elementwise("SpecialI1E", _special(_i1e, "i1e"), _INPUT, _i1e_slope)
+    lambda g, x, xp: g * (SpecialI1E.call(x) - xp.sign(x) * SpecialI0E.call(x)), kernel="i0e_cpu", kinds="buif")
+SpecialI1: type[_Elementwise] = _elementwise("SpecialI1", _special(_i1, "i1"), _INPUT, _i1_slope,
+                                             kernel="i1_cpu", kinds="buif")
+SpecialI1E: type[_Elementwise] = _elementwise("SpecialI1E", _special(_i1e, "i1e"), _INPUT, _i1e_slope,
+                                              kernel="i1e_cpu", kinds="buif")
 SpecialNdtri: type[_Elementwise] = _elementwise("SpecialNdtri", _special(_ndtri, "ndtri"), _OUTPUT,
-                                                lambda g, out, xp: g * _SQRT_2PI * xp.exp(out * out * 0.5))
+                                                lambda g, out, xp: g * _SQRT_2PI * xp.exp(out * out * 0.5),
+                                                kernel="ndtri_cpu", kinds="buif", half=False)
 SpecialLogNdtr: type[_Elementwise] = _elementwise(
     "SpecialLogNdtr", _special(_log_ndtr, "log_ndtr"), _INPUT,
-    lambda g, x, xp: g * xp.exp(x * x * -0.5 - SpecialLogNdtr.call(x)) / _SQRT_2PI)
+    lambda g, x, xp: g * xp.exp(x * x * -0.5 - SpecialLogNdtr.call(x)) / _SQRT_2PI,
+    kernel="log_ndtr_cpu", kinds="buif", half=False)
 SpecialErfcx: type[_Elementwise] = _elementwise(
     "SpecialErfcx", _special(_erfcx, "erfcx"), _INPUT,
-    lambda g, x, xp: g * (2.0 * x * SpecialErfcx.call(x) - unary._TWO_OVER_SQRT_PI))
-SpecialEntr: type[_Elementwise] = _elementwise("SpecialEntr", _entr, _INPUT, lambda g, x, xp: -g * (xp.log(x) + 1.0))
+    lambda g, x, xp: g * (2.0 * x * SpecialErfcx.call(x) - unary._TWO_OVER_SQRT_PI),
+    kernel="erfcx_cpu", kinds="buif", half=False)
+SpecialEntr: type[_Elementwise] = _elementwise("SpecialEntr", _entr, _INPUT, lambda g, x, xp: -g * (xp.log(x) + 1.0),
+                                               kernel="entr_cpu", kinds="buif")
 
 SpecialXlog1Py: type[_Elementwise2] = _elementwise2(
     "SpecialXlog1Py", _xlog1py, lambda g, x, y, out, xp: g * _xlog1py_slope(xp, x, y),

@@ -136,12 +136,13 @@ def stack(xs: Any, axis: int = 0) -> Tensor:
     return shape.stack(list(xs), axis)
 
 
+# The ops themselves: NumPy's maximum takes numbers, where torch.maximum wants two Tensors.
 def maximum(x: Any, y: Any) -> Tensor:
-    return binary.maximum(as_tensor(x), as_tensor(y))
+    return binary.Maximum.apply(as_tensor(x), as_tensor(y))
 
 
 def minimum(x: Any, y: Any) -> Tensor:
-    return binary.minimum(as_tensor(x), as_tensor(y))
+    return binary.Minimum.apply(as_tensor(x), as_tensor(y))
 
 
 def clip(x: Tensor, low: Any, high: Any) -> Tensor:

@@ -45,24 +45,10 @@ _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 _GELU_KAPPA = 0.044715
 
-_NO_COMPLEX_CLAMP = "clamp is not supported for complex types"
-
 
 def _floating(x: Any) -> Any:
     """``x`` itself when floating or complex; integer and bool arrays cast to the default float dtype."""
     return x if dtypes.kind(x.dtype) in "fc" else x.astype(dtypes.get_default_dtype().numpy)
-
-
-def _require_floating(x: Any, name: str) -> None:
-    if dtypes.kind(x.dtype) != "f":
-        raise NotImplementedError(f"\"{name}\" not implemented for '{dtypes.scalar_type_name(x.dtype)}'; "
-                                  "convert the input with .float() first")
-
-
-def _reject_bool(x: Any, name: str) -> None:
-    if x.dtype.kind == "b":
-        raise NotImplementedError(f"\"{name}\" not implemented for 'Bool'; convert the input with .int() "
-                                  "or .float() first")
 
 
 def _sigmoid_array(xp: Any, x: Any) -> Any:
@@ -180,15 +166,20 @@ class _Elementwise(Op):
     On complex inputs every op of the table is holomorphic with real coefficients, so ``f'(conj z) =
     conj(f'(z))``: backward hands ``vjp`` the conjugate of what was saved, and the same line gives PyTorch's
     complex gradient ``g * conj(f'(z))``. Ops PyTorch has no complex kernel for name their error in
-    ``complex_error``."""
+    ``complex_error``; ops whose kernel PyTorch builds for fewer dtypes name it in ``kernel``, with the
+    dtype kinds of the inputs it takes (``kinds``) and whether it takes float16 (``half``)."""
 
     saves: str
     compute: Any
     vjp: Any
     complex_error: Any
+    kernel: tuple | None
 
     @staticmethod
     def forward(ctx: _Elementwise, x: Any) -> Any:
+        if ctx.kernel is not None:
+            name, kinds, half = ctx.kernel
+            dtypes.check_kernel(name, x.dtype, kinds, half=half)
         if ctx.complex_error is not None:
             reject_complex(type(ctx).__name__.removesuffix("Backward0").lower(), x, error=ctx.complex_error)
         out = ctx.compute(ctx.xp, _floating(x))
@@ -202,11 +193,16 @@ class _Elementwise(Op):
 
 
 def _elementwise(name: str, compute: Any, saves: str, vjp: Any, node_name: str | None = None, *,
-                 complex_error: type[Exception] | None = None) -> type[_Elementwise]:
+                 complex_error: type[Exception] | None = None, kernel: str | None = None, kinds: str = "f",
+                 half: bool = True) -> type[_Elementwise]:
     """The op class of one table line (PyTorch's node name ``<name>Backward0`` unless given);
-    ``complex_error``: the exception PyTorch raises for complex inputs, where it has no complex kernel."""
+    ``complex_error``: the exception PyTorch raises for complex inputs, where it has no complex kernel;
+    ``kernel``: PyTorch's kernel where it is built for fewer dtypes, the input kinds it takes (``kinds``:
+    floating only by default, integers not promoted) and whether float16 (``half``)."""
     return type(name, (_Elementwise,), {"saves": saves, "compute": staticmethod(compute), "vjp": staticmethod(vjp),
-                                        "complex_error": complex_error}, node_name=node_name)
+                                        "complex_error": complex_error,
+                                        "kernel": None if kernel is None else (kernel, kinds, half)},
+                node_name=node_name)
 
 
 # One line an op, as in HIPS autograd's defvjp and PyTorch's derivatives.yaml:
@@ -235,8 +231,7 @@ Atanh = _elementwise("Atanh", lambda xp, x: xp.arctanh(x), _INPUT, lambda g, x, 
 Erf = _elementwise("Erf", _erf, _INPUT, lambda g, x, xp: g * xp.exp(-x * x) * _TWO_OVER_SQRT_PI,
                   complex_error=NotImplementedError)
 Sigmoid = _elementwise("Sigmoid", _sigmoid_array, _OUTPUT, lambda g, out, xp: g * out * (1.0 - out))
-Frac = _elementwise("Frac", lambda xp, x: x - xp.trunc(x), _INPUT, lambda g, x, xp: g * 1.0,
-                   complex_error=NotImplementedError)
+Frac = _elementwise("Frac", lambda xp, x: x - xp.trunc(x), _INPUT, lambda g, x, xp: g * 1.0, kernel="frac_cpu")
 Sinc = _elementwise("Sinc", lambda xp, x: xp.sinc(x), _INPUT, lambda g, x, xp: g * _sinc_slope(xp, x))
 Logit = _elementwise("Logit", lambda xp, x: xp.log(x / (1.0 - x)), _INPUT, lambda g, x, xp: g / (x * (1.0 - x)),
                     complex_error=NotImplementedError)
@@ -459,7 +454,7 @@ class Neg(Op):
 class Abs(Op):
     @staticmethod
     def forward(ctx: Abs, x: Any) -> Any:
-        _reject_bool(x, "abs")
+        dtypes.check_kernel("abs_cpu", x.dtype, "uifc")
         ctx.save_for_backward(x)
         return ctx.xp.abs(x)
 
@@ -475,7 +470,7 @@ class Relu(Op):
     def forward(ctx: Relu, x: Any) -> Any:
         if x.dtype.kind == "b":
             raise RuntimeError("Boolean inputs not supported for relu")
-        reject_complex("relu", x, message=_NO_COMPLEX_CLAMP)
+        reject_complex("relu", x, message=binary.NO_COMPLEX_CLAMP)
         out = ctx.xp.maximum(x, 0)
         ctx.save_for_backward(out)
         return out
@@ -491,7 +486,7 @@ class Relu(Op):
 class Silu(Op):
     @staticmethod
     def forward(ctx: Silu, x: Any) -> Any:
-        _require_floating(x, "silu")
+        dtypes.check_kernel("silu_cpu", x.dtype, "f")
         ctx.save_for_backward(x)
         return x * _sigmoid_array(ctx.xp, x)
 
@@ -505,7 +500,7 @@ class Silu(Op):
 class Gelu(Op):
     @staticmethod
     def forward(ctx: Gelu, x: Any, *, approximate: str) -> Any:
-        _require_floating(x, "gelu")
+        dtypes.check_kernel("GeluKernelImpl", x.dtype, "f")
         ctx.save_for_backward(x)
         ctx.approximate = approximate
         xp = ctx.xp
@@ -531,7 +526,7 @@ class Gelu(Op):
 class Softplus(Op):
     @staticmethod
     def forward(ctx: Softplus, x: Any, *, beta: float, threshold: float) -> Any:
-        _require_floating(x, "softplus")
+        dtypes.check_kernel("softplus_cpu", x.dtype, "f")
         ctx.save_for_backward(x)
         ctx.beta, ctx.threshold = beta, threshold
         xp = ctx.xp
@@ -549,7 +544,7 @@ class Softplus(Op):
 class LeakyRelu(Op):
     @staticmethod
     def forward(ctx: LeakyRelu, x: Any, *, negative_slope: float) -> Any:
-        _require_floating(x, "leaky_relu")
+        dtypes.check_kernel("leaky_relu_cpu", x.dtype, "f")
         ctx.save_for_backward(x)
         ctx.negative_slope = negative_slope
         return ctx.xp.where(x > 0, x, x * negative_slope)
@@ -563,7 +558,7 @@ class LeakyRelu(Op):
 class Elu(Op):
     @staticmethod
     def forward(ctx: Elu, x: Any, *, alpha: float) -> Any:
-        _require_floating(x, "elu")
+        dtypes.check_kernel("elu_cpu", x.dtype, "f")
         ctx.alpha = alpha
         xp = ctx.xp
         out = xp.where(x > 0, x, xp.expm1(xp.minimum(x, 0.0)) * alpha)
@@ -581,7 +576,7 @@ class Hardtanh(Op):
     def forward(ctx: Hardtanh, x: Any, *, min_val: float, max_val: float) -> Any:
         if x.dtype.kind == "b":
             raise RuntimeError("Bool inputs not supported for hardtanh")
-        reject_complex("hardtanh", x, message=_NO_COMPLEX_CLAMP)
+        reject_complex("hardtanh", x, message=binary.NO_COMPLEX_CLAMP)
         ctx.save_for_backward(x)
         ctx.min_val, ctx.max_val = min_val, max_val
         if x.dtype.kind != "f":
@@ -597,7 +592,7 @@ class Hardtanh(Op):
 class LogSigmoid(Op):
     @staticmethod
     def forward(ctx: LogSigmoid, x: Any) -> Any:
-        _require_floating(x, "log_sigmoid")
+        dtypes.check_kernel("log_sigmoid_cpu", x.dtype, "f")
         ctx.save_for_backward(x)
         xp = ctx.xp
         return xp.minimum(x, 0.0) - xp.log1p(xp.exp(-xp.abs(x)))
@@ -635,7 +630,7 @@ class Sign(_PiecewiseConstant):
 class Floor(_PiecewiseConstant):
     @staticmethod
     def forward(ctx: Floor, x: Any) -> Any:
-        _reject_bool(x, "floor")
+        dtypes.check_kernel("floor_vml_cpu", x.dtype, "uifc")
         reject_complex("floor", x, message="floor is not supported for complex inputs")
         return ctx.xp.floor(x) if x.dtype.kind == "f" else x.copy()
 
@@ -643,7 +638,7 @@ class Floor(_PiecewiseConstant):
 class Ceil(_PiecewiseConstant):
     @staticmethod
     def forward(ctx: Ceil, x: Any) -> Any:
-        _reject_bool(x, "ceil")
+        dtypes.check_kernel("ceil_vml_cpu", x.dtype, "uifc")
         reject_complex("ceil", x, message="ceil is not supported for complex inputs")
         return ctx.xp.ceil(x) if x.dtype.kind == "f" else x.copy()
 
@@ -651,7 +646,7 @@ class Ceil(_PiecewiseConstant):
 class Trunc(_PiecewiseConstant):
     @staticmethod
     def forward(ctx: Trunc, x: Any) -> Any:
-        _reject_bool(x, "trunc")
+        dtypes.check_kernel("trunc_vml_cpu", x.dtype, "uifc")
         reject_complex("trunc", x, message="trunc is not supported for complex inputs")
         return ctx.xp.trunc(x) if x.dtype.kind == "f" else x.copy()
 
@@ -659,7 +654,7 @@ class Trunc(_PiecewiseConstant):
 class Round(_PiecewiseConstant):
     @staticmethod
     def forward(ctx: Round, x: Any, *, decimals: int = 0) -> Any:
-        _reject_bool(x, "round")
+        dtypes.check_kernel("round_vml_cpu", x.dtype, "uifc")
         reject_complex("round", x)
         if x.dtype.kind != "f":
             if decimals:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ... import _autocast, grad_mode
+from ... import _autocast, dtypes, grad_mode
 from ...device import array_module_of
 from ...ops import binary, indexing, unary
 from ...ops import reduction as reductions
@@ -172,6 +172,12 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     if weight is not None and weight.requires_grad and grad_mode.is_grad_enabled():
         raise RuntimeError("The function 'multi_margin_loss' is not differentiable with respect to argument 'weight'. "
                            "This input cannot have requires_grad True.")
+    samples = input.shape[0] if input.ndim == 2 else 1
+    if target.ndim > 1 or target.numel() != samples:
+        raise RuntimeError(f"multi_margin_loss: target tensor should be 1-D with size equal to the number of input "
+                           f"samples (batch size). Expected target size [{samples}], but got {list(target.shape)}. "
+                           f"Input has shape {list(input.shape)}.")
+    dtypes.check_kernel("multi_margin_loss_cpu_kernel", input.dtype, "f", half=False)
     x = input if input.ndim == 2 else input.reshape(1, -1)
     index = target.reshape(-1, 1)
     chosen = indexing.gather(x, 1, index)
@@ -192,10 +198,10 @@ def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: bool | N
                            reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     """``sum_{j, i} max(0, 1 - (x[y_j] - x[i])) / C`` per sample: ``y_j`` the target classes listed in
     ``target`` before its first -1, ``i`` every other class."""
-    if target.dtype.name != "int64":
-        raise RuntimeError(f"expected scalar type Long but found {reductions._scalar_type(target._data)}")
+    dtypes.check_same(dtypes.int64, target.dtype)
     if tuple(target.shape) != tuple(input.shape) or input.ndim > 2:
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
+    dtypes.check_kernel("multilabel_margin_loss_forward_out_frame", input.dtype, "f")
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
     return _multilabel_margin_loss(input, target, reduction)

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ... import _autocast
+from ... import _autocast, dtypes
 from ...device import array_module_of
 from ...ops import binary, indexing, scattering, unary
 from ...ops import reduction as reductions
@@ -28,6 +28,8 @@ def _adaptive_max_pool(op: str, nd: int, input: Tensor, output_size: Any, return
     sizes: tuple = (output_size,) * nd if isinstance(output_size, int) or output_size is None else tuple(output_size)
     if len(sizes) != nd:
         raise RuntimeError(f"{op}: internal error: output_size.size() must be {nd}")
+    # PyTorch pools a row as a plane, in its 2-d kernel; neither is built for integers
+    dtypes.check_kernel("adaptive_max_pool3d_cpu" if nd == 3 else "adaptive_max_pool2d", input.dtype, "f")
     spatial = shape[-nd:]
     sizes = tuple(n if o is None else int(o) for o, n in zip(sizes, spatial))
     xp = array_module_of(input._data)
@@ -152,9 +154,17 @@ def _depth_slabs(x: Tensor, kernel: int, stride: int, padding: int, dilation: in
     return [padded[:, :, k * dilation:k * dilation + (out - 1) * stride + 1:stride] for k in range(kernel)]
 
 
+# PyTorch's kernel of each 3-d pool and the dtypes it is built for: (name, dtype kinds, float16 too)
+_KERNELS_3D = {"max_pool3d": ("max_pool3d", "uif", True), "avg_pool3d": ("avg_pool3d_out_frame", "f", False),
+               "adaptive_avg_pool3d": ("adaptive_avg_pool3d_cpu", "f", True)}
+
+
 def _as_batched_3d(op: str, input: Tensor) -> tuple:
     if input.ndim not in (4, 5):
         raise RuntimeError(f"{op}: Expected 4D or 5D tensor for input, but got: {list(input.shape)}")
+    if op in _KERNELS_3D:
+        kernel, kinds, half = _KERNELS_3D[op]
+        dtypes.check_kernel(kernel, input.dtype, kinds, half=half)
     return (input, True) if input.ndim == 5 else (input.unsqueeze(0), False)
 
 

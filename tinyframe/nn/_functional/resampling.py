@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import dtypes
 from ...device import array_module_of
 from ...ops import binary, indexing, linalg, unary
 from ...ops import shape as shape_ops
@@ -64,8 +65,20 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode:
                         align_corners=bool(align_corners))
     if mode == "area":
         return {1: adaptive_avg_pool1d, 2: adaptive_avg_pool2d, 3: adaptive_avg_pool3d}[spatial](input, out_sizes)
+    _check_resampling_kernel(mode, spatial, input)
     return composed(f"Upsample{_NODE_NAMES[mode]}{spatial}DBackward0", _resample, input, mode=mode,
                     sizes=(in_sizes, out_sizes, scales), align_corners=align_corners)
+
+
+def _check_resampling_kernel(mode: str, spatial: int, input: Tensor) -> None:
+    """PyTorch's upsampling kernels are built for floating dtypes and, for the nearest, bilinear and bicubic
+    modes, uint8 images; its error names the kernel of the mode (a 2-d plane takes its own)."""
+    kind = {"nearest-exact": "nearest", "trilinear": "linear"}.get(mode, mode)
+    if spatial == 2 and kind in ("nearest", "bilinear"):
+        kernel = f"upsample_{kind}2d_channels_last"
+    else:
+        kernel = f"compute_indices_weights_{'cubic' if kind == 'bicubic' else kind.removeprefix('bi')}"
+    dtypes.check_kernel(kernel, input.dtype, "f" if kind == "linear" else "uf")
 
 
 def _resample(input: Tensor, mode: str, sizes: tuple, align_corners: bool) -> Tensor:
