@@ -303,7 +303,7 @@ def test_bfloat16_is_saved_and_loaded_in_every_format(tmp_path) -> None:
 
 
 def test_in_place_ops_refuse_a_bfloat16_result_in_an_integer_tensor() -> None:
-    with pytest.raises(RuntimeError, match="result type bfloat16 can't be cast to the desired output type int64"):
+    with pytest.raises(RuntimeError, match="result type BFloat16 can't be cast to the desired output type Long"):
         torch.zeros(2, dtype=torch.int64).add_(torch.ones(2, dtype=bf16))
     x = torch.zeros(2, dtype=bf16)
     x.add_(torch.ones(2))  # a float32 result is rounded into the bfloat16 tensor
