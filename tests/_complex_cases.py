@@ -92,3 +92,12 @@ CASES = {
     "fft_float32": (lambda lib, x: lib.fft.fft(x.float()), [_real(5)]),
     "irfft_complex64": (lambda lib, z: lib.fft.irfft(z.to(lib.complex64)), [_complex(4)]),
 }
+CASES.update({
+    "hfft2": (lambda lib, z: lib.fft.hfft2(z), [_complex(3, 4)]),
+    "hfft2_s_ortho": (lambda lib, z: lib.fft.hfft2(z, s=(2, 7), norm="ortho"), [_complex(3, 4)]),
+    "hfftn_s_cut_and_pad": (lambda lib, z: lib.fft.hfftn(z, s=(2, 5, 6)), [_complex(3, 4, 5)]),
+    "hfftn_dim_forward": (lambda lib, z: lib.fft.hfftn(z, dim=(0, 2), norm="forward"), [_complex(2, 3, 4)]),
+    "ihfft2": (lambda lib, x: lib.fft.ihfft2(x), [_real(3, 4)]),
+    "ihfftn_s_dim_ortho": (lambda lib, x: lib.fft.ihfftn(x, s=(5, 2), dim=(2, 0), norm="ortho"), [_real(3, 2, 4)]),
+    "ihfftn_one_dim": (lambda lib, x: lib.fft.ihfftn(x, dim=[1]), [_real(2, 5)]),
+})

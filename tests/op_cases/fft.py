@@ -57,6 +57,13 @@ CASES: list[OpCase] = [
            lambda x: _pairs(np.fft.rfftn(x, s=(4, 3), axes=(2, 0))), [(2, 3, 5)]),
     OpCase("irfftn_s", lambda x, y: tf.fft.irfftn(tf.complex(x, y), s=(4, 5)),
            lambda x, y: np.fft.irfftn(x + 1j * y, s=(4, 5), axes=(1, 2)), [(2, 3, 4), (2, 3, 4)]),
+    OpCase("hfft2", lambda x, y: tf.fft.hfft2(tf.complex(x, y)),
+           lambda x, y: np.fft.irfft2(np.conj(x + 1j * y), norm="forward"), [(3, 4), (3, 4)]),
+    OpCase("hfftn_s_ortho", lambda x, y: tf.fft.hfftn(tf.complex(x, y), s=(2, 5, 6), norm="ortho"),
+           lambda x, y: np.fft.irfftn(np.conj(x + 1j * y), s=(2, 5, 6), axes=(0, 1, 2), norm="ortho"), [(3, 4, 5), (3, 4, 5)]),
+    OpCase("ihfft2", _as_pairs(tf.fft.ihfft2), lambda x: _pairs(np.conj(np.fft.rfft2(x, norm="forward"))), [(3, 4)]),
+    OpCase("ihfftn_s_dim", _as_pairs(lambda x: tf.fft.ihfftn(x, s=(5, 2), dim=(2, 0), norm="ortho")),
+           lambda x: _pairs(np.conj(np.fft.rfftn(x, s=(5, 2), axes=(2, 0), norm="ortho"))), [(3, 2, 4)]),
     OpCase("fftshift", tf.fft.fftshift, np.fft.fftshift, [(4, 5)]),
     OpCase("ifftshift_dim", lambda x: tf.fft.ifftshift(x, dim=1), lambda x: np.fft.ifftshift(x, axes=1), [(4, 5)]),
     # the complex ops, and arithmetic on complex tensors
