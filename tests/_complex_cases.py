@@ -101,3 +101,37 @@ CASES.update({
     "ihfftn_s_dim_ortho": (lambda lib, x: lib.fft.ihfftn(x, s=(5, 2), dim=(2, 0), norm="ortho"), [_real(3, 2, 4)]),
     "ihfftn_one_dim": (lambda lib, x: lib.fft.ihfftn(x, dim=[1]), [_real(2, 5)]),
 })
+
+
+def _hermitian_pd(lib, z):  # noqa: ANN001, ANN202
+    """A Hermitian positive-definite matrix differentiable in ``z``: ``z z^H + 3 I``."""
+    return z @ z.mH + 3 * lib.eye(z.shape[-1], dtype=z.dtype, device=z.device)
+
+
+# complex linear algebra: gradients in PyTorch's convention (conjugate transposes in every formula)
+CASES.update({
+    "matmul_complex64": (lambda lib, z, w: z.to(lib.complex64) @ w.to(lib.complex64), [_complex(2, 3), _complex(3, 2)]),
+    "linalg_det": (lambda lib, z: lib.linalg.det(z), [_complex(2, 3, 3)]),
+    "linalg_det_complex64": (lambda lib, z: lib.linalg.det(z.to(lib.complex64)), [_complex(3, 3)]),
+    "linalg_slogdet_sign_and_logabsdet": (lambda lib, z: (lambda r: r.sign * r.logabsdet)(lib.linalg.slogdet(z)),
+                                          [_complex(3, 3)]),
+    "linalg_inv": (lambda lib, z: lib.linalg.inv(z), [_complex(3, 3)]),
+    "linalg_solve": (lambda lib, z, b: lib.linalg.solve(z, b), [_complex(3, 3), _complex(3, 2)]),
+    "linalg_solve_vector_left_false": (lambda lib, z, b: lib.linalg.solve(z, b, left=False),
+                                       [_complex(3, 3), _complex(2, 3)]),
+    "linalg_cholesky": (lambda lib, z: lib.linalg.cholesky(_hermitian_pd(lib, z)), [_complex(3, 3)]),
+    "linalg_cholesky_upper": (lambda lib, z: lib.linalg.cholesky(_hermitian_pd(lib, z), upper=True),
+                              [_complex(3, 3)]),
+    "linalg_qr": (lambda lib, z: (lambda q, r: q.sum() + r.sum())(*lib.linalg.qr(z)), [_complex(4, 3)]),
+    "linalg_svd_gauge_invariant": (lambda lib, z: (lambda u, s, vh: (u @ vh) * s.sum())(
+        *lib.linalg.svd(z, full_matrices=False)), [_complex(4, 3)]),
+    "linalg_svd_wide": (lambda lib, z: (lambda u, s, vh: (u * s.unsqueeze(-2)) @ vh)(
+        *lib.linalg.svd(z, full_matrices=False)), [_complex(2, 4)]),
+    "linalg_svdvals": (lambda lib, z: lib.linalg.svdvals(z), [_complex(3, 4)]),
+    "linalg_matrix_norm_nuc": (lambda lib, z: lib.linalg.matrix_norm(z, "nuc"), [_complex(3, 3)]),
+    "linalg_matrix_norm_2": (lambda lib, z: lib.linalg.matrix_norm(z, 2), [_complex(3, 2)]),
+    "linalg_matrix_norm_fro": (lambda lib, z: lib.linalg.matrix_norm(z), [_complex(2, 3)]),
+    "linalg_vector_norm_3": (lambda lib, z: lib.linalg.vector_norm(z, 3), [_complex(5)]),
+    "linalg_eigh": (lambda lib, z: (lambda w, v: w.sum() + v.abs().sum())(*lib.linalg.eigh(_hermitian_pd(lib, z))),
+                    [_complex(3, 3)]),
+})
