@@ -135,3 +135,11 @@ CASES.update({
     "linalg_eigh": (lambda lib, z: (lambda w, v: w.sum() + v.abs().sum())(*lib.linalg.eigh(_hermitian_pd(lib, z))),
                     [_complex(3, 3)]),
 })
+CASES.update({
+    "linalg_eigvals": (lambda lib, z: lib.linalg.eigvals(z), [_complex(3, 3)]),
+    "linalg_eigvals_real_input": (lambda lib, x: lib.linalg.eigvals(x), [_real(2, 3, 3)]),
+    "linalg_eig_phase_invariant": (lambda lib, z: (lambda w, v: w * (v.abs() ** 2).sum(-2))(*lib.linalg.eig(z)),
+                                   [_complex(3, 3)]),
+    "linalg_eig_real_input_float32": (lambda lib, x: (lambda w, v: w + v.abs().sum(-2))(
+        *lib.linalg.eig(x.float())), [_real(3, 3)]),
+})

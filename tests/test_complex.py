@@ -270,3 +270,9 @@ def test_isreal_and_finfo_of_complex_dtypes() -> None:
     assert tf.isreal(tf.tensor([1j, 2])).tolist() == [False, True]
     assert tf.ones(2).isreal().tolist() == [True, True]
     assert tf.finfo(tf.complex64).eps == tf.finfo(tf.float32).eps
+
+
+def test_eig_of_a_non_square_matrix_raises_pytorchs_error() -> None:
+    with pytest.raises(RuntimeError, match="^linalg.eig: A must be batches of square matrices, but they are 2 by 3 "
+                                           "matrices$"):
+        tf.linalg.eig(tf.zeros(2, 3))

@@ -130,3 +130,11 @@ CASES += [
            lambda x, y: (lambda u, s, vh: _pairs(u @ vh))(*np.linalg.svd(x + 1j * y, full_matrices=False)),
            [(4, 3), (4, 3)]),
 ]
+CASES += [
+    OpCase("linalg_eigvals_real_input", lambda x: tf.view_as_real(tf.linalg.eigvals(x)),
+           lambda x: _pairs(np.linalg.eigvals(x).astype(complex)), [(3, 3)]),
+    OpCase("linalg_eig_complex_phase_invariant",
+           _complex_matrix(lambda z: (lambda w, v: w * (v.abs() ** 2).sum(-2))(*tf.linalg.eig(z))),
+           lambda x, y: (lambda w, v: _pairs(w * (np.abs(v) ** 2).sum(-2)))(*np.linalg.eig(x + 1j * y)),
+           [(3, 3), (3, 3)]),
+]

@@ -529,6 +529,56 @@ def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:
     return linalg_eigh(A, UPLO).eigenvalues
 
 
+# --------------------------------------------------------------------------------------------- eig
+class LinalgEig(Factorization):
+    """``(L, V)`` with ``A V = V diag(L)`` for a general square ``A``, both complex, each eigenvector of
+    norm 1 (LAPACK's, as PyTorch's). PyTorch's gradient: with ``P = V^H gV`` projected,
+    ``P - V^H V diag(Re(diag(P)))``, and ``E_ij = conj(L_j - L_i)``,
+    ``gA = V^{-H} (diag(gL) + P / E) V^H`` (off the diagonal); its real part for a real ``A``. Only
+    losses invariant to each eigenvector's phase have a meaningful gradient. PyTorch raises for the others;
+    tinyframe cannot tell them apart at a node: for a second derivative the first results and those
+    recomputed from ``A`` are two nodes, whose vectors' gradients are phase-invariant only summed (in
+    PyTorch both are one node's), so the phase part of ``gV`` is dropped, as the formula does, unchecked."""
+
+    @staticmethod
+    def recompute(a: Tensor) -> tuple:
+        return tuple(linalg_eig(a))
+
+    @staticmethod
+    def gradient(a: Tensor, results: tuple, grads: list) -> Tensor:
+        values, vectors = results
+        g_values, g_vectors = grads
+        n = a.shape[-1]
+        eye = _eye_like(complex_ops.real(values), n)
+        if g_vectors is None:
+            core = construction.diag_embed(g_values)
+        else:
+            projected = _h(vectors) @ g_vectors
+            norms = complex_ops.real(construction.diagonal(projected, 0, -2, -1))
+            projected = projected - _h(vectors) @ (vectors * shape.unsqueeze(norms, -2))
+            gap = conj(shape.unsqueeze(values, -2) - shape.unsqueeze(values, -1))
+            core = binary.where(eye > 0, 0.0, projected / (gap + eye))
+            if g_values is not None:
+                core = core + construction.diag_embed(g_values)
+        return linalg_solve(_h(vectors), core @ _h(vectors))
+
+
+def linalg_eig(A: Tensor) -> Any:
+    """The named tuple ``(eigenvalues, eigenvectors)`` of a general square ``A``: complex (complex64 for
+    float32 input), the eigenvectors as columns of norm 1, in LAPACK's order."""
+    _square("linalg.eig", A)
+    data = _host(A)
+    values, vectors = _linalg(A).eig(data)
+    dtype = np.result_type(data.dtype, np.complex64)  # NumPy returns real arrays for real eigenvalues
+    results = (values.astype(dtype, copy=False), vectors.astype(dtype, copy=False))
+    return return_types.linalg_eig(*_outputs(LinalgEig, A, results, (0, 1)))
+
+
+def eigvals(A: Tensor) -> Tensor:
+    """The eigenvalues of a general square ``A`` (complex), as ``linalg.eig`` gives them."""
+    return linalg_eig(A).eigenvalues
+
+
 # -------------------------------------------------------------------------------------------- pinv
 class LinalgPinv(Factorization):
     """``X = A^+``: ``gA = -X^T g X^T + (I - A X) g^T X X^T + X^T X g^T (I - X A)`` (for ``A`` of
