@@ -568,7 +568,11 @@ def linalg_eig(A: Tensor) -> Any:
     float32 input), the eigenvectors as columns of norm 1, in LAPACK's order."""
     _square("linalg.eig", A)
     data = _host(A)
-    values, vectors = _linalg(A).eig(data)
+    xp = array_module_of(data)
+    if hasattr(xp.linalg, "eig"):
+        values, vectors = xp.linalg.eig(data)
+    else:  # CuPy before 14 has no general eigensolver: LAPACK's on the host, as PyTorch's CUDA eig does (MAGMA)
+        values, vectors = (xp.asarray(r) for r in np.linalg.eig(data.get()))
     dtype = np.result_type(data.dtype, np.complex64)  # NumPy returns real arrays for real eigenvalues
     results = (values.astype(dtype, copy=False), vectors.astype(dtype, copy=False))
     return return_types.linalg_eig(*_outputs(LinalgEig, A, results, (0, 1)))
