@@ -92,3 +92,54 @@ CASES = {
     "fft_float32": (lambda lib, x: lib.fft.fft(x.float()), [_real(5)]),
     "irfft_complex64": (lambda lib, z: lib.fft.irfft(z.to(lib.complex64)), [_complex(4)]),
 }
+CASES.update({
+    "hfft2": (lambda lib, z: lib.fft.hfft2(z), [_complex(3, 4)]),
+    "hfft2_s_ortho": (lambda lib, z: lib.fft.hfft2(z, s=(2, 7), norm="ortho"), [_complex(3, 4)]),
+    "hfftn_s_cut_and_pad": (lambda lib, z: lib.fft.hfftn(z, s=(2, 5, 6)), [_complex(3, 4, 5)]),
+    "hfftn_dim_forward": (lambda lib, z: lib.fft.hfftn(z, dim=(0, 2), norm="forward"), [_complex(2, 3, 4)]),
+    "ihfft2": (lambda lib, x: lib.fft.ihfft2(x), [_real(3, 4)]),
+    "ihfftn_s_dim_ortho": (lambda lib, x: lib.fft.ihfftn(x, s=(5, 2), dim=(2, 0), norm="ortho"), [_real(3, 2, 4)]),
+    "ihfftn_one_dim": (lambda lib, x: lib.fft.ihfftn(x, dim=[1]), [_real(2, 5)]),
+})
+
+
+def _hermitian_pd(lib, z):  # noqa: ANN001, ANN202
+    """A Hermitian positive-definite matrix differentiable in ``z``: ``z z^H + 3 I``."""
+    return z @ z.mH + 3 * lib.eye(z.shape[-1], dtype=z.dtype, device=z.device)
+
+
+# complex linear algebra: gradients in PyTorch's convention (conjugate transposes in every formula)
+CASES.update({
+    "matmul_complex64": (lambda lib, z, w: z.to(lib.complex64) @ w.to(lib.complex64), [_complex(2, 3), _complex(3, 2)]),
+    "linalg_det": (lambda lib, z: lib.linalg.det(z), [_complex(2, 3, 3)]),
+    "linalg_det_complex64": (lambda lib, z: lib.linalg.det(z.to(lib.complex64)), [_complex(3, 3)]),
+    "linalg_slogdet_sign_and_logabsdet": (lambda lib, z: (lambda r: r.sign * r.logabsdet)(lib.linalg.slogdet(z)),
+                                          [_complex(3, 3)]),
+    "linalg_inv": (lambda lib, z: lib.linalg.inv(z), [_complex(3, 3)]),
+    "linalg_solve": (lambda lib, z, b: lib.linalg.solve(z, b), [_complex(3, 3), _complex(3, 2)]),
+    "linalg_solve_vector_left_false": (lambda lib, z, b: lib.linalg.solve(z, b, left=False),
+                                       [_complex(3, 3), _complex(2, 3)]),
+    "linalg_cholesky": (lambda lib, z: lib.linalg.cholesky(_hermitian_pd(lib, z)), [_complex(3, 3)]),
+    "linalg_cholesky_upper": (lambda lib, z: lib.linalg.cholesky(_hermitian_pd(lib, z), upper=True),
+                              [_complex(3, 3)]),
+    "linalg_qr": (lambda lib, z: (lambda q, r: q.sum() + r.sum())(*lib.linalg.qr(z)), [_complex(4, 3)]),
+    "linalg_svd_gauge_invariant": (lambda lib, z: (lambda u, s, vh: (u @ vh) * s.sum())(
+        *lib.linalg.svd(z, full_matrices=False)), [_complex(4, 3)]),
+    "linalg_svd_wide": (lambda lib, z: (lambda u, s, vh: (u * s.unsqueeze(-2)) @ vh)(
+        *lib.linalg.svd(z, full_matrices=False)), [_complex(2, 4)]),
+    "linalg_svdvals": (lambda lib, z: lib.linalg.svdvals(z), [_complex(3, 4)]),
+    "linalg_matrix_norm_nuc": (lambda lib, z: lib.linalg.matrix_norm(z, "nuc"), [_complex(3, 3)]),
+    "linalg_matrix_norm_2": (lambda lib, z: lib.linalg.matrix_norm(z, 2), [_complex(3, 2)]),
+    "linalg_matrix_norm_fro": (lambda lib, z: lib.linalg.matrix_norm(z), [_complex(2, 3)]),
+    "linalg_vector_norm_3": (lambda lib, z: lib.linalg.vector_norm(z, 3), [_complex(5)]),
+    "linalg_eigh": (lambda lib, z: (lambda w, v: w.sum() + v.abs().sum())(*lib.linalg.eigh(_hermitian_pd(lib, z))),
+                    [_complex(3, 3)]),
+})
+CASES.update({
+    "linalg_eigvals": (lambda lib, z: lib.linalg.eigvals(z), [_complex(3, 3)]),
+    "linalg_eigvals_real_input": (lambda lib, x: lib.linalg.eigvals(x), [_real(2, 3, 3)]),
+    "linalg_eig_phase_invariant": (lambda lib, z: (lambda w, v: w * (v.abs() ** 2).sum(-2))(*lib.linalg.eig(z)),
+                                   [_complex(3, 3)]),
+    "linalg_eig_real_input_float32": (lambda lib, x: (lambda w, v: w + v.abs().sum(-2))(
+        *lib.linalg.eig(x.float())), [_real(3, 3)]),
+})

@@ -206,3 +206,14 @@ CASES.update({
     "multilabel_margin_loss_1d_mean": (lambda lib, a: _F(lib).multilabel_margin_loss(a, lib.tensor([2, -1, 0])),
                                        [_x(3)], True),
 })
+
+
+def _bicubic(padding_mode: str, align_corners: bool) -> tuple:
+    """A bicubic ``grid_sample`` case: positions reach past the edges, so the padding is used."""
+    return (lambda lib, x, g: _F(lib).grid_sample(x, g, mode="bicubic", padding_mode=padding_mode,
+                                                   align_corners=align_corners),
+            [_x(1, 2, 3, 4), _x(1, 3, 2, 2) * 1.2], True)
+
+
+CASES.update({f"grid_sample_bicubic_{padding}{'_align' if align else ''}": _bicubic(padding, align)
+              for padding in ("zeros", "border", "reflection") for align in (False, True)})

@@ -239,6 +239,25 @@ def _mha(make: Any, shapes: tuple, *, same: str = "qkv", masks: bool = False, **
     return case
 
 
+def _mha_functional(separate: bool) -> Any:
+    """A case: ``F.multi_head_attention_forward`` called directly on leaves, with separate projection
+    weights and static keys and values (``separate``) or packed ones with ``bias_k``/``bias_v``."""
+    def case(lib: Any) -> tuple:
+        names = ["q", "k", "v", "in_proj_bias", "out_proj_weight", "out_proj_bias"]
+        shapes = [(3, 2, 4), (2, 2, 4), (2, 2, 4), (12,), (4, 4), (4,)]
+        extra = (["q_proj_weight", "k_proj_weight", "v_proj_weight", "static_k", "static_v"] if separate else
+                 ["in_proj_weight", "bias_k", "bias_v"])
+        extra_shapes = [(4, 4)] * 3 + [(4, 2, 2)] * 2 if separate else [(12, 4), (1, 1, 4), (1, 1, 4)]
+        leaves = {name: _leaf(lib, *shape) for name, shape in zip(names + extra, shapes + extra_shapes)}
+        options = {name: leaves[name] for name in extra if not name.startswith(("in_proj", "bias_"))}
+        out, weights = lib.nn.functional.multi_head_attention_forward(
+            leaves["q"], leaves["k"], leaves["v"], 4, 2, leaves.get("in_proj_weight"), leaves["in_proj_bias"],
+            leaves.get("bias_k"), leaves.get("bias_v"), not separate, 0.0, leaves["out_proj_weight"],
+            leaves["out_proj_bias"], use_separate_proj_weight=separate, **options)
+        return lib.stack([out.sum(), weights.sum()]), leaves
+    return case
+
+
 def _encoder_layer(lib: Any, batch_first: bool, dropout: float) -> tuple:
     layer = lib.nn.TransformerEncoderLayer(4, 2, dim_feedforward=8, dropout=dropout, batch_first=batch_first)
     return _module(layer, lib.randn(2, 3, 4, requires_grad=True))
@@ -287,6 +306,14 @@ _ATTENTION_CASES = {
                                         need_weights=False),
     "mha_no_bias_masks_dropout": _mha(lambda nn: nn.MultiheadAttention(4, 2, dropout=0.5, bias=False), ((3, 2, 4),),
                                       masks=True),
+    "max_pool1d_indices": _leaves_case(lambda lib, a: lib.nn.functional.max_pool1d(a, 3, 2, 1, return_indices=True)[0],
+                                       (2, 3, 8)),
+    "avg_pool1d_unbatched": _leaves_case(lambda lib, a: lib.nn.functional.avg_pool1d(a, 3, 2, 1), (3, 8)),
+    "adaptive_avg_pool1d": _leaves_case(lambda lib, a: lib.nn.functional.adaptive_avg_pool1d(a, 3), (2, 3, 8)),
+    "adaptive_avg_pool1d_global": _leaves_case(lambda lib, a: lib.nn.functional.adaptive_avg_pool1d(a, 1), (2, 3, 5)),
+    "lp_pool1d": _leaves_case(lambda lib, a: lib.nn.functional.lp_pool1d(a, 2, 2), (2, 3, 8)),
+    "mha_functional_separate_static_kv": _mha_functional(True),
+    "mha_functional_packed_bias_kv_zero_attn": _mha_functional(False),
     "transformer_encoder_layer": lambda lib: _encoder_layer(lib, False, 0.0),
     "transformer_encoder_layer_dropout_batch_first": lambda lib: _encoder_layer(lib, True, 0.1),
     "sdpa_4d": _sdpa((1, 2, 3, 4)),

@@ -87,3 +87,53 @@ def _causal_bias_kv(lib: Any) -> Any:
 
 
 CASES["multihead_attention_is_causal_masks_all_later_keys"] = _causal_bias_kv
+
+
+def _mha_functional(lib: Any, unbatched: bool = False, **options: Any) -> Any:
+    """``F.multi_head_attention_forward`` called directly, on float64 leaves drawn from one generator: the
+    output, the weights (when asked for) and the gradients of their sum with respect to every leaf
+    tensor, flattened into one tensor."""
+    rng = np.random.default_rng(13)
+
+    def leaf(*shape: int) -> Any:
+        return lib.tensor(rng.standard_normal(shape) * 0.5, requires_grad=True)
+
+    query = leaf(3, 4) if unbatched else leaf(3, 2, 4)
+    key = leaf(2, 4) if unbatched else leaf(2, 2, 4)
+    value = key if options.pop("key_is_value", False) else leaf(*key.shape)
+    leaves = {"query": query, "key": key, "value": value, "in_proj_bias": leaf(12), "out_proj_weight": leaf(4, 4),
+              "out_proj_bias": leaf(4)}
+    if options.get("use_separate_proj_weight"):
+        leaves.update(q_proj_weight=leaf(4, 4), k_proj_weight=leaf(4, 4), v_proj_weight=leaf(4, 4),
+                      in_proj_weight=None)
+    else:
+        leaves["in_proj_weight"] = leaf(12, 4)
+    for name in ("bias_k", "bias_v"):
+        leaves[name] = leaf(1, 1, 4) if options.pop(name, False) else None
+    for name in ("static_k", "static_v"):
+        if options.pop(name, False):
+            leaves[name] = leaf(2 if unbatched else 4, 2, 2)
+    inputs = list({id(t): t for t in leaves.values() if t is not None}.values())  # key is value: once
+    out, weights = lib.nn.functional.multi_head_attention_forward(
+        leaves.pop("query"), leaves.pop("key"), leaves.pop("value"), 4, 2, leaves.pop("in_proj_weight"),
+        leaves.pop("in_proj_bias"), leaves.pop("bias_k"), leaves.pop("bias_v"), options.pop("add_zero_attn", False),
+        0.0, leaves.pop("out_proj_weight"), leaves.pop("out_proj_bias"), **leaves, **options)
+    total = out.sum() if weights is None else out.sum() + (weights * weights).sum()
+    grads = lib.autograd.grad(total, inputs, allow_unused=True)
+    parts = [out, weights] + [g for g in grads if g is not None]
+    return lib.cat([p.reshape(-1) for p in parts if p is not None])
+
+
+PAD_MASK = np.array([[False, True], [False, False]])
+CASES.update({
+    "mha_functional_packed_bias_kv_zero_attn_padding": lambda lib: _mha_functional(
+        lib, bias_k=True, bias_v=True, add_zero_attn=True, key_padding_mask=_t(lib, PAD_MASK)),
+    "mha_functional_key_is_value_attn_mask_per_head": lambda lib: _mha_functional(
+        lib, key_is_value=True, attn_mask=_t(lib, np.array([[False, True], [False, False], [True, False]])),
+        average_attn_weights=False),
+    "mha_functional_separate_weights_static_kv": lambda lib: _mha_functional(
+        lib, use_separate_proj_weight=True, static_k=True, static_v=True),
+    "mha_functional_separate_weights_without_weights": lambda lib: _mha_functional(
+        lib, use_separate_proj_weight=True, need_weights=False, key_padding_mask=_t(lib, PAD_MASK)),
+    "mha_functional_unbatched_static_v_eval": lambda lib: _mha_functional(lib, True, static_v=True, training=False),
+})

@@ -212,3 +212,19 @@ def other_distributions(torch: Any) -> list:
     return [torch.empty(7).cauchy_(), torch.empty(5, dtype=torch.float64).cauchy_(1.0, 2.0),
             torch.empty(5).log_normal_(), torch.empty(3, dtype=torch.float64).log_normal_(0.5, 0.25),
             torch.empty(20).geometric_(0.3), torch.empty(4, dtype=torch.int64).geometric_(0.6), torch.randn(3)]
+
+
+@case
+def like_non_contiguous(torch: Any) -> list:
+    """``rand_like``/``randn_like`` keep a transposed or permuted input's strides and fill memory order (a
+    non-contiguous normal fill: one pair at a time even past 16 values); sliced or expanded inputs give
+    contiguous results."""
+    torch.manual_seed(0)
+    transposed, permuted = torch.zeros(3, 4).t(), torch.zeros(2, 3, 4).permute(2, 0, 1)
+    sliced, expanded = torch.zeros(4, 6)[:, ::2], torch.zeros(3, 1).expand(3, 4)
+    out = []
+    for like in (torch.rand_like, torch.randn_like):
+        for source in (transposed, permuted, sliced, expanded):
+            result = like(source)
+            out += [result, list(result.stride())]
+    return out + [torch.randn_like(torch.zeros(5, 4, dtype=torch.float64).t()), torch.randn(3)]

@@ -7,9 +7,11 @@ import numpy as np
 import pytest
 
 import tinyframe as tf
+from tinyframe.device import array_module_of
 
 from ._complex_cases import CASES
 from ._complex_expected import EXPECTED
+from .conftest import CUDA_REASON
 
 _SINGLE_PRECISION = ("float32", "complex64")
 
@@ -270,3 +272,22 @@ def test_isreal_and_finfo_of_complex_dtypes() -> None:
     assert tf.isreal(tf.tensor([1j, 2])).tolist() == [False, True]
     assert tf.ones(2).isreal().tolist() == [True, True]
     assert tf.finfo(tf.complex64).eps == tf.finfo(tf.float32).eps
+
+
+def test_eig_of_a_non_square_matrix_raises_pytorchs_error() -> None:
+    with pytest.raises(RuntimeError, match="^linalg.eig: A must be batches of square matrices, but they are 2 by 3 "
+                                           "matrices$"):
+        tf.linalg.eig(tf.zeros(2, 3))
+
+
+def test_eig_on_a_cupy_without_a_general_eigensolver_runs_lapack_on_the_host(monkeypatch: pytest.MonkeyPatch) -> None:
+    if not tf.cuda.is_available():
+        pytest.skip(CUDA_REASON)
+    a = tf.tensor([[2.0, 1.0], [-1.0, 0.5]], device="cuda")
+    cupy_linalg = array_module_of(a._data).linalg
+    monkeypatch.delattr(cupy_linalg, "eig")  # CuPy 13 has eigh only
+    values, vectors = tf.linalg.eig(a)
+    assert values.device.type == "cuda" and vectors.dtype == tf.complex64
+    expected_values, expected_vectors = np.linalg.eig(np.array([[2.0, 1.0], [-1.0, 0.5]], dtype=np.float32))
+    np.testing.assert_allclose(values.cpu().numpy(), expected_values, rtol=1e-6)
+    np.testing.assert_allclose(vectors.cpu().numpy(), expected_vectors, rtol=1e-6)

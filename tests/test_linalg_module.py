@@ -165,5 +165,6 @@ def test_ex_forms_solve_triangular_and_cholesky_helpers() -> None:
     np.testing.assert_allclose(tf.cholesky_solve(tf.ones(3, 1), lower).numpy()[:, 0], [0.0930, 0.3023, 0.1628],
                                atol=1e-4)
     np.testing.assert_allclose(tf.cholesky_inverse(lower).numpy(), np.linalg.inv(np.array(A)), atol=1e-5)
-    with pytest.raises(NotImplementedError, match="use tinyframe.linalg.eigh"):
-        tf.linalg.eig(a)
+    values, vectors = tf.linalg.eig(a)  # a general matrix: complex results, as PyTorch's
+    assert values.dtype == tf.complex64 and vectors.dtype == tf.complex64
+    np.testing.assert_allclose((a.to(tf.complex64) @ vectors).numpy(), (vectors * values).numpy(), atol=1e-5)

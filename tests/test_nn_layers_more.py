@@ -2,6 +2,8 @@
 function in ``nn.functional`` (whose values ``test_nn_functional_more.py`` checks)."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -230,3 +232,67 @@ def test_conv_transpose3d_layer_shapes() -> None:
 def test_max_pool3d_returns_the_flat_index_of_each_maximum() -> None:
     out, indices = nn.MaxPool3d(2, return_indices=True)(tf.arange(8.0).reshape(1, 1, 2, 2, 2))
     assert out.tolist() == [[[[[7.0]]]]] and indices.tolist() == [[[[[7]]]]]
+
+
+# ----------------------------------------------------------------- CrossMapLRN2d and conv_tbc (torch 2.13's values)
+# (size, alpha, beta, k), x and the incoming gradient (C, 2) seen as (1, C, 1, 2), PyTorch's output and gradient.
+# Both windows differ from the exact ones here (PyTorch's forward keeps channel 0 in every scale, its
+# backward sums a window shifted down), so these pin PyTorch's legacy arithmetic, not LocalResponseNorm's.
+CROSS_MAP_LRN2D = [
+    ((3, 0.5, 0.75, 1.0),
+     [[0.36, 1.51], [-1.79, 1.69], [-0.05, -0.8], [-0.8, -1.08], [-0.22, 0.83]],
+     [[0.58, 0.64], [-1.69, -1.57], [1.55, 0.97], [2.18, 1.21], [-1.02, 1.29]],
+     [[0.258449419, 0.9495932493], [-1.284809854, 1.0191691349], [-0.0341475525, -0.4494560988],
+      [-0.7266767494, -0.6961649319], [-0.19989106, 0.5601584096]],
+     [[0.4077182472, 0.2788679836], [-0.5454583238, -0.7407014591], [1.0768235468, 0.4069810016],
+      [1.9741960812, 0.3786322465], [-0.9952970281, 0.9211101934]]),
+    ((4, 0.3, 0.6, 2.0),
+     [[0.63, 0.21], [-0.82, 0.0], [-0.15, 0.89], [0.12, 1.58], [-0.77, 0.47], [0.5, -0.86]],
+     [[-1.18, 1.01], [0.52, -0.16], [0.39, -0.68], [0.24, -0.61], [0.19, 0.99], [-0.34, 0.85]],
+     [[0.4059549183, 0.1384110377], [-0.5281287508, 0.0], [-0.0965788602, 0.5471253854],
+      [0.0773960924, 0.9670350512], [-0.4941930464, 0.2879625876], [0.3210039192, -0.5549377506]],
+     [[-0.7398237122, 0.6643722981], [0.3068466287, -0.103623068], [0.2460920588, -0.3895256628],
+      [0.1567998144, -0.3307427201], [0.1145892597, 0.6288477081], [-0.2143207535, 0.5205009645]]),
+]
+
+
+@pytest.mark.parametrize("options, x, grad, expected, expected_grad", CROSS_MAP_LRN2D, ids=["size3", "size4"])
+def test_cross_map_lrn2d_matches_pytorchs_values_and_gradients(options, x, grad, expected, expected_grad):
+    channels = len(x)
+    layer = tf.nn.CrossMapLRN2d(*options)
+    inp = tf.tensor(np.reshape(x, (1, channels, 1, 2)), dtype=tf.float64, requires_grad=True)
+    out = layer(inp)
+    (got,) = tf.autograd.grad(out, inp, tf.tensor(np.reshape(grad, (1, channels, 1, 2)), dtype=tf.float64))
+    np.testing.assert_allclose(out.detach().numpy().reshape(channels, 2), expected, rtol=1e-9, atol=1e-10)
+    np.testing.assert_allclose(got.numpy().reshape(channels, 2), expected_grad, rtol=1e-9, atol=1e-10)
+    assert out.grad_fn.name() == "CrossMapLRN2dBackward"
+    assert repr(layer) == f"CrossMapLRN2d({options[0]}, alpha={options[1]}, beta={options[2]}, k={options[3]})"
+    assert layer(inp.float()).dtype == tf.float32
+    with pytest.raises(ValueError, match="^CrossMapLRN2d: Expected input to be 4D, got 3D instead.$"):
+        layer(inp[0])
+
+
+def test_conv_tbc_matches_pytorch_and_raises_its_errors():
+    x = tf.tensor([[[-1.03, -0.29, -1.36], [-0.1, 0.08, -0.2]], [[-0.27, 1.34, 1.42], [-1.22, 1.17, -1.72]],
+                   [[-0.73, -0.17, 0.11], [-1.05, -0.72, 0.08]], [[-0.69, -0.64, 0.67], [0.93, -0.06, 0.02]]],
+                  dtype=tf.float64, requires_grad=True)
+    w = tf.tensor([[[-0.02, -0.45], [-0.51, -1.04], [0.65, -0.08]], [[-0.14, 0.2], [0.53, 1.42], [-0.27, -0.4]]],
+                  dtype=tf.float64)
+    b = tf.tensor([0.5, -0.25], dtype=tf.float64)
+    out = tf.conv_tbc(x, w, b, 1)
+    np.testing.assert_allclose(out.detach().numpy(), [
+        [[0.8577, -0.3238], [0.6104, -0.0764]], [[0.1491, 1.9047], [1.5865, 1.8332]],
+        [[0.7274, -2.0671], [-1.4465, -2.0446]], [[0.2493, -1.0683], [0.7728, 1.0577]],
+        [[1.2757, 0.6725], [0.525, -0.6077]]], atol=1e-12)
+    assert out.grad_fn.name() == "ConvTbcBackward0" and len(out.grad_fn.next_functions) == 3
+    for args, message in [((tf.zeros(5, 3), w, b), "Input must have 3 dims: time, batch, in_channel"),
+                          ((x, tf.zeros(3, 4), b), "Weight tensor must have 3 dims: kernel_width, in_channels, "
+                                                   "out_channels."),
+                          ((x, w, tf.zeros(2, 1)), "Bias must be 1-D"),
+                          ((x, tf.zeros(2, 2, 2), b), "Input dim 2 (input channels) is not == dim 1 in the weight "
+                                                      "tensor"),
+                          ((x, w, tf.zeros(3)), "Bias size must equal dim 2 in the weight tensor (output channels)."),
+                          ((x, tf.zeros(9, 3, 2), b), "Trying to create tensor with negative dimension -4: "
+                                                      "[-4, 2, 2]")]:
+        with pytest.raises(RuntimeError, match=f"^{re.escape(message)}$"):
+            tf.conv_tbc(*args)

@@ -2,6 +2,7 @@
 2.13's for the same weights (recorded in ``_transformer_expected.py``), masks, options and errors."""
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -83,3 +84,32 @@ def test_transformer_checks_batch_and_feature_sizes() -> None:
         model(tf.randn(3, 2, 4), tf.randn(2, 3, 4))
     with pytest.raises(RuntimeError, match="the feature number of src and tgt must be equal to d_model"):
         model(tf.randn(3, 2, 5), tf.randn(2, 2, 5))
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(in_proj_weight=None), "use_separate_proj_weight is False but in_proj_weight is None"),
+    (dict(bias_k=(1, 1, 4)), "bias_k is set but bias_v is None"),
+    (dict(use_separate_proj_weight=True), "use_separate_proj_weight is True but q_proj_weight is None"),
+    (dict(static_k=(3, 2, 2)), "expecting static_k.size(0) of 4, but got 3"),
+    (dict(static_v=(4, 2, 3)), "expecting static_v.size(2) of 2, but got 3"),
+    (dict(embed_dim_to_check=5), "was expecting embedding dimension of 5, but got 4"),
+    (dict(num_heads=3), "embed_dim 4 not divisible by num_heads 3"),
+    (dict(bias_k=(1, 1, 4), bias_v=(1, 1, 4), static_k=(4, 3, 2)), "bias cannot be added to static key."),
+])
+def test_multi_head_attention_forward_raises_pytorchs_errors(options: dict, message: str) -> None:
+    q = tf.randn(3, 2, 4)
+    args = dict(query=q, key=q, value=q, embed_dim_to_check=4, num_heads=2, in_proj_weight=tf.randn(12, 4),
+                in_proj_bias=tf.randn(12), bias_k=None, bias_v=None, add_zero_attn=False, dropout_p=0.0,
+                out_proj_weight=tf.randn(4, 4), out_proj_bias=None)
+    args.update({k: tf.randn(*v) if isinstance(v, tuple) else v for k, v in options.items()})
+    with pytest.raises(AssertionError, match=f"^{re.escape(message)}$"):
+        nn.functional.multi_head_attention_forward(**args)
+
+
+def test_multihead_attention_module_runs_the_public_function(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+    original = nn.functional.multi_head_attention_forward
+    monkeypatch.setattr(nn.functional, "multi_head_attention_forward",
+                        lambda *args, **kwargs: calls.append(kwargs) or original(*args, **kwargs))
+    nn.MultiheadAttention(4, 2, kdim=3)(tf.randn(3, 4), tf.randn(2, 3), tf.randn(2, 4))
+    assert len(calls) == 1 and calls[0]["use_separate_proj_weight"] is True

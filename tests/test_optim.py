@@ -537,6 +537,10 @@ def test_state_dict_survives_tinyframe_save_and_load(tmp_path):
     (optim.Adafactor, dict(eps=(None, -1)), "epsilon2 should be >= 0 but is: -1"),
     (optim.Adafactor, dict(d=0.5), "Clipping threshold d should be >= 1 but is: 0.5"),
     (optim.Adafactor, dict(weight_decay=-1), "weight_decay should be >= 0 but is: -1"),
+    (optim.Muon, dict(lr=-1), "Learning rate should be >= 0 but is: -1"),
+    (optim.Muon, dict(momentum=-1), "momentum should be >= 0 but is: -1"),
+    (optim.Muon, dict(weight_decay=-1), "weight decay should be >= 0 but is: -1"),
+    (optim.Muon, dict(adjust_lr_fn="x"), "Adjust learning rate function x is not supported"),
     (optim.SparseAdam, dict(lr=0), "Invalid learning rate: 0"),
     (optim.SparseAdam, dict(eps=0), "Invalid epsilon value: 0"),
     (optim.SparseAdam, dict(betas=(1.0, 0.9)), "Invalid beta parameter at index 0: 1.0"),
@@ -785,3 +789,83 @@ def test_a_step_pre_hook_may_replace_the_steps_arguments():
     with pytest.raises(RuntimeError, match="must return None or a tuple of"):
         optimizer.register_step_pre_hook(lambda opt, args, kwargs: 3)
         optimizer.step(make_closure(optimizer))
+
+
+# ----------------------------------------------------------------- Muon (2-D parameters only)
+# A wide and a tall weight, six steps of the gradients below; torch 2.13's Muon (its Newton-Schulz
+# iteration runs in bfloat16, which tinyframe reproduces by rounding float32 arrays).
+MUON_T0 = np.array([[0.5, -1.2], [2.0, 0.3], [0.0, -0.7], [1.5, 0.25]], dtype=np.float32)
+MUON_EXPECTED = [
+    (dict(lr=0.1),
+     [[0.5478872656822205, -0.574054479598999, 1.5793722867965698],
+      [0.38753753900527954, 0.19883006811141968, -0.3092119097709656]],
+     [[-0.06427713483572006, -1.5737982988357544],
+      [2.0495378971099854, -0.051808640360832214],
+      [0.005529292393475771, -0.05494173988699913],
+      [2.037452459335327, -0.04135671630501747]]),
+    (dict(lr=0.05, weight_decay=0.0, nesterov=False),
+     [[0.5395995378494263, -0.9115235209465027, 1.8433592319488525],
+      [0.3525390625, 0.10322265326976776, -0.5240234732627869]],
+     [[0.18484029173851013, -1.3836818933486938],
+      [2.0656697750091553, 0.08745363354682922],
+      [0.012213819660246372, -0.40417519211769104],
+      [1.8121212720870972, 0.07874758541584015]]),
+    (dict(lr=0.02, momentum=0.5, adjust_lr_fn='match_rms_adamw'),
+     [[0.49950316548347473, -1.145790934562683, 1.9544694423675537],
+      [0.3036685287952423, 0.014298921450972557, -0.6671364903450012]],
+     [[0.4609152674674988, -1.2006913423538208],
+      [1.9856514930725098, 0.2712019085884094],
+      [0.0002926239394582808, -0.6623802185058594],
+      [1.5143660306930542, 0.2253594845533371]]),
+    (dict(lr=0.1, ns_steps=3, ns_coefficients=(2.0, -1.5, 0.5), eps=0.001, adjust_lr_fn='original'),
+     [[0.5379994511604309, -0.6268713474273682, 1.5943642854690552],
+      [0.4298454821109772, 0.26705390214920044, -0.15880385041236877]],
+     [[-0.05037279054522514, -1.5482674837112427],
+      [2.049224615097046, -0.03733011707663536],
+      [-6.780502735637128e-05, -0.09086866676807404],
+      [2.0251951217651367, -0.03218911215662956]]),
+]
+
+
+@pytest.mark.parametrize("options, expected_w, expected_t", MUON_EXPECTED,
+                         ids=[str(i) for i in range(len(MUON_EXPECTED))])
+def test_muon_matches_pytorch_over_several_steps(device, options, expected_w, expected_t):
+    w = tinyframe.tensor(W0, requires_grad=True, device=device)
+    t = tinyframe.tensor(MUON_T0, requires_grad=True, device=device)
+    optimizer = optim.Muon([w, t], **options)
+    scale = np.arange(1, 7, dtype=np.float32).reshape(2, 3)
+    for _ in range(6):
+        w.grad = tinyframe.tensor(np.float32(2) * (_host(w) - np.float32(1)) * scale, device=device)
+        t.grad = tinyframe.tensor(np.sin(_host(t) * np.float32(3)), device=device)
+        optimizer.step()
+    np.testing.assert_allclose(_host(w), expected_w, rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(_host(t), expected_t, rtol=1e-6, atol=1e-7)
+    assert list(optimizer.state[w]) == ["momentum_buffer"]
+
+
+def test_muon_has_pytorchs_defaults_and_refuses_what_pytorch_refuses():
+    w = tinyframe.zeros(2, 3, requires_grad=True)
+    optimizer = optim.Muon([w])
+    assert list(optimizer.defaults) == ["lr", "weight_decay", "momentum", "nesterov", "ns_coefficients", "eps",
+                                        "ns_steps", "adjust_lr_fn"]
+    assert optimizer.defaults["ns_coefficients"] == (3.4445, -4.775, 2.0315)
+    with pytest.raises(ValueError, match=re.escape("Muon only supports 2D parameters whereas we found a "
+                                                   "parameter with size: tinyframe.Size([3])")):
+        optim.Muon([tinyframe.zeros(3, requires_grad=True)])
+    w.grad = tinyframe.ones(2, 3)
+    with pytest.raises(ValueError, match="^Number of steps must be less than 100 for computational efficiency$"):
+        optim.Muon([w], ns_steps=100).step()
+    c = tinyframe.zeros(2, 2, dtype=tinyframe.complex64, requires_grad=True)
+    c.grad = tinyframe.ones(2, 2, dtype=tinyframe.complex64)
+    with pytest.raises(RuntimeError, match="^Muon does not support complex parameters$"):
+        optim.Muon([c]).step()
+
+
+@pytest.mark.parametrize("dtype", [tinyframe.float32, tinyframe.float64], ids=["float32", "float64"])
+def test_muon_keeps_the_parameters_dtype_under_numpy_float64_hyper_parameters(dtype):
+    w = tinyframe.tensor(W0, dtype=dtype, requires_grad=True)
+    optimizer = optim.Muon([w], lr=np.float64(0.1), weight_decay=np.float64(0.1))
+    w.grad = tinyframe.ones(2, 3, dtype=dtype)
+    optimizer.step()
+    assert w.dtype == dtype and optimizer.state[w]["momentum_buffer"].dtype == dtype
+    assert not np.array_equal(_host(w), W0)

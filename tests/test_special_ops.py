@@ -86,6 +86,42 @@ def test_zeta_is_not_differentiable_in_its_first_argument() -> None:
         tf.special.zeta(s, tf.tensor([1.0])).sum().backward()
 
 
+def test_gradients_asked_for_other_inputs_skip_the_missing_derivatives() -> None:
+    # As PyTorch (its engine's exec_info): a node computes only the gradients of inputs that lead to a
+    # requested one, so grad(..., inputs=[x]) works where a also requires grad; torch 2.13's values.
+    a = tf.tensor([1.5, 2.0], dtype=tf.float64, requires_grad=True)
+    x = tf.tensor([0.5, 3.0], dtype=tf.float64, requires_grad=True)
+    (gx,) = tf.autograd.grad(tf.special.gammainc(a, x).sum(), inputs=[x])
+    np.testing.assert_allclose(gx.numpy(), [0.4839414490382867, 0.14936120510359185], rtol=1e-12)
+    q = tf.tensor([1.5, 2.0], dtype=tf.float64, requires_grad=True)
+    (gq,) = tf.autograd.grad(tf.special.zeta(x + 2, q).sum(), inputs=[q])
+    np.testing.assert_allclose(gq.numpy(), [-0.7677404111428354, -0.08671530992224569], rtol=1e-12)
+    (tf.igammac(a, x) * x).sum().backward(inputs=[x])
+    np.testing.assert_allclose(x.grad.numpy(), [0.5592812323820575, -0.24893534183931976], rtol=1e-12)
+    assert a.grad is None
+    for asked in ([a], None):  # the missing derivative is still refused when its input is asked for
+        with pytest.raises(NotImplementedError, match="the derivative for 'igamma: input' is not implemented"):
+            tf.autograd.grad(tf.special.gammainc(a, x).sum(), inputs=asked or [a, x])
+
+
+def test_needs_input_grad_is_pruned_only_inside_a_pass_for_chosen_inputs() -> None:
+    a, b = tf.ones(2, requires_grad=True), tf.ones(2, requires_grad=True)
+    product = a * b
+    seen = []
+
+    def hook(grad: tf.Tensor) -> None:
+        seen.append(product.grad_fn.needs_input_grad)
+        with tf.enable_grad():  # a plain pass nested in the targeted one sees every input again
+            inner = a * b
+            inner.register_hook(lambda g: seen.append(inner.grad_fn.needs_input_grad))
+            inner.sum().backward()
+        seen.append(product.grad_fn.needs_input_grad)
+    product.register_hook(hook)
+    tf.autograd.grad(product.sum(), inputs=[b])
+    assert seen == [(False, True), (True, True), (False, True)]
+    assert product.grad_fn.needs_input_grad == (True, True)
+
+
 # (a, x, P(a, x)) from mpmath (30 digits); PyTorch 2.13 agrees to 3e-10 relative (its Temme expansion for large a)
 _GAMMAINC = [(30.0, 30.0, 0.524283013893680069), (200.0, 230.0, 0.979668856671163765),
              (5000.0, 5000.0, 0.501880634033817355), (5000.0, 5150.0, 0.982361882552654600),

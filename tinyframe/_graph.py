@@ -45,6 +45,11 @@ _NO_EDGE = (None, 0)
 # outside a pass a node has none, as PyTorch's built-in nodes have none (torchviz tells those from
 # custom Function nodes so), and shows what it saved as ``_saved_self``, ``_saved_other``, ``_saved_result``.
 backward_passes = 0
+# The nodes the running backward pass needs when it computes gradients for chosen inputs only
+# (``autograd.grad``, ``backward(inputs=...)``): those from which a chosen input can be reached, as
+# PyTorch's task's exec_info. None in a plain pass. The engine sets it per pass; ``needs_input_grad``
+# reads it, so a node skips the gradients of inputs that lead to no chosen one.
+needed_nodes: set | None = None
 _new_node = object.__new__
 _new_tensor = object.__new__
 _ndarray, _numpy_scalar = np.ndarray, np.generic  # module constants: ``np.ndarray`` is a lookup per use
@@ -312,8 +317,12 @@ class Op(Node):
 
     @property
     def needs_input_grad(self) -> tuple:
-        """One flag per positional input: whether backward must compute its gradient."""
-        return tuple([node is not None for node, _ in self.next_functions])
+        """One flag per positional input: whether backward must compute its gradient, that is whether
+        the input requires grad and, in a pass for chosen inputs, leads to one of them."""
+        needed = needed_nodes
+        if needed is None:
+            return tuple([node is not None for node, _ in self.next_functions])
+        return tuple([node is not None and node in needed for node, _ in self.next_functions])
 
     def save_for_backward(self, *values: Any) -> None:
         """Declares what backward needs: input arrays, the output array, or constant arrays."""

@@ -1,6 +1,7 @@
 """Factory functions: ``tensor``, ``zeros``, ``arange``, ``randn``, ... (PyTorch's signatures)."""
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -452,13 +453,44 @@ def randint(low: int, high: int | None = None, size: Sequence[int] = (), *, gene
 
 
 def rand_like(input: Tensor, *, dtype: Any = None, device: Any = None) -> Tensor:
-    shape, dtype, device = _like(input, dtype, device)
-    return rand(shape, dtype=dtype, device=device)
+    """Uniform samples on ``[0, 1)`` shaped like ``input``, laid out like it (see ``_random_like``)."""
+    return _random_like(input, random.uniform, dtype, device)
 
 
 def randn_like(input: Tensor, *, dtype: Any = None, device: Any = None) -> Tensor:
+    """Standard normal samples shaped like ``input``, laid out like it (see ``_random_like``)."""
+    return _random_like(input, random.normal, dtype, device)
+
+
+def _random_like(input: Tensor, draw: Any, dtype: Any, device: Any) -> Tensor:
+    """PyTorch's ``preserve_format``: the result of a dense, non-overlapping input (a transpose, a
+    permutation, channels_last) has the input's strides and the samples fill it in memory order, a
+    non-contiguous output, which PyTorch's normal fills one pair at a time, not 16 at a time; any other
+    input gets a contiguous result."""
     shape, dtype, device = _like(input, dtype, device)
-    return randn(shape, dtype=dtype, device=device)
+    order = _memory_order(input._data)
+    if order is None:
+        return _random(tuple(shape), draw, dtype, device, None, False)
+    if draw is random.normal:
+        draw = functools.partial(random.normal, contiguous=False)
+    out = _random(tuple(shape[d] for d in order), draw, dtype, device, None, False)
+    out._data = out._data.transpose(tuple(np.argsort(order)))
+    return out
+
+
+def _memory_order(data: Any) -> list | None:
+    """The dimensions of a dense, non-overlapping, non-contiguous array from the outermost in memory to
+    the innermost; None for any other array."""
+    if data.flags.c_contiguous:
+        return None
+    order = sorted(range(data.ndim), key=lambda d: -data.strides[d])
+    expected = data.itemsize
+    for d in reversed(order):
+        if data.shape[d] != 1:
+            if data.strides[d] != expected:
+                return None
+            expected *= data.shape[d]
+    return order
 
 
 def randint_like(input: Tensor, low: int, high: int | None = None, *, dtype: Any = None) -> Tensor:

@@ -19,9 +19,10 @@ from .ops import construction, contraction, reduction, shape, unary
 from .ops import linalg as products
 from .ops._composite import composed
 from .ops.construction import diagonal
-from .ops.decompositions import LinAlgError, _t, eigvalsh, lstsq, matrix_rank, svdvals
+from .ops.decompositions import LinAlgError, _t, eigvals, eigvalsh, lstsq, matrix_rank, svdvals
 from .ops.decompositions import linalg_cholesky as cholesky
 from .ops.decompositions import linalg_det as det
+from .ops.decompositions import linalg_eig as eig
 from .ops.decompositions import linalg_eigh as eigh
 from .ops.decompositions import linalg_inv as inv
 from .ops.decompositions import linalg_pinv as pinv
@@ -317,13 +318,3 @@ def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, un
     return solve(triangle, B) if left else _t(solve(_t(triangle), _t(B)))
 
 
-def eig(A: Tensor) -> Any:
-    """Not implemented: the eigendecomposition of a general matrix (complex eigenvectors)."""
-    raise NotImplementedError("linalg.eig: general (complex) eigendecompositions are not implemented; for symmetric "
-                              "matrices use tinyframe.linalg.eigh")
-
-
-def eigvals(A: Tensor) -> Any:
-    """Not implemented (complex eigenvalues of a general matrix); use ``eigvalsh`` for symmetric matrices."""
-    raise NotImplementedError("linalg.eigvals: eigenvalues of general matrices are not implemented; for symmetric "
-                              "matrices use tinyframe.linalg.eigvalsh")

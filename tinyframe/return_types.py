@@ -40,6 +40,7 @@ _FIELDS = {
     "linalg_qr": ["Q", "R"],
     "linalg_svd": ["U", "S", "Vh"],
     "linalg_eigh": ["eigenvalues", "eigenvectors"],
+    "linalg_eig": ["eigenvalues", "eigenvectors"],
     "linalg_inv_ex": ["inverse", "info"],
     "linalg_cholesky_ex": ["L", "info"],
     "linalg_solve_ex": ["result", "info"],

@@ -57,6 +57,14 @@ CASES: list[OpCase] = [
            lambda x: _pairs(np.fft.rfftn(x, s=(4, 3), axes=(2, 0))), [(2, 3, 5)]),
     OpCase("irfftn_s", lambda x, y: tf.fft.irfftn(tf.complex(x, y), s=(4, 5)),
            lambda x, y: np.fft.irfftn(x + 1j * y, s=(4, 5), axes=(1, 2)), [(2, 3, 4), (2, 3, 4)]),
+    OpCase("hfft2", lambda x, y: tf.fft.hfft2(tf.complex(x, y)),
+           lambda x, y: np.fft.irfft2(np.conj(x + 1j * y), norm="forward"), [(3, 4), (3, 4)]),
+    OpCase("hfftn_s_ortho", lambda x, y: tf.fft.hfftn(tf.complex(x, y), s=(2, 5, 6), norm="ortho"),
+           lambda x, y: np.fft.irfftn(np.conj(x + 1j * y), s=(2, 5, 6), axes=(0, 1, 2), norm="ortho"),
+           [(3, 4, 5), (3, 4, 5)]),
+    OpCase("ihfft2", _as_pairs(tf.fft.ihfft2), lambda x: _pairs(np.conj(np.fft.rfft2(x, norm="forward"))), [(3, 4)]),
+    OpCase("ihfftn_s_dim", _as_pairs(lambda x: tf.fft.ihfftn(x, s=(5, 2), dim=(2, 0), norm="ortho")),
+           lambda x: _pairs(np.conj(np.fft.rfftn(x, s=(5, 2), axes=(2, 0), norm="ortho"))), [(3, 2, 4)]),
     OpCase("fftshift", tf.fft.fftshift, np.fft.fftshift, [(4, 5)]),
     OpCase("ifftshift_dim", lambda x: tf.fft.ifftshift(x, dim=1), lambda x: np.fft.ifftshift(x, axes=1), [(4, 5)]),
     # the complex ops, and arithmetic on complex tensors
@@ -82,4 +90,51 @@ CASES: list[OpCase] = [
            lambda x, y: _pairs((x - 1j * y) * (y + 1j * x)), [(5,), (5,)]),
     OpCase("view_as_complex", lambda x: tf.view_as_complex(x).abs(), lambda x: np.abs(x[..., 0] + 1j * x[..., 1]),
            [(3, 2)]),
+]
+
+
+def _hermitian_pd(z: np.ndarray) -> np.ndarray:
+    return z @ np.conj(np.swapaxes(z, -1, -2)) + 3 * np.eye(z.shape[-1])
+
+
+def _complex_matrix(fn: object) -> object:
+    """``fn`` on the complex matrix ``x + iy``, its result seen through ``view_as_real`` when complex."""
+    def case(x: tf.Tensor, y: tf.Tensor, *rest: tf.Tensor) -> tf.Tensor:
+        out = fn(tf.complex(x, y), *rest)
+        return tf.view_as_real(out) if out.is_complex() else out
+    return case
+
+
+# Complex linear algebra: first and second derivatives of real functions through PyTorch's conjugate-transpose
+# formulas (the torch values are pinned in tests/_complex_expected.py).
+CASES += [
+    OpCase("linalg_det_complex", _complex_matrix(tf.linalg.det), lambda x, y: _pairs(np.linalg.det(x + 1j * y)),
+           [(2, 3, 3), (2, 3, 3)]),
+    OpCase("linalg_inv_complex", _complex_matrix(tf.linalg.inv), lambda x, y: _pairs(np.linalg.inv(x + 1j * y)),
+           [(3, 3), (3, 3)]),
+    OpCase("linalg_solve_complex_left_false",
+           _complex_matrix(lambda z, b: tf.linalg.solve(z, tf.complex(b, b * 0.5), left=False)),
+           lambda x, y, b: _pairs(np.linalg.solve((x + 1j * y).T, (b + 0.5j * b).T).T), [(3, 3), (3, 3), (2, 3)]),
+    OpCase("linalg_slogdet_complex", _complex_matrix(lambda z: tf.linalg.slogdet(z).logabsdet),
+           lambda x, y: np.linalg.slogdet(x + 1j * y)[1], [(3, 3), (3, 3)]),
+    OpCase("linalg_cholesky_complex_upper",
+           _complex_matrix(lambda z: tf.linalg.cholesky(z @ z.mH + 3 * tf.eye(3, dtype=z.dtype, device=z.device),
+                                                        upper=True)),
+           lambda x, y: _pairs(np.conj(np.linalg.cholesky(_hermitian_pd(x + 1j * y))).T), [(3, 3), (3, 3)]),
+    OpCase("linalg_qr_complex_r_abs", _complex_matrix(lambda z: tf.linalg.qr(z).R.abs()),
+           lambda x, y: np.abs(np.linalg.qr(x + 1j * y)[1]), [(4, 3), (4, 3)]),
+    OpCase("linalg_svdvals_complex", _complex_matrix(tf.linalg.svdvals),
+           lambda x, y: np.linalg.svd(x + 1j * y, compute_uv=False), [(3, 4), (3, 4)]),
+    OpCase("linalg_svd_complex_gauge_invariant",
+           _complex_matrix(lambda z: (lambda u, s, vh: u @ vh)(*tf.linalg.svd(z, full_matrices=False))),
+           lambda x, y: (lambda u, s, vh: _pairs(u @ vh))(*np.linalg.svd(x + 1j * y, full_matrices=False)),
+           [(4, 3), (4, 3)]),
+]
+CASES += [
+    OpCase("linalg_eigvals_real_input", lambda x: tf.view_as_real(tf.linalg.eigvals(x)),
+           lambda x: _pairs(np.linalg.eigvals(x).astype(complex)), [(3, 3)]),
+    OpCase("linalg_eig_complex_phase_invariant",
+           _complex_matrix(lambda z: (lambda w, v: w * (v.abs() ** 2).sum(-2))(*tf.linalg.eig(z))),
+           lambda x, y: (lambda w, v: _pairs(w * (np.abs(v) ** 2).sum(-2)))(*np.linalg.eig(x + 1j * y)),
+           [(3, 3), (3, 3)]),
 ]

@@ -9,7 +9,7 @@ import numpy as np
 
 import tinyframe as tf
 from tinyframe.nn import functional as nn_functional
-from tinyframe.ops import activation, attention
+from tinyframe.ops import activation, attention, normalization
 from tinyframe.ops import convolution as conv
 from tinyframe.ops import pooling as pool
 
@@ -308,4 +308,33 @@ CASES += [
            lambda q, k, v: attention.FlashAttention.apply(
                q, k, v, bias=tf.tensor(_BIAS, dtype=q.dtype, device=q.device)._data, scale=0.5),
            lambda q, k, v: _attention_reference(q, k, v, _BIAS), [(2, 1, 2, 4), (2, 1, 3, 4), (2, 1, 3, 4)]),
+]
+
+
+def conv_tbc_reference(x: np.ndarray, w: np.ndarray, b: np.ndarray, pad: int = 0) -> np.ndarray:
+    """``out[t, n, o] = b[o] + sum_{k, c} x[t + k - pad, n, c] * w[k, c, o]``, zeros outside ``x``."""
+    steps, kernel = x.shape[0], w.shape[0]
+    out = np.tile(b, (steps + 2 * pad - kernel + 1, x.shape[1], 1))
+    for t in range(out.shape[0]):
+        for k in range(kernel):
+            if 0 <= t + k - pad < steps:
+                out[t] += x[t + k - pad] @ w[k]
+    return out
+
+
+def cross_map_lrn2d_one_channel(x: np.ndarray, size: int = 3, alpha: float = 0.5, beta: float = 0.75,
+                                k: float = 1.5) -> np.ndarray:
+    """``x * (k + alpha / size * x^2)^-beta``: with one channel PyTorch's windows are the channel itself,
+    so its backward is the forward's derivative (with more channels they differ, see ``CrossMapLRN2d``)."""
+    return x * (k + alpha / size * x * x) ** -beta
+
+
+CASES += [
+    OpCase("conv_tbc", conv.conv_tbc, conv_tbc_reference, [(5, 2, 3), (3, 3, 4), (4,)]),
+    OpCase("conv_tbc_pad", lambda x, w, b: conv.conv_tbc(x, w, b, 2),
+           lambda x, w, b: conv_tbc_reference(x, w, b, 2), [(4, 2, 2), (3, 2, 3), (3,)]),
+    OpCase("conv_tbc_negative_pad_crops", lambda x, w, b: conv.conv_tbc(x, w, b, -1),
+           lambda x, w, b: conv_tbc_reference(x[1:-1], w, b), [(6, 1, 2), (2, 2, 3), (3,)]),
+    OpCase("cross_map_lrn2d_one_channel", lambda x: normalization.cross_map_lrn2d(x, 3, 0.5, 0.75, 1.5),
+           cross_map_lrn2d_one_channel, [(2, 1, 3, 2)]),
 ]

@@ -181,6 +181,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
         pending[node] = pending[node] + g if node in pending else g
     state = grad_mode.STATE
     previous_mode, state.enabled = state.enabled, create_graph
+    previous_needed, _graph.needed_nodes = _graph.needed_nodes, run.needed  # per pass: passes nest (hooks)
     step, accumulate, plain = run.step, run.accumulate, run.plain
     _graph.backward_passes += 1
     try:
@@ -229,7 +230,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
                     else:
                         ready.append(child)
     finally:
-        state.enabled = previous_mode
+        state.enabled, _graph.needed_nodes = previous_mode, previous_needed
         _graph.backward_passes -= 1
     return run.captured
 

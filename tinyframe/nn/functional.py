@@ -16,12 +16,13 @@ from .. import _autocast, dtypes, random
 from ..device import array_module_of, device_of
 from ..ops import activation as activation_ops
 from ..ops import attention as attention_ops
-from ..ops import binary, indexing, unary
+from ..ops import binary, indexing, linalg, unary
 from ..ops import inplace as inplace_ops
 from ..ops import reduction as reductions
 from ..ops import shape as shape_ops
 from ..ops._composite import composed, composed_op
 from ..ops.bilinear import bilinear
+from ..ops.contraction import baddbmm
 from ..ops.convolution import check_convolution_arguments, conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from ..ops.ctc import ctc_loss
 from ..ops.embedding import embedding
@@ -111,7 +112,7 @@ __all__ += ["fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_po
             "fractional_max_pool3d_with_indices"]
 __all__ += ["max_pool3d", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool3d", "max_unpool3d", "lp_pool3d",
             "conv_transpose3d", "affine_grid", "grid_sample"]
-__all__ += ["max_pool3d_with_indices"]
+__all__ += ["max_pool3d_with_indices", "multi_head_attention_forward"]
 
 
 # --------------------------------------------------------------------------- activations
@@ -339,6 +340,217 @@ def _repeat_heads(t: Tensor, repeats: int) -> Tensor:
     shape = tuple(t.shape)
     expanded = shape_ops.broadcast_to(t.unsqueeze(-3), shape[:-2] + (repeats,) + shape[-2:])
     return expanded.reshape(*shape[:-3], shape[-3] * repeats, *shape[-2:])
+
+
+
+# --------------------------------------------------------------------------- multi-head attention
+def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embed_dim_to_check: int, num_heads: int,
+                                 in_proj_weight: Tensor | None, in_proj_bias: Tensor | None, bias_k: Tensor | None,
+                                 bias_v: Tensor | None, add_zero_attn: bool, dropout_p: float,
+                                 out_proj_weight: Tensor, out_proj_bias: Tensor | None, training: bool = True,
+                                 key_padding_mask: Tensor | None = None, need_weights: bool = True,
+                                 attn_mask: Tensor | None = None, use_separate_proj_weight: bool = False,
+                                 q_proj_weight: Tensor | None = None, k_proj_weight: Tensor | None = None,
+                                 v_proj_weight: Tensor | None = None, static_k: Tensor | None = None,
+                                 static_v: Tensor | None = None, average_attn_weights: bool = True,
+                                 is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
+    """``MultiheadAttention``'s forward on time-major inputs: ``query (L, N, E)``, ``key (S, N, E)`` and
+    ``value (S, N, E)`` (or unbatched ``(L, E)``, ``(S, E)``), PyTorch's steps op for op, so that the
+    graph is PyTorch's.
+
+    The inputs go through ``in_proj_weight``/``in_proj_bias`` (one product for self-attention, two
+    when key is value), or ``q_proj_weight``, ``k_proj_weight``, ``v_proj_weight`` with
+    ``use_separate_proj_weight``; ``bias_k``/``bias_v`` append a key and value, ``add_zero_attn`` a
+    zero one; ``static_k``/``static_v`` ``(N * num_heads, S, E / num_heads)`` replace the projected
+    keys and values. ``key_padding_mask (N, S)`` and ``attn_mask (L, S)`` or ``(N * num_heads, L, S)``:
+    True (or a float added to the scores) masks. Dropout applies when ``training``.
+
+    Returns ``(attn_output, attn_weights)``: the output like ``query`` and, when ``need_weights``, the
+    weights ``(N, L, S)`` averaged over the heads (``(N, num_heads, L, S)`` unless
+    ``average_attn_weights``); without weights the heads go through ``scaled_dot_product_attention``.
+    """
+    batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
+    if not batched:
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    tgt_len, batch, embed_dim = query.shape
+    src_len = key.shape[0]
+    key_padding_mask = _additive_mask(key_padding_mask, "key_padding_mask", query.dtype)
+    if is_causal and attn_mask is None:
+        raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
+                           "method `generate_square_subsequent_mask` to create this mask.")
+    if is_causal and key_padding_mask is None and not need_weights:
+        attn_mask = None  # scaled_dot_product_attention masks causally itself
+    else:
+        attn_mask = _additive_mask(attn_mask, "attn_mask", query.dtype)
+        if key_padding_mask is not None:
+            is_causal = False
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but got {embed_dim}")
+    head_dim = embed_dim // num_heads
+    if head_dim * num_heads != embed_dim:
+        raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    if use_separate_proj_weight and key.shape[:2] != value.shape[:2]:
+        raise AssertionError(f"key's sequence and batch dims {key.shape[:2]} do not match value's {value.shape[:2]}")
+    if not use_separate_proj_weight and key.shape != value.shape:
+        raise AssertionError(f"key shape {key.shape} does not match value shape {value.shape}")
+    q, k, v = _in_projection(query, key, value, in_proj_weight, in_proj_bias, use_separate_proj_weight,
+                             (q_proj_weight, k_proj_weight, v_proj_weight))
+    if attn_mask is not None:
+        attn_mask = _checked_attn_mask(attn_mask, (tgt_len, src_len), batch * num_heads)
+    if bias_k is not None and bias_v is not None:
+        if static_k is not None:
+            raise AssertionError("bias cannot be added to static key.")
+        if static_v is not None:
+            raise AssertionError("bias cannot be added to static value.")
+        k = shape_ops.cat([k, bias_k.repeat(1, batch, 1)])
+        v = shape_ops.cat([v, bias_v.repeat(1, batch, 1)])
+        attn_mask = pad(attn_mask, (0, 1)) if attn_mask is not None else None
+        key_padding_mask = pad(key_padding_mask, (0, 1)) if key_padding_mask is not None else None
+    elif bias_k is not None or bias_v is not None:
+        raise AssertionError("bias_k is set but bias_v is None" if bias_k is not None else
+                             "bias_v is set but bias_k is None")
+    q = q.view(tgt_len, batch * num_heads, head_dim).transpose(0, 1)
+    k = _heads(k, static_k, "static_k", batch * num_heads, head_dim)
+    v = _heads(v, static_v, "static_v", batch * num_heads, head_dim)
+    if add_zero_attn:
+        zeros = Tensor._make(array_module_of(k._data).zeros((batch * num_heads, 1, head_dim), k._data.dtype))
+        k, v = shape_ops.cat([k, zeros], 1), shape_ops.cat([v, zeros], 1)
+        attn_mask = pad(attn_mask, (0, 1)) if attn_mask is not None else None
+        key_padding_mask = pad(key_padding_mask, (0, 1)) if key_padding_mask is not None else None
+    src_len = k.shape[1]
+    if key_padding_mask is not None:
+        if tuple(key_padding_mask.shape) != (batch, src_len):
+            raise AssertionError(f"expecting key_padding_mask shape of {(batch, src_len)}, but got "
+                                 f"{key_padding_mask.shape}")
+        padding = key_padding_mask.view(batch, 1, 1, src_len).expand(-1, num_heads, -1, -1)
+        padding = padding.reshape(batch * num_heads, 1, src_len)
+        attn_mask = padding if attn_mask is None else attn_mask + padding
+    dropout_p = dropout_p if training else 0.0
+    if not need_weights:
+        if attn_mask is not None:
+            attn_mask = attn_mask.unsqueeze(0) if attn_mask.shape[0] == 1 and attn_mask.ndim == 3 else \
+                attn_mask.view(batch, num_heads, -1, src_len)
+        q, k, v = (x.view(batch, num_heads, x.shape[1], head_dim) for x in (q, k, v))
+        out = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
+        out = linear(out.permute(2, 0, 1, 3).reshape(batch * tgt_len, embed_dim), out_proj_weight, out_proj_bias)
+        out = out.view(tgt_len, batch, out.shape[1])
+        return (out if batched else out.squeeze(1)), None
+    q_scaled = q * math.sqrt(1.0 / float(head_dim))
+    scores = linalg.bmm(q_scaled, k.transpose(-2, -1)) if attn_mask is None else \
+        baddbmm(attn_mask, q_scaled, k.transpose(-2, -1))
+    weights = softmax(scores, dim=-1)
+    if dropout_p > 0.0:
+        weights = dropout(weights, p=dropout_p)
+    out = linalg.bmm(weights, v).transpose(0, 1).reshape(tgt_len * batch, embed_dim)
+    out = linear(out, out_proj_weight, out_proj_bias)
+    out = out.view(tgt_len, batch, out.shape[1])
+    weights = weights.view(batch, num_heads, tgt_len, src_len)
+    if average_attn_weights:
+        weights = weights.mean(dim=1)
+    return (out, weights) if batched else (out.squeeze(1), weights.squeeze(0))
+
+
+def _in_projection(query: Tensor, key: Tensor, value: Tensor, weight: Tensor | None, bias: Tensor | None,
+                   separate: bool, separate_weights: tuple) -> tuple:
+    """``(q, k, v)``: the inputs through the input projections, as PyTorch's ``_in_projection_packed``
+    (one product for self-attention, two when key is value) and ``_in_projection`` compute them."""
+    if separate:
+        for name, w in zip(("q", "k", "v"), separate_weights):
+            if w is None:
+                raise AssertionError(f"use_separate_proj_weight is True but {name}_proj_weight is None")
+        b_q, b_k, b_v = (None, None, None) if bias is None else shape_ops.chunk(bias, 3)
+        w_q, w_k, w_v = separate_weights
+        return linear(query, w_q, b_q), linear(key, w_k, b_k), linear(value, w_v, b_v)
+    if weight is None:
+        raise AssertionError("use_separate_proj_weight is False but in_proj_weight is None")
+    size = query.shape[-1]
+    if key is value:
+        if query is key:  # self-attention
+            q, k, v = _unpack(linear(query, weight, bias), 3, size)
+            return q, k, v
+        w_q, w_kv = shape_ops.split(weight, [size, 2 * size])
+        b_q, b_kv = (None, None) if bias is None else shape_ops.split(bias, [size, 2 * size])
+        k, v = _unpack(linear(key, w_kv, b_kv), 2, size)
+        return linear(query, w_q, b_q), k, v
+    w_q, w_k, w_v = shape_ops.chunk(weight, 3)
+    b_q, b_k, b_v = (None, None, None) if bias is None else shape_ops.chunk(bias, 3)
+    return linear(query, w_q, b_q), linear(key, w_k, b_k), linear(value, w_v, b_v)
+
+
+def _unpack(proj: Tensor, count: int, size: int) -> tuple:
+    """The ``count`` projections side by side in ``proj (..., count * size)``, each made contiguous at
+    once (PyTorch's ``unflatten(-1, (count, E)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()``)."""
+    proj = proj.unflatten(-1, (count, size)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
+    return tuple(proj[i] for i in range(count))
+
+
+def _checked_attn_mask(attn_mask: Tensor, size_2d: tuple, heads: int) -> Tensor:
+    """The 2-D ``(L, S)`` mask with a leading 1, or the 3-D ``(N * num_heads, L, S)`` one, checked."""
+    if attn_mask.ndim not in (2, 3):
+        raise RuntimeError(f"attn_mask's dimension {attn_mask.ndim} is not supported")
+    expected = size_2d if attn_mask.ndim == 2 else (heads,) + size_2d
+    if tuple(attn_mask.shape) != expected:
+        raise RuntimeError(f"The shape of the {attn_mask.ndim}D attn_mask is {attn_mask.shape}, but should be "
+                           f"{expected}.")
+    return attn_mask.unsqueeze(0) if attn_mask.ndim == 2 else attn_mask
+
+
+def _heads(x: Tensor, static: Tensor | None, name: str, heads: int, head_dim: int) -> Tensor:
+    """The projected keys or values ``(S, N, E)`` as ``(N * num_heads, S, head_dim)``, or ``static``."""
+    if static is None:
+        return x.view(x.shape[0], heads, head_dim).transpose(0, 1)
+    if static.shape[0] != heads:
+        raise AssertionError(f"expecting {name}.size(0) of {heads}, but got {static.shape[0]}")
+    if static.shape[2] != head_dim:
+        raise AssertionError(f"expecting {name}.size(2) of {head_dim}, but got {static.shape[2]}")
+    return static
+
+
+def _mha_shape_check(query: Tensor, key: Tensor, value: Tensor, key_padding_mask: Tensor | None,
+                  attn_mask: Tensor | None, num_heads: int) -> bool:
+    """PyTorch's shape checks; True for batched (3-D) inputs."""
+    if query.ndim == 3:
+        if key.ndim != 3 or value.ndim != 3:
+            raise AssertionError("For batched (3-D) `query`, expected `key` and `value` to be 3-D but found "
+                                 f"{key.ndim}-D and {value.ndim}-D tensors respectively")
+        if key_padding_mask is not None and key_padding_mask.ndim != 2:
+            raise AssertionError("For batched (3-D) `query`, expected `key_padding_mask` to be `None` or 2-D but "
+                                 f"found {key_padding_mask.ndim}-D tensor instead")
+        if attn_mask is not None and attn_mask.ndim not in (2, 3):
+            raise AssertionError("For batched (3-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D but "
+                                 f"found {attn_mask.ndim}-D tensor instead")
+        return True
+    if query.ndim == 2:
+        if key.ndim != 2 or value.ndim != 2:
+            raise AssertionError("For unbatched (2-D) `query`, expected `key` and `value` to be 2-D but found "
+                                 f"{key.ndim}-D and {value.ndim}-D tensors respectively")
+        if key_padding_mask is not None and key_padding_mask.ndim != 1:
+            raise AssertionError("For unbatched (2-D) `query`, expected `key_padding_mask` to be `None` or 1-D but "
+                                 f"found {key_padding_mask.ndim}-D tensor instead")
+        if attn_mask is not None:
+            if attn_mask.ndim not in (2, 3):
+                raise AssertionError("For unbatched (2-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D "
+                                     f"but found {attn_mask.ndim}-D tensor instead")
+            expected = (num_heads, query.shape[0], key.shape[0])
+            if attn_mask.ndim == 3 and tuple(attn_mask.shape) != expected:
+                raise AssertionError(f"Expected `attn_mask` shape to be {expected} but got {attn_mask.shape}")
+        return False
+    raise AssertionError(f"query should be unbatched 2D or batched 3D tensor but received {query.ndim}-D query "
+                         "tensor")
+
+
+def _additive_mask(mask: Tensor | None, name: str, dtype: Any) -> Tensor | None:
+    """A boolean mask (True = masked out) as ``-inf`` / 0 in ``dtype``; a float mask as given."""
+    if mask is None:
+        return None
+    if mask.dtype.name == "bool":
+        xp = array_module_of(mask._data)
+        return Tensor._make(xp.where(mask._data, -np.inf, 0.0).astype(dtype.numpy))
+    if not mask.is_floating_point():
+        raise AssertionError(f"only bool and floating types of {name} are supported")
+    return mask
 
 
 # --------------------------------------------------------------------------- embedding bags

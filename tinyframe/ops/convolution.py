@@ -31,11 +31,13 @@ from .. import _autocast, _graph, dtypes
 from .._graph import Op
 from ..dtypes import cpp_type_name
 from ..threads import known_num_threads
+from . import shape
+from ._composite import composed_op
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
-__all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d"]
+__all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "conv_tbc"]
 
 
 
@@ -402,6 +404,32 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
     or ``'same'``. Output length ``floor((L + 2*padding - dilation*(kL-1) - 1) / stride) + 1``.
     """
     return _conv("conv1d", 1, input, weight, bias, stride, padding, dilation, groups)
+
+
+@composed_op("ConvTbcBackward0", ("self", "weight", "bias"))
+def conv_tbc(self: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tensor:
+    """1-d convolution over time-major ``input (T, N, C_in)`` ("TBC") with ``weight (kW, C_in, C_out)``
+    and ``bias (C_out,)``, ``pad`` steps of zeros at both ends (a negative ``pad`` crops):
+    ``out[t, n, o] = bias[o] + sum_{k, c} input[t + k - pad, n, c] * weight[k, c, o]``, of shape
+    ``(T + 2 * pad - kW + 1, N, C_out)``. As ``conv1d`` on the inputs seen as ``(N, C, T)``."""
+    checks = ((lambda: self.ndim == 3, "Input must have 3 dims: time, batch, in_channel"),
+              (lambda: weight.ndim == 3, "Weight tensor must have 3 dims: kernel_width, in_channels, out_channels."),
+              (lambda: bias.ndim == 1, "Bias must be 1-D"),
+              (lambda: self.shape[2] == weight.shape[1],
+               "Input dim 2 (input channels) is not == dim 1 in the weight tensor"),
+              (lambda: bias.shape[0] == weight.shape[2],
+               "Bias size must equal dim 2 in the weight tensor (output channels)."))
+    for ok, message in checks:  # in order: the shape checks need the dimension checks before them
+        if not ok():
+            raise RuntimeError(message)
+    length = self.shape[0] + 2 * pad - weight.shape[0] + 1
+    if length < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {length}: "
+                           f"[{length}, {self.shape[1]}, {weight.shape[2]}]")
+    if pad < 0:
+        self = shape.narrow(self, 0, -pad, self.shape[0] + 2 * pad)
+    out = conv1d(shape.permute(self, 1, 2, 0), shape.permute(weight, 2, 1, 0), bias, padding=max(pad, 0))
+    return shape.permute(out, 2, 0, 1)
 
 
 @_autocast.lower_precision

@@ -19,8 +19,10 @@ import numpy as np
 from .. import _graph, dtypes, return_types
 from .._graph import Op
 from ..device import array_module_of
-from . import binary, construction, reduction, shape
+from . import binary, construction, conversion, reduction, shape
+from . import complex as complex_ops
 from ._composite import on_tensors
+from .complex import conj, is_complex
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -76,6 +78,12 @@ def _t(x: Tensor) -> Tensor:
     return shape.transpose(x, -2, -1)
 
 
+def _h(x: Tensor) -> Tensor:
+    """The conjugate transpose (``x.mH``): the adjoint in the gradient formulas, as PyTorch writes them
+    for complex matrices; the transpose of a real one."""
+    return conj(_t(x))
+
+
 def _eye_like(x: Tensor, n: int) -> Tensor:
     return _graph.wrap(array_module_of(x._data).eye(n, dtype=x._data.dtype))
 
@@ -102,7 +110,7 @@ def _matrix(name: str, a: Tensor) -> None:
 
 
 def _floating(name: str, a: Tensor) -> None:
-    if a.dtype.name not in ("float32", "float64"):
+    if a.dtype.name not in ("float32", "float64", "complex64", "complex128"):
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
                            f"{reduction._scalar_type(a._data)}")
 
@@ -141,7 +149,7 @@ def _singular_error(name: str, a: Any) -> LinAlgError:
 
 # --------------------------------------------------------------------------------- det, slogdet
 class LinalgDet(Factorization):
-    """``det(A)``; the gradient ``g det(A) A^{-T}`` assumes an invertible ``A``."""
+    """``det(A)``; the gradient ``g conj(det A) A^{-H}`` assumes an invertible ``A``."""
 
     @staticmethod
     def recompute(a: Tensor) -> tuple:
@@ -149,12 +157,13 @@ class LinalgDet(Factorization):
 
     @staticmethod
     def gradient(a: Tensor, results: tuple, grads: list) -> Tensor:
-        scale = shape.unsqueeze(shape.unsqueeze(grads[0] * results[0], -1), -1)
-        return scale * _t(linalg_inv(a))
+        scale = shape.unsqueeze(shape.unsqueeze(grads[0] * conj(results[0]), -1), -1)
+        return scale * _h(linalg_inv(a))
 
 
 class LinalgSlogdet(Factorization):
-    """``(sign, log|det A|)``; only ``logabsdet`` is differentiable: its gradient is ``g A^{-T}``."""
+    """``(sign, log|det A|)``: the gradient is ``conj(g) A^{-H}`` with ``g = gLogabsdet``, plus
+    ``i Im(conj(gSign) sign)`` for a complex ``A`` (a real sign is piecewise constant), as PyTorch's."""
 
     @staticmethod
     def recompute(a: Tensor) -> tuple:
@@ -162,9 +171,13 @@ class LinalgSlogdet(Factorization):
 
     @staticmethod
     def gradient(a: Tensor, results: tuple, grads: list) -> Tensor:
-        if grads[1] is None:  # the sign is piecewise constant
+        g_sign, g = grads
+        if is_complex(a) and g_sign is not None:
+            turn = complex_ops.imag(conj(g_sign) * results[0]) * 1j
+            g = turn if g is None else g + turn
+        if g is None:
             return a * 0.0
-        return shape.unsqueeze(shape.unsqueeze(grads[1], -1), -1) * _t(linalg_inv(a))
+        return shape.unsqueeze(shape.unsqueeze(conj(g), -1), -1) * _h(linalg_inv(a))
 
 
 def linalg_det(A: Tensor) -> Tensor:
@@ -180,7 +193,7 @@ def linalg_slogdet(A: Tensor) -> Any:
     _square("linalg.slogdet", A)
     sign, logabsdet = _linalg(A).slogdet(_host(A))
     xp = array_module_of(A._data)
-    results = (xp.asarray(sign, dtype=A._data.dtype), xp.asarray(logabsdet, dtype=A._data.dtype))
+    results = (xp.asarray(sign, dtype=A._data.dtype), xp.asarray(logabsdet, dtype=A._data.real.dtype))
     return return_types.linalg_slogdet(*_outputs(LinalgSlogdet, A, results, (0, 1)))
 
 
@@ -202,7 +215,7 @@ def det(input: Tensor) -> Tensor:
 
 # ------------------------------------------------------------------------------------ inv, solve
 class LinalgInvEx(Factorization):
-    """``A^{-1}``; the gradient is ``-A^{-T} g A^{-T}``."""
+    """``A^{-1}``; the gradient is ``-A^{-H} g A^{-H}``."""
 
     @staticmethod
     def recompute(a: Tensor) -> tuple:
@@ -210,8 +223,8 @@ class LinalgInvEx(Factorization):
 
     @staticmethod
     def gradient(a: Tensor, results: tuple, grads: list) -> Tensor:
-        inverse_t = _t(results[0])
-        return -(inverse_t @ grads[0] @ inverse_t)
+        inverse_h = _h(results[0])
+        return -(inverse_h @ grads[0] @ inverse_h)
 
 
 def linalg_inv(A: Tensor) -> Tensor:
@@ -241,34 +254,37 @@ def _is_vector_rhs(A: Tensor, B: Tensor) -> bool:
 
 def linalg_solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
     """The solution ``X`` of ``A X = B`` (``X A = B`` with ``left=False``) for square ``A``; ``B`` is a
-    matrix or a vector (batches broadcast). The gradients are ``gB = A^{-T} g`` and ``gA = -gB X^T``,
-    from the inverse's: ``X = A^{-1} B``."""
+    matrix or, with ``left``, a vector (batches broadcast). The gradients are ``gB = A^{-H} g`` and
+    ``gA = -gB X^H`` (``gB = g A^{-H}`` and ``gA = -X^H gB`` with ``left=False``)."""
     _square("linalg.solve", A)
-    if not left:
-        return _t(linalg_solve(_t(A), _t(B)))
     vector = _is_vector_rhs(A, B)
     rhs = shape.unsqueeze(B, -1) if vector else B
-    if rhs.shape[-2] != A.shape[-1]:
-        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation AX = B "
-                           f"({A.shape[-2]}x{A.shape[-1]} and {rhs.shape[-2]}x{rhs.shape[-1]})")
+    if (rhs.shape[-2] if left else rhs.shape[-1]) != A.shape[-1]:
+        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation {'AX' if left else 'XA'} "
+                           f"= B ({A.shape[-2]}x{A.shape[-1]} and {rhs.shape[-2]}x{rhs.shape[-1]})")
     batch = shape.broadcast_shapes(tuple(A.shape[:-2]), tuple(rhs.shape[:-2]))
     A = A if tuple(A.shape[:-2]) == tuple(batch) else shape.expand(A, (*batch, *A.shape[-2:]))
     rhs = rhs if tuple(rhs.shape[:-2]) == tuple(batch) else shape.expand(rhs, (*batch, *rhs.shape[-2:]))
+    a, b = _host(A), _host(rhs)
+    xp = array_module_of(a)
     try:
-        solution = _linalg(A).solve(_host(A), _host(rhs))
+        solution = xp.linalg.solve(a, b) if left else \
+            xp.swapaxes(xp.linalg.solve(xp.swapaxes(a, -1, -2), xp.swapaxes(b, -1, -2)), -1, -2)
     except Exception as exc:
         if "ingular" not in str(exc):
             raise
         raise LinAlgError("torch.linalg.solve: The solver failed because the input matrix is singular.") from None
-    out = LinalgSolveEx.apply(A, rhs, solution=solution)
+    out = LinalgSolveEx.apply(A, rhs, solution=solution, left=left)
     return shape.squeeze(out, -1) if vector else out
 
 
 class LinalgSolveEx(Op):
-    """``X = A^{-1} B``: ``gB = A^{-T} g`` (a solve with ``A^T``) and ``gA = -gB X^T``."""
+    """``X = A^{-1} B`` (``B A^{-1}`` unless ``left``): ``gB`` is a solve with ``A^H`` and ``gA = -gB X^H``
+    (``-X^H gB``)."""
 
     @staticmethod
-    def forward(ctx: LinalgSolveEx, a: Any, b: Any, *, solution: Any) -> Any:
+    def forward(ctx: LinalgSolveEx, a: Any, b: Any, *, solution: Any, left: bool) -> Any:
+        ctx.left = left
         ctx.save_for_backward(a, solution)
         return solution
 
@@ -278,32 +294,35 @@ class LinalgSolveEx(Op):
 
 
 def _solve_gradients(ctx: LinalgSolveEx, g: Tensor, a: Tensor, x: Tensor) -> tuple:
-    gb = linalg_solve(_t(a), g)
-    return (-(gb @ _t(x)) if ctx.needs_input_grad[0] else None), gb
+    gb = linalg_solve(_h(a), g, left=ctx.left)
+    if not ctx.needs_input_grad[0]:
+        return None, gb
+    return (-(gb @ _h(x)) if ctx.left else -(_h(x) @ gb)), gb
 
 
 # --------------------------------------------------------------------------------------- cholesky
 class LinalgCholeskyEx(Factorization):
-    """``L`` with ``A = L L^T``. With ``Phi(X)`` the lower triangle of ``X`` with half its diagonal,
-    ``gA = sym(L^{-T} Phi(L^T gL) L^{-1})`` (``sym(X) = (X + X^T) / 2``)."""
+    """``L`` with ``A = L L^H``. With ``T = tril(L^H gL)``, PyTorch's
+    ``gA = L^{-H} (T + tril(T, -1)^H) / 2 L^{-1}`` (symmetric for a real ``A``; for a complex one the
+    diagonal keeps its imaginary half, as PyTorch's does)."""
 
     @staticmethod
-    def recompute(a: Tensor) -> tuple:
-        return (linalg_cholesky(a),)
+    def recompute(a: Tensor, upper: bool) -> tuple:
+        return (linalg_cholesky(a, upper=upper),)
 
     @staticmethod
-    def gradient(a: Tensor, results: tuple, grads: list) -> Tensor:
-        (lower,) = results
-        phi = construction.tril(_t(lower) @ construction.tril(grads[0]))
-        phi = phi - construction.diag_embed(construction.diagonal(phi, 0, -2, -1) * 0.5)
+    def gradient(a: Tensor, results: tuple, grads: list, upper: bool) -> Tensor:
+        (lower,), g = results, grads[0]
+        if upper:  # U = L^H
+            lower, g = _h(lower), _h(g)
+        lower_t = construction.tril(_h(lower) @ construction.tril(g))
         inverse = linalg_inv(lower)
-        ga = _t(inverse) @ phi @ inverse
-        return (ga + _t(ga)) * 0.5
+        return _h(inverse) @ ((lower_t + _h(construction.tril(lower_t, -1))) * 0.5) @ inverse
 
 
 def linalg_cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
-    """The lower-triangular ``L`` with ``A = L L^T`` for symmetric positive-definite ``A`` (only
-    its lower triangle is read); ``upper=True`` gives ``L^T``."""
+    """The lower-triangular ``L`` with ``A = L L^H`` for Hermitian (symmetric) positive-definite ``A``
+    (only its lower triangle is read); ``upper=True`` gives ``L^H``."""
     _square("linalg.cholesky", A)
     try:
         lower = _linalg(A).cholesky(_host(A))
@@ -311,8 +330,8 @@ def linalg_cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
         lower = None
     if lower is None or not array_module_of(lower).isfinite(lower).all():
         raise _not_positive_definite(A._data) from None
-    out = LinalgCholeskyEx.apply(A, results=(lower,), which=0, options={})
-    return _t(out) if upper else out
+    factor = array_module_of(lower).conj(lower.swapaxes(-1, -2)) if upper else lower
+    return LinalgCholeskyEx.apply(A, results=(factor,), which=0, options={"upper": upper})
 
 
 def _not_positive_definite(a: Any) -> LinAlgError:
@@ -337,21 +356,22 @@ def cholesky(input: Tensor, upper: bool = False) -> Tensor:
 
 
 def cholesky_solve(B: Tensor, L: Tensor, upper: bool = False) -> Tensor:
-    """The solution of ``A X = B`` given the Cholesky factor ``L`` of ``A`` (``A = L L^T``, or
-    ``U^T U`` with ``upper=True``)."""
-    a = _t(L) @ L if upper else L @ _t(L)
+    """The solution of ``A X = B`` given the Cholesky factor ``L`` of ``A`` (``A = L L^H``, or
+    ``U^H U`` with ``upper=True``)."""
+    a = _h(L) @ L if upper else L @ _h(L)
     return linalg_solve(a, B)
 
 
 def cholesky_inverse(L: Tensor, upper: bool = False) -> Tensor:
-    """The inverse of ``A`` given its Cholesky factor ``L`` (``A = L L^T``, or ``U^T U`` with ``upper``)."""
-    return linalg_inv(_t(L) @ L if upper else L @ _t(L))
+    """The inverse of ``A`` given its Cholesky factor ``L`` (``A = L L^H``, or ``U^H U`` with ``upper``)."""
+    return linalg_inv(_h(L) @ L if upper else L @ _h(L))
 
 
 # ---------------------------------------------------------------------------------------------- qr
 class LinalgQr(Factorization):
-    """``(Q, R)`` with ``A = Q R``. For ``m >= n`` (reduced): ``M = R gR^T - gQ^T Q`` and
-    ``gA = (gQ + Q copyltu(M)) R^{-T}``, ``copyltu(M)`` the symmetric matrix of ``M``'s lower triangle."""
+    """``(Q, R)`` with ``A = Q R``. For ``m >= n`` (reduced): ``M = R gR^H - gQ^H Q`` and
+    ``gA = (gQ + Q copyltu(M)) R^{-H}``, ``copyltu(M)`` the Hermitian matrix of ``M``'s lower triangle
+    (with the real part of its diagonal)."""
 
     @staticmethod
     def recompute(a: Tensor, mode: str) -> tuple:
@@ -366,10 +386,11 @@ class LinalgQr(Factorization):
                                "nrows >= ncols (and mode='complete' with square inputs)")
         gq = grads[0] if grads[0] is not None else q * 0.0
         gr = grads[1] if grads[1] is not None else r * 0.0
-        product = r @ _t(gr) - _t(gq) @ q
+        product = r @ _h(gr) - _h(gq) @ q
         lower = construction.tril(product, -1)
-        copyltu = lower + _t(lower) + construction.diag_embed(construction.diagonal(product, 0, -2, -1))
-        return _t(linalg_solve(r, _t(gq + q @ copyltu)))
+        diagonal = construction.diagonal(product, 0, -2, -1)
+        copyltu = lower + _h(lower) + construction.diag_embed(complex_ops.real(diagonal) if is_complex(a) else diagonal)
+        return _h(linalg_solve(r, _h(gq + q @ copyltu)))
 
 
 def linalg_qr(A: Tensor, mode: str = "reduced") -> Any:
@@ -419,7 +440,7 @@ class LinalgSvd(Factorization):
             u, vh = u[..., :, :k], vh[..., :k, :]
             gu = None if gu is None else gu[..., :, :k]
             gvh = None if gvh is None else gvh[..., :k, :]
-        inner = construction.diag_embed(gs) if gs is not None else None
+        inner = conversion.to_dtype(construction.diag_embed(gs), u.dtype) if gs is not None else None
         if gu is None and gvh is None:
             return u @ inner @ vh
         s_row, s_col = shape.unsqueeze(s, -2), shape.unsqueeze(s, -1)
@@ -428,19 +449,22 @@ class LinalgSvd(Factorization):
         f = binary.where(eye > 0, 0.0, 1.0 / (gap + eye))
         terms = [] if inner is None else [inner]
         if gu is not None:
-            j = f * (_t(u) @ gu)
-            terms.append((j + _t(j)) * s_row)
+            j = f * (_h(u) @ gu)
+            terms.append((j + _h(j)) * s_row)
+            if is_complex(a):  # the phase of each singular pair: PyTorch's i Im(diag(U^H gU)) / S
+                phase = complex_ops.imag(construction.diagonal(_h(u) @ gu, 0, -2, -1)) / s
+                terms.append(construction.diag_embed(phase * 1j))
         if gvh is not None:
-            kk = f * (vh @ _t(gvh))
-            terms.append(s_col * (kk + _t(kk)))
+            kk = f * (vh @ _h(gvh))
+            terms.append(s_col * (kk + _h(kk)))
         core = terms[0]
         for term in terms[1:]:
             core = core + term
         ga = u @ core @ vh
         if gu is not None and m > k:
-            ga = ga + (gu - u @ (_t(u) @ gu)) / s_row @ vh
+            ga = ga + (gu - u @ (_h(u) @ gu)) / s_row @ vh
         if gvh is not None and n > k:
-            ga = ga + u @ ((gvh - (gvh @ _t(vh)) @ vh) / s_col)
+            ga = ga + u @ ((gvh - (gvh @ _h(vh)) @ vh) / s_col)
         return ga
 
 
@@ -470,8 +494,8 @@ def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> Any:
 
 # -------------------------------------------------------------------------------------------- eigh
 class LinalgEigh(Factorization):
-    """``(L, V)`` with ``A = V diag(L) V^T`` for symmetric ``A``:
-    ``gA = V (diag(gL) + skew(V^T gV) / E) V^T`` with ``E_ij = L_j - L_i`` and ``skew(X) = (X - X^T) / 2``
+    """``(L, V)`` with ``A = V diag(L) V^H`` for Hermitian ``A``:
+    ``gA = V (diag(gL) + skew(V^H gV) / E) V^H`` with ``E_ij = L_j - L_i`` and ``skew(X) = (X - X^H) / 2``
     (distinct eigenvalues assumed; eigenvectors are defined up to sign)."""
 
     @staticmethod
@@ -483,15 +507,15 @@ class LinalgEigh(Factorization):
         values, vectors = results
         g_values, g_vectors = grads
         n = a.shape[-1]
-        core = construction.diag_embed(g_values) if g_values is not None else None
+        core = conversion.to_dtype(construction.diag_embed(g_values), vectors.dtype) if g_values is not None else None
         if g_vectors is not None:
             eye = _eye_like(values, n)
             gap = shape.unsqueeze(values, -2) - shape.unsqueeze(values, -1)
-            projected = _t(vectors) @ g_vectors
-            off = (projected - _t(projected)) * 0.5 / (gap + eye)
+            projected = _h(vectors) @ g_vectors
+            off = (projected - _h(projected)) * 0.5 / (gap + eye)
             off = binary.where(eye > 0, 0.0, off)
             core = off if core is None else core + off
-        return vectors @ core @ _t(vectors)
+        return vectors @ core @ _h(vectors)
 
 
 def linalg_eigh(A: Tensor, UPLO: str = "L") -> Any:
@@ -507,6 +531,60 @@ def linalg_eigh(A: Tensor, UPLO: str = "L") -> Any:
 def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:
     """The eigenvalues of a symmetric ``A``, ascending."""
     return linalg_eigh(A, UPLO).eigenvalues
+
+
+# --------------------------------------------------------------------------------------------- eig
+class LinalgEig(Factorization):
+    """``(L, V)`` with ``A V = V diag(L)`` for a general square ``A``, both complex, each eigenvector of
+    norm 1 (LAPACK's, as PyTorch's). PyTorch's gradient: with ``P = V^H gV`` projected,
+    ``P - V^H V diag(Re(diag(P)))``, and ``E_ij = conj(L_j - L_i)``,
+    ``gA = V^{-H} (diag(gL) + P / E) V^H`` (off the diagonal); its real part for a real ``A``. Only
+    losses invariant to each eigenvector's phase have a meaningful gradient. PyTorch raises for the others;
+    tinyframe cannot tell them apart at a node: for a second derivative the first results and those
+    recomputed from ``A`` are two nodes, whose vectors' gradients are phase-invariant only summed (in
+    PyTorch both are one node's), so the phase part of ``gV`` is dropped, as the formula does, unchecked."""
+
+    @staticmethod
+    def recompute(a: Tensor) -> tuple:
+        return tuple(linalg_eig(a))
+
+    @staticmethod
+    def gradient(a: Tensor, results: tuple, grads: list) -> Tensor:
+        values, vectors = results
+        g_values, g_vectors = grads
+        n = a.shape[-1]
+        eye = _eye_like(complex_ops.real(values), n)
+        if g_vectors is None:
+            core = construction.diag_embed(g_values)
+        else:
+            projected = _h(vectors) @ g_vectors
+            norms = complex_ops.real(construction.diagonal(projected, 0, -2, -1))
+            projected = projected - _h(vectors) @ (vectors * shape.unsqueeze(norms, -2))
+            gap = conj(shape.unsqueeze(values, -2) - shape.unsqueeze(values, -1))
+            core = binary.where(eye > 0, 0.0, projected / (gap + eye))
+            if g_values is not None:
+                core = core + construction.diag_embed(g_values)
+        return linalg_solve(_h(vectors), core @ _h(vectors))
+
+
+def linalg_eig(A: Tensor) -> Any:
+    """The named tuple ``(eigenvalues, eigenvectors)`` of a general square ``A``: complex (complex64 for
+    float32 input), the eigenvectors as columns of norm 1, in LAPACK's order."""
+    _square("linalg.eig", A)
+    data = _host(A)
+    xp = array_module_of(data)
+    if hasattr(xp.linalg, "eig"):
+        values, vectors = xp.linalg.eig(data)
+    else:  # CuPy before 14 has no general eigensolver: LAPACK's on the host, as PyTorch's CUDA eig does (MAGMA)
+        values, vectors = (xp.asarray(r) for r in np.linalg.eig(data.get()))
+    dtype = np.result_type(data.dtype, np.complex64)  # NumPy returns real arrays for real eigenvalues
+    results = (values.astype(dtype, copy=False), vectors.astype(dtype, copy=False))
+    return return_types.linalg_eig(*_outputs(LinalgEig, A, results, (0, 1)))
+
+
+def eigvals(A: Tensor) -> Tensor:
+    """The eigenvalues of a general square ``A`` (complex), as ``linalg.eig`` gives them."""
+    return linalg_eig(A).eigenvalues
 
 
 # -------------------------------------------------------------------------------------------- pinv

@@ -18,13 +18,13 @@ from .._dims import wrap_dim
 from .._graph import Op
 from ..device import array_module_of
 from . import construction, conversion, shape
-from .complex import Conj, conj
+from .complex import Conj, conj, conj_physical
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn",
-           "rfftn", "irfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
+           "rfftn", "irfftn", "hfft2", "ihfft2", "hfftn", "ihfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
 
 _NORMS = ("backward", "ortho", "forward")
 _DUAL = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
@@ -144,17 +144,15 @@ def _dims_and_sizes(input: Tensor, s: Sequence[int] | None, dim: Sequence[int] |
 
 
 def _resized(input: Tensor, dims: Sequence[int], sizes: Sequence[int]) -> Tensor:
-    """``input`` cut (a slice) or zero-padded (``constant_pad_nd``) to ``sizes`` along ``dims``, as PyTorch
-    resizes the signal before transforming it."""
+    """``input`` cut (a slice per dimension) then zero-padded (one ``constant_pad_nd``) to ``sizes`` along
+    ``dims``, as PyTorch resizes the signal before transforming it."""
+    widths = [(0, 0)] * input._data.ndim
     for d, size in zip(dims, sizes):
         have = input._data.shape[d]
         if size < have:
             input = shape.narrow(input, d, 0, size)
-        elif size > have:
-            widths = [(0, 0)] * input._data.ndim
-            widths[d] = (0, size - have)
-            input = shape.pad_widths(input, widths)
-    return input
+        widths[d] = (0, max(size - have, 0))
+    return shape.pad_widths(input, widths) if any(after for _, after in widths) else input
 
 
 def _c2c(name: str, input: Tensor, s: Any, dim: Any, norm: str | None, inverse: bool) -> Tensor:
@@ -183,15 +181,21 @@ def _r2c(name: str, input: Tensor, s: Any, dim: Any, norm: str | None) -> Tensor
 def _c2r(name: str, input: Tensor, s: Any, dim: Any, norm: str | None) -> Tensor:
     """The real signal of a one-sided spectrum: ``s[-1]`` (by default ``2 * (m - 1)`` for ``m`` given
     frequencies) real values along the last of ``dims``, from its first ``s[-1] // 2 + 1`` frequencies."""
+    input, dims, norm, last = _c2r_input(name, input, s, dim, norm)
+    return FftC2R.apply(input, dims=dims, norm=norm, size=last)
+
+
+def _c2r_input(name: str, input: Tensor, s: Any, dim: Any, norm: str | None) -> tuple:
+    """``(input, dims, norm, last)`` for a transform to a real signal: ``input`` complex, cut or padded to
+    the ``last // 2 + 1`` frequencies of a real signal of ``last`` values along the last of ``dims``."""
     input = _floating(name, input)
-    norm = _norm(norm)
     dims, sizes = _dims_and_sizes(input, s, dim)
     last = sizes[-1] if s is not None and s[-1] != -1 else 2 * (input._data.shape[dims[-1]] - 1)
     _check_size(last)
     input = _resized(input, dims, [*sizes[:-1], last // 2 + 1])
     if dtypes.kind(input._data.dtype) != "c":
         input = conversion.to_dtype(input, input.dtype.to_complex())
-    return FftC2R.apply(input, dims=dims, norm=norm, size=last)
+    return input, dims, _norm(norm), last
 
 
 def _one(n: int | None) -> list | None:
@@ -227,13 +231,36 @@ def irfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None =
 def hfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """The forward transform of a signal with Hermitian symmetry given by its first half: real, ``n``
     elements (by default ``2 * (m - 1)``); ``irfft`` of the conjugate with the dual scaling."""
-    return _c2r("hfft", conj(_floating("hfft", input)), _one(n), dim, _DUAL[_norm(norm)])
+    return _hermitian("hfft", input, _one(n), dim, norm)
 
 
 def ihfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """The inverse of ``hfft``: the one-sided inverse transform of a real signal, the conjugate of ``rfft``
     with the dual scaling."""
-    return Conj.apply(_r2c("ihfft", input, _one(n), dim, _DUAL[_norm(norm)]))
+    return _inverse_hermitian("ihfft", input, _one(n), dim, norm)
+
+
+def _hermitian(name: str, input: Tensor, s: Any, dim: Any, norm: str | None) -> Tensor:
+    """``hfft``/``hfft2``/``hfftn``, in PyTorch's steps: the forward transform over all of ``dims`` but the
+    last, then the conjugate's backward real transform over the last with the dual scaling (the result
+    being real, the forward transform there is the conjugate of the backward one)."""
+    input, dims, norm, last = _c2r_input(name, input, s, dim, norm)
+    if len(dims) > 1:
+        input = FftC2C.apply(input, dims=dims[:-1], norm=norm, inverse=False)
+    return FftC2R.apply(conj(input), dims=dims[-1:], norm=_DUAL[norm], size=last)
+
+
+def _inverse_hermitian(name: str, input: Tensor, s: Any, dim: Any, norm: str | None) -> Tensor:
+    """``ihfft``/``ihfft2``/``ihfftn``, in PyTorch's steps: the conjugate of the one-sided forward
+    transform over the last of ``dims`` with the dual scaling, then the backward transform over the
+    others."""
+    input = _floating(name, input, real_only=True)
+    norm = _norm(norm)
+    dims, sizes = _dims_and_sizes(input, s, dim)
+    half = FftR2C.apply(_resized(input, dims, sizes), dims=dims[-1:], norm=_DUAL[norm], onesided=True)
+    if len(dims) == 1:
+        return Conj.apply(half)
+    return FftC2C.apply(conj_physical(half), dims=dims[:-1], norm=norm, inverse=True)
 
 
 def fft2(input: Tensor, s: Sequence[int] | None = None, dim: Sequence[int] = (-2, -1),
@@ -283,6 +310,32 @@ def irfftn(input: Tensor, s: Sequence[int] | None = None, dim: Sequence[int] | N
            norm: str | None = None) -> Tensor:
     """The inverse of ``rfftn``: a real signal of sizes ``s`` (the last by default ``2 * (m - 1)``)."""
     return _c2r("irfftn", input, s, dim, norm)
+
+
+def hfft2(input: Tensor, s: Sequence[int] | None = None, dim: Sequence[int] = (-2, -1),
+          norm: str | None = None) -> Tensor:
+    """``hfftn`` over two dimensions (by default the last two)."""
+    return _hermitian("hfft2", input, s, dim, norm)
+
+
+def ihfft2(input: Tensor, s: Sequence[int] | None = None, dim: Sequence[int] = (-2, -1),
+           norm: str | None = None) -> Tensor:
+    """``ihfftn`` over two dimensions (by default the last two)."""
+    return _inverse_hermitian("ihfft2", input, s, dim, norm)
+
+
+def hfftn(input: Tensor, s: Sequence[int] | None = None, dim: Sequence[int] | None = None,
+          norm: str | None = None) -> Tensor:
+    """The n-dimensional transform of a signal with Hermitian symmetry given by its one-sided half (in the
+    last of ``dim``): real, of sizes ``s`` (the last by default ``2 * (m - 1)``). The inverse of ``ihfftn``."""
+    return _hermitian("hfftn", input, s, dim, norm)
+
+
+def ihfftn(input: Tensor, s: Sequence[int] | None = None, dim: Sequence[int] | None = None,
+           norm: str | None = None) -> Tensor:
+    """The n-dimensional inverse transform of a real signal, one-sided in the last of ``dim``
+    (``s[-1] // 2 + 1`` frequencies there)."""
+    return _inverse_hermitian("ihfftn", input, s, dim, norm)
 
 
 def fftfreq(n: int, d: float = 1.0, *, dtype: Any = None, device: Any = None,

@@ -17,6 +17,8 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .. import _graph, dtypes
 from .._graph import Op
 from . import binary, reduction, unary
@@ -24,7 +26,7 @@ from . import binary, reduction, unary
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
-__all__ = ["batch_norm", "layer_norm", "group_norm", "rms_norm"]
+__all__ = ["batch_norm", "layer_norm", "group_norm", "rms_norm", "cross_map_lrn2d"]
 
 
 def _invstd(xp: Any, var: Any, eps: float) -> Any:
@@ -361,10 +363,84 @@ def rms_norm(input: Tensor, normalized_shape: Sequence[int] | int, weight: Tenso
         raise RuntimeError(f"Given normalized_shape={list(normalized)}, expected input with shape "
                            f"[*, {', '.join(str(n) for n in normalized)}], but got input of size{list(shape)}")
     if eps is None:
-        import numpy as np
-        eps = float(np.finfo(np.float64 if input._data.dtype == np.float64 else np.float32).eps)
+            eps = float(np.finfo(np.float64 if input._data.dtype == np.float64 else np.float32).eps)
     dims = tuple(range(len(shape) - k, len(shape)))
     # PyTorch's nodes: Pow, Mean, Add (of a Scalar), Rsqrt, Mul
     squares = binary.pow(input, 2)
     out = input * unary.rsqrt(binary.AddScalar.apply(reduction.mean(squares, dims, keepdim=True), other=eps))
     return out if weight is None else out * weight
+
+
+# ------------------------------------------------------------------ cross-map LRN (legacy)
+
+class CrossMapLRN2d(Op, node_name="CrossMapLRN2dBackward"):
+    """``out = x * (k + alpha / size * s)^-beta`` for ``x (N, C, H, W)``, ``s`` a sum of squares over
+    neighbouring channels: PyTorch's legacy ``CrossMapLRN2d`` Function, windows included.
+
+    PyTorch's running window never drops channel 0 (its recurrence subtracts channel ``c - pre_pad``
+    only for ``c > pre_pad``), and its backward sums over another window, ``c - (size - (size - 1) / 2)``
+    to ``c + (size - 1) / 2`` rounded as it does; both are kept so that values and gradients are
+    PyTorch's. The backward is therefore not the forward's derivative wherever the windows differ.
+    """
+
+    saved_inputs = ("self",)
+
+    @staticmethod
+    def forward(ctx: CrossMapLRN2d, x: Any, *, size: int, alpha: float, beta: float, k: float) -> Any:
+        ctx.size, ctx.alpha, ctx.beta, ctx.k = size, alpha, beta, k
+        channels = x.shape[1]
+        # the windows as constant (C, C) arrays of x's dtype and device
+        ctx.windows = [ctx.xp.asarray(window(channels, size).astype(x.dtype))
+                       for window in (_forward_window, _backward_window)]
+        ctx.save_for_backward(x)
+        return _scale(ctx, x) ** -beta * x
+
+    @staticmethod
+    def backward(ctx: CrossMapLRN2d, g: Any) -> Any:
+        # The scale is recomputed from x (not saved), so that a recorded backward is differentiable.
+        (x,) = ctx.saved_tensors
+        xp = ctx.xp
+        scale = _scale(ctx, x)
+        n, c = x.shape[:2]
+        ratio = (g * (scale ** -ctx.beta * x) / scale).reshape((n, c, -1))
+        accumulated = xp.matmul(xp.asarray(ctx.windows[1]), ratio).reshape(x.shape)
+        return scale ** -ctx.beta * g - (2 * ctx.alpha * ctx.beta / ctx.size) * x * accumulated
+
+
+def _scale(ctx: CrossMapLRN2d, x: Any) -> Any:
+    """``k + alpha / size * (the sum of squares over the forward window of each channel)``."""
+    n, c = x.shape[:2]
+    squares = (x * x).reshape((n, c, -1))
+    return (ctx.xp.matmul(ctx.xp.asarray(ctx.windows[0]), squares) * (ctx.alpha / ctx.size) + ctx.k).reshape(x.shape)
+
+
+def _forward_window(channels: int, size: int) -> Any:
+    """``W (C, C)``, ``W[c, j] = 1`` when PyTorch's forward sums channel ``j``'s square into ``c``'s
+    scale: its recurrence run on indicator rows."""
+    pre_pad = int((size - 1) / 2 + 1)
+    eye = np.eye(channels)
+    rows = [eye[:min(pre_pad, channels)].sum(0)]
+    for c in range(1, channels):
+        row = rows[-1].copy()
+        if c < channels - pre_pad + 1:
+            row += eye[c + pre_pad - 1]
+        if c > pre_pad:
+            row -= eye[c - pre_pad]
+        rows.append(row)
+    return np.stack(rows)
+
+
+def _backward_window(channels: int, size: int) -> Any:
+    """``W (C, C)``, ``W[c, j] = 1`` for the channels ``j`` whose ratios PyTorch's backward sums into
+    channel ``c``'s gradient: ``c - int(size - (size - 1) / 2)`` to ``c + size - 1 - int(...)``."""
+    offset = int(size - (size - 1) / 2)
+    j = np.arange(channels)
+    distance = j[None, :] - j[:, None]
+    return ((distance >= -offset) & (distance <= size - 1 - offset)).astype(np.float64)
+
+
+def cross_map_lrn2d(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1) -> Tensor:
+    """``nn.CrossMapLRN2d``'s normalisation of ``input (N, C, H, W)`` across channels (see ``CrossMapLRN2d``)."""
+    if input.ndim != 4:
+        raise ValueError(f"CrossMapLRN2d: Expected input to be 4D, got {input.ndim}D instead.")
+    return CrossMapLRN2d.apply(input, size=size, alpha=alpha, beta=beta, k=k)

@@ -24,6 +24,7 @@ from .. import _graph, dtypes
 from .._graph import Op
 from ..device import array_module_of
 from . import reduction
+from . import shape as shape_ops
 from .convolution import drop_from_2d, lift_to_2d
 
 if TYPE_CHECKING:
@@ -372,6 +373,16 @@ def _windows(op: str, input: Tensor, nd: int, kernel_size: Any, stride: Any, pad
 
 # ------------------------------------------------------------------ public functions
 
+def _on_plane(nd: int, input: Tensor) -> Tensor:
+    """The input of a 2-d pool: a 1-d input ``(..., L)`` as the plane ``(..., 1, L)``, as PyTorch pools it
+    (so its graph is PyTorch's: Unsqueeze, the 2-d pool's node, Squeeze)."""
+    return shape_ops.unsqueeze(input, -2) if nd == 1 else input
+
+
+def _off_plane(nd: int, out: Tensor) -> Tensor:
+    return shape_ops.squeeze(out, -2) if nd == 1 else out
+
+
 def _max_pool(op: str, nd: int, input: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any,
               ceil_mode: bool, return_indices: bool) -> Any:
     rows, cols, batched = _windows(op, input, nd, kernel_size, stride, padding, dilation, ceil_mode)
@@ -379,12 +390,15 @@ def _max_pool(op: str, nd: int, input: Tensor, kernel_size: Any, stride: Any, pa
     if nd == 1 and not return_indices:
         dtypes.check_kernel("max_pool1d_impl", input.dtype, "f")
     dtypes.check_kernel("max_pool2d", input.dtype, "uif")
-    geometry = _Geometry(rows, cols, nd, batched)
+    geometry = _Geometry(rows, cols, 2, batched)
+    plane = _on_plane(nd, input)
     if not return_indices:
-        return MaxPool2DWithIndices.apply(input, geometry=geometry)
+        return _off_plane(nd, MaxPool2DWithIndices.apply(plane, geometry=geometry))
     winners: list = []
-    out = MaxPool2DWithIndices.apply(input, geometry=geometry, winners=winners)
-    return out, _graph.wrap(geometry.drop(_flat_indices(input, winners, geometry)))
+    out = MaxPool2DWithIndices.apply(plane, geometry=geometry, winners=winners)
+    indices = geometry.drop(_flat_indices(plane, winners, geometry))
+    return _off_plane(nd, out), _graph.wrap(indices.reshape(indices.shape[:-2] + indices.shape[-1:]) if nd == 1
+                                            else indices)
 
 
 def _flat_indices(input: Tensor, winners: list, geo: _Geometry) -> Any:
@@ -440,7 +454,7 @@ def _avg_pool(op: str, nd: int, input: Tensor, kernel_size: Any, stride: Any, pa
     else:
         for window in (rows, cols):
             window.scale = _divisors(window, count_include_pad)
-    return AvgPool2D.apply(input, geometry=_Geometry(rows, cols, nd, batched))
+    return _off_plane(nd, AvgPool2D.apply(_on_plane(nd, input), geometry=_Geometry(rows, cols, 2, batched)))
 
 
 def _divisors(window: _Window, count_include_pad: bool) -> Any:
@@ -493,13 +507,14 @@ def _adaptive_avg_pool(op: str, nd: int, input: Tensor, output_size: Any) -> Ten
     if any(o < 0 for o in sizes):
         raise RuntimeError(f"{op}: elements of output_size must be greater than or equal to 0 but received "
                            f"{{{', '.join(str(o) for o in sizes)}}}")
-    if nd == 2 and sizes == (1, 1):  # global average pooling: PyTorch takes the mean (MeanBackward1)
-        return reduction.mean(input, (-2, -1), keepdim=True)
     batched = len(shape) == nd + 2
     if nd == 1:
         sizes, shape = (1,) + sizes, shape[:-1] + (1, shape[-1])
+    plane = _on_plane(nd, input)
+    if sizes == (1, 1):  # global average pooling: PyTorch takes the mean (MeanBackward1)
+        return _off_plane(nd, reduction.mean(plane, (-2, -1), keepdim=True))
     rows, cols = (_adaptive_axis(n, o) for n, o in zip(shape[-2:], sizes))
-    return AdaptiveAvgPool2D.apply(input, geometry=_Geometry(rows, cols, nd, batched))
+    return _off_plane(nd, AdaptiveAvgPool2D.apply(plane, geometry=_Geometry(rows, cols, 2, batched)))
 
 
 def _adaptive_axis(size: int, out: int) -> Any:

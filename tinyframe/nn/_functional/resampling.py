@@ -183,17 +183,22 @@ def _source_positions(n_in: int, n_out: int, scale: float | None, align_corners:
     return source if cubic else np.maximum(source, 0.0)
 
 
+def _cubic_weights(t: Any) -> list:
+    """The cubic convolution kernel's weights (``A = -0.75``) of the four neighbours ``i - 1 .. i + 2``
+    of the position ``i + t``, for arrays or tensors ``t`` (differentiable in a tensor)."""
+    a = _CUBIC_A
+    near = [t + 1.0, t, 1.0 - t, 2.0 - t]  # distances to the four neighbours
+    return [((a * d - 5 * a) * d + 8 * a) * d - 4 * a if k in (0, 3) else ((a + 2) * d - (a + 3)) * d * d + 1
+            for k, d in enumerate(near)]
+
+
 def _cubic_along(x: Tensor, axis: int, n_in: int, n_out: int, scale: float | None, align_corners: bool) -> Tensor:
     """``sum_k w_k(t) * x[clamp(i - 1 + k)]`` over the four neighbours of each source position
     ``i + t``, ``w`` the cubic convolution kernel with ``A = -0.75`` (edges repeated)."""
     xp = array_module_of(x._data)
     source = _source_positions(n_in, n_out, scale, align_corners, cubic=True)
     base = np.floor(source).astype(np.int64)
-    t = source - base
-    a = _CUBIC_A
-    near = [t + 1.0, t, 1.0 - t, 2.0 - t]  # distances to the four neighbours
-    weights = [((a * d - 5 * a) * d + 8 * a) * d - 4 * a if k in (0, 3) else ((a + 2) * d - (a + 3)) * d * d + 1
-               for k, d in enumerate(near)]
+    weights = _cubic_weights(source - base)
     weight_shape = (n_out,) + (1,) * (x.ndim - 1 - axis)
     out: Any = None  # the sum of the terms
     for k, w in enumerate(weights):
@@ -296,12 +301,12 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mod
                 align_corners: bool | None = None) -> Tensor:
     """Samples ``input (N, C, H, W)`` at the normalised positions ``grid (N, H_out, W_out, 2)``
     (``x`` then ``y``, ``-1`` and ``1`` the edges, or the corner pixels' centres with
-    ``align_corners``), bilinearly or at the nearest pixel; positions outside read zeros
-    (``padding_mode='zeros'``), the border (``'border'``) or the reflected image (``'reflection'``).
-    Differentiable in ``input`` and ``grid``."""
-    if mode not in ("bilinear", "nearest"):
-        if mode == "bicubic":
-            raise NotImplementedError("grid_sample: mode='bicubic' is not supported by tinyframe; use 'bilinear'")
+    ``align_corners``), bilinearly, at the nearest pixel or bicubically (the 4 x 4 neighbours weighted
+    by the cubic convolution kernel, ``A = -0.75``); positions outside read zeros
+    (``padding_mode='zeros'``), the border (``'border'``) or the reflected image (``'reflection'``),
+    applied to each neighbour's index in bicubic mode, as PyTorch does. Differentiable in ``input``
+    and ``grid``."""
+    if mode not in ("bilinear", "nearest", "bicubic"):
         raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but "
                          f"got: '{mode}'")
     if padding_mode not in ("zeros", "border", "reflection"):
@@ -313,8 +318,11 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mod
     if input.ndim != 4:
         raise NotImplementedError("grid_sample: tinyframe samples 4-D inputs (N, C, H, W) only")
     n, c, h, w = input.shape
-    xs = _source_coordinate(grid[..., 0], w, padding_mode, align_corners)
-    ys = _source_coordinate(grid[..., 1], h, padding_mode, align_corners)
+    if mode == "bicubic":  # the padding applies to each neighbour's index, not to the position
+        xs, ys = _unnormalize(grid[..., 0], w, align_corners), _unnormalize(grid[..., 1], h, align_corners)
+    else:
+        xs = _padded(_unnormalize(grid[..., 0], w, align_corners), w, padding_mode, align_corners)
+        ys = _padded(_unnormalize(grid[..., 1], h, align_corners), h, padding_mode, align_corners)
     flat = input.reshape(n, c, h * w)
     out_shape = tuple(grid.shape[1:3])
     xp = array_module_of(input._data)
@@ -332,6 +340,16 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mod
         return read(xp.rint(xs._data).astype(np.int64), xp.rint(ys._data).astype(np.int64))
     x0 = xp.floor(xs._data)
     y0 = xp.floor(ys._data)
+    if mode == "bicubic":
+        def neighbour(start: Any, k: int, size: int) -> Any:
+            """The index of neighbour ``k`` (of ``start - 1 .. start + 2``), padded, as PyTorch's
+            ``get_value_bounded``: clipped or reflected integers, or outside (read as zero)."""
+            return _padded(Tensor._make(start + (k - 1)), size, padding_mode, align_corners)._data.astype(np.int64)
+        weights_x = _cubic_weights(binary.sub(xs, Tensor._make(x0)).unsqueeze(1))
+        weights_y = _cubic_weights(binary.sub(ys, Tensor._make(y0)).unsqueeze(1))
+        rows = [_weighted_sum([read(neighbour(x0, i, w), neighbour(y0, j, h)) for i in range(4)], weights_x)
+                for j in range(4)]
+        return _weighted_sum(rows, weights_y)
     tx = binary.sub(xs, Tensor._make(x0)).unsqueeze(1)
     ty = binary.sub(ys, Tensor._make(y0)).unsqueeze(1)
     x0, y0 = x0.astype(np.int64), y0.astype(np.int64)
@@ -340,12 +358,23 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mod
     return binary.add(top, binary.mul(binary.sub(bottom, top), ty))
 
 
-def _source_coordinate(coord: Tensor, size: int, padding_mode: str, align_corners: bool) -> Tensor:
-    """A normalised coordinate in pixels, then clipped or reflected per ``padding_mode``."""
+def _weighted_sum(values: list, weights: list) -> Tensor:
+    """``values[0] * weights[0] + ... + values[3] * weights[3]``, in PyTorch's order."""
+    out = binary.mul(values[0], weights[0])
+    for value, weight in zip(values[1:], weights[1:]):
+        out = binary.add(out, binary.mul(value, weight))
+    return out
+
+
+def _unnormalize(coord: Tensor, size: int, align_corners: bool) -> Tensor:
+    """A normalised coordinate (-1 and 1 the edges, or the corner pixels' centres) in pixels."""
     if align_corners:
-        pixel = binary.mul(binary.add(coord, 1.0), (size - 1) / 2)
-    else:
-        pixel = binary.div(binary.sub(binary.mul(binary.add(coord, 1.0), size), 1.0), 2)
+        return binary.mul(binary.add(coord, 1.0), (size - 1) / 2)
+    return binary.div(binary.sub(binary.mul(binary.add(coord, 1.0), size), 1.0), 2)
+
+
+def _padded(pixel: Tensor, size: int, padding_mode: str, align_corners: bool) -> Tensor:
+    """A coordinate in pixels clipped or reflected per ``padding_mode`` (as given for ``'zeros'``)."""
     if padding_mode == "border":
         return binary.clamp(pixel, 0.0, size - 1.0)
     if padding_mode == "reflection":

@@ -6,13 +6,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from ... import creation, dtypes
+from ...ops import normalization
 from ...tensor import Tensor
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["LayerNorm", "GroupNorm", "RMSNorm", "LocalResponseNorm"]
+__all__ = ["LayerNorm", "GroupNorm", "RMSNorm", "LocalResponseNorm", "CrossMapLRN2d"]
 
 
 def _shape(normalized_shape: int | Sequence[int]) -> tuple:
@@ -153,6 +154,23 @@ class RMSNorm(Module):
 
     def extra_repr(self) -> str:
         return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+
+
+class CrossMapLRN2d(Module):
+    """PyTorch's legacy cross-channel normalisation of ``(N, C, H, W)`` inputs,
+    ``x * (k + alpha / size * sum of x^2 over neighbouring channels)^-beta``, with PyTorch's windows:
+    its forward always counts channel 0 and its backward sums over a window shifted towards lower
+    channels, so values and gradients are PyTorch's (``LocalResponseNorm`` is the exact one)."""
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1) -> None:
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input: Tensor) -> Tensor:
+        return normalization.cross_map_lrn2d(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
 
 
 class LocalResponseNorm(Module):
