@@ -296,8 +296,9 @@ class Module:
         """Sets training mode (Dropout drops, BatchNorm uses batch statistics) here and below."""
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
-        for module in self.modules():
-            object.__setattr__(module, "training", mode)
+        object.__setattr__(self, "training", mode)
+        for module in self.children():  # through each child's train(), which subclasses may override
+            module.train(mode)
         return self
 
     def eval(self) -> Module:
