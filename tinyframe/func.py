@@ -69,7 +69,7 @@ def vmap(func: Callable, in_dims: Any = 0, out_dims: Any = 0, randomness: str = 
                              f"{sizes} for the mapped dimension")
 
         def sliced(i: int) -> list:
-            return [a if d is None else _tree_map(lambda t: t.select(d, i) if isinstance(t, Tensor) else t, a)
+            return [a if d is None else _tree_map(functools.partial(_select, dim=d, i=i), a)
                     for a, d in zip(args, dims)]
         results = [func(*sliced(i), **kwargs) for i in range(sizes[0])]
         if isinstance(results[0], tuple):
@@ -77,6 +77,10 @@ def vmap(func: Callable, in_dims: Any = 0, out_dims: Any = 0, randomness: str = 
             return tuple(_stacked([r[k] for r in results], outs[k]) for k in range(len(results[0])))
         return _stacked(results, out_dims)
     return mapped
+
+
+def _select(leaf: Any, dim: int, i: int) -> Any:
+    return leaf.select(dim, i) if isinstance(leaf, Tensor) else leaf
 
 
 def _stacked(results: list, dim: int) -> Any:
