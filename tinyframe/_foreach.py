@@ -2,7 +2,9 @@
 gradient clipping in public code call them directly). PyTorch fuses the loop into few kernels; here each
 list element goes through the Tensor method of the same name, so values, autograd and errors are
 those of the per-tensor op. Arguments that are lists pair up element by element; anything else
-(a number, one Tensor) applies to every element. The in-place forms (trailing ``_``) return None."""
+(a number, one Tensor) applies to every element. The in-place forms (trailing ``_``) return the list they
+were given. (PyTorch's out-of-place results have grad_fn names of their own, ``ForeachAddBackward0List``
+and the like; here they are the per-tensor op's.)"""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -39,8 +41,8 @@ def _out_of_place(name: str) -> Callable[..., list[Tensor]]:
     return foreach
 
 
-def _in_place(name: str) -> Callable[..., None]:
-    def foreach(self: Sequence[Tensor], *args: Any, **kwargs: Any) -> None:
+def _in_place(name: str) -> Callable[..., Sequence[Tensor]]:
+    def foreach(self: Sequence[Tensor], *args: Any, **kwargs: Any) -> Sequence[Tensor]:
         _check_lengths(self, args)
         for i, t in enumerate(self):
             method = getattr(t, name + "_", None)
@@ -48,9 +50,10 @@ def _in_place(name: str) -> Callable[..., None]:
                 t.copy_(getattr(t, name)(*(_element(a, i) for a in args), **kwargs))
             else:
                 method(*(_element(a, i) for a in args), **kwargs)
+        return self
 
     foreach.__name__ = foreach.__qualname__ = f"_foreach_{name}_"
-    foreach.__doc__ = f"``t.{name}_(...)`` for each ``t`` in ``self``, list arguments taken element by element."
+    foreach.__doc__ = f"``t.{name}_(...)`` for each ``t`` in ``self`` (returned), list arguments element by element."
     return foreach
 
 
@@ -64,17 +67,19 @@ def _foreach_max(self: Sequence[Tensor]) -> list[Tensor]:
     return [t.max() for t in self]
 
 
-def _foreach_zero_(self: Sequence[Tensor]) -> None:
+def _foreach_zero_(self: Sequence[Tensor]) -> Sequence[Tensor]:
     """Fills each tensor with zeros."""
     for t in self:
         t.zero_()
+    return self
 
 
-def _foreach_copy_(self: Sequence[Tensor], src: Sequence[Tensor], non_blocking: bool = False) -> None:
+def _foreach_copy_(self: Sequence[Tensor], src: Sequence[Tensor], non_blocking: bool = False) -> Sequence[Tensor]:
     """Copies ``src[i]`` into ``self[i]``."""
     _check_lengths(self, (src,))
     for t, s in zip(self, src):
         t.copy_(s, non_blocking)
+    return self
 
 
 _generated: dict[str, Callable[..., Any]] = {}

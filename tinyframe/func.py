@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from . import grad_mode
 from .autograd import engine, forward_ad
 from .autograd import functional as autograd_functional
-from .nn.utils.stateless import functional_call
+from .nn.utils.stateless import _functional_call
 from .ops import shape
 from .tensor import Tensor
 
@@ -222,6 +222,15 @@ def hessian(func: Callable, argnums: int = 0) -> Callable:
     return transformed
 
 
+def functional_call(module: Module, parameter_and_buffer_dicts: Any, args: Any = None, kwargs: Any = None, *,
+                    tie_weights: bool = True, strict: bool = False) -> Any:
+    """``module(*args, **kwargs)`` computed with the tensors of ``parameter_and_buffer_dicts`` (a dict, or a
+    tuple of dicts, keyed like ``named_parameters``) in place of the module's own; gradients flow to those
+    tensors and the module is unchanged afterwards. (``nn.utils.stateless.functional_call`` without its
+    deprecation warning.)"""
+    return _functional_call(module, parameter_and_buffer_dicts, args, kwargs, strict)
+
+
 def stack_module_state(models: Sequence[Module]) -> tuple[dict[str, Tensor], dict[str, Tensor]]:
     """``(params, buffers)`` of several models of the same class, each stacked over a new first dimension
     (for ``vmap`` over ``functional_call``); stacked parameters are new leaves that require grad."""
@@ -230,8 +239,7 @@ def stack_module_state(models: Sequence[Module]) -> tuple[dict[str, Tensor], dic
     if not (all(m.training for m in models) or all(not m.training for m in models)):
         raise RuntimeError("stack_module_state: Expected all models to have the same training/eval mode.")
     if any(type(m) is not type(models[0]) for m in models):
-        raise RuntimeError(f"stack_module_state: Expected all models to be of the same class, got: "
-                           f"{tuple(type(m).__name__ for m in models)}")
+        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
 
     def stacked(named: list[dict[str, Tensor]]) -> dict[str, Tensor]:
         result = {}
