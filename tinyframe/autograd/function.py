@@ -78,8 +78,9 @@ class FunctionCtx:
     def _unpack(self, entry: tuple) -> Any:
         kind, value, counter, version, output_nr = entry
         if counter is not None and counter[0] != version:
-            raise RuntimeError(_inplace_message(type(self).__name__, value if kind != _INPUT else value._data,
+            raise RuntimeError(_inplace_message(type(self).__name__, value,
                                                 kind, counter[0], version))
+        value = _graph.unpacked(value, kind)
         if kind == _OUTPUT:
             recording = grad_mode.STATE.enabled
             t = _graph.wrap(value, self if recording else None, version_counter=counter)
@@ -265,13 +266,14 @@ def _describe_saved_tensor(t: Any, outputs: list, args: tuple) -> tuple:
         if t is output:
             if result.grad_fn is None:  # a non-differentiable output comes back without a node
                 return (_INPUT, result, None, None, k)
+            kept = _graph.Packed(result) if _graph.saved_tensors_hooks else result._data
             if result is output:  # an input marked dirty keeps its version counter
                 counter = result._version_counter()
-                return (_OUTPUT, result._data, counter, counter[0], k)
-            return (_OUTPUT, result._data, _new_counter(result), 0, k)
+                return (_OUTPUT, kept, counter, counter[0], k)
+            return (_OUTPUT, kept, _new_counter(result), 0, k)
     if isinstance(t, _graph.Tensor) and any(t is a for a in args):
         counter = t._version_counter()
-        return (_INPUT, t, counter, counter[0], 0)
+        return (_INPUT, _graph.packed_if_hooked(t), counter, counter[0], 0)
     return (_INPUT, t, None, None, 0)
 
 

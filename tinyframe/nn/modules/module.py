@@ -1,6 +1,7 @@
 """``Module``: the base class of every layer and model, with PyTorch's registration and state rules."""
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
@@ -13,7 +14,7 @@ from ...tensor import Tensor, parse_to_arguments
 from ..parameter import Buffer, Parameter
 from ._backward_hooks import call_with_backward_hooks
 
-__all__ = ["Module"]
+__all__ = ["Module", "register_module_forward_hook", "register_module_forward_pre_hook"]
 
 
 class _IncompatibleKeys(NamedTuple):
@@ -53,16 +54,18 @@ class Module:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         backward_hooks = self._backward_hooks or self._backward_pre_hooks
-        if not self._forward_pre_hooks and not self._forward_hooks and not backward_hooks:
+        if (not self._forward_pre_hooks and not self._forward_hooks and not backward_hooks
+                and not _GLOBAL_FORWARD_HOOKS and not _GLOBAL_FORWARD_PRE_HOOKS):
             return self.forward(*args, **kwargs)  # called here, so that forward's warnings name the caller's line
         if backward_hooks and grad_mode.is_grad_enabled():
             return call_with_backward_hooks(self, args, kwargs)
         return self._forward_with_hooks(args, kwargs)
 
     def _forward_with_hooks(self, args: tuple, kwargs: dict) -> Any:
-        if not self._forward_pre_hooks and not self._forward_hooks:
-            return self.forward(*args, **kwargs)
-        for hook in list(self._forward_pre_hooks.values()):
+        """``forward`` between the forward pre-hooks and hooks (the global ones first, as PyTorch)."""
+        pre_hooks = [*_GLOBAL_FORWARD_PRE_HOOKS.values(), *self._forward_pre_hooks.values()]
+        hooks = [*_GLOBAL_FORWARD_HOOKS.values(), *self._forward_hooks.values()]
+        for hook in pre_hooks:
             if isinstance(hook, _WithKwargs):
                 result = hook.hook(self, args, kwargs)
                 if result is not None:
@@ -71,15 +74,28 @@ class Module:
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
-        output = self.forward(*args, **kwargs)
-        for hook in list(self._forward_hooks.values()):
-            if isinstance(hook, _WithKwargs):
-                result = hook.hook(self, args, kwargs, output)
-            else:
-                result = hook(self, args, output)
+        try:
+            output = self.forward(*args, **kwargs)
+        except Exception:
+            self._run_always_called(args, kwargs)
+            raise
+        for hook in hooks:
+            result = _run_forward_hook(self, hook, args, kwargs, output)
             if result is not None:
                 output = result
         return output
+
+    def _run_always_called(self, args: tuple, kwargs: dict) -> None:
+        """After ``forward`` raised: the hooks registered with ``always_call``, given None for the output;
+        what they raise is silenced (with a warning), the forward's exception goes on."""
+        for kind, table in (("global module", _GLOBAL_FORWARD_HOOKS), ("module", self._forward_hooks)):
+            for hook in list(table.values()):
+                if isinstance(hook, _AlwaysCalled):
+                    try:
+                        _run_forward_hook(self, hook, args, kwargs, None)
+                    except Exception as exc:
+                        warnings.warn(f"{kind} forward hook with ``always_call=True`` raised an exception that was "
+                                      f"silenced as another error was raised in forward: {exc}", stacklevel=3)
 
     # ----------------------------------------------------------------- registration
     def __setattr__(self, name: str, value: Any) -> None:
@@ -186,7 +202,7 @@ class Module:
                               always_call: bool = False) -> RemovableHandle:
         """``hook(module, args, output)`` (``hook(module, args, kwargs, output)`` with ``with_kwargs``)
         runs after ``forward``; a returned value replaces the output. ``prepend`` runs it first."""
-        return self._add_hook(self._forward_hooks, _WithKwargs(hook) if with_kwargs else hook, prepend)
+        return self._add_hook(self._forward_hooks, _forward_hook(hook, with_kwargs, always_call), prepend)
 
     def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
                                   with_kwargs: bool = False) -> RemovableHandle:
@@ -245,7 +261,7 @@ class Module:
         return list(self.__dict__.get(name, {}).values())
 
     @staticmethod
-    def _add_hook(table: OrderedDict, hook: Callable | _WithKwargs, prepend: bool = False) -> RemovableHandle:
+    def _add_hook(table: OrderedDict, hook: Any, prepend: bool = False) -> RemovableHandle:
         key = max(table, default=-1) + 1
         table[key] = hook
         if prepend:
@@ -589,6 +605,41 @@ class _WithKwargs:
 
     def __init__(self, hook: Callable) -> None:
         self.hook = hook
+
+
+class _AlwaysCalled:
+    """A forward hook registered with ``always_call=True``: it also runs when ``forward`` raised."""
+
+    def __init__(self, hook: Callable | _WithKwargs) -> None:
+        self.hook = hook
+
+
+def _forward_hook(hook: Callable, with_kwargs: bool, always_call: bool) -> Callable | _WithKwargs | _AlwaysCalled:
+    wrapped = _WithKwargs(hook) if with_kwargs else hook
+    return _AlwaysCalled(wrapped) if always_call else wrapped
+
+
+def _run_forward_hook(module: Module, hook: Any, args: tuple, kwargs: dict, output: Any) -> Any:
+    if isinstance(hook, _AlwaysCalled):
+        hook = hook.hook
+    if isinstance(hook, _WithKwargs):
+        return hook.hook(module, args, kwargs, output)
+    return hook(module, args, output)
+
+
+_GLOBAL_FORWARD_HOOKS: OrderedDict = OrderedDict()
+_GLOBAL_FORWARD_PRE_HOOKS: OrderedDict = OrderedDict()
+
+
+def register_module_forward_pre_hook(hook: Callable) -> RemovableHandle:
+    """A forward pre-hook ``hook(module, args)`` for every module, run before each module's own."""
+    return Module._add_hook(_GLOBAL_FORWARD_PRE_HOOKS, hook)
+
+
+def register_module_forward_hook(hook: Callable, *, with_kwargs: bool = False,
+                                 always_call: bool = False) -> RemovableHandle:
+    """A forward hook ``hook(module, args, output)`` for every module, run before each module's own."""
+    return Module._add_hook(_GLOBAL_FORWARD_HOOKS, _forward_hook(hook, with_kwargs, always_call))
 
 
 class _PublicStateDictHook:
