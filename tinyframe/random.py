@@ -8,7 +8,9 @@ vectorised over the raw outputs it consumes. CUDA generators draw from CuPy's ``
 """
 from __future__ import annotations
 
+import contextlib
 import math
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -16,7 +18,7 @@ import numpy as np
 from .device import CPU, as_device, cupy_module, device
 
 __all__ = ["Generator", "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state",
-           "default_generator", "generator_for"]
+           "default_generator", "generator_for", "fork_rng"]
 
 _DEFAULT_SEED = 67280421310721  # PyTorch's default_rng_seed_val
 
@@ -171,6 +173,24 @@ def get_rng_state() -> np.ndarray:
 
 def set_rng_state(state: Any) -> None:
     default_generator.set_state(state)
+
+
+@contextlib.contextmanager
+def fork_rng(devices: Iterable[Any] | None = None, enabled: bool = True, _caller: str = "fork_rng",
+             _devices_kw: str = "devices", device_type: str = "cuda") -> Iterator[None]:
+    """Inside, draw freely: on exit the CPU generator and the CUDA generators (those of ``devices``, by
+    default all in use) are back in the states they had on entry."""
+    if not enabled:
+        yield
+        return
+    chosen = None if devices is None else {as_device(d if not isinstance(d, int) else f"cuda:{d}") for d in devices}
+    states = [(gen, gen.get_state()) for dev, gen in [(CPU, default_generator), *_cuda_generators.items()]
+              if dev == CPU or chosen is None or dev in chosen]
+    try:
+        yield
+    finally:
+        for gen, state in states:
+            gen.set_state(state)
 
 
 # --------------------------------------------------------------------------- PyTorch's CPU transforms
