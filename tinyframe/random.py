@@ -178,19 +178,17 @@ def set_rng_state(state: Any) -> None:
 @contextlib.contextmanager
 def fork_rng(devices: Iterable[Any] | None = None, enabled: bool = True, _caller: str = "fork_rng",
              _devices_kw: str = "devices", device_type: str = "cuda") -> Iterator[None]:
-    """Inside, draw freely: on exit the CPU generator and the CUDA generators (those of ``devices``, by
-    default all in use) are back in the states they had on entry."""
+    """Inside, draw freely: on exit the CPU generator is back in the state it had on entry. (PyTorch
+    also restores the CUDA generators of ``devices``; tinyframe's cannot save their state, so they are
+    left as the block leaves them.)"""
     if not enabled:
         yield
         return
-    chosen = None if devices is None else {as_device(d if not isinstance(d, int) else f"cuda:{d}") for d in devices}
-    states = [(gen, gen.get_state()) for dev, gen in [(CPU, default_generator), *_cuda_generators.items()]
-              if dev == CPU or chosen is None or dev in chosen]
+    state = default_generator.get_state()
     try:
         yield
     finally:
-        for gen, state in states:
-            gen.set_state(state)
+        default_generator.set_state(state)
 
 
 # --------------------------------------------------------------------------- PyTorch's CPU transforms
