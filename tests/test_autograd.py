@@ -716,3 +716,38 @@ def test_outputs_of_one_node_hook_and_retain_their_own_gradient() -> None:
     high.retain_grad()
     (high * high).sum().backward()
     np.testing.assert_allclose(high.grad.numpy(), 2 * x.detach().numpy()[:, 2:])
+
+
+class _DoubleInPlace(tf.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):  # noqa: ANN001, ANN205
+        x.mul_(2)
+        ctx.mark_dirty(x)
+        ctx.save_for_backward(x)
+        return x
+
+    @staticmethod
+    def backward(ctx, g):  # noqa: ANN001, ANN205
+        x, = ctx.saved_tensors
+        return g * x
+
+
+def test_mark_dirty_returns_the_input_with_the_new_history_as_pytorch() -> None:
+    leaf = tf.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"^a leaf Variable that requires grad has been used in an in-place "
+                                           r"operation\.$"):
+        _DoubleInPlace.apply(leaf)
+    plain = tf.ones(2)
+    out = _DoubleInPlace.apply(plain)
+    assert out is plain and not out.requires_grad and plain._version == 2  # mul_ and mark_dirty, as PyTorch
+    x = tf.ones(2, requires_grad=True)
+    y = x.clone()
+    out = _DoubleInPlace.apply(y)
+    assert out is y and type(y.grad_fn).__name__ == "_DoubleInPlaceBackward" and y.tolist() == [2.0, 2.0]
+    out.sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0]  # recorded from PyTorch 2.13
+    y = x.clone()
+    out = _DoubleInPlace.apply(y)
+    y.add_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        out.sum().backward()

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import tinyframe as tf
+from tinyframe.ops import scattering
 
 REDUCE_ROWS = [[1, 2, 0, 1], [1, 1, 1, 1]]
 
@@ -256,3 +257,41 @@ def test_index_put_writes_or_accumulates_as_pytorch() -> None:
     z = tf.zeros(3)
     z.index_put_((tf.tensor([0, 0]),), tf.tensor([1.0, 2.0]), accumulate=True)
     assert z.tolist() == [3.0, 0.0, 0.0]
+
+
+def test_reduce_without_self_still_counts_an_equal_old_value_among_ties_as_pytorch() -> None:
+    # Recorded from PyTorch 2.13: the old value 2.0 equals the result, so the source's 2.0 gets half.
+    x = tf.tensor([[2.0, 2.0]], dtype=tf.float64, requires_grad=True)
+    s = tf.tensor([[1.0, 2.0]], dtype=tf.float64, requires_grad=True)
+    for out in (x.index_reduce(1, tf.tensor([1, 1]), s, "amax", include_self=False),
+                x.scatter_reduce(1, tf.tensor([[1, 1]]), s, "amax", include_self=False)):
+        assert out.tolist() == [[2.0, 2.0]]
+        assert [g.tolist() for g in tf.autograd.grad(out.sum(), [x, s])] == [[[1.0, 0.0]], [[0.0, 0.5]]]
+
+
+def test_index_reduce_matches_pytorch(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scattering, "_INDEX_REDUCE_WARNED", [False])
+    with pytest.warns(UserWarning, match=r"^index_reduce\(\) is in beta"):  # once per process, as PyTorch
+        out = tf.tensor([1, 2, 3]).index_reduce(0, tf.tensor([0, 0]), tf.tensor([4, 5]), "mean")
+    assert out.tolist() == [3, 2, 3]  # integer mean rounds down, old value included
+    assert _name(tf.ones(2, requires_grad=True).index_reduce(0, tf.tensor([1]), tf.ones(1), "prod")) == \
+        "IndexReduceBackward0"
+    y = tf.zeros(2, 3)
+    assert y.index_reduce_(1, tf.tensor([0, 2]), tf.full((2, 2), 3.0), "amax") is y
+    assert y.tolist() == [[3, 0, 3], [3, 0, 3]]
+    assert tf.index_reduce(tf.zeros(2), 0, tf.tensor([1, 1]), tf.tensor([2.0, 5.0]), "amin",
+                           include_self=False).tolist() == [0, 2]
+    x = tf.ones(3, 2)
+    with pytest.raises(RuntimeError, match=r"^index_reduce\(\): Expected reduce to be one of prod, mean, amax or amin "
+                                           r"but got sum\.$"):
+        x.index_reduce(0, tf.tensor([0]), tf.ones(1, 2), "sum")
+    with pytest.raises(RuntimeError, match=r"^index_reduce_\(\): Expected dtype int32/int64 for index but got: Float$"):
+        x.index_reduce(0, tf.tensor([0.0]), tf.ones(1, 2), "prod")
+    with pytest.raises(IndexError, match="^index out of range in self$"):
+        x.index_reduce(0, tf.tensor([-1]), tf.ones(1, 2), "prod")
+    with pytest.raises(RuntimeError, match=r"^index_reduce_\(\): Number of indices \(1\) should be equal to "
+                                           r"source.size\(dim\): \(2\), for dim: 0$"):
+        x.index_reduce(0, tf.tensor([1]), tf.ones(2, 2), "prod")
+    with pytest.raises(RuntimeError, match=r"^index_reduce_\(\): self \(Float\) and source \(Double\) must have the "
+                                           r"same scalar type$"):
+        x.index_reduce(0, tf.tensor([1]), tf.ones(1, 2, dtype=tf.float64), "prod")

@@ -524,3 +524,9 @@ def test_stack_dataset_reads_datasets_side_by_side() -> None:
         StackDataset([1, 2], [3])
     with pytest.raises(ValueError, match="At least one dataset should be passed"):
         StackDataset()
+
+
+def test_collate_functions_import_from_pytorchs_private_path() -> None:
+    from tinyframe.utils.data import default_collate, default_convert
+    from tinyframe.utils.data._utils import collate
+    assert collate.default_collate is default_collate and collate.default_convert is default_convert

@@ -401,8 +401,13 @@ def test_reduce_lr_on_plateau_accepts_a_tensor_metric():
 def test_scheduler_step_before_optimizer_step_warns():
     optimizer = _optimizer("sgd")
     scheduler = lr_scheduler.StepLR(optimizer, step_size=2)
-    with pytest.warns(UserWarning, match="before `optimizer.step\\(\\)`"):
+    with pytest.warns(UserWarning) as record:
         scheduler.step()
+    assert str(record[0].message) == (  # PyTorch 2.13's text
+        "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and later, you should "
+        "call them in the opposite order: `optimizer.step()` before `lr_scheduler.step()`.  Failure to do this will "
+        "result in PyTorch skipping the first value of the learning rate schedule. See more details at "
+        "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate")
     optimizer = _optimizer("sgd")
     scheduler = lr_scheduler.StepLR(optimizer, step_size=2)
     optimizer.step()

@@ -327,3 +327,20 @@ def test_sequential_and_module_list_renumber_on_insert_and_delete_as_pytorch() -
     layers = nn.ModuleList([nn.ReLU(), nn.Tanh(), nn.ReLU()])
     del layers[0:2]
     assert len(layers) == 1 and list(layers._modules) == ["0"]
+
+
+def test_train_and_eval_go_through_each_childs_train_as_pytorch() -> None:
+    class Merging(nn.Module):  # loralib's LoRA layers merge their weights in an overridden train()
+        def __init__(self) -> None:
+            super().__init__()
+            self.calls: list = []
+            self.inner = nn.Dropout()
+
+        def train(self, mode: bool = True) -> nn.Module:
+            self.calls.append(mode)
+            return super().train(mode)
+    model = nn.Sequential(Merging(), nn.Linear(1, 1))
+    model.eval()
+    assert not model[0].inner.training and not model[1].training
+    model.train()
+    assert model[0].calls == [False, True] and model[0].inner.training

@@ -63,6 +63,28 @@ def test_remove_parametrizations_restores_the_class() -> None:
     np.testing.assert_allclose(layer.weight.detach().numpy(), W, rtol=1e-12)
 
 
+class _Double(nn.Module):
+    def forward(self, w: tf.Tensor) -> tf.Tensor:
+        return w * 2
+
+
+def test_remove_parametrizations_keeps_the_original_tensor_as_pytorch() -> None:
+    # PyTorch 2.13: the same Parameter object (so optimizers keep it), its requires_grad, the parametrized value
+    layer = nn.Linear(2, 2)
+    layer.weight.requires_grad_(False)
+    original = layer.weight
+    with tf.no_grad():
+        layer.weight.copy_(tf.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    parametrize.register_parametrization(layer, "weight", _Double())
+    parametrize.remove_parametrizations(layer, "weight", leave_parametrized=True)
+    assert layer.weight is original and not layer.weight.requires_grad
+    assert type(layer.weight) is nn.Parameter and layer.weight.tolist() == [[2.0, 4.0], [6.0, 8.0]]
+    bn = nn.BatchNorm1d(2)
+    parametrize.register_parametrization(bn, "running_mean", _Double())
+    parametrize.remove_parametrizations(bn, "running_mean", leave_parametrized=True)
+    assert "running_mean" in dict(bn.named_buffers()) and type(bn.running_mean) is tf.Tensor
+
+
 def test_state_dict_loads_between_parametrized_layers() -> None:
     source = parametrizations.weight_norm(_linear())
     target = parametrizations.weight_norm(nn.Linear(3, 4, dtype=tf.float64))

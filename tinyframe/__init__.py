@@ -37,6 +37,7 @@ from .legacy_tensor_types import *  # noqa: E402,F401,F403  FloatTensor, LongTen
 from .legacy_tensor_types import __all__ as _legacy_type_names  # noqa: E402
 from ._toplevel import *  # noqa: E402,F401,F403  equal, is_tensor, promote_types, ...
 from ._toplevel import __all__ as _toplevel_names  # noqa: E402
+from ._foreach import *  # noqa: E402,F401,F403  torch._foreach_add_, torch._foreach_lerp_, ...
 
 float = float32
 double = float64

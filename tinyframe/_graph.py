@@ -13,10 +13,11 @@ one place: ``ctx.save_for_backward``.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import operator
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -50,6 +51,9 @@ backward_passes = 0
 # PyTorch's task's exec_info. None in a plain pass. The engine sets it per pass; ``needs_input_grad``
 # reads it, so a node skips the gradients of inputs that lead to no chosen one.
 needed_nodes: set | None = None
+# The (pack_hook, unpack_hook) pairs of the ``autograd.graph.saved_tensors_hooks`` contexts open now,
+# innermost last: a tensor saved for backward is kept as what the innermost pack hook returned.
+saved_tensors_hooks: list = []
 _new_node = object.__new__
 _new_tensor = object.__new__
 _ndarray, _numpy_scalar = np.ndarray, np.generic  # module constants: ``np.ndarray`` is a lookup per use
@@ -344,6 +348,8 @@ class Op(Node):
         for kind, value, counter, version in saved:
             if counter is not None and counter[0] != version:
                 raise RuntimeError(_inplace_message(self.name(), value, kind, counter[0], version))
+            if value.__class__ is Packed:  # (a test, not a call: this loop runs for every saved value)
+                value = unpacked(value, kind)
             if kind == _INPUT:
                 values.append(value if recording else value._data)
             elif kind == _OUTPUT and recording:
@@ -367,6 +373,7 @@ class Op(Node):
         if index >= len(entries):
             raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{name}'")
         _, value, counter, _ = entries[index]
+        value = unpacked(value, kind)
         return value if kind == _INPUT else wrap(value, self, version_counter=counter)
 
     def __dir__(self) -> list:
@@ -487,6 +494,49 @@ def _new_counter(result: Any) -> list:
     return counter
 
 
+class Packed:
+    """A saved tensor as a pack hook returned it; ``restore()`` gives the Tensor back through the unpack hook."""
+
+    __slots__ = ("packed", "unpack", "shape")
+
+    def __init__(self, tensor: Any) -> None:
+        pack, self.unpack = saved_tensors_hooks[-1]
+        self.shape = tensor.shape
+        with _hooks_off():  # what a hook computes is not saved through the hooks again
+            self.packed = pack(tensor)
+
+    def restore(self) -> Any:
+        with _hooks_off():
+            tensor = self.unpack(self.packed)
+        if not isinstance(tensor, Tensor):
+            raise TypeError(f"Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
+                            f"{type(tensor).__name__}")
+        return tensor
+
+
+@contextlib.contextmanager
+def _hooks_off() -> Iterator[None]:
+    hooks = saved_tensors_hooks[:]
+    saved_tensors_hooks.clear()
+    try:
+        yield
+    finally:
+        saved_tensors_hooks[:] = hooks
+
+
+def packed_if_hooked(tensor: Any) -> Any:
+    """``tensor``, or what the pack hook made of it while a ``saved_tensors_hooks`` context is open."""
+    return Packed(tensor) if saved_tensors_hooks else tensor
+
+
+def unpacked(value: Any, kind: int) -> Any:
+    """A saved value as backward reads it: a packed one restored (an output as its array)."""
+    if type(value) is not Packed:
+        return value
+    tensor = value.restore()
+    return tensor._data if kind == _OUTPUT else tensor
+
+
 def _describe_saved(values: Sequence[Any], inputs: tuple, arrays: list, result: Any) -> list:
     """What backward reads back, each as ``(kind, value, version counter, version when saved)``:
     an input is kept as its Tensor and the op's output as its array, with their version counters
@@ -495,7 +545,8 @@ def _describe_saved(values: Sequence[Any], inputs: tuple, arrays: list, result: 
     described: list[tuple[int, Any, Any, Any]] = []
     for value in values:
         if value is out:
-            described.append((_OUTPUT, value, _new_counter(result), 0))
+            counter = _new_counter(result)
+            described.append((_OUTPUT, Packed(result) if saved_tensors_hooks else value, counter, 0))
             continue
         position = 0  # (an index loop: half the time of one over zip(inputs, arrays) for two inputs)
         for array in arrays:
@@ -504,7 +555,7 @@ def _describe_saved(values: Sequence[Any], inputs: tuple, arrays: list, result: 
                 counter = tensor._vc
                 if counter is None:
                     counter = tensor._vc = [0]
-                described.append((_INPUT, tensor, counter, counter[0]))
+                described.append((_INPUT, Packed(tensor) if saved_tensors_hooks else tensor, counter, counter[0]))
                 break
             position += 1
         else:

@@ -6,51 +6,96 @@ with other parameters."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import grad_mode
 from .autograd import engine, forward_ad
 from .autograd import functional as autograd_functional
-from .nn.utils.stateless import functional_call
+from .nn.utils.stateless import _functional_call
 from .ops import shape
 from .tensor import Tensor
 
-__all__ = ["vmap", "grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "functional_call"]
+if TYPE_CHECKING:
+    from .nn.modules.module import Module
+
+__all__ = ["vmap", "grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "functional_call",
+           "stack_module_state"]
+
+
+# --------------------------------------------------------------------------- pytrees
+# Arguments and results may be nested dicts, lists and tuples of tensors (functional_call's parameter dicts):
+# the transforms act on the leaves and rebuild the same structure.
+def _leaves(tree: Any) -> list:
+    if isinstance(tree, dict):
+        return [leaf for value in tree.values() for leaf in _leaves(value)]
+    if isinstance(tree, (list, tuple)):
+        return [leaf for value in tree for leaf in _leaves(value)]
+    return [tree]
+
+
+def _rebuild(tree: Any, leaves: Iterator) -> Any:
+    """``tree``'s structure with its leaves taken in order from ``leaves``."""
+    if isinstance(tree, dict):
+        return type(tree)((key, _rebuild(value, leaves)) for key, value in tree.items())
+    if isinstance(tree, (list, tuple)):
+        items = [_rebuild(value, leaves) for value in tree]
+        return type(tree)(*items) if hasattr(tree, "_fields") else type(tree)(items)
+    return next(leaves)
+
+
+def _tree_map(func: Callable, tree: Any) -> Any:
+    return _rebuild(tree, iter([func(leaf) for leaf in _leaves(tree)]))
 
 
 # --------------------------------------------------------------------------- vmap
 def vmap(func: Callable, in_dims: Any = 0, out_dims: Any = 0, randomness: str = "error", *,
          chunk_size: int | None = None) -> Callable:
     """``func`` mapped over dimension ``in_dims`` of its tensor arguments (an int for all, or one entry
-    per argument, None for an argument passed whole); the results are stacked along ``out_dims``."""
+    per argument, None for an argument passed whole; an argument may be a dict, list or tuple of tensors,
+    all mapped over that dimension); the results are stacked along ``out_dims``."""
     @functools.wraps(func)
     def mapped(*args: Any, **kwargs: Any) -> Any:
         dims = in_dims if isinstance(in_dims, (tuple, list)) else (in_dims,) * len(args)
         if len(dims) != len(args):
             raise ValueError(f"vmap(in_dims={tuple(dims)}): in_dims is not compatible with the structure of "
                              f"`inputs`: expected {len(args)} entries, got {len(dims)}")
-        sizes = [a.shape[d] for a, d in zip(args, dims) if d is not None and isinstance(a, Tensor)]
+        sizes = [leaf.shape[d] for a, d in zip(args, dims) if d is not None
+                 for leaf in _leaves(a) if isinstance(leaf, Tensor)]
         if not sizes:
             raise ValueError("vmap: at least one input must be a Tensor mapped over a dimension (in_dims not None)")
         if len(set(sizes)) != 1:
             raise ValueError(f"vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
                              f"{sizes} for the mapped dimension")
-        results = [func(*(a.select(d, i) if d is not None and isinstance(a, Tensor) else a
-                          for a, d in zip(args, dims)), **kwargs) for i in range(sizes[0])]
+
+        def sliced(i: int) -> list:
+            return [a if d is None else _tree_map(functools.partial(_select, dim=d, i=i), a)
+                    for a, d in zip(args, dims)]
+        results = [func(*sliced(i), **kwargs) for i in range(sizes[0])]
         if isinstance(results[0], tuple):
             outs = out_dims if isinstance(out_dims, (tuple, list)) else (out_dims,) * len(results[0])
-            return tuple(shape.stack([r[k] for r in results], outs[k]) for k in range(len(results[0])))
-        return shape.stack(results, out_dims)
+            return tuple(_stacked([r[k] for r in results], outs[k]) for k in range(len(results[0])))
+        return _stacked(results, out_dims)
     return mapped
+
+
+def _select(leaf: Any, dim: int, i: int) -> Any:
+    return leaf.select(dim, i) if isinstance(leaf, Tensor) else leaf
+
+
+def _stacked(results: list, dim: int) -> Any:
+    """The results of each slice (tensors, or like structures of tensors) stacked leaf by leaf."""
+    columns = zip(*(_leaves(r) for r in results))
+    return _rebuild(results[0], iter([shape.stack(list(column), dim) for column in columns]))
 
 
 # --------------------------------------------------------------------------- reverse mode
 def _tracked(args: tuple, argnums: tuple) -> tuple:
-    """The arguments, those at ``argnums`` made differentiable (kept in the graph when they already are,
-    so that transforms nest)."""
-    return tuple(a.view_as(a) if i in argnums and a.requires_grad else
-                 a.detach().requires_grad_() if i in argnums else a for i, a in enumerate(args))
+    """The arguments, the tensors at ``argnums`` (or in the dicts, lists and tuples there) made differentiable
+    (kept in the graph when they already are, so that transforms nest)."""
+    def track(a: Any) -> Any:
+        return a.view_as(a) if a.requires_grad else a.detach().requires_grad_()
+    return tuple(_tree_map(track, a) if i in argnums else a for i, a in enumerate(args))
 
 
 def grad_and_value(func: Callable, argnums: int | tuple = 0, has_aux: bool = False) -> Callable:
@@ -60,7 +105,7 @@ def grad_and_value(func: Callable, argnums: int | tuple = 0, has_aux: bool = Fal
 
     @functools.wraps(func)
     def transformed(*args: Any, **kwargs: Any) -> Any:
-        nested = any(args[i].requires_grad for i in numbers)
+        nested = any(leaf.requires_grad for i in numbers for leaf in _leaves(args[i]))
         with grad_mode.enable_grad():
             tracked = _tracked(args, numbers)
             result = func(*tracked, **kwargs)
@@ -69,8 +114,10 @@ def grad_and_value(func: Callable, argnums: int | tuple = 0, has_aux: bool = Fal
                 raise RuntimeError(f"grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got "
                                    f"tensor with {output.ndim} dims. Maybe you wanted to use the vjp or jacrev APIs "
                                    "instead?")
-            grads = engine.grad(output, [tracked[i] for i in numbers], create_graph=nested, allow_unused=True)
-        grads = tuple(g if g is not None else tracked[i].detach() * 0 for g, i in zip(grads, numbers))
+            inputs = [leaf for i in numbers for leaf in _leaves(tracked[i])]
+            leaf_grads = engine.grad(output, inputs, create_graph=nested, allow_unused=True)
+        filled = iter([g if g is not None else t.detach() * 0 for g, t in zip(leaf_grads, inputs)])
+        grads = tuple(_rebuild(tracked[i], filled) for i in numbers)
         if not nested:
             output = output.detach()
             aux = aux.detach() if isinstance(aux, Tensor) else aux
@@ -173,3 +220,35 @@ def hessian(func: Callable, argnums: int = 0) -> Callable:
             return func(*args[:argnums], chosen, *args[argnums + 1:])
         return autograd_functional.hessian(of_chosen, args[argnums])
     return transformed
+
+
+def functional_call(module: Module, parameter_and_buffer_dicts: Any, args: Any = None, kwargs: Any = None, *,
+                    tie_weights: bool = True, strict: bool = False) -> Any:
+    """``module(*args, **kwargs)`` computed with the tensors of ``parameter_and_buffer_dicts`` (a dict, or a
+    tuple of dicts, keyed like ``named_parameters``) in place of the module's own; gradients flow to those
+    tensors and the module is unchanged afterwards. (``nn.utils.stateless.functional_call`` without its
+    deprecation warning.)"""
+    return _functional_call(module, parameter_and_buffer_dicts, args, kwargs, strict)
+
+
+def stack_module_state(models: Sequence[Module]) -> tuple[dict[str, Tensor], dict[str, Tensor]]:
+    """``(params, buffers)`` of several models of the same class, each stacked over a new first dimension
+    (for ``vmap`` over ``functional_call``); stacked parameters are new leaves that require grad."""
+    if len(models) == 0:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if not (all(m.training for m in models) or all(not m.training for m in models)):
+        raise RuntimeError("stack_module_state: Expected all models to have the same training/eval mode.")
+    if any(type(m) is not type(models[0]) for m in models):
+        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
+
+    def stacked(named: list[dict[str, Tensor]]) -> dict[str, Tensor]:
+        result = {}
+        for name in named[0]:
+            tensors = [tensors[name] for tensors in named]
+            requires = {t.requires_grad for t in tensors}
+            if len(requires) > 1:
+                raise RuntimeError(f"Expected {name} from each model to have the same .requires_grad")
+            result[name] = shape.stack(tensors).detach().requires_grad_(requires.pop())
+        return result
+    return (stacked([dict(m.named_parameters()) for m in models]),
+            stacked([dict(m.named_buffers()) for m in models]))

@@ -68,9 +68,10 @@ _OUT_FUNCTIONS = frozenset("""
     clamp clip column_stack concat concatenate copysign cos cosh cross cummax cummin cumprod cumsum deg2rad diag
     diff digamma div divide dot dstack eq erf erfc erfinv exp exp2 expm1 fix float_power floor floor_divide fmax
     fmin fmod frac frexp gather gcd ge ger greater greater_equal gt heaviside histc hstack hypot i0 igamma igammac
-    index_add index_select inner inverse isin kron kthvalue lcm ldexp le lerp less less_equal lgamma log log10
-    log1p log2 log_softmax logaddexp logcumsumexp logical_and logical_not logical_or logical_xor logit logsumexp
-    lt masked_select matmul matrix_power max maximum mean median min minimum mm mode msort mul multiply mv mvlgamma
+    index_add index_reduce index_select inner inverse isin kron kthvalue lcm ldexp le lerp less less_equal lgamma
+    log log10 log1p log2 log_softmax logaddexp logcumsumexp logical_and logical_not logical_or logical_xor logit
+    logsumexp lt masked_select matmul matrix_power max maximum mean median min minimum mm mode msort mul multiply mv
+    mvlgamma
     nan_to_num nanmean nansum ne neg negative nextafter nonzero norm not_equal outer polar polygamma pow prod
     quantile rad2deg reciprocal remainder renorm round rsqrt scatter scatter_add searchsorted sgn sigmoid sign
     signbit sin sinc sinh softmax sort sqrt square stack std std_mean sub subtract sum take_along_dim tan tanh

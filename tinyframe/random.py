@@ -8,7 +8,9 @@ vectorised over the raw outputs it consumes. CUDA generators draw from CuPy's ``
 """
 from __future__ import annotations
 
+import contextlib
 import math
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -17,7 +19,7 @@ from . import dtypes
 from .device import CPU, as_device, cupy_module, device
 
 __all__ = ["Generator", "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state",
-           "default_generator", "generator_for"]
+           "default_generator", "generator_for", "fork_rng"]
 
 _DEFAULT_SEED = 67280421310721  # PyTorch's default_rng_seed_val
 
@@ -172,6 +174,22 @@ def get_rng_state() -> np.ndarray:
 
 def set_rng_state(state: Any) -> None:
     default_generator.set_state(state)
+
+
+@contextlib.contextmanager
+def fork_rng(devices: Iterable[Any] | None = None, enabled: bool = True, _caller: str = "fork_rng",
+             _devices_kw: str = "devices", device_type: str = "cuda") -> Iterator[None]:
+    """Inside, draw freely: on exit the CPU generator is back in the state it had on entry. (PyTorch
+    also restores the CUDA generators of ``devices``; tinyframe's cannot save their state, so they are
+    left as the block leaves them.)"""
+    if not enabled:
+        yield
+        return
+    state = default_generator.get_state()
+    try:
+        yield
+    finally:
+        default_generator.set_state(state)
 
 
 # --------------------------------------------------------------------------- PyTorch's CPU transforms

@@ -1311,6 +1311,14 @@ class Tensor:
     def index_add_(self, dim: builtins.int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
         return inplace.apply(self, scatter_ops.index_add, dim, index, source, alpha=alpha)
 
+    def index_reduce(self, dim: builtins.int, index: Tensor, source: Tensor, reduce: str, *,
+                     include_self: builtins.bool = True) -> Tensor:
+        return scatter_ops.index_reduce(self, dim, index, source, reduce, include_self=include_self)
+
+    def index_reduce_(self, dim: builtins.int, index: Tensor, source: Tensor, reduce: str, *,
+                      include_self: builtins.bool = True) -> Tensor:
+        return inplace.apply(self, scatter_ops.index_reduce, dim, index, source, reduce, include_self=include_self)
+
     def index_copy(self, dim: builtins.int, index: Tensor, source: Tensor) -> Tensor:
         return scatter_ops.index_copy(self, dim, index, source)
 

@@ -41,15 +41,15 @@ def _scatter_reduce_reference(reduce: str, include_self: bool):
     ufunc = {"sum": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum, "mean": np.add}[reduce]
     identity = {"sum": 0.0, "prod": 1.0, "amax": -np.inf, "amin": np.inf, "mean": 0.0}[reduce]
 
-    def reference(a: np.ndarray, src: np.ndarray) -> np.ndarray:
+    def reference(a: np.ndarray, src: np.ndarray, rows: np.ndarray = REDUCE_ROWS) -> np.ndarray:
         out = a.copy()
-        cols = np.broadcast_to(np.arange(4), REDUCE_ROWS.shape)
+        cols = np.broadcast_to(np.arange(rows.shape[1]), rows.shape)
         if not include_self:
-            out[REDUCE_ROWS, cols] = identity
-        ufunc.at(out, (REDUCE_ROWS, cols), src)
+            out[rows, cols] = identity
+        ufunc.at(out, (rows, cols), src)
         if reduce == "mean":
             counts = np.full(a.shape, float(include_self))
-            np.add.at(counts, (REDUCE_ROWS, cols), 1.0)
+            np.add.at(counts, (rows, cols), 1.0)
             out = out / np.maximum(counts, 1)
         return out
     return reference
@@ -61,6 +61,19 @@ def _scatter_reduce_case(reduce: str, include_self: bool) -> OpCase:
                   lambda x, s: x.scatter_reduce(0, tf.tensor(REDUCE_ROWS), s, reduce, include_self=include_self),
                   _scatter_reduce_reference(reduce, include_self), [(3, 4), (2, 4)],
                   domain=(0.5, 2.0) if reduce == "prod" else (-2.0, 2.0))
+
+
+def _index_reduce_case(reduce: str, include_self: bool) -> OpCase:
+    """index_reduce along dim 1 at columns [3, 0, 3]: scatter_reduce's reference with the index spelled out."""
+    scatter_reference = _scatter_reduce_reference(reduce, include_self)
+
+    def reference(a: np.ndarray, s: np.ndarray) -> np.ndarray:
+        rows = np.broadcast_to(np.array([[3, 0, 3]]), (2, 3))
+        return scatter_reference(a.T, s.T, rows.T).T
+    suffix = "" if include_self else "_exclude_self"
+    return OpCase(f"index_reduce_{reduce}{suffix}",
+                  lambda x, s: x.index_reduce(1, tf.tensor([3, 0, 3]), s, reduce, include_self=include_self),
+                  reference, [(2, 4), (2, 3)], domain=(0.5, 2.0) if reduce == "prod" else (-2.0, 2.0))
 
 
 def _index_add_reference(a: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -133,6 +146,7 @@ CASES: list[OpCase] = [
     OpCase("scatter_value", lambda x: tf.scatter(x, 0, tf.tensor(ROWS), 0.5),
            lambda a: _scatter_reference(a, np.full((3, 4), 0.5)), [(3, 4)]),
     *[_scatter_reduce_case(r, s) for r in ("sum", "prod", "mean", "amax", "amin") for s in (True, False)],
+    *[_index_reduce_case(r, s) for r in ("prod", "mean", "amax", "amin") for s in (True, False)],
     OpCase("index_add", lambda x, s: tf.index_add(x, 1, tf.tensor([3, 0, 3]), s, alpha=2.0), _index_add_reference,
            [(2, 4), (2, 3)]),
     OpCase("index_copy", lambda x, s: x.index_copy(0, tf.tensor([2, 0]), s), _index_copy_reference, [(3, 4), (2, 4)]),

@@ -164,6 +164,10 @@ def _needed(roots: list, dependencies: dict, targets: list) -> set:
 FAST_PATH = True
 
 
+# Functions a hook asked to run once the backward pass under way is over (``register_multi_grad_hook``).
+end_of_pass_callbacks: list = []
+
+
 def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
          targets: list | None, capture: bool) -> dict:
     """Runs every node once, in topological order; returns the gradients captured at ``targets``.
@@ -184,6 +188,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
     previous_needed, _graph.needed_nodes = _graph.needed_nodes, run.needed  # per pass: passes nest (hooks)
     step, accumulate, plain = run.step, run.accumulate, run.plain
     _graph.backward_passes += 1
+    queued = len(end_of_pass_callbacks)
     try:
         while ready:
             node = ready.pop()
@@ -229,7 +234,10 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
                             step(child, leaf_grad)
                     else:
                         ready.append(child)
+        while len(end_of_pass_callbacks) > queued:  # those this pass's hooks queued, in order
+            end_of_pass_callbacks.pop(queued)()
     finally:
+        del end_of_pass_callbacks[queued:]
         state.enabled, _graph.needed_nodes = previous_mode, previous_needed
         _graph.backward_passes -= 1
     return run.captured

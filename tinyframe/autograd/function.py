@@ -58,6 +58,11 @@ class FunctionCtx:
         """Marks outputs that get no gradient (they will not require grad)."""
         self._non_differentiable = {id(t) for t in tensors}
 
+    def mark_dirty(self, *tensors: Tensor) -> None:
+        """Marks inputs that forward modified in place; forward returns them, and they come back
+        (the same objects) with this call as their ``grad_fn``."""
+        self._dirty = {id(t) for t in tensors}
+
     def set_materialize_grads(self, value: bool) -> None:
         """Whether undefined output gradients are passed to backward as zeros (default) or None."""
         self._materialize_grads = value
@@ -73,8 +78,9 @@ class FunctionCtx:
     def _unpack(self, entry: tuple) -> Any:
         kind, value, counter, version, output_nr = entry
         if counter is not None and counter[0] != version:
-            raise RuntimeError(_inplace_message(type(self).__name__, value if kind != _INPUT else value._data,
+            raise RuntimeError(_inplace_message(type(self).__name__, value,
                                                 kind, counter[0], version))
+        value = _graph.unpacked(value, kind)
         if kind == _OUTPUT:
             recording = grad_mode.STATE.enabled
             t = _graph.wrap(value, self if recording else None, version_counter=counter)
@@ -201,10 +207,11 @@ class Function(metaclass=_FunctionMeta):
             raise TypeError(f"{cls.__name__}.forward must return a Tensor, got {type(output).__name__}")
         records = grad_mode.STATE.enabled and any(ctx.needs_input_grad)
         non_differentiable = id(output) in getattr(ctx, "_non_differentiable", ())
-        if not records or non_differentiable or not (output.is_floating_point() or output.is_complex()):
-            return _graph.wrap(output._data, None, False)
-        result = _graph.wrap(output._data, ctx)
-        ctx._connect_inputs(args)
+        differentiable = records and not non_differentiable and (output.is_floating_point() or output.is_complex())
+        ctx._connect_inputs(args)  # before a dirty input takes this node: its edge is its old history
+        result = _result(ctx, output, differentiable)
+        if not differentiable:
+            return result
         ctx._shape, ctx._dtype = result._data.shape, result._data.dtype
         if ctx._saved is not None:
             ctx._saved = [_describe_saved_tensor(t, [(output, result)], args) for t in ctx._saved]
@@ -216,6 +223,7 @@ def _connect_outputs(ctx: BackwardCFunction, args: tuple, outputs: tuple) -> tup
     node ``ctx`` (but the non-differentiable ones); other elements are returned as they are."""
     records = grad_mode.STATE.enabled and any(ctx.needs_input_grad)
     non_differentiable = getattr(ctx, "_non_differentiable", ())
+    ctx._connect_inputs(args)  # before a dirty input takes this node: its edge is its old history
     results: list = []
     for k, out in enumerate(outputs):
         if not isinstance(out, _graph.Tensor):
@@ -223,13 +231,9 @@ def _connect_outputs(ctx: BackwardCFunction, args: tuple, outputs: tuple) -> tup
             continue
         differentiable = (records and id(out) not in non_differentiable
                           and (out.is_floating_point() or out.is_complex()))
-        result = _graph.wrap(out._data, ctx if differentiable else None, differentiable)
-        if differentiable and k:
-            result._output_nr = k
-        results.append(result)
+        results.append(_result(ctx, out, differentiable, k))
     if not any(isinstance(r, _graph.Tensor) and r.grad_fn is ctx for r in results):
         return tuple(results)
-    ctx._connect_inputs(args)
     ctx._output_shapes = tuple(r._data.shape if isinstance(r, _graph.Tensor) else None for r in results)
     ctx._shape = None  # no single shape: the engine sends each gradient through ``OutputGrads``
     ctx._output_dtypes = tuple(r._data.dtype if isinstance(r, _graph.Tensor) else None for r in results)
@@ -240,16 +244,37 @@ def _connect_outputs(ctx: BackwardCFunction, args: tuple, outputs: tuple) -> tup
     return tuple(results)
 
 
+def _result(ctx: BackwardCFunction, out: Tensor, differentiable: bool, k: int = 0) -> Tensor:
+    """The Tensor a call returns for ``out``: a new one (with ``ctx`` as its node when differentiable),
+    or, for an input marked dirty, that input itself, its version bumped and its history now ``ctx``."""
+    if id(out) not in getattr(ctx, "_dirty", ()):
+        result = _graph.wrap(out._data, ctx if differentiable else None, differentiable)
+    else:
+        if out.grad_fn is None and out._requires_grad and grad_mode.STATE.enabled:
+            raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
+        out._bump_version()
+        result = out
+        if differentiable:
+            result.grad_fn, result._requires_grad = ctx, True
+    if differentiable and k:
+        result._output_nr = k
+    return result
+
+
 def _describe_saved_tensor(t: Any, outputs: list, args: tuple) -> tuple:
     """How a saved tensor is kept: ``outputs`` pairs what forward returned with the results."""
     for k, (output, result) in enumerate(outputs):
         if t is output:
             if result.grad_fn is None:  # a non-differentiable output comes back without a node
                 return (_INPUT, result, None, None, k)
-            return (_OUTPUT, result._data, _new_counter(result), 0, k)
+            kept = _graph.Packed(result) if _graph.saved_tensors_hooks else result._data
+            if result is output:  # an input marked dirty keeps its version counter
+                counter = result._version_counter()
+                return (_OUTPUT, kept, counter, counter[0], k)
+            return (_OUTPUT, kept, _new_counter(result), 0, k)
     if isinstance(t, _graph.Tensor) and any(t is a for a in args):
         counter = t._version_counter()
-        return (_INPUT, t, counter, counter[0], 0)
+        return (_INPUT, _graph.packed_if_hooked(t), counter, counter[0], 0)
     return (_INPUT, t, None, None, 0)
 
 

@@ -9,16 +9,84 @@ optional ``graphviz`` package; rendering to SVG/PNG also needs Graphviz's ``dot`
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .. import _graph
 from .._graph import AccumulateGrad, Node
+from .engine import end_of_pass_callbacks
+from .hooks import RemovableHandle
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
-__all__ = ["Node", "AccumulateGrad", "to_dot", "make_dot", "saved_bytes"]
+__all__ = ["Node", "AccumulateGrad", "to_dot", "make_dot", "saved_bytes", "saved_tensors_hooks", "save_on_cpu",
+           "register_multi_grad_hook"]
+
+class saved_tensors_hooks:  # noqa: N801  PyTorch's name
+    """Inside this context each tensor an operation saves for backward is kept as ``pack_hook(tensor)``,
+    and given back to backward as ``unpack_hook(packed)`` (offloading or compressing activations)."""
+
+    def __init__(self, pack_hook: Callable[[Tensor], Any], unpack_hook: Callable[[Any], Tensor]) -> None:
+        self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
+
+    def __enter__(self) -> saved_tensors_hooks:
+        _graph.saved_tensors_hooks.append((self.pack_hook, self.unpack_hook))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _graph.saved_tensors_hooks.pop()
+
+
+class save_on_cpu(saved_tensors_hooks):  # noqa: N801  PyTorch's name
+    """Tensors saved for backward inside this context are kept on the cpu and moved back to their
+    device when backward needs them. (``pin_memory`` is accepted; tinyframe's host memory is NumPy's.)"""
+
+    def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
+        def pack(tensor: Tensor) -> tuple:
+            return tensor.device, tensor.detach().cpu()
+
+        def unpack(packed: tuple) -> Tensor:
+            device, tensor = packed
+            return tensor.to(device)
+        super().__init__(pack, unpack)
+
+
+class _Handles(RemovableHandle):
+    def __init__(self, handles: list) -> None:
+        self._handles = handles
+
+    def remove(self) -> None:
+        for handle in self._handles:
+            handle.remove()
+
+
+def register_multi_grad_hook(tensors: Sequence[Tensor], fn: Callable, *, mode: str = "all") -> RemovableHandle:
+    """With ``mode="all"``: ``fn(grads)`` once per backward pass that reaches any of ``tensors``, after their
+    gradients were computed (None for those the pass did not reach). With ``mode="any"``: ``fn(grad)`` with
+    the first of their gradients computed in each pass."""
+    if mode not in ("all", "any"):
+        raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
+    grads: list = [None] * len(tensors)
+    pending = [False]
+
+    def finish() -> None:
+        pending[0] = False
+        if mode == "all":
+            fn(tuple(grads))
+        grads[:] = [None] * len(tensors)
+
+    def make_hook(i: int) -> Callable:
+        def hook(grad: Tensor) -> None:
+            if not pending[0]:
+                pending[0] = True
+                end_of_pass_callbacks.append(finish)
+                if mode == "any":
+                    fn(grad)
+            grads[i] = grad
+        return hook
+    return _Handles([t.register_hook(make_hook(i)) for i, t in enumerate(tensors)])
+
 
 _NODE_STYLE = ('node [align=left fontname=monospace fontsize=10 height=0.2 ranksep=0.1 shape=box '
                'style=filled]')

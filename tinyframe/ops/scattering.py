@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph
+from .. import _graph, dtypes
 from .._dims import wrap_dim
 from .._graph import Op
 from ..device import add_at, array_module_of, device_of, move_array
@@ -24,8 +24,8 @@ from ._composite import composed, on_tensors
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
-__all__ = ["scatter", "scatter_reduce", "index_add", "index_copy", "index_fill", "index_put", "put", "masked_scatter",
-           "select_scatter", "slice_scatter"]
+__all__ = ["scatter", "scatter_reduce", "index_add", "index_reduce", "index_copy", "index_fill", "index_put", "put",
+           "masked_scatter", "select_scatter", "slice_scatter"]
 
 _REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 _UFUNCS = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum,
@@ -142,13 +142,13 @@ def _scatter_reduce_grads(ctx: ScatterReduce, g: Tensor, x: Tensor, src: Tensor,
     if reduce == "prod":
         gx = binary.where(written, g * out / x, g) if ctx.include_self else kept
         return gx, at(g * out) / src
-    # amax / amin: the gradient is shared evenly by the values equal to the result
-    hits_x = (x == out) & written if ctx.include_self else x != x
+    # amax / amin: the gradient is shared evenly by the values equal to the result. As in PyTorch an old
+    # value equal to the result counts as a share even when include_self=False (that share is dropped).
+    hits_x = (x == out).to(g.dtype)
     hits_src = src == at(out)
     count = indexing.IndexPutImpl.apply(hits_src.to(g.dtype), shape=tuple(g.shape), index=index, pre=None)
-    count = count + hits_x.to(g.dtype)
-    share = g / binary.where(count == 0, 1.0, count)
-    gx = binary.where(written, share * hits_x.to(g.dtype), g)
+    share = g / binary.where(count + hits_x == 0, 1.0, count + hits_x)
+    gx = binary.where(written, share * hits_x, g) if ctx.include_self else kept
     return gx, at(share) * hits_src.to(g.dtype)
 
 
@@ -169,6 +169,10 @@ class IndexAdd(Op):
 
 class IndexCopy(Scatter):
     pass
+
+
+class IndexReduce(ScatterReduce):
+    """index_reduce: scatter_reduce at the positions of whole slices along one dimension."""
 
 
 class IndexFill(ScatterValue, node_name="IndexFillBackward0"):
@@ -316,6 +320,38 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
     d, where = _index_positions("index_add", input, dim, index)
     _check_source(input, source, d, index.numel())
     return IndexAdd.apply(input, source, index=where, alpha=alpha)
+
+
+_INDEX_REDUCE_WARNED = [False]
+
+
+def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str, *,
+                 include_self: bool = True) -> Tensor:
+    """A copy of ``input`` with the slices of ``source`` along ``dim`` reduced into the slices ``index``
+    names by ``reduce`` ('prod', 'mean', 'amax' or 'amin'); with ``include_self=False`` the old values of
+    the slices written to take no part. Gradients as ``scatter_reduce``'s."""
+    if not _INDEX_REDUCE_WARNED[0]:  # PyTorch warns once per process
+        _INDEX_REDUCE_WARNED[0] = True
+        warnings.warn("index_reduce() is in beta and the API may change at any time.", UserWarning, stacklevel=2)
+    if reduce not in _REDUCTIONS[1:]:
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+    if index.dtype.name not in ("int32", "int64"):
+        raise RuntimeError(f"index_reduce_(): Expected dtype int32/int64 for index but got: "
+                           f"{dtypes.scalar_type_name(index.dtype)}")
+    d = wrap_dim(dim, input.ndim)
+    if index.ndim > 1:
+        raise IndexError("index_reduce_(): Index is supposed to be a vector")
+    if index.numel() != source.shape[d]:
+        raise RuntimeError(f"index_reduce_(): Number of indices ({index.numel()}) should be equal to source.size(dim): "
+                           f"({source.shape[d]}), for dim: {d}")
+    _check_same_dtype("index_reduce_(): self ({}) and source ({}) must have the same scalar type", input, source)
+    idx = indexing._on_device_of(index._data, input._data).reshape(-1)
+    size = input.shape[d]
+    indexing._check_range(idx, 0, size, d, IndexError, "index out of range in self")  # no negative indices
+    per_element = idx.reshape((1,) * d + (-1,) + (1,) * (source.ndim - d - 1))
+    xp = array_module_of(idx)
+    where = indexing._along(xp.broadcast_to(per_element, source.shape), d, input.shape, tuple(source.shape))
+    return IndexReduce.apply(input, source, index=where, reduce=reduce, include_self=include_self)
 
 
 def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:

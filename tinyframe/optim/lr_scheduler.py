@@ -93,10 +93,12 @@ class LRScheduler:
         closed form where the scheduler has one."""
         if (self._step_count == 1 and type(self.optimizer).step is Optimizer.step
                 and self.optimizer._step_count == 0):
-            warnings.warn("Detected call of `lr_scheduler.step()` before `optimizer.step()`. You should call "
-                          "them in the opposite order: `optimizer.step()` before `lr_scheduler.step()`. "
-                          "Failure to do this will result in skipping the first value of the learning rate "
-                          "schedule.", UserWarning, stacklevel=2)
+            warnings.warn("Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 "
+                          "and later, you should call them in the opposite order: `optimizer.step()` before "
+                          "`lr_scheduler.step()`.  Failure to do this will result in PyTorch skipping the first "
+                          "value of the learning rate schedule. See more details at "
+                          "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
+                          UserWarning, stacklevel=2)
         self._step_count += 1
         if epoch is not None:
             warnings.warn(_EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)

@@ -1,6 +1,7 @@
 """``Module``: the base class of every layer and model, with PyTorch's registration and state rules."""
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
@@ -13,7 +14,7 @@ from ...tensor import Tensor, parse_to_arguments
 from ..parameter import Buffer, Parameter
 from ._backward_hooks import call_with_backward_hooks
 
-__all__ = ["Module"]
+__all__ = ["Module", "register_module_forward_hook", "register_module_forward_pre_hook"]
 
 
 class _IncompatibleKeys(NamedTuple):
@@ -53,16 +54,18 @@ class Module:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         backward_hooks = self._backward_hooks or self._backward_pre_hooks
-        if not self._forward_pre_hooks and not self._forward_hooks and not backward_hooks:
+        if (not self._forward_pre_hooks and not self._forward_hooks and not backward_hooks
+                and not _GLOBAL_FORWARD_HOOKS and not _GLOBAL_FORWARD_PRE_HOOKS):
             return self.forward(*args, **kwargs)  # called here, so that forward's warnings name the caller's line
         if backward_hooks and grad_mode.is_grad_enabled():
             return call_with_backward_hooks(self, args, kwargs)
         return self._forward_with_hooks(args, kwargs)
 
     def _forward_with_hooks(self, args: tuple, kwargs: dict) -> Any:
-        if not self._forward_pre_hooks and not self._forward_hooks:
-            return self.forward(*args, **kwargs)
-        for hook in list(self._forward_pre_hooks.values()):
+        """``forward`` between the forward pre-hooks and hooks (the global ones first, as PyTorch)."""
+        pre_hooks = [*_GLOBAL_FORWARD_PRE_HOOKS.values(), *self._forward_pre_hooks.values()]
+        hooks = [*_GLOBAL_FORWARD_HOOKS.values(), *self._forward_hooks.values()]
+        for hook in pre_hooks:
             if isinstance(hook, _WithKwargs):
                 result = hook.hook(self, args, kwargs)
                 if result is not None:
@@ -71,15 +74,28 @@ class Module:
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
-        output = self.forward(*args, **kwargs)
-        for hook in list(self._forward_hooks.values()):
-            if isinstance(hook, _WithKwargs):
-                result = hook.hook(self, args, kwargs, output)
-            else:
-                result = hook(self, args, output)
+        try:
+            output = self.forward(*args, **kwargs)
+        except Exception:
+            self._run_always_called(args, kwargs)
+            raise
+        for hook in hooks:
+            result = _run_forward_hook(self, hook, args, kwargs, output)
             if result is not None:
                 output = result
         return output
+
+    def _run_always_called(self, args: tuple, kwargs: dict) -> None:
+        """After ``forward`` raised: the hooks registered with ``always_call``, given None for the output;
+        what they raise is silenced (with a warning), the forward's exception goes on."""
+        for kind, table in (("global module", _GLOBAL_FORWARD_HOOKS), ("module", self._forward_hooks)):
+            for hook in list(table.values()):
+                if isinstance(hook, _AlwaysCalled):
+                    try:
+                        _run_forward_hook(self, hook, args, kwargs, None)
+                    except Exception as exc:
+                        warnings.warn(f"{kind} forward hook with ``always_call=True`` raised an exception that was "
+                                      f"silenced as another error was raised in forward: {exc}", stacklevel=3)
 
     # ----------------------------------------------------------------- registration
     def __setattr__(self, name: str, value: Any) -> None:
@@ -186,7 +202,7 @@ class Module:
                               always_call: bool = False) -> RemovableHandle:
         """``hook(module, args, output)`` (``hook(module, args, kwargs, output)`` with ``with_kwargs``)
         runs after ``forward``; a returned value replaces the output. ``prepend`` runs it first."""
-        return self._add_hook(self._forward_hooks, _WithKwargs(hook) if with_kwargs else hook, prepend)
+        return self._add_hook(self._forward_hooks, _forward_hook(hook, with_kwargs, always_call), prepend)
 
     def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
                                   with_kwargs: bool = False) -> RemovableHandle:
@@ -204,8 +220,48 @@ class Module:
         are computed; a returned tuple replaces ``grad_output``."""
         return self._add_hook(self._backward_pre_hooks, hook)
 
+    def register_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(module, prefix, keep_vars)`` runs before ``state_dict`` collects this module's tensors."""
+        return self._add_hook(self._hook_table("_state_dict_pre_hooks"), hook)
+
+    def register_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(module, state_dict, prefix, local_metadata)`` runs after ``state_dict`` collected this
+        module and its children; it may change ``state_dict`` in place and must return None."""
+        return self._add_hook(self._hook_table("_state_dict_hooks"), _PublicStateDictHook(hook))
+
+    def _register_state_dict_hook(self, hook: Callable) -> RemovableHandle:
+        """As ``register_state_dict_post_hook``, but a returned dict replaces the state dict (PyTorch's
+        older private form, which public code uses)."""
+        return self._add_hook(self._hook_table("_state_dict_hooks"), hook)
+
+    def register_load_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+        error_msgs)`` runs before ``load_state_dict`` reads this module's entries; it may rename them."""
+        return self._add_hook(self._hook_table("_load_state_dict_pre_hooks"), hook)
+
+    def _register_load_state_dict_pre_hook(self, hook: Callable, with_module: bool = False) -> RemovableHandle:
+        """As ``register_load_state_dict_pre_hook``; without ``with_module`` the hook gets no module."""
+        return self._add_hook(self._hook_table("_load_state_dict_pre_hooks"),
+                              hook if with_module else _WithoutModule(hook))
+
+    def register_load_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(module, incompatible_keys)`` runs after ``load_state_dict`` loaded this module and its
+        children; it may edit ``incompatible_keys.missing_keys`` / ``unexpected_keys`` before ``strict``
+        is checked, and must return None."""
+        return self._add_hook(self._hook_table("_load_state_dict_post_hooks"), hook)
+
+    def _hook_table(self, name: str) -> OrderedDict:
+        """The hook table ``name``, made on first use (most modules never get state-dict hooks)."""
+        if name not in self.__dict__:
+            object.__setattr__(self, name, OrderedDict())
+        table: OrderedDict = self.__dict__[name]
+        return table
+
+    def _hooks(self, name: str) -> list:
+        return list(self.__dict__.get(name, {}).values())
+
     @staticmethod
-    def _add_hook(table: OrderedDict, hook: Callable | _WithKwargs, prepend: bool = False) -> RemovableHandle:
+    def _add_hook(table: OrderedDict, hook: Any, prepend: bool = False) -> RemovableHandle:
         key = max(table, default=-1) + 1
         table[key] = hook
         if prepend:
@@ -284,20 +340,39 @@ class Module:
         return module._buffers[name]
 
     def get_submodule(self, target: str) -> Module:
+        """The submodule at the dotted path ``target`` (``"layer1.0.conv1"``; ``""`` is this module)."""
         module = self
         for part in target.split(".") if target else []:
-            if part not in module._modules:
+            if not hasattr(module, part):
                 raise AttributeError(f"{module._get_name()} has no attribute `{part}`")
-            module = module._modules[part]
+            module = getattr(module, part)
+            if not isinstance(module, Module):
+                raise AttributeError(f"`{part}` is not an nn.Module")
         return module
+
+    def set_submodule(self, target: str, module: Module, strict: bool = False) -> None:
+        """Puts ``module`` at the dotted path ``target``, replacing what is there; the parent must exist,
+        and with ``strict`` the name must too."""
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+        if not isinstance(module, Module):
+            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
+        parent_path, _, name = target.rpartition(".")
+        parent = self.get_submodule(parent_path)
+        if strict and not hasattr(parent, name):
+            raise AttributeError(f"{parent._get_name()} has no attribute `{name}`")
+        if hasattr(parent, name) and not isinstance(getattr(parent, name), Module):
+            raise AttributeError(f"`{name}` is not an nn.Module")
+        setattr(parent, name, module)
 
     # ----------------------------------------------------------------- modes and state
     def train(self, mode: bool = True) -> Module:
         """Sets training mode (Dropout drops, BatchNorm uses batch statistics) here and below."""
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
-        for module in self.modules():
-            object.__setattr__(module, "training", mode)
+        object.__setattr__(self, "training", mode)
+        for module in self.children():  # through each child's train(), which subclasses may override
+            module.train(mode)
         return self
 
     def eval(self) -> Module:
@@ -390,8 +465,11 @@ class Module:
         if destination is None:
             destination = OrderedDict()
             destination._metadata = OrderedDict()  # type: ignore[attr-defined]  # PyTorch's attribute
+        local_metadata = {"version": self._version}
         if hasattr(destination, "_metadata"):
-            destination._metadata[prefix[:-1]] = {"version": self._version}
+            destination._metadata[prefix[:-1]] = local_metadata
+        for hook in self._hooks("_state_dict_pre_hooks"):
+            hook(self, prefix, keep_vars)
         for name, param in self._parameters.items():
             if param is not None:
                 destination[prefix + name] = param if keep_vars else param.detach()
@@ -401,20 +479,35 @@ class Module:
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(destination=destination, prefix=f"{prefix}{name}.", keep_vars=keep_vars)
+        for hook in self._hooks("_state_dict_hooks"):
+            result = hook(self, destination, prefix, local_metadata)
+            if result is not None:
+                if isinstance(hook, _PublicStateDictHook):
+                    raise RuntimeError("state_dict post-hook must return None")
+                destination = result
         return destination
 
     def load_state_dict(self, state_dict: dict, strict: bool = True, assign: bool = False) -> _IncompatibleKeys:
         """Copies parameters and buffers from ``state_dict`` into this module (in place, keeping the
-        Parameter objects). Returns ``(missing_keys, unexpected_keys)``; with ``strict`` any of them,
-        or any shape mismatch, raises a RuntimeError listing every problem."""
+        Parameter objects; with ``assign``, the given tensors take their places). Returns
+        ``(missing_keys, unexpected_keys)``; with ``strict`` any of them, or any shape mismatch, raises a
+        RuntimeError listing every problem (after the entries that fit were loaded, as in PyTorch)."""
         if not isinstance(state_dict, dict):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict).__name__}.")
+        metadata = getattr(state_dict, "_metadata", {})
         state_dict = self._upgraded(state_dict)
-        own = self.state_dict(keep_vars=True)
-        missing = [key for key in own if key not in state_dict]
-        unexpected = [key for key in state_dict if key not in own]
-        errors = []
-        for key, target in own.items():
+        modules = list(self.named_modules(remove_duplicate=False))
+        missing: list = []
+        unexpected: list = []
+        errors: list = []
+        for name, module in modules:
+            for hook in module._hooks("_load_state_dict_pre_hooks"):
+                hook(module, state_dict, f"{name}." if name else "", metadata.get(name, {}), True, missing, unexpected,
+                     errors)
+        own = self._own_tensors(modules)
+        missing += [key for key in own if key not in state_dict]
+        unexpected += self._unexpected_keys(state_dict, modules, own)
+        for key, (module, name, target) in own.items():
             if key not in state_dict:
                 continue
             source = state_dict[key]
@@ -424,6 +517,19 @@ class Module:
             elif source.shape != target.shape:
                 errors.append(f"size mismatch for {key}: copying a param with shape {source.shape} from "
                               f"checkpoint, the shape in current model is {target.shape}.")
+            elif assign:
+                setattr(module, name, Parameter(source, target.requires_grad) if isinstance(target, Parameter)
+                        and not isinstance(source, Parameter) else source)
+            else:
+                target._data[...] = move_array(source._data, target.device).astype(target._data.dtype, copy=False)
+                target._bump_version()
+        incompatible = _IncompatibleKeys(missing, unexpected)
+        for _, module in reversed(modules):  # a module's hooks run once its children are loaded
+            for hook in module._hooks("_load_state_dict_post_hooks"):
+                if hook(module, incompatible) is not None:
+                    raise AssertionError("Hooks registered with ``register_load_state_dict_post_hook`` are not "
+                                         "expected to return new values, if incompatible_keys need to be modified, "
+                                         "it should be done inplace.")
         if strict:
             if unexpected:
                 errors.insert(0, "Unexpected key(s) in state_dict: " + ", ".join(f'"{k}"' for k in unexpected) + ". ")
@@ -431,12 +537,37 @@ class Module:
                 errors.insert(0, "Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ". ")
         if errors:
             raise RuntimeError(f"Error(s) in loading state_dict for {self._get_name()}:\n\t" + "\n\t".join(errors))
-        for key, target in own.items():
-            if key in state_dict:
-                source = state_dict[key]
-                target._data[...] = move_array(source._data, target.device).astype(target._data.dtype, copy=False)
-                target._bump_version()
-        return _IncompatibleKeys(missing, unexpected)
+        return incompatible
+
+    @staticmethod
+    def _own_tensors(modules: list) -> OrderedDict:
+        """``{key: (module, name, tensor)}`` for each parameter and persistent buffer, in state_dict order,
+        without running state-dict hooks."""
+        own: OrderedDict = OrderedDict()
+        for prefix, module in modules:
+            prefix = f"{prefix}." if prefix else ""
+            for name, param in module._parameters.items():
+                if param is not None:
+                    own[prefix + name] = (module, name, param)
+            for name, buffer in module._buffers.items():
+                if buffer is not None and name not in module._non_persistent_buffers:
+                    own[prefix + name] = (module, name, buffer)
+        return own
+
+    @staticmethod
+    def _unexpected_keys(state_dict: dict, modules: list, own: OrderedDict) -> list:
+        """The keys of ``state_dict`` that name nothing here, in PyTorch's order: module by module (this one
+        first, then its children depth first), each taking the keys under its prefix that name neither its
+        own parameters and persistent buffers (``own``) nor a child."""
+        unexpected = []
+        for prefix, module in modules:
+            prefix = f"{prefix}." if prefix else ""
+            for key in state_dict:
+                if key.startswith(prefix):
+                    first, dot, _ = key[len(prefix):].partition(".")
+                    if first not in module._modules if dot else key not in own:
+                        unexpected.append(key)
+        return unexpected
 
     def _upgraded(self, state_dict: dict) -> OrderedDict:
         """A copy of ``state_dict`` where each module has brought what it saved at an older
@@ -479,6 +610,61 @@ class _WithKwargs:
 
     def __init__(self, hook: Callable) -> None:
         self.hook = hook
+
+
+class _AlwaysCalled:
+    """A forward hook registered with ``always_call=True``: it also runs when ``forward`` raised."""
+
+    def __init__(self, hook: Callable | _WithKwargs) -> None:
+        self.hook = hook
+
+
+def _forward_hook(hook: Callable, with_kwargs: bool, always_call: bool) -> Callable | _WithKwargs | _AlwaysCalled:
+    wrapped = _WithKwargs(hook) if with_kwargs else hook
+    return _AlwaysCalled(wrapped) if always_call else wrapped
+
+
+def _run_forward_hook(module: Module, hook: Any, args: tuple, kwargs: dict, output: Any) -> Any:
+    if isinstance(hook, _AlwaysCalled):
+        hook = hook.hook
+    if isinstance(hook, _WithKwargs):
+        return hook.hook(module, args, kwargs, output)
+    return hook(module, args, output)
+
+
+_GLOBAL_FORWARD_HOOKS: OrderedDict = OrderedDict()
+_GLOBAL_FORWARD_PRE_HOOKS: OrderedDict = OrderedDict()
+
+
+def register_module_forward_pre_hook(hook: Callable) -> RemovableHandle:
+    """A forward pre-hook ``hook(module, args)`` for every module, run before each module's own."""
+    return Module._add_hook(_GLOBAL_FORWARD_PRE_HOOKS, hook)
+
+
+def register_module_forward_hook(hook: Callable, *, with_kwargs: bool = False,
+                                 always_call: bool = False) -> RemovableHandle:
+    """A forward hook ``hook(module, args, output)`` for every module, run before each module's own."""
+    return Module._add_hook(_GLOBAL_FORWARD_HOOKS, _forward_hook(hook, with_kwargs, always_call))
+
+
+class _PublicStateDictHook:
+    """A hook from ``register_state_dict_post_hook``, which may not return a new state dict."""
+
+    def __init__(self, hook: Callable) -> None:
+        self.hook = hook
+
+    def __call__(self, *args: Any) -> Any:
+        return self.hook(*args)
+
+
+class _WithoutModule:
+    """A load_state_dict pre-hook registered without ``with_module``: called without the module."""
+
+    def __init__(self, hook: Callable) -> None:
+        self.hook = hook
+
+    def __call__(self, module: Module, *args: Any) -> Any:
+        return self.hook(*args)
 
 
 class _DictHandle(RemovableHandle):

@@ -172,18 +172,25 @@ def remove_parametrizations(module: Module, tensor_name: str, leave_parametrized
     if not is_parametrized(module, tensor_name):
         raise ValueError(f"Module {module} does not have a parametrization on {tensor_name}")
     parametrizations = module.parametrizations[tensor_name]
-    if leave_parametrized:
-        with no_grad():
-            value = getattr(module, tensor_name)
-        replacement = Parameter(value.detach().clone(), requires_grad=True)
-    elif parametrizations.is_tensor:
-        replacement = parametrizations.original
+    if parametrizations.is_tensor:
+        # As in PyTorch the original object stays (its id, requires_grad and Parameter/buffer kind), so
+        # optimizers holding it need no update; it takes the parametrized value.
+        original = parametrizations.original
+        if leave_parametrized:
+            with no_grad():
+                original.data = getattr(module, tensor_name).detach()
+    elif leave_parametrized:
+        value = getattr(module, tensor_name)  # with grad mode on: requires_grad says if an original needed it
+        original = Parameter(value.detach(), True) if value.requires_grad else value
     else:
         raise ValueError("Cannot leave unparametrized (`leave_parametrized=False`) a tensor that is parametrized in "
                          "terms of a sequence of tensors.")
     delattr(module.__class__, tensor_name)
     del module.parametrizations._modules[tensor_name]
-    module.register_parameter(tensor_name, replacement)
+    if isinstance(original, Parameter):
+        module.register_parameter(tensor_name, original)
+    else:
+        module.register_buffer(tensor_name, original)
     if not module.parametrizations._modules:
         delattr(module, "parametrizations")
         module.__class__ = module.__class__.__bases__[0]

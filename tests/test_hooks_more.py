@@ -1,0 +1,114 @@
+"""Saved-tensor hooks, multi-grad hooks, global module forward hooks and ``always_call`` forward hooks:
+calls, order, values and messages as PyTorch 2.13 gives them (recorded)."""
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+import tinyframe as tf
+import tinyframe.nn as nn
+from tinyframe.autograd.graph import register_multi_grad_hook, save_on_cpu, saved_tensors_hooks
+from tinyframe.nn.modules.module import register_module_forward_hook, register_module_forward_pre_hook
+
+
+def test_saved_tensors_hooks_pack_on_save_and_unpack_in_backward() -> None:
+    x = tf.tensor([1.0, 2.0], requires_grad=True)
+    log: list = []
+
+    def pack(t: tf.Tensor) -> tf.Tensor:
+        log.append(("pack", tuple(t.shape)))
+        return t * 10  # computed inside the hook: not saved through the hooks again
+
+    def unpack(p: tf.Tensor) -> tf.Tensor:
+        log.append("unpack")
+        return p / 10
+    with saved_tensors_hooks(pack, unpack):
+        y = (x * x).sum()
+        z = x.exp()
+    y.backward()
+    assert x.grad.tolist() == [2.0, 4.0] and log == [("pack", (2,))] * 3 + ["unpack"] * 2
+    log.clear()
+    z.sum().backward()
+    assert x.grad.tolist() == pytest.approx([4.7183, 11.3891], abs=1e-4) and log == ["unpack"]
+    with saved_tensors_hooks(lambda t: t, lambda p: 3):
+        w = x.sin().sum()
+    with pytest.raises(TypeError, match="^Output of saved tensor unpack_hook expected to be a Tensor but got result "
+                                        "of type int$"):
+        w.backward()
+
+
+def test_saved_tensors_hooks_see_custom_function_saves_and_save_on_cpu() -> None:
+    class Square(tf.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):  # noqa: ANN001, ANN205
+            ctx.save_for_backward(a)
+            return a * a
+
+        @staticmethod
+        def backward(ctx, g):  # noqa: ANN001, ANN205
+            a, = ctx.saved_tensors
+            return 2 * a * g
+    x = tf.tensor([1.0, 2.0], requires_grad=True)
+    log: list = []
+    with saved_tensors_hooks(lambda t: (log.append("p"), t.clone())[1], lambda p: (log.append("u"), p)[1]):
+        s = Square.apply(x)
+    s.sum().backward()
+    assert x.grad.tolist() == [2.0, 4.0] and log == ["p", "u"]
+    x.grad = None
+    with save_on_cpu():
+        q = (x * 3).pow(2).sum()
+    q.backward()
+    assert x.grad.tolist() == [18.0, 36.0]
+
+
+def test_register_multi_grad_hook() -> None:
+    a, b, c = tf.ones(2, requires_grad=True), tf.ones(3, requires_grad=True), tf.ones(1, requires_grad=True)
+    seen: list = []
+    handle = register_multi_grad_hook((a, b, c), lambda gs: seen.append([None if g is None else g.tolist()
+                                                                         for g in gs]))
+    (a.sum() * 2 + b.sum()).backward()
+    (c * 5).sum().backward()
+    assert seen == [[[2.0, 2.0], [1.0, 1.0, 1.0], None], [None, None, [5.0]]]
+    handle.remove()
+    (c * 5).sum().backward()
+    assert len(seen) == 2
+    first: list = []
+    register_multi_grad_hook((a, b), lambda g: first.append(g.tolist()), mode="any")
+    (a.sum() * 2 + b.sum() * 3).backward()
+    assert first == [[3.0, 3.0, 3.0]]
+    with pytest.raises(ValueError, match=r"^Expects mode to be one of \('all', 'any'\) but got x$"):
+        register_multi_grad_hook((a,), print, mode="x")
+
+
+def test_global_forward_hooks_run_before_the_modules_own() -> None:
+    order: list = []
+    pre = register_module_forward_pre_hook(lambda m, i: order.append(("global pre", type(m).__name__)))
+    post = register_module_forward_hook(lambda m, i, o: order.append(("global", type(m).__name__)))
+    lin = nn.Linear(1, 1)
+    lin.register_forward_pre_hook(lambda m, i: order.append("pre"))
+    lin.register_forward_hook(lambda m, i, o: order.append("hook"))
+    try:
+        lin(tf.ones(1))
+    finally:
+        pre.remove()
+        post.remove()
+    lin(tf.ones(1))
+    assert order == [("global pre", "Linear"), "pre", ("global", "Linear"), "hook", "pre", "hook"]
+
+
+def test_always_call_forward_hooks_run_when_forward_raises() -> None:
+    class Failing(nn.Module):
+        def forward(self, x: tf.Tensor) -> tf.Tensor:
+            raise KeyError("k")
+    module, got = Failing(), []
+    module.register_forward_hook(lambda m, a, o: got.append(o), always_call=True)
+    module.register_forward_hook(lambda m, a, k, o: got.append(("kw", k)), always_call=True, with_kwargs=True)
+    module.register_forward_hook(lambda m, a, o: got.append("never"))
+    module.register_forward_hook(lambda m, a, o: 1 / 0, always_call=True)
+    with warnings.catch_warnings(record=True) as caught, pytest.raises(KeyError, match="k"):
+        warnings.simplefilter("always")
+        module(tf.ones(1))
+    assert got == [None, ("kw", {})]
+    assert str(caught[0].message) == ("module forward hook with ``always_call=True`` raised an exception that was "
+                                      "silenced as another error was raised in forward: division by zero")
