@@ -258,7 +258,8 @@ class _Pass:
         self.plain = FAST_PATH and not (create_graph or self.check_nan or targets is not None)
         # The gradient arrays that leaves own (see ``claim``): made on the first claim, as most passes
         # only add into existing ``.grad`` arrays.
-        self.root_grads, self.given = root_grads, None
+        self.root_grads = root_grads
+        self.given: set[int] | None = None
         self.captured: dict = {}
 
     def step(self, node: Node, g: Any) -> tuple:
