@@ -141,10 +141,10 @@ def _order(roots: list) -> tuple[dict, list]:
     return dependencies, [root for root in unique_roots if not dependencies[root]]
 
 
-def _needed(roots: list, dependencies: dict, targets: list) -> set:
+def _needed(ready_roots: list, dependencies: dict, targets: list) -> set:
     """The nodes from which a target can be reached: only these run for ``inputs=``/``grad``."""
     order, counts = [], dict(dependencies)
-    ready = [n for n in set(roots) if not counts[n]]
+    ready = list(ready_roots)
     while ready:
         node = ready.pop()
         order.append(node)
@@ -179,7 +179,7 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
     (``_reduce_to_input``) where they differ.
     """
     dependencies, ready = _order(roots)
-    run = _Pass(roots, root_grads, dependencies, retain_graph, create_graph, targets, capture)
+    run = _Pass(ready, root_grads, dependencies, retain_graph, create_graph, targets, capture)
     pending: dict = {}
     for node, g in zip(roots, root_grads):
         pending[node] = pending[node] + g if node in pending else g
@@ -246,12 +246,12 @@ def _run(roots: list, root_grads: list, retain_graph: bool, create_graph: bool,
 class _Pass:
     """The settings of one backward pass, and what it captured at ``targets``."""
 
-    def __init__(self, roots: list, root_grads: list, dependencies: dict, retain_graph: bool,
+    def __init__(self, ready_roots: list, root_grads: list, dependencies: dict, retain_graph: bool,
                  create_graph: bool, targets: list | None, capture: bool) -> None:
         self.retain_graph, self.create_graph, self.capture = retain_graph, create_graph, capture
         self.targets = set(targets) if targets is not None else None
         # Only nodes from which a target can be reached run for ``inputs=`` and ``grad``.
-        self.needed = None if targets is None else _needed(roots, dependencies, targets)
+        self.needed = None if targets is None else _needed(ready_roots, dependencies, targets)
         self.check_nan = anomaly_mode.STATE.enabled and anomaly_mode.STATE.check_nan
         # A pass on arrays that captures nothing and checks no NaNs: ``_run`` runs its nodes
         # without hooks directly (see ``FAST_PATH``).
