@@ -57,6 +57,8 @@ def wrap_dim(dim: int, ndim: int) -> int:
     """A possibly negative dimension index as a non-negative one, with PyTorch's error message."""
     if type(dim) is not int:
         dim = as_index(dim)
+    elif 0 <= dim < ndim:  # the common case, without the range's arithmetic
+        return dim
     low, high = -max(ndim, 1), max(ndim, 1) - 1
     if not low <= dim <= high:
         raise IndexError(f"Dimension out of range (expected to be in range of [{low}, {high}], "

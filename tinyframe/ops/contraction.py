@@ -299,9 +299,9 @@ class Addmm(Op):
             linalg.reject_bool(ctx.kernel, mat1)
         ctx.beta, ctx.alpha = beta, alpha
         ctx.save_for_backward(mat1, mat2)
-        ctx.mat2_transposed = linalg.is_transposed(mat2)
+        transposed = ctx.mat2_transposed = linalg.is_transposed(mat2)
         if beta == 1 and alpha == 1 and mat1.ndim == mat2.ndim == 2 and input.dtype == mat1.dtype == mat2.dtype:
-            return linalg.matmul_add(ctx.xp, mat1, mat2, input)  # nn.Linear's path
+            return linalg.matmul_add(ctx.xp, mat1, mat2, input, b_transposed=transposed)  # nn.Linear's path
         product = ctx.product(mat1, mat2)
         if alpha != 1:
             product = product * alpha

@@ -88,7 +88,7 @@ def is_transposed(a: Any) -> bool:
     return a.ndim == 2 and a.flags.f_contiguous and not a.flags.c_contiguous
 
 
-def matmul_add(xp: Any, a: Any, b: Any, c: Any, out: Any = None) -> Any:
+def matmul_add(xp: Any, a: Any, b: Any, c: Any, out: Any = None, b_transposed: bool | None = None) -> Any:
     """``a @ b + c`` for matrices ``a``, ``b`` and a ``c`` of their dtype that broadcasts to the product,
     into ``out`` or a new row-major array: a linear layer's ``x @ weight.t() + bias``, or a recurrent
     step's ``h @ w_hh.t() + x_projection``.
@@ -99,12 +99,14 @@ def matmul_add(xp: Any, a: Any, b: Any, c: Any, out: Any = None) -> Any:
     784 -> 512 at 128 rows 1150 -> 1093 us, 256 -> 1024 at 32 rows (an LSTM step) 294 -> 213 us, at
     8 rows 170 -> 93 us; with fewer than twice as many columns or rows in the weight as rows in ``x``
     it is slower (256 -> 10 at 128 rows 17 -> 27 us), and float64 (dgemm) gains nothing. NumPy
-    built on another BLAS (MKL, Accelerate) was not measured.
+    built on another BLAS (MKL, Accelerate) was not measured. ``b_transposed``: whether ``b`` is
+    ``is_transposed``, where the caller knows.
     """
-    if (xp is np and a.dtype == np.float32 and a.ndim == 2 and is_transposed(b)
-            and 2 * a.shape[0] < min(b.shape)):
+    if b_transposed is None:
+        b_transposed = is_transposed(b)
+    if b_transposed and xp is np and a.dtype == np.float32 and a.ndim == 2 and 2 * a.shape[0] < min(b.shape):
         return np.add((b.T @ a.T).T, c, out=out, order="C")
-    product = xp.matmul(a, b, out=out)
+    product = a @ b if out is None else xp.matmul(a, b, out=out)
     product += c
     return product
 

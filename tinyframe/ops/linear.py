@@ -28,7 +28,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     _check_dtypes(input._data.dtype, weight._data.dtype, None if bias is None else bias._data.dtype)
     if len(w_shape) == 1:  # a vector weight: PyTorch's matmul of input and weight, no bias allowed
         return linalg.matmul(input, weight)
-    weight_t = shape.t(weight)
+    weight_t = shape.MatrixTranspose.apply(weight)  # ``weight.t()``, its rank checked above
     if bias is None:
         return linalg.matmul(input, weight_t)
     if bias._data.shape != w_shape[:1]:  # another shape broadcasts against the output, as in PyTorch

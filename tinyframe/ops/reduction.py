@@ -54,6 +54,8 @@ def _axes(dim: Any, ndim: int) -> tuple | None:
 
 def _dim_index(dim: Any, name: str) -> int:
     """``dim`` as an int, or the TypeError of PyTorch's argument parser (checked before anything else)."""
+    if type(dim) is int:
+        return dim
     try:
         return as_index(dim)
     except TypeError as exc:

@@ -468,10 +468,12 @@ class Abs(Op):
 class Relu(Op):
     @staticmethod
     def forward(ctx: Relu, x: Any) -> Any:
-        if x.dtype.kind == "b":
+        kind = x.dtype.kind
+        if kind == "b":
             raise RuntimeError("Boolean inputs not supported for relu")
-        reject_complex("relu", x, message=binary.NO_COMPLEX_CLAMP)
-        out = ctx.xp.maximum(x, 0)
+        if kind == "c":
+            raise NotImplementedError(binary.NO_COMPLEX_CLAMP)
+        out = ctx.xp.maximum(x, _zero_of(x))
         ctx.save_for_backward(out)
         return out
 
@@ -480,7 +482,22 @@ class Relu(Op):
         (out,) = ctx.saved_tensors
         # 0 at x = 0, as in PyTorch. A product with the mask is 7x faster than where(mask, g, 0.0) in
         # NumPy; it differs only where g is inf or nan at a dead unit.
-        return g * (out > 0)
+        return g * (out > _zero_of(out))
+
+
+_ZEROS: dict = {}  # a 0-d zero array per NumPy dtype
+
+
+def _zero_of(x: Any) -> Any:
+    """0 for comparing with the array ``x``: a 0-d NumPy array of its dtype, which a ufunc takes as it
+    is, where it converts a Python 0 on each call (callgrind, ``np.maximum(x, 0)`` on a (4, 8) float32
+    array: 6.7K instructions, with the 0-d array 4.0K); a Python 0 for a CuPy array or a recorded pass."""
+    if type(x) is not np.ndarray:
+        return 0
+    zero = _ZEROS.get(x.dtype)
+    if zero is None:
+        zero = _ZEROS[x.dtype] = np.zeros((), x.dtype)
+    return zero
 
 
 class Silu(Op):

@@ -185,8 +185,11 @@ class Optimizer:
 
     def _follow_params(self, group: dict[str, Any]) -> None:
         """Moves a parameter's state to the parameter's device and dtype after ``Module.to`` moved it."""
+        states = self.state
+        if not states:  # plain SGD keeps none: skip a lookup (a Python ``Tensor.__hash__`` call) per parameter
+            return
         for param in group["params"]:
-            state = self.state.get(param)
+            state = states.get(param)
             if state and not _state_matches(param, state):
                 self.state[param] = _cast_state(param, state)
 
