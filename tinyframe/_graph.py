@@ -240,6 +240,7 @@ class Op(Node):
     def apply(cls, *inputs: Any, **options: Any) -> Any:
         """Runs the op on Tensors (or numbers) and records a node when any input requires grad."""
         arrays = []
+        edges = []  # the node's ``next_functions`` if it is recorded (``edges_of`` inlined: the hot path of every op)
         requires_grad = False
         array_type = None
         for value in inputs:
@@ -250,10 +251,18 @@ class Op(Node):
                 elif type(data) is not array_type:
                     _raise_device_mismatch(inputs)
                 arrays.append(data)
+                node = value.grad_fn
+                if node is not None:
+                    edges.append((node, value._output_nr))
+                elif value._requires_grad:
+                    edges.append((value._accumulator or accumulator_of(value), 0))
+                else:
+                    edges.append(_NO_EDGE)
                 if value._requires_grad:
                     requires_grad = True
             elif isinstance(value, (int, float, complex)) or value is None:
                 arrays.append(value)
+                edges.append(_NO_EDGE)
             else:
                 raise TypeError(f"{cls.__name__.removesuffix('Backward0')}: unsupported input of type "
                                 f"{type(value).__name__}; expected a Tensor or a number")
@@ -286,7 +295,7 @@ class Op(Node):
         if requires_grad and grad_mode.STATE.enabled:
             result.grad_fn = ctx
             result._requires_grad = True
-            ctx._record(inputs, arrays, result)
+            ctx._record(tuple(edges), inputs, arrays, result)
         else:
             result.grad_fn = None
             result._requires_grad = False
@@ -312,8 +321,8 @@ class Op(Node):
                 break
         return cls.forward(ctx, *inputs, **options)
 
-    def _record(self, inputs: tuple, arrays: list, result: Any) -> None:
-        self.next_functions = edges_of(inputs)
+    def _record(self, edges: tuple, inputs: tuple, arrays: list, result: Any) -> None:
+        self.next_functions = edges
         out = result._data
         self._shape, self._dtype = out.shape, out.dtype
         if self._saved is not None:
@@ -444,9 +453,9 @@ class MultiOutputOp(Op):
             outputs.append(t)
         return tuple(outputs)
 
-    def _record(self, inputs: tuple, arrays: list, result: Any) -> None:
+    def _record(self, edges: tuple, inputs: tuple, arrays: list, result: Any) -> None:
         outs = result._data
-        self.next_functions = edges_of(inputs)
+        self.next_functions = edges
         self._shape = None  # no single shape: the engine sends each output's gradient through ``OutputGrads``
         self._output_shapes = tuple(out.shape for out in outs)
         self._output_dtypes = tuple(out.dtype for out in outs)
