@@ -727,7 +727,8 @@ class Softmax(Op):
     @staticmethod
     def backward(ctx: Softmax, g: Any) -> Any:
         (out,) = ctx.saved_tensors
-        return out * (g - ctx.xp.sum(g * out, ctx.dim, keepdims=True))
+        # (the method: ``np.sum``'s Python wrapper is about 5K instructions more per call)
+        return out * (g - (g * out).sum(axis=ctx.dim, keepdims=True))
 
 
 class SafeSoftmax(Softmax):
@@ -760,7 +761,7 @@ class LogSoftmax(Op):
     def backward(ctx: LogSoftmax, g: Any) -> Any:
         (out,) = ctx.saved_tensors
         xp = ctx.xp
-        return g - xp.exp(out) * xp.sum(g, ctx.dim, keepdims=True)
+        return g - xp.exp(out) * g.sum(axis=ctx.dim, keepdims=True)  # (the method, as in Softmax)
 
 
 def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
