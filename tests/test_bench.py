@@ -7,7 +7,7 @@ from collections import defaultdict
 import numpy as np
 
 import tinyframe as tf
-from benchmarks import bench, breakdown, cases
+from benchmarks import bench, breakdown, cases, instructions
 from tinyframe import _graph
 from tinyframe.autograd import engine
 
@@ -60,3 +60,11 @@ def test_the_import_case_imports_each_library_in_a_fresh_process(tmp_path, monke
     assert {"tinyframe", "numpy", "python"} <= set(case.steps)
     for step in case.steps.values():
         step()  # raises CalledProcessError if the import fails
+
+
+def test_instruction_counts_child_runs_each_case_step_without_valgrind() -> None:
+    for case in ("tiny", "mlp-small"):
+        steps = instructions.BUILDERS[case]("cpu", 1).steps
+        assert {"tinyframe", "numpy"} <= set(steps)
+        instructions.run_step(case, "tinyframe", 2)
+        instructions.run_step(case, "numpy", 2)
