@@ -4,6 +4,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
+
 from ..tensor import Tensor
 from ._docs import check_not_differentiable
 from .optimizer import Optimizer
@@ -102,11 +104,20 @@ def _plain_step(params: list, lr: float) -> None:
     """The fast path of the default SGD (no momentum, weight decay or maximize): ``p -= lr * g`` per
     parameter, as ``sgd_update`` would do it, without its per-parameter call and state lookups
     (measured with callgrind: a small 3-layer MLP's step() 15.4K -> 13.4K instructions; the
-    arithmetic is the same)."""
+    arithmetic is the same).
+
+    On the CPU ``lr`` multiplies as a 0-d array of the gradient's dtype, made once per dtype: NumPy
+    takes a Python float in the array's dtype too, so the product is the same, but converts it on
+    every call (callgrind, an 8 x 8 float32 gradient: 6.2K -> 3.6K instructions a product)."""
+    factors: dict = {}
     for p in params:
         grad = p._grad
         if grad is not None:
-            p._data -= lr * grad._data
+            g = grad._data
+            factor = factors.get(g.dtype)
+            if factor is None:
+                factor = factors[g.dtype] = np.asarray(lr, g.dtype) if type(g) is np.ndarray else lr
+            p._data -= factor * g
             p._bump_version()
 
 
