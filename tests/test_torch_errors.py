@@ -45,3 +45,12 @@ def test_answers_as_pytorch(name: str) -> None:
     assert got[0] == expected[0]
     assert re.search(KEY_PARTS[name], expected[1]), "the key part must be PyTorch's"
     assert re.search(KEY_PARTS[name], got[1]), got[1]
+
+
+def test_arithmetic_of_two_numbers_gives_pytorchs_values() -> None:
+    # PyTorch 2.13: add, sub, mul, div and floor_divide take numbers for their tensors
+    assert tf.add(2, 3).item() == 5 and tf.add(2, 3, alpha=2).item() == 8
+    assert tf.sub(2, 3.5).item() == -1.5 and tf.mul(2.0, 3).item() == 6.0
+    assert tf.div(2, 3).item() == pytest.approx(0.6666667) and tf.div(7, 2, rounding_mode="floor").item() == 3
+    assert tf.floor_divide(7.5, 2).item() == 3.0 and tf.add(True, True).item() is True
+    assert tf.add(2j, 3).item() == 3 + 2j

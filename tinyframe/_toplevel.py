@@ -10,7 +10,7 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from . import _graph, creation, dtypes, random
+from . import creation, dtypes
 from . import linalg as linalg_functions
 from .functional import with_out
 from .ops import binary, construction, reduction, shape
@@ -24,7 +24,7 @@ __all__ = ["clip", "greater", "greater_equal", "less", "less_equal", "not_equal"
            "equal", "is_tensor", "is_floating_point", "is_nonzero", "typename", "numel", "promote_types", "result_type",
            "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
            "set_float32_matmul_precision", "get_float32_matmul_precision", "compile", "pi", "e", "inf", "nan",
-           "newaxis", "get_rng_state", "set_rng_state"]
+           "newaxis"]
 
 pi, e, inf, nan = math.pi, math.e, math.inf, math.nan
 clip = with_out(clamp)  # PyTorch's alias (its messages name clamp)
@@ -117,16 +117,6 @@ def compile(model: Any = None, **options: Any) -> Any:
     if model is None:
         return lambda fn: fn
     return model
-
-
-def get_rng_state() -> Tensor:
-    """The CPU generator's state as PyTorch's uint8 tensor of 5056 bytes (``CPUGeneratorImplState``)."""
-    return _graph.wrap(random.default_generator.get_state())
-
-
-def set_rng_state(new_state: Tensor) -> None:
-    """Restores the CPU generator's state from :func:`get_rng_state`."""
-    random.default_generator.set_state(new_state)
 
 
 # --------------------------------------------------------------------------- functions of Tensor methods
