@@ -34,6 +34,89 @@ def _twice_backward(t: Any) -> Any:
     y.backward()
 
 
+def _modified_after_saving(t: Any, dtype: str = "float32", *, custom: str = "", saved: str = "input") -> Any:
+    """Backward (or a ``_saved_*`` read) after an in-place change to what a node saved: an op's input
+    (``sin``), its output (``exp``), or a custom Function's (``custom`` names it: G saves its input, H its
+    output, M the second of its two outputs)."""
+    x = t.ones(3, dtype=getattr(t, dtype), requires_grad=True)
+    a = x * 1
+    if custom:
+        function = _functions(t)[custom]
+        out = function.apply(a)
+        y, modified = (out[0] + out[1], out[1]) if custom == "M" else (out, a if custom == "G" else out)
+    elif saved == "output":
+        y = modified = a.exp()
+    else:
+        y, modified = a.sin(), a
+    modified.add_(1)
+    if saved == "read":
+        return y.grad_fn._saved_self
+    return y.real.sum().backward()
+
+
+def _functions(t: Any) -> dict:
+    class G(t.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any) -> Any:
+            ctx.save_for_backward(x)
+            return x * 2
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            (x,) = ctx.saved_tensors
+            return g * x
+
+    class H(t.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any) -> Any:
+            y = x.exp()
+            ctx.save_for_backward(y)
+            return y
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            (y,) = ctx.saved_tensors
+            return g * y
+
+    class M(t.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any) -> Any:
+            a, b = x.exp(), x.sin()
+            ctx.save_for_backward(a, b)
+            return a, b
+
+        @staticmethod
+        def backward(ctx: Any, ga: Any, gb: Any) -> Any:
+            a, b = ctx.saved_tensors
+            return ga * a + gb * b
+
+    return {"G": G, "H": H, "M": M}
+
+
+def _leaf_modified(t: Any) -> Any:
+    x = t.ones(3, requires_grad=True)
+    y = x.sin()
+    with t.no_grad():
+        x.mul_(2)
+    y.sum().backward()
+
+
+def _slice_modified(t: Any) -> Any:
+    a = t.ones(3, requires_grad=True) * 1
+    y = _functions(t)["G"].apply(a)
+    a[0:2].add_(1)
+    y.sum().backward()
+
+
+def _modified_under_hooks(t: Any) -> Any:
+    with t.autograd.graph.saved_tensors_hooks(lambda v: v, lambda v: v):
+        x = t.ones(3, requires_grad=True)
+        y = x.exp()
+    y.add_(1)
+    y.sum().backward()
+    return x.grad
+
+
 CASES: dict[str, Any] = {
     # in-place results that do not fit the tensor's dtype
     "bool_add_": lambda t: T(t, "bool").add_(2),
@@ -273,6 +356,20 @@ CASES: dict[str, Any] = {
     "add_number_tensor": lambda t: t.add(2, T(t, "float32")),
     "sub_number_tensor": lambda t: t.sub(2, T(t, "int64")),
     "pow_number_tensor": lambda t: t.pow(2, T(t, "float32")),
+    # saved tensors modified in place: PyTorch's message names the tensor's type and the node it is output of
+    "modified_input": lambda t: _modified_after_saving(t),
+    "modified_output": lambda t: _modified_after_saving(t, saved="output"),
+    "modified_double_input": lambda t: _modified_after_saving(t, "float64"),
+    "modified_half_input": lambda t: _modified_after_saving(t, "float16"),
+    "modified_bfloat16_input": lambda t: _modified_after_saving(t, "bfloat16"),
+    "modified_complex_input": lambda t: _modified_after_saving(t, "complex64"),
+    "modified_custom_input": lambda t: _modified_after_saving(t, custom="G"),
+    "modified_custom_output": lambda t: _modified_after_saving(t, custom="H"),
+    "modified_custom_second_output": lambda t: _modified_after_saving(t, custom="M"),
+    "modified_saved_self_read": lambda t: _modified_after_saving(t, saved="read"),
+    "modified_leaf": _leaf_modified,
+    "modified_through_slice": _slice_modified,
+    "modified_under_saved_tensors_hooks": _modified_under_hooks,
     # autograd and conversions (already as PyTorch; pinned with the rest)
     "backward_twice": _twice_backward,
     "item_of_many": lambda t: T(t, "float32").item(),

@@ -245,6 +245,71 @@ EXPECTED = {'bool_add_': ('RuntimeError', "result type Long can't be cast to the
  'add_number_tensor': ('ok', 'float32', (2, 3)),
  'sub_number_tensor': ('ok', 'int64', (2, 3)),
  'pow_number_tensor': ('ok', 'float32', (2, 3)),
+ 'modified_input': ('RuntimeError',
+                    'one of the variables needed for gradient computation has been modified by an inplace operation: '
+                    '[torch.FloatTensor [3]], which is output 0 of Add, is at version 1; expected version 0 instead. '
+                    'Hint: enable anomaly detection to find the operation that failed to compute its gradient, with '
+                    'torch.autograd.set_detect_anomaly(True, check_nan=False).'),
+ 'modified_output': ('RuntimeError',
+                     'one of the variables needed for gradient computation has been modified by an inplace '
+                     'operation: [torch.FloatTensor [3]], which is output 0 of Exp, is at version 1; expected '
+                     'version 0 instead. Hint: enable anomaly detection to find the operation that failed to compute '
+                     'its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).'),
+ 'modified_double_input': ('RuntimeError',
+                           'one of the variables needed for gradient computation has been modified by an inplace '
+                           'operation: [torch.DoubleTensor [3]], which is output 0 of Add, is at version 1; expected '
+                           'version 0 instead. Hint: enable anomaly detection to find the operation that failed to '
+                           'compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).'),
+ 'modified_half_input': ('RuntimeError',
+                         'one of the variables needed for gradient computation has been modified by an inplace '
+                         'operation: [torch.HalfTensor [3]], which is output 0 of Add, is at version 1; expected '
+                         'version 0 instead. Hint: enable anomaly detection to find the operation that failed to '
+                         'compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).'),
+ 'modified_bfloat16_input': ('RuntimeError',
+                             'one of the variables needed for gradient computation has been modified by an inplace '
+                             'operation: [CPUBFloat16Type [3]], which is output 0 of Add, is at version 1; expected '
+                             'version 0 instead. Hint: enable anomaly detection to find the operation that failed to '
+                             'compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).'),
+ 'modified_complex_input': ('RuntimeError',
+                            'one of the variables needed for gradient computation has been modified by an inplace '
+                            'operation: [CPUComplexFloatType [3]], which is output 0 of Add, is at version 1; '
+                            'expected version 0 instead. Hint: enable anomaly detection to find the operation that '
+                            'failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, '
+                            'check_nan=False).'),
+ 'modified_custom_input': ('RuntimeError',
+                           'one of the variables needed for gradient computation has been modified by an inplace '
+                           'operation: [torch.FloatTensor [3]], which is output 0 of Add, is at version 1; expected '
+                           'version 0 instead. Hint: enable anomaly detection to find the operation that failed to '
+                           'compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).'),
+ 'modified_custom_output': ('RuntimeError',
+                            'one of the variables needed for gradient computation has been modified by an inplace '
+                            'operation: [torch.FloatTensor [3]], which is output 0 of H, is at version 1; expected '
+                            'version 0 instead. Hint: enable anomaly detection to find the operation that failed to '
+                            'compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).'),
+ 'modified_custom_second_output': ('RuntimeError',
+                                   'one of the variables needed for gradient computation has been modified by an '
+                                   'inplace operation: [torch.FloatTensor [3]], which is output 1 of M, is at '
+                                   'version 1; expected version 0 instead. Hint: enable anomaly detection to find '
+                                   'the operation that failed to compute its gradient, with '
+                                   'torch.autograd.set_detect_anomaly(True, check_nan=False).'),
+ 'modified_saved_self_read': ('RuntimeError',
+                              'one of the variables needed for gradient computation has been modified by an inplace '
+                              'operation: [torch.FloatTensor [3]], which is output 0 of Add, is at version 1; '
+                              'expected version 0 instead. Hint: enable anomaly detection to find the operation that '
+                              'failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, '
+                              'check_nan=False).'),
+ 'modified_leaf': ('RuntimeError',
+                   'one of the variables needed for gradient computation has been modified by an inplace operation: '
+                   '[torch.FloatTensor [3]] is at version 1; expected version 0 instead. Hint: enable anomaly '
+                   'detection to find the operation that failed to compute its gradient, with '
+                   'torch.autograd.set_detect_anomaly(True, check_nan=False).'),
+ 'modified_through_slice': ('RuntimeError',
+                            'one of the variables needed for gradient computation has been modified by an inplace '
+                            'operation: [torch.FloatTensor [3]], which is output 0 of torch::autograd::CopySlices, '
+                            'is at version 1; expected version 0 instead. Hint: enable anomaly detection to find the '
+                            'operation that failed to compute its gradient, with '
+                            'torch.autograd.set_detect_anomaly(True, check_nan=False).'),
+ 'modified_under_saved_tensors_hooks': ('ok', 'float32', (3,)),
  'backward_twice': ('RuntimeError',
                     'Trying to backward through the graph a second time (or directly access saved tensors after they '
                     'have already been freed). Saved intermediate values of the graph are freed when you call '
