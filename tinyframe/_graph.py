@@ -568,7 +568,7 @@ def _describe_saved(values: Sequence[Any], inputs: tuple, arrays: list, result: 
     return described
 
 
-def _inplace_message(node: Node, value: Any, kind: int, found: int, expected: int, output_nr: int = 0) -> str:
+def _inplace_message(node: Any, value: Any, kind: int, found: int, expected: int, output_nr: int = 0) -> str:
     """PyTorch's error for a saved tensor modified in place after it was saved. It names the tensor's type
     and sizes and the node whose output the tensor is: for a saved output the node that saved it, for a
     saved input the input's ``grad_fn`` now (the in-place op's node; none for a leaf), by the forward
