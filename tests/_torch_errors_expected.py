@@ -310,6 +310,54 @@ EXPECTED = {'bool_add_': ('RuntimeError', "result type Long can't be cast to the
                             'operation that failed to compute its gradient, with '
                             'torch.autograd.set_detect_anomaly(True, check_nan=False).'),
  'modified_under_saved_tensors_hooks': ('ok', 'float32', (3,)),
+ 'cross_none_other': ('TypeError', "cross(): argument 'other' (position 2) must be Tensor, not NoneType"),
+ 'matrix_exp_list': ('TypeError', "matrix_exp(): argument 'input' (position 1) must be Tensor, not list"),
+ 'kron_str': ('TypeError', "kron(): argument 'other' (position 2) must be Tensor, not str"),
+ 'diag_tensor_diagonal': ('TypeError', "diag(): argument 'diagonal' must be int, not Tensor"),
+ 'chunk_tensor_chunks': ('TypeError', "chunk(): argument 'chunks' (position 1) must be int, not Tensor"),
+ 'expand_as_number': ('TypeError', "expand_as(): argument 'other' (position 1) must be Tensor, not int"),
+ 'dist_none': ('TypeError', "dist(): argument 'other' (position 1) must be Tensor, not NoneType"),
+ 'eq_none': ('TypeError',
+             'eq() received an invalid combination of arguments - got (Tensor, NoneType), but expected one of:\n'
+             ' * (Tensor input, Tensor other, *, Tensor out = None)\n'
+             ' * (Tensor input, Number other, *, Tensor out = None)\n'),
+ 'ones_like_list': ('TypeError', "ones_like(): argument 'input' (position 1) must be Tensor, not list"),
+ 'numel_none': ('TypeError', "numel(): argument 'input' (position 1) must be Tensor, not NoneType"),
+ 'cumulative_trapezoid_number': ('TypeError',
+                                 "cumulative_trapezoid(): argument 'y' (position 1) must be Tensor, not int"),
+ 'greater_list': ('TypeError',
+                  'greater() received an invalid combination of arguments - got (Tensor, list), but expected one '
+                  'of:\n'
+                  ' * (Tensor input, Tensor other, *, Tensor out = None)\n'
+                  ' * (Tensor input, Number other, *, Tensor out = None)\n'),
+ 'cov_tensor_correction': ('TypeError', "cov(): argument 'correction' must be int, not Tensor"),
+ 'narrow_none_input': ('TypeError',
+                       'narrow() received an invalid combination of arguments - got (NoneType, int, int, int), but '
+                       'expected one of:\n'
+                       ' * (Tensor input, int dim, Tensor start, int length)\n'
+                       "      didn't match because some of the arguments have invalid types: (!NoneType!, int, "
+                       '!int!, int)\n'
+                       ' * (Tensor input, int dim, int start, int length)\n'
+                       "      didn't match because some of the arguments have invalid types: (!NoneType!, int, int, "
+                       'int)\n'),
+ 'searchsorted_none': ('TypeError',
+                       'searchsorted() received an invalid combination of arguments - got (NoneType, Tensor), but '
+                       'expected one of:\n'
+                       ' * (Tensor sorted_sequence, Tensor input, *, bool out_int32 = False, bool right = False, str '
+                       'side = None, Tensor sorter = None, Tensor out = None)\n'
+                       ' * (Tensor sorted_sequence, Number self, *, bool out_int32 = False, bool right = False, str '
+                       'side = None, Tensor sorter = None, Tensor out = None)\n'),
+ 'softmax_none_input': ('TypeError', "softmax(): argument 'input' (position 1) must be Tensor, not NoneType"),
+ 'cauchy_tensor_sigma': ('TypeError', "cauchy_(): argument 'sigma' must be float, not Tensor"),
+ 'logical_not_str': ('TypeError', "logical_not(): argument 'input' (position 1) must be Tensor, not str"),
+ 'trace_none': ('TypeError', "trace(): argument 'input' (position 1) must be Tensor, not NoneType"),
+ 'copysign_none': ('TypeError',
+                   'copysign() received an invalid combination of arguments - got (Tensor, NoneType), but expected '
+                   'one of:\n'
+                   ' * (Tensor input, Tensor other, *, Tensor out = None)\n'
+                   ' * (Tensor input, Number other, *, Tensor out = None)\n'),
+ 'heaviside_none': ('TypeError', "heaviside(): argument 'input' (position 1) must be Tensor, not NoneType"),
+ 'scatter_number_src': ('ok', 'float32', (2, 3)),
  'backward_twice': ('RuntimeError',
                     'Trying to backward through the graph a second time (or directly access saved tensors after they '
                     'have already been freed). Saved intermediate values of the graph are freed when you call '

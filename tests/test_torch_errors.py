@@ -29,6 +29,11 @@ KEY_PARTS = {
     "equal_number": r"^equal\(\): argument 'other' .*must be Tensor, not int$",  # the position
     "is_same_size_none": r"^is_same_size\(\): argument 'other' .*must be Tensor, not NoneType$",
     "bernoulli_p_tensor": r"^Expected p_in >= 0 && p_in <= 1 to be true, but got false\.",  # PyTorch's asks for help
+    # PyTorch lists the overloads; tinyframe names the argument
+    "eq_none": r"^eq\(\)", "greater_list": r"^greater\(\)", "narrow_none_input": r"^narrow\(\)",
+    "searchsorted_none": r"^searchsorted\(\)", "copysign_none": r"^copysign\(\)",
+    "matrix_exp_list": r"^matrix_exp\(\): argument '\w+' \(position 1\) must be Tensor, not list$",  # input, A
+    "cauchy_tensor_sigma": r"^cauchy_\(\): argument 'sigma' must be \w+, not Tensor$",  # float, Number
 }
 
 
@@ -54,3 +59,11 @@ def test_arithmetic_of_two_numbers_gives_pytorchs_values() -> None:
     assert tf.div(2, 3).item() == pytest.approx(0.6666667) and tf.div(7, 2, rounding_mode="floor").item() == 3
     assert tf.floor_divide(7.5, 2).item() == 3.0 and tf.add(True, True).item() is True
     assert tf.add(2j, 3).item() == 3 + 2j
+
+
+def test_the_hot_path_ops_carry_no_argument_checking_wrapper() -> None:
+    # the elementwise ops check their own operands; the others fail first and are then examined (_arguments)
+    import inspect
+    for method in (tf.Tensor.add, tf.Tensor.mul_, tf.Tensor.exp, tf.Tensor.addcmul_, tf.Tensor.backward):
+        assert inspect.unwrap(method) is method
+    assert inspect.unwrap(tf.Tensor.cross) is not tf.Tensor.cross

@@ -5,6 +5,7 @@ functions PyTorch also offers as Tensor methods (``select``, ``detach``, ``conj`
 from __future__ import annotations
 
 import builtins
+import inspect
 import math
 import warnings
 from collections.abc import Sequence
@@ -12,6 +13,7 @@ from typing import Any
 
 from . import creation, dtypes
 from . import linalg as linalg_functions
+from ._arguments import checked
 from .functional import with_out
 from .ops import binary, construction, reduction, shape
 from .ops.binary import clamp
@@ -242,3 +244,9 @@ def cumulative_trapezoid(y: Tensor, x: Tensor | None = None, *, dx: Any = None, 
     if not y.is_floating_point():
         y = y.to(dtypes.get_default_dtype())
     return reduction.cumsum(_halves(y, dim) * _spacing(y, x, dx, dim), dim)
+
+
+# PyTorch's TypeErrors for arguments of a wrong type (see ``_arguments``).
+for _name in __all__:
+    if inspect.isfunction(globals()[_name]):
+        globals()[_name] = checked(globals()[_name], _name)
