@@ -392,6 +392,11 @@ CASES: dict[str, Any] = {
     "trace_none": lambda t: t.trace(None),
     "copysign_none": lambda t: t.copysign(T(t, "float32"), None),
     "heaviside_none": lambda t: t.heaviside(None, T(t, "float32")),
+    "eq_number_first": lambda t: t.eq(2, T(t, "float32")),
+    "gt_number_first": lambda t: t.gt(2.5, T(t, "float32")),
+    "where_number_condition": lambda t: t.where(True, 2, 3),
+    "remainder_numbers": lambda t: t.remainder(2, 3),
+    "fmod_numbers": lambda t: t.fmod(2.5, 3),
     "scatter_number_src": lambda t: t.scatter(T(t, "float32"), 1, t.tensor([[0], [1]]), 2.0),
     # autograd and conversions (already as PyTorch; pinned with the rest)
     "backward_twice": _twice_backward,

@@ -357,6 +357,39 @@ EXPECTED = {'bool_add_': ('RuntimeError', "result type Long can't be cast to the
                    ' * (Tensor input, Tensor other, *, Tensor out = None)\n'
                    ' * (Tensor input, Number other, *, Tensor out = None)\n'),
  'heaviside_none': ('TypeError', "heaviside(): argument 'input' (position 1) must be Tensor, not NoneType"),
+ 'eq_number_first': ('TypeError',
+                     'eq() received an invalid combination of arguments - got (int, Tensor), but expected one of:\n'
+                     ' * (Tensor input, Tensor other, *, Tensor out = None)\n'
+                     ' * (Tensor input, Number other, *, Tensor out = None)\n'),
+ 'gt_number_first': ('TypeError',
+                     'gt() received an invalid combination of arguments - got (float, Tensor), but expected one of:\n'
+                     ' * (Tensor input, Tensor other, *, Tensor out = None)\n'
+                     ' * (Tensor input, Number other, *, Tensor out = None)\n'),
+ 'where_number_condition': ('TypeError',
+                            'where() received an invalid combination of arguments - got (bool, int, int), but '
+                            'expected one of:\n'
+                            ' * (Tensor condition)\n'
+                            ' * (Tensor condition, Tensor input, Tensor other, *, Tensor out = None)\n'
+                            ' * (Tensor condition, Number self, Tensor other)\n'
+                            "      didn't match because some of the arguments have invalid types: (!bool!, !int!, "
+                            '!int!)\n'
+                            ' * (Tensor condition, Tensor input, Number other)\n'
+                            "      didn't match because some of the arguments have invalid types: (!bool!, !int!, "
+                            '!int!)\n'
+                            ' * (Tensor condition, Number self, Number other)\n'
+                            "      didn't match because some of the arguments have invalid types: (!bool!, !int!, "
+                            '!int!)\n'),
+ 'remainder_numbers': ('TypeError',
+                       'remainder() received an invalid combination of arguments - got (int, int), but expected one '
+                       'of:\n'
+                       ' * (Tensor input, Tensor other, *, Tensor out = None)\n'
+                       ' * (Number self, Tensor other)\n'
+                       "      didn't match because some of the arguments have invalid types: (!int!, !int!)\n"
+                       ' * (Tensor input, Number other, *, Tensor out = None)\n'),
+ 'fmod_numbers': ('TypeError',
+                  'fmod() received an invalid combination of arguments - got (float, int), but expected one of:\n'
+                  ' * (Tensor input, Tensor other, *, Tensor out = None)\n'
+                  ' * (Tensor input, Number other, *, Tensor out = None)\n'),
  'scatter_number_src': ('ok', 'float32', (2, 3)),
  'backward_twice': ('RuntimeError',
                     'Trying to backward through the graph a second time (or directly access saved tensors after they '

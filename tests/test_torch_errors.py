@@ -31,7 +31,9 @@ KEY_PARTS = {
     "bernoulli_p_tensor": r"^Expected p_in >= 0 && p_in <= 1 to be true, but got false\.",  # PyTorch's asks for help
     # PyTorch lists the overloads; tinyframe names the argument
     "eq_none": r"^eq\(\)", "greater_list": r"^greater\(\)", "narrow_none_input": r"^narrow\(\)",
-    "searchsorted_none": r"^searchsorted\(\)", "copysign_none": r"^copysign\(\)",
+    "searchsorted_none": r"^searchsorted\(\)", "copysign_none": r"^copysign\(\)", "eq_number_first": r"^eq\(\)",
+    "gt_number_first": r"^gt\(\)", "where_number_condition": r"^where\(\)", "remainder_numbers": r"^remainder\(\)",
+    "fmod_numbers": r"(?i)^fmod",  # tinyframe: "Fmod: expected a Tensor input, got float, int"
     "matrix_exp_list": r"^matrix_exp\(\): argument '\w+' \(position 1\) must be Tensor, not list$",  # input, A
     "cauchy_tensor_sigma": r"^cauchy_\(\): argument 'sigma' must be \w+, not Tensor$",  # float, Number
 }

@@ -933,38 +933,46 @@ def remainder(input: Any, other: Any) -> Tensor:
     return (_RemainderScalar if isinstance(other, (int, float)) else Remainder).apply(input, other)
 
 
+def _comparison(name: str, input: Any, other: Any, compute: Any) -> Tensor:
+    """A comparison of ``input``, which must be a Tensor (PyTorch's comparisons have no overload with a
+    number first: ``eq(2, t)`` is its TypeError), with a Tensor or a number."""
+    if not isinstance(input, _graph.Tensor):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    return _compare(input, other, compute)
+
+
 def eq(input: Any, other: Any) -> Tensor:
     """``input == other`` elementwise, broadcasting: a bool tensor (no gradient)."""
-    return _compare(input, other, lambda a, b: a == b)
+    return _comparison("eq", input, other, lambda a, b: a == b)
 
 
 def ne(input: Any, other: Any) -> Tensor:
     """``input != other`` elementwise, broadcasting: a bool tensor (no gradient)."""
-    return _compare(input, other, lambda a, b: a != b)
+    return _comparison("ne", input, other, lambda a, b: a != b)
 
 
 def lt(input: Any, other: Any) -> Tensor:
     """``input < other`` elementwise, broadcasting: a bool tensor (no gradient)."""
     reject_complex("lt", input, other)
-    return _compare(input, other, lambda a, b: a < b)
+    return _comparison("lt", input, other, lambda a, b: a < b)
 
 
 def le(input: Any, other: Any) -> Tensor:
     """``input <= other`` elementwise, broadcasting: a bool tensor (no gradient)."""
     reject_complex("le", input, other)
-    return _compare(input, other, lambda a, b: a <= b)
+    return _comparison("le", input, other, lambda a, b: a <= b)
 
 
 def gt(input: Any, other: Any) -> Tensor:
     """``input > other`` elementwise, broadcasting: a bool tensor (no gradient)."""
     reject_complex("gt", input, other)
-    return _compare(input, other, lambda a, b: a > b)
+    return _comparison("gt", input, other, lambda a, b: a > b)
 
 
 def ge(input: Any, other: Any) -> Tensor:
     """``input >= other`` elementwise, broadcasting: a bool tensor (no gradient)."""
     reject_complex("ge", input, other)
-    return _compare(input, other, lambda a, b: a >= b)
+    return _comparison("ge", input, other, lambda a, b: a >= b)
 
 
 def logical_and(input: Any, other: Any) -> Tensor:
