@@ -108,6 +108,11 @@ def _slice_modified(t: Any) -> Any:
     y.sum().backward()
 
 
+def _modified_under_anomaly_detection(t: Any) -> Any:
+    with t.autograd.detect_anomaly():
+        return _modified_after_saving(t, saved="output")
+
+
 def _modified_under_hooks(t: Any) -> Any:
     with t.autograd.graph.saved_tensors_hooks(lambda v: v, lambda v: v):
         x = t.ones(3, requires_grad=True)
@@ -370,6 +375,7 @@ CASES: dict[str, Any] = {
     "modified_leaf": _leaf_modified,
     "modified_through_slice": _slice_modified,
     "modified_under_saved_tensors_hooks": _modified_under_hooks,
+    "modified_under_anomaly_detection": _modified_under_anomaly_detection,
     # wrong-typed arguments: PyTorch's argument parser's TypeError (tinyframe's _arguments on the failure path)
     "cross_none_other": lambda t: t.cross(T(t, "float32"), None),
     "matrix_exp_list": lambda t: t.matrix_exp([1.0, 2.0]),

@@ -310,6 +310,12 @@ EXPECTED = {'bool_add_': ('RuntimeError', "result type Long can't be cast to the
                             'operation that failed to compute its gradient, with '
                             'torch.autograd.set_detect_anomaly(True, check_nan=False).'),
  'modified_under_saved_tensors_hooks': ('ok', 'float32', (3,)),
+ 'modified_under_anomaly_detection': ('RuntimeError',
+                                      'one of the variables needed for gradient computation has been modified by an '
+                                      'inplace operation: [torch.FloatTensor [3]], which is output 0 of Exp, is at '
+                                      'version 1; expected version 0 instead. Hint: the backtrace further above '
+                                      'shows the operation that failed to compute its gradient. The variable in '
+                                      'question was changed in there or anywhere later. Good luck!'),
  'cross_none_other': ('TypeError', "cross(): argument 'other' (position 2) must be Tensor, not NoneType"),
  'matrix_exp_list': ('TypeError', "matrix_exp(): argument 'input' (position 1) must be Tensor, not list"),
  'kron_str': ('TypeError', "kron(): argument 'other' (position 2) must be Tensor, not str"),

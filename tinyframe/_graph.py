@@ -582,10 +582,12 @@ def _inplace_message(node: Any, value: Any, kind: int, found: int, expected: int
         name = source[0].name()
         base = name.rstrip("0123456789")
         described += f", which is output {source[1]} of {base[:-8] if base.endswith('Backward') else name},"
-    return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
-            f"{described} is at version {found}; expected version {expected} instead. Hint: enable anomaly "
-            "detection to find the operation that failed to compute its gradient, with "
+    hint = ("the backtrace further above shows the operation that failed to compute its gradient. The variable "
+            "in question was changed in there or anywhere later. Good luck!" if grad_mode.ANOMALY.enabled else
+            "enable anomaly detection to find the operation that failed to compute its gradient, with "
             "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+    return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
+            f"{described} is at version {found}; expected version {expected} instead. Hint: {hint}")
 
 
 # PyTorch's legacy tensor types (``torch.FloatTensor``); tensors of other dtypes print as ``CPUBFloat16Type``.
