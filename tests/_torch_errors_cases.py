@@ -376,6 +376,9 @@ CASES: dict[str, Any] = {
     "modified_through_slice": _slice_modified,
     "modified_under_saved_tensors_hooks": _modified_under_hooks,
     "modified_under_anomaly_detection": _modified_under_anomaly_detection,
+    "unbind_output_modified": lambda t: (t.ones(2, 3, requires_grad=True) * 1).unbind()[1].mul_(2),
+    "chunk_output_modified": lambda t: (t.ones(4, requires_grad=True) * 1).chunk(2)[0].add_(1),
+    "split_sizes_output_modified": lambda t: (t.ones(4, requires_grad=True) * 1).split([1, 3])[1].add_(1),
     # wrong-typed arguments: PyTorch's argument parser's TypeError (tinyframe's _arguments on the failure path)
     "cross_none_other": lambda t: t.cross(T(t, "float32"), None),
     "matrix_exp_list": lambda t: t.matrix_exp([1.0, 2.0]),

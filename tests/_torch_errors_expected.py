@@ -316,6 +316,19 @@ EXPECTED = {'bool_add_': ('RuntimeError', "result type Long can't be cast to the
                                       'version 1; expected version 0 instead. Hint: the backtrace further above '
                                       'shows the operation that failed to compute its gradient. The variable in '
                                       'question was changed in there or anywhere later. Good luck!'),
+ 'unbind_output_modified': ('RuntimeError',
+                            'Output 1 of Unbind is a view and is being modified inplace. This view is the output of '
+                            'a function that returns multiple views. Such functions do not allow the output views to '
+                            'be modified inplace. You should replace the inplace operation by an out-of-place one.'),
+ 'chunk_output_modified': ('RuntimeError',
+                           'Output 0 of Split is a view and is being modified inplace. This view is the output of a '
+                           'function that returns multiple views. Such functions do not allow the output views to be '
+                           'modified inplace. You should replace the inplace operation by an out-of-place one.'),
+ 'split_sizes_output_modified': ('RuntimeError',
+                                 'Output 1 of SplitWithSizes is a view and is being modified inplace. This view is '
+                                 'the output of a function that returns multiple views. Such functions do not allow '
+                                 'the output views to be modified inplace. You should replace the inplace operation '
+                                 'by an out-of-place one.'),
  'cross_none_other': ('TypeError', "cross(): argument 'other' (position 2) must be Tensor, not NoneType"),
  'matrix_exp_list': ('TypeError', "matrix_exp(): argument 'input' (position 1) must be Tensor, not list"),
  'kron_str': ('TypeError', "kron(): argument 'other' (position 2) must be Tensor, not str"),
