@@ -143,3 +143,10 @@ CASES.update({
     "linalg_eig_real_input_float32": (lambda lib, x: (lambda w, v: w + v.abs().sum(-2))(
         *lib.linalg.eig(x.float())), [_real(3, 3)]),
 })
+# appended last, so the inputs drawn for the cases above stay as recorded
+CASES.update({
+    "linalg_vecdot_conjugates_x": (lambda lib, z, w: lib.linalg.vecdot(z, w, dim=0), [_complex(3, 2), _complex(3, 2)]),
+    "inner_does_not_conjugate": (lambda lib, z, w: lib.inner(z, w), [_complex(2, 3), _complex(3)]),
+    "dot_does_not_conjugate": (lambda lib, z, w: lib.dot(z, w), [_complex(4), _complex(4)]),
+    "silu_complex_without_grad": (lambda lib, z: lib.nn.functional.silu(z.detach()) * z, [_complex(4)]),
+})

@@ -194,6 +194,222 @@ EXPECTED = {'bool_add_': ('RuntimeError', "result type Long can't be cast to the
                     ' * (Tensor input, Tensor min, *, Tensor out = None)\n'
                     ' * (Tensor input, Number min, *, Tensor out = None)\n'),
  'clamp_max_only': ('ok', 'float32', (2, 3)),
+ 'silu_complex': ('ok', 'complex64', (2, 3)),
+ 'silu_module_complex': ('ok', 'complex128', (2, 3)),
+ 'silu_complex_inplace': ('ok', 'complex64', (2, 3)),
+ 'silu_complex_requiring_grad': ('RuntimeError',
+                                 'silu does not support automatic differentiation for outputs with complex dtype.'),
+ 'sigmoid_complex': ('ok', 'complex64', (2, 3)),
+ 'tanh_complex': ('ok', 'complex64', (2, 3)),
+ 'softsign_complex': ('ok', 'complex64', (2, 3)),
+ 'tanhshrink_complex': ('ok', 'complex64', (2, 3)),
+ 'relu_complex': ('NotImplementedError', 'clamp is not supported for complex types'),
+ 'hardtanh_complex': ('NotImplementedError', 'clamp is not supported for complex types'),
+ 'gelu_complex': ('NotImplementedError', '"GeluKernelImpl" not implemented for \'ComplexFloat\''),
+ 'elu_complex': ('NotImplementedError', '"elu_cpu" not implemented for \'ComplexFloat\''),
+ 'selu_complex': ('NotImplementedError', '"elu_cpu" not implemented for \'ComplexFloat\''),
+ 'leaky_relu_complex': ('NotImplementedError', '"leaky_relu_cpu" not implemented for \'ComplexFloat\''),
+ 'softplus_complex': ('NotImplementedError', '"softplus_cpu" not implemented for \'ComplexFloat\''),
+ 'logsigmoid_complex': ('NotImplementedError', '"log_sigmoid_cpu" not implemented for \'ComplexFloat\''),
+ 'hardswish_complex': ('NotImplementedError', '"hardswish_cpu" not implemented for \'ComplexFloat\''),
+ 'mish_complex': ('NotImplementedError', '"mish_cpu" not implemented for \'ComplexFloat\''),
+ 'softshrink_complex': ('NotImplementedError', '"softshrink_check" not implemented for \'ComplexFloat\''),
+ 'threshold_complex': ('NotImplementedError', '"threshold_cpu" not implemented for \'ComplexFloat\''),
+ 'threshold_bool': ('NotImplementedError', '"threshold_cpu" not implemented for \'Bool\''),
+ 'threshold_long': ('ok', 'int64', (2, 3)),
+ 'glu_complex': ('NotImplementedError', '"glu_cpu" not implemented for \'ComplexFloat\''),
+ 'softmax_complex': ('NotImplementedError', '"softmax_kernel_impl" not implemented for \'ComplexFloat\''),
+ 'prelu_complex_float_weight': ('RuntimeError', 'prelu: Type promoting not supported. Got ComplexFloat and Float'),
+ 'prelu_double_float_weight': ('RuntimeError', 'prelu: Type promoting not supported. Got Double and Float'),
+ 'get_rng_state': ('ok', 'uint8', (5056,)),
+ 'random_get_rng_state': ('ok', 'uint8', (5056,)),
+ 'generator_get_state': ('ok', 'uint8', (5056,)),
+ 'set_rng_state_ndarray': ('TypeError', 'expected a torch.ByteTensor, but got numpy.ndarray'),
+ 'generator_set_state_list': ('TypeError', 'expected a torch.ByteTensor, but got list'),
+ 'add_numbers': ('ok', 'int64', ()),
+ 'add_float_number': ('ok', 'float32', ()),
+ 'add_bools': ('ok', 'bool', ()),
+ 'add_complex_number': ('ok', 'complex64', ()),
+ 'add_numbers_alpha': ('ok', 'int64', ()),
+ 'sub_numbers': ('ok', 'float32', ()),
+ 'subtract_numbers': ('ok', 'int64', ()),
+ 'mul_numbers': ('ok', 'int64', ()),
+ 'multiply_numbers': ('ok', 'float32', ()),
+ 'div_numbers': ('ok', 'float32', ()),
+ 'div_floor_numbers': ('ok', 'int64', ()),
+ 'true_divide_numbers': ('ok', 'float32', ()),
+ 'floor_divide_numbers': ('ok', 'float32', ()),
+ 'add_numbers_out': ('ok', 'float32', ()),
+ 'add_none_number': ('TypeError', "add(): argument 'input' (position 1) must be Tensor, not NoneType"),
+ 'mul_list_number': ('TypeError', "mul(): argument 'input' (position 1) must be Tensor, not list"),
+ 'add_number_tensor': ('ok', 'float32', (2, 3)),
+ 'sub_number_tensor': ('ok', 'int64', (2, 3)),
+ 'pow_number_tensor': ('ok', 'float32', (2, 3)),
+ 'modified_input': ('RuntimeError',
+                    'one of the variables needed for gradient computation has been modified by an inplace operation: '
+                    '[torch.FloatTensor [3]], which is output 0 of Add, is at version 1; expected version 0 instead. '
+                    'Hint: enable anomaly detection to find the operation that failed to compute its gradient, with '
+                    'torch.autograd.set_detect_anomaly(True, check_nan=False).'),
+ 'modified_output': ('RuntimeError',
+                     'one of the variables needed for gradient computation has been modified by an inplace '
+                     'operation: [torch.FloatTensor [3]], which is output 0 of Exp, is at version 1; expected '
+                     'version 0 instead. Hint: enable anomaly detection to find the operation that failed to compute '
+                     'its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).'),
+ 'modified_double_input': ('RuntimeError',
+                           'one of the variables needed for gradient computation has been modified by an inplace '
+                           'operation: [torch.DoubleTensor [3]], which is output 0 of Add, is at version 1; expected '
+                           'version 0 instead. Hint: enable anomaly detection to find the operation that failed to '
+                           'compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).'),
+ 'modified_half_input': ('RuntimeError',
+                         'one of the variables needed for gradient computation has been modified by an inplace '
+                         'operation: [torch.HalfTensor [3]], which is output 0 of Add, is at version 1; expected '
+                         'version 0 instead. Hint: enable anomaly detection to find the operation that failed to '
+                         'compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).'),
+ 'modified_bfloat16_input': ('RuntimeError',
+                             'one of the variables needed for gradient computation has been modified by an inplace '
+                             'operation: [CPUBFloat16Type [3]], which is output 0 of Add, is at version 1; expected '
+                             'version 0 instead. Hint: enable anomaly detection to find the operation that failed to '
+                             'compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).'),
+ 'modified_complex_input': ('RuntimeError',
+                            'one of the variables needed for gradient computation has been modified by an inplace '
+                            'operation: [CPUComplexFloatType [3]], which is output 0 of Add, is at version 1; '
+                            'expected version 0 instead. Hint: enable anomaly detection to find the operation that '
+                            'failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, '
+                            'check_nan=False).'),
+ 'modified_custom_input': ('RuntimeError',
+                           'one of the variables needed for gradient computation has been modified by an inplace '
+                           'operation: [torch.FloatTensor [3]], which is output 0 of Add, is at version 1; expected '
+                           'version 0 instead. Hint: enable anomaly detection to find the operation that failed to '
+                           'compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).'),
+ 'modified_custom_output': ('RuntimeError',
+                            'one of the variables needed for gradient computation has been modified by an inplace '
+                            'operation: [torch.FloatTensor [3]], which is output 0 of H, is at version 1; expected '
+                            'version 0 instead. Hint: enable anomaly detection to find the operation that failed to '
+                            'compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).'),
+ 'modified_custom_second_output': ('RuntimeError',
+                                   'one of the variables needed for gradient computation has been modified by an '
+                                   'inplace operation: [torch.FloatTensor [3]], which is output 1 of M, is at '
+                                   'version 1; expected version 0 instead. Hint: enable anomaly detection to find '
+                                   'the operation that failed to compute its gradient, with '
+                                   'torch.autograd.set_detect_anomaly(True, check_nan=False).'),
+ 'modified_saved_self_read': ('RuntimeError',
+                              'one of the variables needed for gradient computation has been modified by an inplace '
+                              'operation: [torch.FloatTensor [3]], which is output 0 of Add, is at version 1; '
+                              'expected version 0 instead. Hint: enable anomaly detection to find the operation that '
+                              'failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, '
+                              'check_nan=False).'),
+ 'modified_leaf': ('RuntimeError',
+                   'one of the variables needed for gradient computation has been modified by an inplace operation: '
+                   '[torch.FloatTensor [3]] is at version 1; expected version 0 instead. Hint: enable anomaly '
+                   'detection to find the operation that failed to compute its gradient, with '
+                   'torch.autograd.set_detect_anomaly(True, check_nan=False).'),
+ 'modified_through_slice': ('RuntimeError',
+                            'one of the variables needed for gradient computation has been modified by an inplace '
+                            'operation: [torch.FloatTensor [3]], which is output 0 of torch::autograd::CopySlices, '
+                            'is at version 1; expected version 0 instead. Hint: enable anomaly detection to find the '
+                            'operation that failed to compute its gradient, with '
+                            'torch.autograd.set_detect_anomaly(True, check_nan=False).'),
+ 'modified_under_saved_tensors_hooks': ('ok', 'float32', (3,)),
+ 'modified_under_anomaly_detection': ('RuntimeError',
+                                      'one of the variables needed for gradient computation has been modified by an '
+                                      'inplace operation: [torch.FloatTensor [3]], which is output 0 of Exp, is at '
+                                      'version 1; expected version 0 instead. Hint: the backtrace further above '
+                                      'shows the operation that failed to compute its gradient. The variable in '
+                                      'question was changed in there or anywhere later. Good luck!'),
+ 'unbind_output_modified': ('RuntimeError',
+                            'Output 1 of Unbind is a view and is being modified inplace. This view is the output of '
+                            'a function that returns multiple views. Such functions do not allow the output views to '
+                            'be modified inplace. You should replace the inplace operation by an out-of-place one.'),
+ 'chunk_output_modified': ('RuntimeError',
+                           'Output 0 of Split is a view and is being modified inplace. This view is the output of a '
+                           'function that returns multiple views. Such functions do not allow the output views to be '
+                           'modified inplace. You should replace the inplace operation by an out-of-place one.'),
+ 'split_sizes_output_modified': ('RuntimeError',
+                                 'Output 1 of SplitWithSizes is a view and is being modified inplace. This view is '
+                                 'the output of a function that returns multiple views. Such functions do not allow '
+                                 'the output views to be modified inplace. You should replace the inplace operation '
+                                 'by an out-of-place one.'),
+ 'cross_none_other': ('TypeError', "cross(): argument 'other' (position 2) must be Tensor, not NoneType"),
+ 'matrix_exp_list': ('TypeError', "matrix_exp(): argument 'input' (position 1) must be Tensor, not list"),
+ 'kron_str': ('TypeError', "kron(): argument 'other' (position 2) must be Tensor, not str"),
+ 'diag_tensor_diagonal': ('TypeError', "diag(): argument 'diagonal' must be int, not Tensor"),
+ 'chunk_tensor_chunks': ('TypeError', "chunk(): argument 'chunks' (position 1) must be int, not Tensor"),
+ 'expand_as_number': ('TypeError', "expand_as(): argument 'other' (position 1) must be Tensor, not int"),
+ 'dist_none': ('TypeError', "dist(): argument 'other' (position 1) must be Tensor, not NoneType"),
+ 'eq_none': ('TypeError',
+             'eq() received an invalid combination of arguments - got (Tensor, NoneType), but expected one of:\n'
+             ' * (Tensor input, Tensor other, *, Tensor out = None)\n'
+             ' * (Tensor input, Number other, *, Tensor out = None)\n'),
+ 'ones_like_list': ('TypeError', "ones_like(): argument 'input' (position 1) must be Tensor, not list"),
+ 'numel_none': ('TypeError', "numel(): argument 'input' (position 1) must be Tensor, not NoneType"),
+ 'cumulative_trapezoid_number': ('TypeError',
+                                 "cumulative_trapezoid(): argument 'y' (position 1) must be Tensor, not int"),
+ 'greater_list': ('TypeError',
+                  'greater() received an invalid combination of arguments - got (Tensor, list), but expected one '
+                  'of:\n'
+                  ' * (Tensor input, Tensor other, *, Tensor out = None)\n'
+                  ' * (Tensor input, Number other, *, Tensor out = None)\n'),
+ 'cov_tensor_correction': ('TypeError', "cov(): argument 'correction' must be int, not Tensor"),
+ 'narrow_none_input': ('TypeError',
+                       'narrow() received an invalid combination of arguments - got (NoneType, int, int, int), but '
+                       'expected one of:\n'
+                       ' * (Tensor input, int dim, Tensor start, int length)\n'
+                       "      didn't match because some of the arguments have invalid types: (!NoneType!, int, "
+                       '!int!, int)\n'
+                       ' * (Tensor input, int dim, int start, int length)\n'
+                       "      didn't match because some of the arguments have invalid types: (!NoneType!, int, int, "
+                       'int)\n'),
+ 'searchsorted_none': ('TypeError',
+                       'searchsorted() received an invalid combination of arguments - got (NoneType, Tensor), but '
+                       'expected one of:\n'
+                       ' * (Tensor sorted_sequence, Tensor input, *, bool out_int32 = False, bool right = False, str '
+                       'side = None, Tensor sorter = None, Tensor out = None)\n'
+                       ' * (Tensor sorted_sequence, Number self, *, bool out_int32 = False, bool right = False, str '
+                       'side = None, Tensor sorter = None, Tensor out = None)\n'),
+ 'softmax_none_input': ('TypeError', "softmax(): argument 'input' (position 1) must be Tensor, not NoneType"),
+ 'cauchy_tensor_sigma': ('TypeError', "cauchy_(): argument 'sigma' must be float, not Tensor"),
+ 'logical_not_str': ('TypeError', "logical_not(): argument 'input' (position 1) must be Tensor, not str"),
+ 'trace_none': ('TypeError', "trace(): argument 'input' (position 1) must be Tensor, not NoneType"),
+ 'copysign_none': ('TypeError',
+                   'copysign() received an invalid combination of arguments - got (Tensor, NoneType), but expected '
+                   'one of:\n'
+                   ' * (Tensor input, Tensor other, *, Tensor out = None)\n'
+                   ' * (Tensor input, Number other, *, Tensor out = None)\n'),
+ 'heaviside_none': ('TypeError', "heaviside(): argument 'input' (position 1) must be Tensor, not NoneType"),
+ 'eq_number_first': ('TypeError',
+                     'eq() received an invalid combination of arguments - got (int, Tensor), but expected one of:\n'
+                     ' * (Tensor input, Tensor other, *, Tensor out = None)\n'
+                     ' * (Tensor input, Number other, *, Tensor out = None)\n'),
+ 'gt_number_first': ('TypeError',
+                     'gt() received an invalid combination of arguments - got (float, Tensor), but expected one of:\n'
+                     ' * (Tensor input, Tensor other, *, Tensor out = None)\n'
+                     ' * (Tensor input, Number other, *, Tensor out = None)\n'),
+ 'where_number_condition': ('TypeError',
+                            'where() received an invalid combination of arguments - got (bool, int, int), but '
+                            'expected one of:\n'
+                            ' * (Tensor condition)\n'
+                            ' * (Tensor condition, Tensor input, Tensor other, *, Tensor out = None)\n'
+                            ' * (Tensor condition, Number self, Tensor other)\n'
+                            "      didn't match because some of the arguments have invalid types: (!bool!, !int!, "
+                            '!int!)\n'
+                            ' * (Tensor condition, Tensor input, Number other)\n'
+                            "      didn't match because some of the arguments have invalid types: (!bool!, !int!, "
+                            '!int!)\n'
+                            ' * (Tensor condition, Number self, Number other)\n'
+                            "      didn't match because some of the arguments have invalid types: (!bool!, !int!, "
+                            '!int!)\n'),
+ 'remainder_numbers': ('TypeError',
+                       'remainder() received an invalid combination of arguments - got (int, int), but expected one '
+                       'of:\n'
+                       ' * (Tensor input, Tensor other, *, Tensor out = None)\n'
+                       ' * (Number self, Tensor other)\n'
+                       "      didn't match because some of the arguments have invalid types: (!int!, !int!)\n"
+                       ' * (Tensor input, Number other, *, Tensor out = None)\n'),
+ 'fmod_numbers': ('TypeError',
+                  'fmod() received an invalid combination of arguments - got (float, int), but expected one of:\n'
+                  ' * (Tensor input, Tensor other, *, Tensor out = None)\n'
+                  ' * (Tensor input, Number other, *, Tensor out = None)\n'),
+ 'scatter_number_src': ('ok', 'float32', (2, 3)),
  'backward_twice': ('RuntimeError',
                     'Trying to backward through the graph a second time (or directly access saved tensors after they '
                     'have already been freed). Saved intermediate values of the graph are freed when you call '

@@ -62,3 +62,29 @@ def test_fork_rng_restores_the_generators_on_exit() -> None:
     tinyframe.manual_seed(5)
     tinyframe.rand(1)
     assert tinyframe.rand(1).tolist() == pytest.approx([0.1261], abs=1e-4)  # recorded: the second draw after seed 5
+
+
+def test_rng_state_is_a_uint8_tensor_that_round_trips_through_save(tmp_path) -> None:
+    # PyTorch 2.13: torch.random.get_rng_state() and Generator.get_state() give uint8 tensors, copies of the
+    # state; torch.save keeps one as a tensor, and set_rng_state takes it back
+    tinyframe.manual_seed(3)
+    state = tinyframe.random.get_rng_state()
+    assert isinstance(state, tinyframe.Tensor) and state.dtype == tinyframe.uint8
+    state[100] = int(state[100]) ^ 1  # a copy: writing to it leaves the generator as it is
+    assert not tinyframe.equal(state, tinyframe.get_rng_state())
+    state = tinyframe.get_rng_state()
+    expected = tinyframe.rand(3)
+    tinyframe.save({"rng": state}, tmp_path / "checkpoint.pt")
+    tinyframe.rand(5)
+    loaded = tinyframe.load(tmp_path / "checkpoint.pt")["rng"]
+    assert isinstance(loaded, tinyframe.Tensor) and loaded.dtype == tinyframe.uint8
+    tinyframe.random.set_rng_state(loaded)
+    assert tinyframe.equal(tinyframe.rand(3), expected)
+    generator = tinyframe.Generator().manual_seed(4)
+    saved = generator.get_state()
+    assert isinstance(saved, tinyframe.Tensor)
+    drawn = tinyframe.rand(2, generator=generator)
+    generator.set_state(saved)
+    assert tinyframe.equal(tinyframe.rand(2, generator=generator), drawn)
+    with pytest.raises(TypeError, match="expected a torch.ByteTensor, but got numpy.ndarray"):
+        generator.set_state(saved.numpy())

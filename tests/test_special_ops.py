@@ -13,10 +13,6 @@ import tinyframe as tf
 from ._special_ops_cases import CASES
 from ._special_ops_expected import EXPECTED
 
-# PyTorch's CopySlices node reports its C++ name; tinyframe's is "CopySlices" (tests/test_indexing.py).
-_KNOWN_NAME_DIFFERENCES = {"torch::autograd::CopySlices": "CopySlices"}
-
-
 # tinyframe's trigamma (polygamma(1, x), digamma's gradient) is exact to 1e-15; PyTorch's kernel is
 # about 5e-10 off (tests/test_elementwise_table.py pins the exact values).
 _TRIGAMMA_CASES = {"polygamma_0", "polygamma_1", "psi"}
@@ -37,7 +33,7 @@ def test_values_dtypes_node_names_and_gradients_match_pytorch(name: str) -> None
     inputs = [tf.tensor(a, requires_grad=a.dtype.kind == "f") for a in arrays]
     out = fn(tf, *inputs)
     node = out.grad_fn.name() if out.grad_fn is not None else None
-    assert _KNOWN_NAME_DIFFERENCES.get(expected["node"], expected["node"]) == node
+    assert expected["node"] == node
     assert out.dtype == getattr(tf, expected["dtype"])
     _close(out.tolist(), expected["value"], 1e-9 if name in _TRIGAMMA_CASES else 1e-13)
     if isinstance(expected["grads"], str):  # PyTorch's own backward fails here; the registry checks ours

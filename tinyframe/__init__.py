@@ -22,7 +22,7 @@ from .creation import (arange, as_tensor, bartlett_window, blackman_window, empt
                        full, full_like, hamming_window, hann_window, kaiser_window, linspace, logspace, ones,
                        ones_like, rand, rand_like, randint, randint_like, randn, randn_like, randperm, tensor, zeros,
                        zeros_like)
-from .random import Generator, initial_seed, manual_seed, seed
+from .random import Generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from ._tensor_str import set_printoptions
 from .threads import get_num_threads, set_num_threads
 from .functional import *  # noqa: F401,F403  the op functions: tinyframe.exp, tinyframe.matmul, ...
@@ -68,7 +68,7 @@ __all__ = [
     "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",
     "randint", "rand_like", "randn_like", "randint_like", "randperm", "Generator", "hann_window", "hamming_window",
     "blackman_window", "bartlett_window", "kaiser_window",
-    "manual_seed", "seed", "initial_seed", "set_printoptions",
+    "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state", "set_printoptions",
     *_LAZY, "can_cast", "linalg", "return_types", "set_num_threads", "get_num_threads",
     *_functional_names,
     "amp", "autocast", "get_autocast_dtype", "is_autocast_enabled",

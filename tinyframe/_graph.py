@@ -24,7 +24,7 @@ import numpy as np
 
 from . import grad_mode
 from .device import array_module_of
-from .dtypes import BFLOAT16_NUMPY, narrow_bfloat16, widen_bfloat16
+from .dtypes import BFLOAT16_NUMPY, narrow_bfloat16, scalar_type_name, widen_bfloat16
 
 if TYPE_CHECKING:
     from .tensor import Tensor as TensorType
@@ -356,8 +356,9 @@ class Op(Node):
         values = []
         recording = self.recording
         for kind, value, counter, version in saved:
-            if counter is not None and counter[0] != version:
-                raise RuntimeError(_inplace_message(self.name(), value, kind, counter[0], version))
+            # (a value kept by a pack hook is the hook's: PyTorch checks no version there)
+            if counter is not None and counter[0] != version and value.__class__ is not Packed:
+                raise RuntimeError(_inplace_message(self, value, kind, counter[0], version))
             if value.__class__ is Packed:  # (a test, not a call: this loop runs for every saved value)
                 value = unpacked(value, kind)
             if kind == _INPUT:
@@ -382,7 +383,9 @@ class Op(Node):
         entries = [entry for entry in self._saved or () if type(entry) is tuple and entry[0] == kind]
         if index >= len(entries):
             raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{name}'")
-        _, value, counter, _ = entries[index]
+        _, value, counter, version = entries[index]
+        if counter is not None and counter[0] != version and value.__class__ is not Packed:
+            raise RuntimeError(_inplace_message(self, value, kind, counter[0], version))
         value = unpacked(value, kind)
         return value if kind == _INPUT else wrap(value, self, version_counter=counter)
 
@@ -561,7 +564,8 @@ def _describe_saved(values: Sequence[Any], inputs: tuple, arrays: list, result: 
             continue
         position = 0  # (an index loop: half the time of one over zip(inputs, arrays) for two inputs)
         for array in arrays:
-            if value is array and array is not inputs[position]:  # (a number input is its own "array")
+            # (a number input is its own "array", or, for a bfloat16 op, that number rounded: not a Tensor)
+            if value is array and isinstance(inputs[position], Tensor):
                 tensor = inputs[position]
                 counter = tensor._vc
                 if counter is None:
@@ -574,14 +578,40 @@ def _describe_saved(values: Sequence[Any], inputs: tuple, arrays: list, result: 
     return described
 
 
-def _inplace_message(node_name: str, value: Any, kind: int, found: int, expected: int) -> str:
-    shape = list(value.shape)
-    where = f"output 0 of {node_name}" if kind == _OUTPUT else f"an input of {node_name}"
-    return ("one of the variables needed for gradient computation has been modified by an inplace "
-            f"operation: [tensor of shape {shape}], which is {where}, is at version {found}; "
-            f"expected version {expected} instead. Hint: the operation that modified it ran after "
-            "the forward pass saved it; use an out-of-place version (e.g. x = x + 1, not x += 1) "
-            "or .clone() before modifying it.")
+def _inplace_message(node: Any, value: Any, kind: int, found: int, expected: int, output_nr: int = 0) -> str:
+    """PyTorch's error for a saved tensor modified in place after it was saved. It names the tensor's type
+    and sizes and the node whose output the tensor is: for a saved output the node that saved it, for a
+    saved input the input's ``grad_fn`` now (the in-place op's node; none for a leaf), by the forward
+    op's name (``Exp`` for ExpBackward0, ``G`` for a custom Function G)."""
+    if kind == _OUTPUT:
+        source, array = (node, output_nr), value
+    else:
+        source, array = (value.grad_fn, value._output_nr), value._data
+    described = f"[{_type_string(array)} {list(array.shape)}]"
+    if source[0] is not None:
+        name = source[0].name()
+        base = name.rstrip("0123456789")
+        described += f", which is output {source[1]} of {base[:-8] if base.endswith('Backward') else name},"
+    hint = ("the backtrace further above shows the operation that failed to compute its gradient. The variable "
+            "in question was changed in there or anywhere later. Good luck!" if grad_mode.ANOMALY.enabled else
+            "enable anomaly detection to find the operation that failed to compute its gradient, with "
+            "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+    return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
+            f"{described} is at version {found}; expected version {expected} instead. Hint: {hint}")
+
+
+# PyTorch's legacy tensor types (``torch.FloatTensor``); tensors of other dtypes print as ``CPUBFloat16Type``.
+_LEGACY_TYPES = frozenset(["Float", "Double", "Half", "Byte", "Char", "Short", "Int", "Long", "Bool"])
+
+
+def _type_string(array: Any) -> str:
+    """PyTorch's ``Tensor::toString()`` of a tensor with this array: ``torch.FloatTensor``,
+    ``torch.cuda.LongTensor``, ``CPUComplexFloatType``."""
+    name = scalar_type_name(array.dtype)
+    cuda = type(array) is not np.ndarray
+    if name in _LEGACY_TYPES:
+        return f"torch.{'cuda.' if cuda else ''}{name}Tensor"
+    return f"{'CUDA' if cuda else 'CPU'}{name}Type"
 
 
 def shape_error(op_name: str, inputs: tuple, cause: Exception) -> RuntimeError:

@@ -5,13 +5,15 @@ functions PyTorch also offers as Tensor methods (``select``, ``detach``, ``conj`
 from __future__ import annotations
 
 import builtins
+import inspect
 import math
 import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from . import _graph, creation, dtypes, random
+from . import creation, dtypes
 from . import linalg as linalg_functions
+from ._arguments import checked
 from .functional import with_out
 from .ops import binary, construction, reduction, shape
 from .ops.binary import clamp
@@ -24,7 +26,7 @@ __all__ = ["clip", "greater", "greater_equal", "less", "less_equal", "not_equal"
            "equal", "is_tensor", "is_floating_point", "is_nonzero", "typename", "numel", "promote_types", "result_type",
            "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
            "set_float32_matmul_precision", "get_float32_matmul_precision", "compile", "pi", "e", "inf", "nan",
-           "newaxis", "get_rng_state", "set_rng_state"]
+           "newaxis"]
 
 pi, e, inf, nan = math.pi, math.e, math.inf, math.nan
 clip = with_out(clamp)  # PyTorch's alias (its messages name clamp)
@@ -117,16 +119,6 @@ def compile(model: Any = None, **options: Any) -> Any:
     if model is None:
         return lambda fn: fn
     return model
-
-
-def get_rng_state() -> Tensor:
-    """The CPU generator's state as PyTorch's uint8 tensor of 5056 bytes (``CPUGeneratorImplState``)."""
-    return _graph.wrap(random.default_generator.get_state())
-
-
-def set_rng_state(new_state: Tensor) -> None:
-    """Restores the CPU generator's state from :func:`get_rng_state`."""
-    random.default_generator.set_state(new_state)
 
 
 # --------------------------------------------------------------------------- functions of Tensor methods
@@ -252,3 +244,9 @@ def cumulative_trapezoid(y: Tensor, x: Tensor | None = None, *, dx: Any = None, 
     if not y.is_floating_point():
         y = y.to(dtypes.get_default_dtype())
     return reduction.cumsum(_halves(y, dim) * _spacing(y, x, dx, dim), dim)
+
+
+# PyTorch's TypeErrors for arguments of a wrong type (see ``_arguments``).
+for _name in __all__:
+    if inspect.isfunction(globals()[_name]):
+        globals()[_name] = checked(globals()[_name], _name)

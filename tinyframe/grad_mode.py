@@ -18,6 +18,17 @@ class _GradState(threading.local):
 STATE = _GradState()
 
 
+class _AnomalyState:
+    """Anomaly detection's switches (``autograd.detect_anomaly``), kept at this layer so that the graph's
+    errors can word their hint as PyTorch does in that mode. Global, as PyTorch's."""
+
+    enabled = False
+    check_nan = True
+
+
+ANOMALY = _AnomalyState()
+
+
 def is_grad_enabled() -> bool:
     """True when ops record the autograd graph in this thread."""
     return STATE.enabled

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -83,8 +83,8 @@ class Generator:
         raw = self.random(2 * count)
         return (raw[0::2] << np.uint64(32)) | raw[1::2]
 
-    def get_state(self) -> np.ndarray:
-        """PyTorch's CPU generator state: the 5056 bytes of ``CPUGeneratorImplState``."""
+    def get_state(self) -> Any:
+        """PyTorch's CPU generator state: a uint8 tensor of the 5056 bytes of ``CPUGeneratorImplState``."""
         if self.device.type != "cpu":
             raise NotImplementedError("get_state is supported for CPU generators only")
         twister = self._twister or _seeded_twister(self._seed)
@@ -95,11 +95,15 @@ class Generator:
         out["state"] = twister.state["state"]["key"]
         if self._normal is not None:
             out["normal_y"], out["normal_is_valid"] = self._normal, 1
-        return np.frombuffer(out.tobytes(), dtype=np.uint8).copy()
+        return _make_tensor(np.frombuffer(out.tobytes(), dtype=np.uint8).copy())
 
     def set_state(self, state: Any) -> None:
-        """Restores a state from :meth:`get_state` (a uint8 tensor or array of 5056 bytes)."""
-        data = np.asarray(getattr(state, "_data", state))
+        """Restores a state from :meth:`get_state` (a CPU uint8 tensor of 5056 bytes)."""
+        data = getattr(state, "_data", None)
+        if not isinstance(data, np.ndarray):
+            kind = type(state)
+            name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+            raise TypeError(f"expected a torch.ByteTensor, but got {name}")
         if data.dtype != np.uint8:
             raise TypeError("RNG state must be a torch.ByteTensor")
         if data.size != _STATE_LAYOUT.itemsize:
@@ -116,6 +120,16 @@ class Generator:
         self._twister, self._state = twister, None
         self._fresh = left == 1 and int(fields["next"]) == 0
         self._normal = float(fields["normal_y"]) if fields["normal_is_valid"] else None
+
+
+def register_tensor_maker(make: Callable[[np.ndarray], Any]) -> None:
+    """Sets how ``get_state`` makes its array a Tensor: ``_graph.wrap``, which ``tensor.py`` registers
+    here as it registers its class with ``_graph``, this module lying below the layers that make Tensors."""
+    global _make_tensor
+    _make_tensor = make
+
+
+_make_tensor: Callable[[np.ndarray], Any] = np.asarray  # until tensor.py, imported with tinyframe, registers wrap
 
 
 def _seeded_twister(seed: int) -> np.random.MT19937:
@@ -168,11 +182,13 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-def get_rng_state() -> np.ndarray:
+def get_rng_state() -> Any:
+    """The CPU generator's state as PyTorch's uint8 tensor of 5056 bytes (``CPUGeneratorImplState``)."""
     return default_generator.get_state()
 
 
 def set_rng_state(state: Any) -> None:
+    """Restores the CPU generator's state from :func:`get_rng_state`."""
     default_generator.set_state(state)
 
 

@@ -12,7 +12,7 @@ from typing import Any, overload
 
 import numpy as np
 
-from . import _graph, creation, dtypes, memory_format
+from . import _graph, creation, dtypes, memory_format, random
 from . import linalg as linalg_functions
 from ._dims import Size, wrap_dim
 from ._numpy_interop import array_ufunc, operand
@@ -1960,3 +1960,4 @@ def parse_to_arguments(args: tuple, kwargs: dict) -> tuple:
 
 # Ops, the engine and the factory functions make their results with this class (see _graph).
 _graph.register_tensor_class(Tensor)
+random.register_tensor_maker(_graph.wrap)

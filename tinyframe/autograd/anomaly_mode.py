@@ -7,16 +7,12 @@ from collections.abc import Callable
 from typing import Any
 
 from ..device import array_module_of
+from ..grad_mode import ANOMALY
 
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled"]
 
 
-class _AnomalyState:
-    enabled = False
-    check_nan = True
-
-
-STATE = _AnomalyState()
+STATE = ANOMALY  # (grad_mode holds it, for the graph's messages)
 
 
 def is_anomaly_enabled() -> bool:

@@ -77,9 +77,8 @@ class FunctionCtx:
 
     def _unpack(self, entry: tuple) -> Any:
         kind, value, counter, version, output_nr = entry
-        if counter is not None and counter[0] != version:
-            raise RuntimeError(_inplace_message(type(self).__name__, value,
-                                                kind, counter[0], version))
+        if counter is not None and counter[0] != version and value.__class__ is not _graph.Packed:
+            raise RuntimeError(_inplace_message(self, value, kind, counter[0], version, output_nr))
         value = _graph.unpacked(value, kind)
         if kind == _OUTPUT:
             recording = grad_mode.STATE.enabled

@@ -760,6 +760,10 @@ def _threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fa
 
 @composed_op("ThresholdBackward0", ("input",))
 def _thresholded(input: Tensor, threshold: float, value: float) -> Tensor:
+    if isinstance(input, Tensor):
+        dtypes.check_kernel("threshold_cpu", input.dtype, "iuf")
+        if not input.dtype.is_floating_point:  # the result keeps an integer dtype: value is cast to it
+            value = int(value)
     return binary.where(binary.gt(input, threshold), input, value)
 
 
@@ -808,6 +812,9 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
                                f"{weight.numel()} and channel size = {channels}.")
         if input.ndim >= 2:
             weight = weight.reshape(channels, *([1] * (input.ndim - 2)))
+    if input.dtype != weight.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {dtypes.scalar_type_name(input.dtype)} and "
+                           f"{dtypes.scalar_type_name(weight.dtype)}")
     _require_floating("prelu", "prelu_cpu", input)
     return binary.where(binary.ge(input, 0.0), input, binary.mul(weight, input))
 

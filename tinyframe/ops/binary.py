@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph, dtypes
+from .. import _graph, creation, dtypes
 from .._graph import Op, shape_error
 from ..device import array_module_of
 from . import conversion, indexing
@@ -358,9 +358,19 @@ def _clamp_bounds(bounds: Any, has_low: bool, has_high: bool) -> tuple:
     return (bounds.pop(0) if has_low else None), (bounds.pop(0) if has_high else None)
 
 
-def _check_operand(name: str, other: Any) -> None:
-    if not isinstance(other, (_graph.Tensor, int, float, complex)):
-        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+def _operands(name: str, input: Any, other: Any) -> tuple:
+    """``(input, other)`` of ``add``, ``sub``, ``mul``, ``div`` and ``floor_divide``, the functions whose
+    Tensor arguments PyTorch's argument parser also takes as numbers: given two numbers, ``input``
+    becomes a 0-dim tensor (``add(2, 3)`` is ``tensor(5)``, ``add(2.5, 3)`` a float32 ``tensor(5.5)``)."""
+    if isinstance(input, _graph.Tensor):  # the common case: one test
+        if not isinstance(other, (_graph.Tensor, int, float, complex)):
+            raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+        return input, other
+    for position, (argument, value) in enumerate((("input", input), ("other", other)), 1):
+        if not isinstance(value, (_graph.Tensor, int, float, complex)):
+            raise TypeError(f"{name}(): argument '{argument}' (position {position}) must be Tensor, not "
+                            f"{type(value).__name__}")
+    return (input if isinstance(other, _graph.Tensor) else creation.tensor(input)), other
 
 
 # --------------------------------------------------------------------------- the elementwise table
@@ -467,14 +477,14 @@ _RemainderScalar: type[_Elementwise2] = type("_RemainderScalar", (Remainder,), {
 
 def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     """``input + alpha * other``, broadcasting."""
-    _check_operand("add", other)
+    input, other = _operands("add", input, other)
     _check_alpha(input, other, alpha)
     return Add.apply(input, other, alpha=alpha)
 
 
 def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     """``input - alpha * other``, broadcasting."""
-    _check_operand("sub", other)
+    input, other = _operands("sub", input, other)
     _check_alpha(input, other, alpha)
     return Sub.apply(input, other, alpha=alpha)
 
@@ -486,7 +496,7 @@ def _check_alpha(input: Any, other: Any, alpha: Any) -> None:
 
 def mul(input: Any, other: Any) -> Tensor:
     """``input * other``, broadcasting."""
-    _check_operand("mul", other)
+    input, other = _operands("mul", input, other)
     return Mul.apply(input, other)
 
 
@@ -495,7 +505,7 @@ def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
 
     ``rounding_mode='floor'`` or ``'trunc'`` round the quotient (not differentiable).
     """
-    _check_operand("div", other)
+    input, other = _operands("div", input, other)
     if rounding_mode is None:
         return Div.apply(input, other)
     if rounding_mode in ("floor", "trunc"):
@@ -909,6 +919,7 @@ def _is_integral(value: Any) -> bool:
 
 def floor_divide(input: Any, other: Any) -> Tensor:
     """``input // other``: the quotient rounded towards minus infinity; an integer zero divisor raises."""
+    input, other = _operands("floor_divide", input, other)
     _check_common_kernel("div_floor_cpu", "uif", input, other)
     return FloorDivide.apply(input, other)
 
@@ -922,38 +933,46 @@ def remainder(input: Any, other: Any) -> Tensor:
     return (_RemainderScalar if isinstance(other, (int, float)) else Remainder).apply(input, other)
 
 
+def _comparison(name: str, input: Any, other: Any, compute: Any) -> Tensor:
+    """A comparison of ``input``, which must be a Tensor (PyTorch's comparisons have no overload with a
+    number first: ``eq(2, t)`` is its TypeError), with a Tensor or a number."""
+    if not isinstance(input, _graph.Tensor):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    return _compare(input, other, compute)
+
+
 def eq(input: Any, other: Any) -> Tensor:
     """``input == other`` elementwise, broadcasting: a bool tensor (no gradient)."""
-    return _compare(input, other, lambda a, b: a == b)
+    return _comparison("eq", input, other, lambda a, b: a == b)
 
 
 def ne(input: Any, other: Any) -> Tensor:
     """``input != other`` elementwise, broadcasting: a bool tensor (no gradient)."""
-    return _compare(input, other, lambda a, b: a != b)
+    return _comparison("ne", input, other, lambda a, b: a != b)
 
 
 def lt(input: Any, other: Any) -> Tensor:
     """``input < other`` elementwise, broadcasting: a bool tensor (no gradient)."""
     reject_complex("lt", input, other)
-    return _compare(input, other, lambda a, b: a < b)
+    return _comparison("lt", input, other, lambda a, b: a < b)
 
 
 def le(input: Any, other: Any) -> Tensor:
     """``input <= other`` elementwise, broadcasting: a bool tensor (no gradient)."""
     reject_complex("le", input, other)
-    return _compare(input, other, lambda a, b: a <= b)
+    return _comparison("le", input, other, lambda a, b: a <= b)
 
 
 def gt(input: Any, other: Any) -> Tensor:
     """``input > other`` elementwise, broadcasting: a bool tensor (no gradient)."""
     reject_complex("gt", input, other)
-    return _compare(input, other, lambda a, b: a > b)
+    return _comparison("gt", input, other, lambda a, b: a > b)
 
 
 def ge(input: Any, other: Any) -> Tensor:
     """``input >= other`` elementwise, broadcasting: a bool tensor (no gradient)."""
     reject_complex("ge", input, other)
-    return _compare(input, other, lambda a, b: a >= b)
+    return _comparison("ge", input, other, lambda a, b: a >= b)
 
 
 def logical_and(input: Any, other: Any) -> Tensor:

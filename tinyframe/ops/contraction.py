@@ -20,6 +20,7 @@ from .._graph import Op
 from ..device import array_module_of
 from . import binary, indexing, linalg, reduction, shape
 from ._composite import composed, on_tensors
+from .complex import conj
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -227,7 +228,7 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
 
 
 def vecdot(x: Tensor, y: Tensor, dim: int) -> Tensor:
-    """``linalg.vecdot``: ``sum(x * y, dim)`` of a floating or complex ``x`` and a ``y`` of its dtype."""
+    """``linalg.vecdot``: ``sum(conj(x) * y, dim)`` of a floating or complex ``x`` and a ``y`` of its dtype."""
     for argument, value in (("x", x), ("y", y)):
         if not isinstance(value, _graph.Tensor):
             raise TypeError(f"linalg_vecdot(): argument '{argument}' must be Tensor, not {type(value).__name__}")
@@ -238,7 +239,7 @@ def vecdot(x: Tensor, y: Tensor, dim: int) -> Tensor:
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
                            f"{dtypes.scalar_type_name(x.dtype)} and y of type {dtypes.scalar_type_name(y.dtype)} "
                            "instead")
-    return reduction.sum(binary.mul(x, y), dim)
+    return reduction.sum(binary.mul(conj(x), y), dim)
 
 
 # ------------------------------------------------------------------------------------------ cdist

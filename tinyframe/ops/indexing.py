@@ -107,6 +107,12 @@ class CopySlices(Op, node_name="CopySlices"):
     ``x``'s dtype) written at a basic index. The gradient is ``g`` with the written region zeroed for
     ``x`` and ``g[index]`` for ``value``."""
 
+    def name(self) -> str:
+        """PyTorch's name of its CopySlices nodes (circular padding's too) is the C++ class's, namespace
+        included; their repr and type name show the class alone. Subclasses keep their own names."""
+        name = type(self).__name__
+        return "torch::autograd::CopySlices" if name == "CopySlices" else name
+
     @staticmethod
     def forward(ctx: CopySlices, x: Any, value: Any, *, index: tuple, pre: tuple | None) -> Any:
         ctx.shape, ctx.index, ctx.pre, ctx.module = x.shape, index, pre, ctx.xp

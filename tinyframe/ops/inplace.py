@@ -68,6 +68,11 @@ def apply(target: Tensor, op: Callable[..., Tensor], *args: Any, **kwargs: Any) 
     base = target._base
     if base is not None and target._view_index is not None:
         return _apply_to_index_view(target, base, op, args, kwargs)
+    if base is not None and getattr(target.grad_fn, "outputs_are_views", False):
+        raise RuntimeError(f"Output {target._output_nr} of {target.grad_fn.name().removesuffix('Backward0')} is a "
+                           "view and is being modified inplace. This view is the output of a function that returns "
+                           "multiple views. Such functions do not allow the output views to be modified inplace. You "
+                           "should replace the inplace operation by an out-of-place one.")
     if base is not None:
         raise RuntimeError("an in-place operation on a view (made by reshape, transpose, expand, ...) is "
                            "recorded by autograd only for views made by indexing; call .clone() on the "

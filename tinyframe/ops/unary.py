@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph, dtypes
+from .. import _graph, dtypes, grad_mode
 from .._graph import Op
 from ..device import array_module_of
 from . import binary
@@ -503,7 +503,7 @@ def _zero_of(x: Any) -> Any:
 class Silu(Op):
     @staticmethod
     def forward(ctx: Silu, x: Any) -> Any:
-        dtypes.check_kernel("silu_cpu", x.dtype, "f")
+        dtypes.check_kernel("silu_cpu", x.dtype, "fc")
         ctx.save_for_backward(x)
         return x * _sigmoid_array(ctx.xp, x)
 
@@ -958,7 +958,10 @@ def _elementwise_test(input: Tensor, name: str) -> Tensor:
 
 
 def silu(input: Tensor) -> Tensor:
-    """``input * sigmoid(input)`` (the swish function)."""
+    """``input * sigmoid(input)`` (the swish function); complex inputs too, but, as in PyTorch, not
+    differentiably."""
+    if getattr(input, "_requires_grad", False) and input.is_complex() and grad_mode.STATE.enabled:
+        raise RuntimeError("silu does not support automatic differentiation for outputs with complex dtype.")
     return Silu.apply(input)
 
 
