@@ -291,8 +291,7 @@ class Op(Node):
             result.grad_fn = None
             result._requires_grad = False
         if cls.is_view:
-            base = inputs[0]
-            result._vc, result._base = base._version_counter(), base
+            mark_view(result, inputs[0], None)
         return result
 
     @classmethod
@@ -413,6 +412,31 @@ def _widened(array: Any) -> Any:
     return array.astype(np.float32) if isinstance(array, np.ndarray) and array.dtype is BFLOAT16_NUMPY[0] else array
 
 
+# How a view was made, when in-place ops on it are refused (PyTorch's CreationMeta other than DEFAULT): in
+# no_grad mode, or as one of several outputs (split, unbind). A view of such a view inherits it.
+NO_GRAD_VIEW, MULTI_OUTPUT_VIEW = "no_grad", "multi_output"
+
+
+def mark_view(view: Any, base: Any, counter: list | None) -> None:
+    """Makes ``view`` a view of ``base``'s storage: it shares the version counter, and its ``_base`` is the
+    tensor that is no view (PyTorch's: a view of a view has the first one's base)."""
+    view._vc = base._version_counter() if counter is None else counter
+    root = base._base
+    if root is None:
+        view._base = base
+    else:
+        view._base = root
+        if base._creation is not None:
+            view._creation = base._creation
+    if not grad_mode.STATE.enabled:
+        view._creation = NO_GRAD_VIEW
+
+
+# The engine's way of running one node's backward on a gradient, as the pass under way runs every node
+# (set by ``autograd.engine``, the layer above): CopySlices runs the node of the in-place op it wraps.
+run_backward: Callable[[Node, Any], tuple]
+
+
 class MultiOutputOp(Op):
     """Base of an op with several outputs (``unbind``, ``split``, a fused LSTM layer): one node, which
     each output's ``grad_fn`` is, the output's position its ``output_nr`` (as in PyTorch).
@@ -439,7 +463,9 @@ class MultiOutputOp(Op):
             elif packed._vc is not None:  # the first output saved for backward: its version counter
                 t._vc = packed._vc
             if base is not None:
-                t._vc, t._base = counter, base
+                mark_view(t, base, counter)
+                if grad_mode.STATE.enabled:  # (in no_grad mode the view is marked NO_GRAD_VIEW)
+                    t._creation = MULTI_OUTPUT_VIEW
             outputs.append(t)
         return tuple(outputs)
 

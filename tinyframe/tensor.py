@@ -79,8 +79,8 @@ class Tensor:
 
     # Rarely set state lives in the instance dict, defaulting to these class values.
     _vc: list | None = None            # version counter, shared with views
-    _base: Tensor | None = None        # the tensor this one is a view of
-    _view_index: Any = None            # for views made by indexing: the index, so in-place ops can rebase
+    _base: Tensor | None = None        # the tensor (itself no view) whose storage this one views
+    _creation: str | None = None       # for views on which in-place ops are refused: how they were made (_graph)
     _accumulator: Any = None           # the leaf's AccumulateGrad node, made on first use
     _hooks: list | None = None         # gradient hooks of a leaf
     _post_accumulate_hooks: list | None = None  # hooks run on a leaf after its .grad is updated

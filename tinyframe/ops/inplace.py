@@ -7,13 +7,16 @@ old value and the tensor takes the op's ``grad_fn``.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .. import _graph, creation, dtypes, grad_mode, random
-from ..device import array_module_of, device_of, move_array
+from ..device import address_of, array_module_of, device_of, move_array
 from ..random import generator_for
-from .indexing import Alias, CopySlices, Index, IndexPut, _assign, _indexing_error, _is_array, _is_full, _parse, getitem
+from .indexing import Alias, Index, IndexPut, _assign, _indexing_error, _is_array, _is_full, _parse, storage_positions
 from .shape import INPLACE_FORMS
 
 if TYPE_CHECKING:
@@ -23,12 +26,38 @@ if TYPE_CHECKING:
 def _records(target: Tensor, args: tuple) -> bool:
     if not grad_mode.STATE.enabled:
         return False
-    return target._requires_grad or any(isinstance(a, _graph.Tensor) and a._requires_grad for a in args)
+    if target._requires_grad or any(isinstance(a, _graph.Tensor) and a._requires_grad for a in args):
+        return True
+    base = target._base  # a view made in no_grad mode of a base that requires grad: refused in ``_check_view``
+    return base is not None and base._requires_grad
 
 
 def _check_not_leaf(target: Tensor) -> None:
     if target.grad_fn is None and target._requires_grad and grad_mode.STATE.enabled:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+
+
+def _check_view(view: Tensor, base: Tensor) -> None:
+    """PyTorch's refusals of a recorded in-place op on a view: one made in no_grad mode or as one of several
+    outputs (its base's graph could not be rewritten correctly), and a view of a leaf that requires grad."""
+    creation = view._creation
+    if creation is not None:
+        node = view.grad_fn
+        if node is None:
+            message = "A view was created in no_grad mode and is being modified inplace with grad mode enabled."
+        else:
+            name = re.sub(r"Backward\d*$", "", node.name())
+            message = f"Output {view._output_nr} of {name} is a view and is being modified inplace."
+        if creation == _graph.MULTI_OUTPUT_VIEW:
+            raise RuntimeError(message + " This view is the output of a function that returns multiple views. Such "
+                               "functions do not allow the output views to be modified inplace. You should replace "
+                               "the inplace operation by an out-of-place one.")
+        raise RuntimeError(message + " Given that this use case is ambiguous and error-prone, it is forbidden. You can "
+                           "clarify your code by moving both the view and the inplace either both inside the no_grad "
+                           "block (if you don't want the inplace to be tracked) or both outside (if you want the "
+                           "inplace to be tracked).")
+    if view._requires_grad and base.grad_fn is None and base._requires_grad:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
 
 
 def _write(target: Tensor, data: Any) -> None:
@@ -64,14 +93,10 @@ def apply(target: Tensor, op: Callable[..., Tensor], *args: Any, **kwargs: Any) 
             result = op(target, *args, **kwargs)
         _write(target, result._data)
         return target
-    _check_not_leaf(target)
     base = target._base
-    if base is not None and target._view_index is not None:
-        return _apply_to_index_view(target, base, op, args, kwargs)
     if base is not None:
-        raise RuntimeError("an in-place operation on a view (made by reshape, transpose, expand, ...) is "
-                           "recorded by autograd only for views made by indexing; call .clone() on the "
-                           "view first")
+        return _apply_to_view(target, base, op, args, kwargs)
+    _check_not_leaf(target)
     snapshot = _graph.wrap(target._data.copy(), target.grad_fn, target._requires_grad)
     result = op(snapshot, *args, **kwargs)
     _write(target, result._data)
@@ -79,14 +104,69 @@ def apply(target: Tensor, op: Callable[..., Tensor], *args: Any, **kwargs: Any) 
     return target
 
 
-def _apply_to_index_view(view: Tensor, base: Tensor, op: Callable[..., Tensor], args: tuple, kwargs: dict) -> Tensor:
-    """An in-place op on ``base[index]``: writes through ``base[index] = ...`` so that the base's
-    graph records it (PyTorch's CopySlices), then refreshes the view's ``grad_fn``."""
-    index = view._view_index
+def _apply_to_view(view: Tensor, base: Tensor, op: Callable[..., Tensor], args: tuple, kwargs: dict) -> Tensor:
+    """A recorded in-place op on a view, as PyTorch records it: the op's node ``fn`` runs on the view's old
+    value; the base's history becomes ``CopySlices(base's old history, fn)``, and the view's ``grad_fn`` the
+    view of the new base (``AsStridedBackward0``), so that later uses of either see the write."""
+    _check_view(view, base)
+    _check_not_leaf(view)
+    region = _region(base._data, view._data)
     snapshot = _graph.wrap(view._data.copy(), view.grad_fn, view._requires_grad)
-    setitem(base, index, op(snapshot, *args, **kwargs))
-    view.grad_fn, view._requires_grad = getitem(base, index).grad_fn, True
+    result = op(snapshot, *args, **kwargs)
+    _write(view, result._data)
+    fn = result.grad_fn
+    if fn is None:  # an op without a derivative (on integers, say): nothing to record
+        return view
+    base.grad_fn, base._requires_grad = CopySlices.wrapping(fn, base, region), True
+    with grad_mode.enable_grad():
+        view.grad_fn = AsStridedView.apply(base, index=region).grad_fn
+    view._requires_grad = True
     return view
+
+
+def _region(base: Any, view: Any) -> tuple:
+    """Where ``view``'s elements lie in ``base`` (an array of the same storage and dtype): an index of
+    ``base``, one integer array of ``view``'s shape per dimension of ``base``. It is read from the arrays'
+    addresses and strides, so it holds for views made any way, and for views of views."""
+    xp = array_module_of(base)
+    size = base.itemsize
+    start = (address_of(view) - address_of(base)) // size
+    read = storage_positions(xp, view.shape, tuple(s // size for s in view.strides), start).reshape(-1)
+    if not base.flags.c_contiguous:  # memory positions to row-major positions of ``base``
+        own = storage_positions(xp, base.shape, tuple(s // size for s in base.strides), 0).reshape(-1)
+        order = xp.argsort(own)
+        read = order[xp.searchsorted(own[order], read)]
+    return tuple(i.reshape(view.shape) for i in xp.unravel_index(read, base.shape))
+
+
+class AsStridedView(Index, node_name="AsStridedBackward0"):
+    """A view read back from its base after an in-place op on it (PyTorch's regenerated view node): the
+    elements at ``index`` (from ``_region``), so the gradient goes to those elements of the base."""
+
+
+class CopySlices(_graph.Op, node_name="CopySlices"):
+    """The history of a base after an in-place op on one of its views: the base's old value with the
+    op's node ``fn`` applied at ``region`` (PyTorch's CopySlices). Its inputs are the base's old value, then
+    ``fn``'s other inputs; the gradient of ``fn``'s result goes through ``fn`` to them, and what ``fn`` gives
+    its first input goes to the base's old value at ``region``, where the rest of the base's gradient is kept."""
+
+    @classmethod
+    def wrapping(cls, fn: _graph.Node, base: Tensor, region: tuple) -> CopySlices:
+        node = _graph._new_node(cls)
+        if not isinstance(base._data, np.ndarray):
+            node.xp = array_module_of(base._data)
+        node.fn, node.region = fn, region
+        node.next_functions = fn.next_functions = (_graph.edge_of(base), *fn.next_functions[1:])
+        node._shape, node._dtype = base._data.shape, base._data.dtype
+        return node
+
+    @staticmethod
+    def backward(ctx: CopySlices, g: Any) -> tuple:
+        grads = _graph.run_backward(ctx.fn, Index.call(g, index=ctx.region))
+        if not ctx.needs_input_grad[0]:
+            return (None, *grads[1:])
+        own = grads[0] if grads and grads[0] is not None else 0
+        return (IndexPut.call(g, own, index=ctx.region, pre=None), *grads[1:])
 
 
 # --------------------------------------------------------------------------- t_, transpose_, squeeze_, unsqueeze_
@@ -147,10 +227,15 @@ def setitem(input: Tensor, index: Any, value: Any) -> None:
         if input.grad_fn is None and input._requires_grad:
             what = "a leaf Variable" if op is Index or op is Alias else "a view of a leaf Variable"
             raise RuntimeError(f"{what} that requires grad is being used in an in-place operation.")
-        direct = op is Index and pre is None and all(
-            i is Ellipsis or _is_array(i) or (type(i) is slice and _is_full(i)) for i in key)
+        if op is Index and pre is None and all(
+                i is Ellipsis or _is_array(i) or (type(i) is slice and _is_full(i)) for i in key):
+            target, at = input, key  # index_put_ on the tensor itself (IndexPutBackward0)
+        elif op is Index:  # PyTorch writes through a view (hence CopySlices): of the part before the tensors
+            target, at = Alias.apply(input, index=pre or (Ellipsis,)), key
+        else:  # or of the region itself
+            target, at = op.apply(input, index=key), (Ellipsis,)
         try:
-            apply(input, _put, value, kind=IndexPut if direct else CopySlices, index=key, pre=pre)
+            apply(target, _put, value, index=at)
         except IndexError as exc:
             raise _indexing_error(exc, data, index) from None
         return
@@ -162,8 +247,8 @@ def setitem(input: Tensor, index: Any, value: Any) -> None:
     input._bump_version()
 
 
-def _put(old: Tensor, value: Any, *, kind: type[_graph.Op], index: tuple, pre: tuple | None) -> Tensor:
-    return kind.apply(old, value, index=index, pre=pre)
+def _put(old: Tensor, value: Any, *, index: tuple) -> Tensor:
+    return IndexPut.apply(old, value, index=index, pre=None)
 
 
 def fill(target: Tensor, value: Any) -> Tensor:
