@@ -419,17 +419,23 @@ NO_GRAD_VIEW, MULTI_OUTPUT_VIEW = "no_grad", "multi_output"
 
 def mark_view(view: Any, base: Any, counter: list | None) -> None:
     """Makes ``view`` a view of ``base``'s storage: it shares the version counter, and its ``_base`` is the
-    tensor that is no view (PyTorch's: a view of a view has the first one's base)."""
-    view._vc = base._version_counter() if counter is None else counter
+    tensor that is no view (PyTorch's: a view of a view has the first one's base).
+
+    The counter, ``[version]``, also lists (weakly) the views of a base that has a history: a recorded
+    in-place op on the base or on any of its views rewrites that history, and then each of these views takes
+    its elements from the new one (``inplace.rebase_views``), as PyTorch regenerates a view's ``grad_fn``."""
+    view._vc = counter = base._version_counter() if counter is None else counter
     root = base._base
     if root is None:
-        view._base = base
+        view._base = root = base
     else:
         view._base = root
         if base._creation is not None:
             view._creation = base._creation
     if not grad_mode.STATE.enabled:
         view._creation = NO_GRAD_VIEW
+    elif root.grad_fn is not None:
+        counter.append(weakref.ref(view))
 
 
 # The engine's way of running one node's backward on a gradient, as the pass under way runs every node

@@ -8,14 +8,16 @@ old value and the tensor takes the op's ``grad_fn``.
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from .. import _graph, creation, dtypes, grad_mode, random
 from ..device import address_of, array_module_of, device_of, move_array
 from ..random import generator_for
+from .complex import ViewAsComplex, ViewAsReal
 from .indexing import Alias, Index, IndexPut, _assign, _indexing_error, _is_array, _is_full, _parse, storage_positions
 from .shape import INPLACE_FORMS
 
@@ -101,6 +103,8 @@ def apply(target: Tensor, op: Callable[..., Tensor], *args: Any, **kwargs: Any) 
     result = op(snapshot, *args, **kwargs)
     _write(target, result._data)
     target.grad_fn, target._requires_grad = result.grad_fn, result._requires_grad
+    if len(target._vc) > 1:  # (``_write`` made the counter) the base of live views
+        rebase_views(target, None)
     return target
 
 
@@ -110,7 +114,7 @@ def _apply_to_view(view: Tensor, base: Tensor, op: Callable[..., Tensor], args: 
     view of the new base (``AsStridedBackward0``), so that later uses of either see the write."""
     _check_view(view, base)
     _check_not_leaf(view)
-    region = _region(base._data, view._data)
+    region = _locate(base._data, view._data)
     snapshot = _graph.wrap(view._data.copy(), view.grad_fn, view._requires_grad)
     result = op(snapshot, *args, **kwargs)
     _write(view, result._data)
@@ -118,10 +122,23 @@ def _apply_to_view(view: Tensor, base: Tensor, op: Callable[..., Tensor], args: 
     if fn is None:  # an op without a derivative (on integers, say): nothing to record
         return view
     base.grad_fn, base._requires_grad = CopySlices.wrapping(fn, base, region), True
-    with grad_mode.enable_grad():
-        view.grad_fn = AsStridedView.apply(base, index=region).grad_fn
-    view._requires_grad = True
+    rebase_views(base, view)
     return view
+
+
+def rebase_views(base: Tensor, written: Tensor | None) -> None:
+    """After a recorded in-place op on ``base`` or on its view ``written``: each live view of ``base`` (those
+    that its version counter lists, see ``_graph.mark_view``, and ``written``) reads its elements from the
+    base's new history (``AsStridedBackward0``), as PyTorch regenerates a view's ``grad_fn``."""
+    counter = base._vc
+    views = [view for view in (ref() for ref in counter[1:]) if view is not None]
+    if written is not None and not any(view is written for view in views):
+        views.append(written)
+    counter[1:] = [weakref.ref(view) for view in views]  # (the dead ones dropped)
+    with grad_mode.enable_grad():
+        for view in views:
+            view.grad_fn = _read(_locate(base._data, view._data), base).grad_fn
+            view._requires_grad = True
 
 
 def _region(base: Any, view: Any) -> tuple:
@@ -139,6 +156,40 @@ def _region(base: Any, view: Any) -> tuple:
     return tuple(i.reshape(view.shape) for i in xp.unravel_index(read, base.shape))
 
 
+class _Region(NamedTuple):
+    """Where a view's elements lie in its base: at ``index`` of the base, or of the base seen as (real,
+    imaginary) pairs for a real view of a complex base (``real_base``: real, imag, view_as_real); a complex
+    view of a real base (``complex_view``: view_as_complex) is read there as pairs."""
+
+    index: tuple
+    real_base: bool = False
+    complex_view: bool = False
+
+
+def _locate(base: Any, view: Any) -> _Region:
+    if base.dtype.kind == "c" and view.dtype.kind != "c":
+        return _Region(_region(base[..., None].view(view.dtype), view), real_base=True)
+    if view.dtype.kind == "c" and base.dtype.kind != "c":
+        return _Region(_region(base, view[..., None].view(base.dtype)), complex_view=True)
+    return _Region(_region(base, view))
+
+
+def _read(region: _Region, base: Any) -> Any:
+    """The view's elements read from ``base`` (an array, or a Tensor and the read recorded)."""
+    source = ViewAsReal.call(base) if region.real_base else base
+    out = AsStridedView.call(source, index=region.index)
+    return ViewAsComplex.call(out) if region.complex_view else out
+
+
+def _written(region: _Region, base: Any, values: Any) -> Any:
+    """``base`` with ``values`` (of the view's shape, or a number) at the view's elements."""
+    source = ViewAsReal.call(base) if region.real_base else base
+    if region.complex_view and not isinstance(values, int):
+        values = ViewAsReal.call(values)
+    out = IndexPut.call(source, values, index=region.index, pre=None)
+    return ViewAsComplex.call(out) if region.real_base else out
+
+
 class AsStridedView(Index, node_name="AsStridedBackward0"):
     """A view read back from its base after an in-place op on it (PyTorch's regenerated view node): the
     elements at ``index`` (from ``_region``), so the gradient goes to those elements of the base."""
@@ -151,7 +202,7 @@ class CopySlices(_graph.Op, node_name="CopySlices"):
     its first input goes to the base's old value at ``region``, where the rest of the base's gradient is kept."""
 
     @classmethod
-    def wrapping(cls, fn: _graph.Node, base: Tensor, region: tuple) -> CopySlices:
+    def wrapping(cls, fn: _graph.Node, base: Tensor, region: _Region) -> CopySlices:
         node = _graph._new_node(cls)
         if not isinstance(base._data, np.ndarray):
             node.xp = array_module_of(base._data)
@@ -162,11 +213,11 @@ class CopySlices(_graph.Op, node_name="CopySlices"):
 
     @staticmethod
     def backward(ctx: CopySlices, g: Any) -> tuple:
-        grads = _graph.run_backward(ctx.fn, Index.call(g, index=ctx.region))
+        grads = _graph.run_backward(ctx.fn, _read(ctx.region, g))
         if not ctx.needs_input_grad[0]:
             return (None, *grads[1:])
         own = grads[0] if grads and grads[0] is not None else 0
-        return (IndexPut.call(g, own, index=ctx.region, pre=None), *grads[1:])
+        return (_written(ctx.region, g, own), *grads[1:])
 
 
 # --------------------------------------------------------------------------- t_, transpose_, squeeze_, unsqueeze_
