@@ -228,6 +228,7 @@ def restride(target: Tensor, view: Callable[..., Tensor], *args: Any) -> Tensor:
     _check_not_leaf(target)
     result = view(target, *args)
     target._data = result._data
+    target._bump_version()  # (as PyTorch's: the tensor's metadata changed in place)
     node = result.grad_fn
     if node is not None:
         node.__class__ = INPLACE_FORMS[type(node)]  # same op, the in-place form's name
