@@ -30,7 +30,7 @@ def _records(target: Tensor, args: tuple) -> bool:
         return False
     if target._requires_grad or any(isinstance(a, _graph.Tensor) and a._requires_grad for a in args):
         return True
-    base = target._base  # a view made in no_grad mode of a base that requires grad: refused in ``_check_view``
+    base = target._base  # a view made in no_grad mode of a base that requires grad: refused in ``check_view``
     return base is not None and base._requires_grad
 
 
@@ -39,7 +39,7 @@ def _check_not_leaf(target: Tensor) -> None:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
 
 
-def _check_view(view: Tensor, base: Tensor) -> None:
+def check_view(view: Tensor, base: Tensor) -> None:
     """PyTorch's refusals of a recorded in-place op on a view: one made in no_grad mode or as one of several
     outputs (its base's graph could not be rewritten correctly), and a view of a leaf that requires grad."""
     creation = view._creation
@@ -112,18 +112,23 @@ def _apply_to_view(view: Tensor, base: Tensor, op: Callable[..., Tensor], args: 
     """A recorded in-place op on a view, as PyTorch records it: the op's node ``fn`` runs on the view's old
     value; the base's history becomes ``CopySlices(base's old history, fn)``, and the view's ``grad_fn`` the
     view of the new base (``AsStridedBackward0``), so that later uses of either see the write."""
-    _check_view(view, base)
+    check_view(view, base)
     _check_not_leaf(view)
-    region = _locate(base._data, view._data)
     snapshot = _graph.wrap(view._data.copy(), view.grad_fn, view._requires_grad)
     result = op(snapshot, *args, **kwargs)
     _write(view, result._data)
-    fn = result.grad_fn
-    if fn is None:  # an op without a derivative (on integers, say): nothing to record
-        return view
-    base.grad_fn, base._requires_grad = CopySlices.wrapping(fn, base, region), True
-    rebase_views(base, view)
+    if result.grad_fn is not None:  # (None for an op without a derivative, on integers say)
+        rebase_history(view, result.grad_fn)
     return view
+
+
+def rebase_history(view: Tensor, fn: _graph.Node) -> None:
+    """Records that ``fn``, the node of an in-place op, wrote ``view``'s elements: ``fn`` becomes part of the
+    history of ``view``'s base (CopySlices), and every view of the base reads from that (PyTorch's
+    ``rebase_history``; the op itself, or a custom Function that marked ``view`` dirty)."""
+    base = view._base
+    base.grad_fn, base._requires_grad = CopySlices.wrapping(fn, base, _locate(base._data, view._data)), True
+    rebase_views(base, view)
 
 
 def rebase_views(base: Tensor, written: Tensor | None) -> None:
@@ -145,6 +150,8 @@ def _region(base: Any, view: Any) -> tuple:
     """Where ``view``'s elements lie in ``base`` (an array of the same storage and dtype): an index of
     ``base``, one integer array of ``view``'s shape per dimension of ``base``. It is read from the arrays'
     addresses and strides, so it holds for views made any way, and for views of views."""
+    if base.ndim == 0:  # its one element, as often as the view has dimensions (all of size 1)
+        return (None,) * view.ndim
     xp = array_module_of(base)
     size = base.itemsize
     start = (address_of(view) - address_of(base)) // size
