@@ -103,7 +103,7 @@ def apply(target: Tensor, op: Callable[..., Tensor], *args: Any, **kwargs: Any) 
     result = op(snapshot, *args, **kwargs)
     _write(target, result._data)
     target.grad_fn, target._requires_grad = result.grad_fn, result._requires_grad
-    if len(target._vc) > 1:  # (``_write`` made the counter) the base of live views
+    if len(target._vc or ()) > 1:  # the base of live views
         rebase_views(target, None)
     return target
 
@@ -127,6 +127,7 @@ def rebase_history(view: Tensor, fn: _graph.Node) -> None:
     history of ``view``'s base (CopySlices), and every view of the base reads from that (PyTorch's
     ``rebase_history``; the op itself, or a custom Function that marked ``view`` dirty)."""
     base = view._base
+    assert base is not None
     base.grad_fn, base._requires_grad = CopySlices.wrapping(fn, base, _locate(base._data, view._data)), True
     rebase_views(base, view)
 
@@ -135,7 +136,7 @@ def rebase_views(base: Tensor, written: Tensor | None) -> None:
     """After a recorded in-place op on ``base`` or on its view ``written``: each live view of ``base`` (those
     that its version counter lists, see ``_graph.mark_view``, and ``written``) reads its elements from the
     base's new history (``AsStridedBackward0``), as PyTorch regenerates a view's ``grad_fn``."""
-    counter = base._vc
+    counter = base._version_counter()
     views = [view for view in (ref() for ref in counter[1:]) if view is not None]
     if written is not None and not any(view is written for view in views):
         views.append(written)
@@ -164,11 +165,11 @@ def _region(base: Any, view: Any) -> tuple:
 
 
 class _Region(NamedTuple):
-    """Where a view's elements lie in its base: at ``index`` of the base, or of the base seen as (real,
+    """Where a view's elements lie in its base: at the index ``where`` of the base, or of the base seen as (real,
     imaginary) pairs for a real view of a complex base (``real_base``: real, imag, view_as_real); a complex
     view of a real base (``complex_view``: view_as_complex) is read there as pairs."""
 
-    index: tuple
+    where: tuple
     real_base: bool = False
     complex_view: bool = False
 
@@ -184,7 +185,7 @@ def _locate(base: Any, view: Any) -> _Region:
 def _read(region: _Region, base: Any) -> Any:
     """The view's elements read from ``base`` (an array, or a Tensor and the read recorded)."""
     source = ViewAsReal.call(base) if region.real_base else base
-    out = AsStridedView.call(source, index=region.index)
+    out = AsStridedView.call(source, index=region.where)
     return ViewAsComplex.call(out) if region.complex_view else out
 
 
@@ -193,7 +194,7 @@ def _written(region: _Region, base: Any, values: Any) -> Any:
     source = ViewAsReal.call(base) if region.real_base else base
     if region.complex_view and not isinstance(values, int):
         values = ViewAsReal.call(values)
-    out = IndexPut.call(source, values, index=region.index, pre=None)
+    out = IndexPut.call(source, values, index=region.where, pre=None)
     return ViewAsComplex.call(out) if region.real_base else out
 
 
@@ -214,12 +215,15 @@ class CopySlices(_graph.Op, node_name="CopySlices"):
         if not isinstance(base._data, np.ndarray):
             node.xp = array_module_of(base._data)
         node.fn, node.region = fn, region
+        node._saved = []  # (as PyTorch's, it is freed after a pass without retain_graph: another pass raises)
         node.next_functions = fn.next_functions = (_graph.edge_of(base), *fn.next_functions[1:])
         node._shape, node._dtype = base._data.shape, base._data.dtype
         return node
 
     @staticmethod
     def backward(ctx: CopySlices, g: Any) -> tuple:
+        if ctx._freed:
+            raise RuntimeError(_graph._FREED_MESSAGE)
         grads = _graph.run_backward(ctx.fn, _read(ctx.region, g))
         if not ctx.needs_input_grad[0]:
             return (None, *grads[1:])

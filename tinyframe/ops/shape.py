@@ -255,6 +255,7 @@ class Unbind(MultiOutputOp):
 class Clone(Op):
     @staticmethod
     def forward(ctx: Clone, a: Any, *, order: list | None) -> Any:
+        """A copy with its dimensions laid out from the outermost in memory as ``order`` says (None: row-major)."""
         if order is None:
             return a.copy()
         out = ctx.xp.empty(tuple(a.shape[d] for d in order), a.dtype).transpose(tuple(np.argsort(order)))
@@ -264,12 +265,6 @@ class Clone(Op):
     @staticmethod
     def backward(ctx: Clone, g: Any) -> Any:
         return g
-
-
-class Contiguous(Clone, node_name="CloneBackward0"):
-    @staticmethod
-    def forward(ctx: Clone, a: Any) -> Any:
-        return ctx.xp.ascontiguousarray(a)
 
 
 class Repeat(Op):
@@ -444,7 +439,7 @@ def _reshape(input: Tensor, shape: tuple) -> Tensor:
     if _viewable(a.shape, a.strides, shape):
         return ReshapeAlias.apply(input, shape=shape)
     # As PyTorch: a contiguous copy (CloneBackward0), then an unsafe view of it (UnsafeViewBackward0).
-    return UnsafeView.apply(Contiguous.apply(input), shape=shape)
+    return UnsafeView.apply(Clone.apply(input, order=None), shape=shape)
 
 
 def view(input: Tensor, *shape: Any) -> Tensor:
@@ -851,7 +846,7 @@ def contiguous(input: Tensor) -> Tensor:
     """``input`` itself when its elements are laid out in row-major order, else a row-major copy."""
     if input._data.flags.c_contiguous:
         return input
-    return Contiguous.apply(input)
+    return Clone.apply(input, order=None)
 
 
 def constant_pad_nd(input: Tensor, pad: Sequence[int], value: Any = 0) -> Tensor:
