@@ -424,18 +424,24 @@ def mark_view(view: Any, base: Any, counter: list | None) -> None:
     The counter, ``[version]``, also lists (weakly) the views of a base that has a history: a recorded
     in-place op on the base or on any of its views rewrites that history, and then each of these views takes
     its elements from the new one (``inplace.rebase_views``), as PyTorch regenerates a view's ``grad_fn``."""
-    view._vc = counter = base._version_counter() if counter is None else counter
+    if counter is None:
+        counter = base._vc
+        if counter is None:
+            counter = base._vc = [0]
+    view._vc = counter
     root = base._base
     if root is None:
-        view._base = root = base
-    else:
-        view._base = root
-        if base._creation is not None:
-            view._creation = base._creation
+        root = base
+    elif base._creation is not None:
+        view._creation = base._creation
+    view._base = root
     if not grad_mode.STATE.enabled:
         view._creation = NO_GRAD_VIEW
     elif root.grad_fn is not None:
         counter.append(weakref.ref(view))
+        size = len(counter)
+        if size >= 64 and not size & (size - 1):  # at each power of two, the dead views dropped (amortised O(1))
+            counter[1:] = [ref for ref in counter[1:] if ref() is not None]
 
 
 # The engine's way of running one node's backward on a gradient, as the pass under way runs every node
