@@ -103,3 +103,25 @@ def test_like_factories_and_clone_keep_the_layout_as_pytorch(name: str) -> None:
 @pytest.mark.parametrize("name", list(VIEW_DTYPE_CASES))
 def test_view_dtype_matches_pytorch(name: str) -> None:
     assert view_dtype(tf, *VIEW_DTYPE_CASES[name]) == VIEW_DTYPE[name]
+
+
+def test_a_write_through_a_detached_alias_leaves_the_views_of_the_original_on_its_history() -> None:
+    a = tf.arange(1.0, 5.0, dtype=tf.float64, requires_grad=True)
+    x = a * 2
+    v = x.view(2, 2)
+    d = x.detach()  # shares x's storage and version counter, not its history
+    w = tf.ones(4, dtype=tf.float64, requires_grad=True)
+    d.mul_(w)
+    assert x._version == 1 and d.grad_fn.name() == "MulBackward0" and x.grad_fn.name() == "MulBackward0"
+    v.sum().backward()
+    assert a.grad.tolist() == [2.0, 2.0, 2.0, 2.0] and w.grad is None  # PyTorch 2.13's
+
+
+def test_views_of_a_long_lived_base_are_listed_weakly_and_dropped_when_dead() -> None:
+    x = tf.ones(4, requires_grad=True) * 2
+    for _ in range(1000):
+        x.view(2, 2)
+    assert len(x._vc) <= 64  # the dead views' references are dropped as the list grows
+    kept = [x[k] for k in range(4)]
+    x.mul_(3)
+    assert all(view.grad_fn.name() == "AsStridedBackward0" for view in kept)

@@ -4,6 +4,13 @@ An in-place op computes its result with the out-of-place op of the same name, th
 the tensor's storage and bumps the version counter, so a backward formula that saved the old value
 raises instead of using the new one. While the graph is recorded, the op runs on a snapshot of the
 old value and the tensor takes the op's ``grad_fn``.
+
+On a view (``_base`` is the tensor whose storage it views) the write changes the base too, so it is
+recorded as PyTorch records it: the base's history becomes ``CopySlices``, which runs the op's node on the
+region the view occupies, and every live view of the base then reads its elements from that history
+(``AsStridedBackward0``). The region is read from the arrays' addresses and strides, so one mechanism serves
+views made by indexing, reshaping, transposing, ``diagonal``, ``unfold``, ``as_strided``, chains of them,
+and ``tensor[index] = value``.
 """
 from __future__ import annotations
 
@@ -137,10 +144,12 @@ def rebase_views(base: Tensor, written: Tensor | None) -> None:
     that its version counter lists, see ``_graph.mark_view``, and ``written``) reads its elements from the
     base's new history (``AsStridedBackward0``), as PyTorch regenerates a view's ``grad_fn``."""
     counter = base._version_counter()
-    views = [view for view in (ref() for ref in counter[1:]) if view is not None]
-    if written is not None and not any(view is written for view in views):
+    counter[1:] = [ref for ref in counter[1:] if ref() is not None]  # (the dead ones dropped)
+    # (the counter is shared with ``base.detach()`` and the views of that too, which are not rebased)
+    views = [view for view in (ref() for ref in counter[1:]) if view is not None and view._base is base]
+    if written is not None and all(view is not written for view in views):
         views.append(written)
-    counter[1:] = [weakref.ref(view) for view in views]  # (the dead ones dropped)
+        counter.append(weakref.ref(written))
     with grad_mode.enable_grad():
         for view in views:
             view.grad_fn = _read(_locate(base._data, view._data), base).grad_fn
