@@ -111,7 +111,7 @@ def apply(target: Tensor, op: Callable[..., Tensor], *args: Any, **kwargs: Any) 
     _write(target, result._data)
     target.grad_fn, target._requires_grad = result.grad_fn, result._requires_grad
     if len(target._vc or ()) > 1:  # the base of live views
-        rebase_views(target, None)
+        rebase_views(target)
     return target
 
 
@@ -135,14 +135,15 @@ def rebase_history(view: Tensor, fn: _graph.Node) -> None:
     ``rebase_history``; the op itself, or a custom Function that marked ``view`` dirty)."""
     base = view._base
     assert base is not None
-    base.grad_fn, base._requires_grad = CopySlices.wrapping(fn, base, _locate(base._data, view._data)), True
-    rebase_views(base, view)
+    region = _locate(base._data, view._data)
+    base.grad_fn, base._requires_grad = CopySlices.wrapping(fn, base, region), True
+    rebase_views(base, view, region)
 
 
-def rebase_views(base: Tensor, written: Tensor | None) -> None:
-    """After a recorded in-place op on ``base`` or on its view ``written``: each live view of ``base`` (those
-    that its version counter lists, see ``_graph.mark_view``, and ``written``) reads its elements from the
-    base's new history (``AsStridedBackward0``), as PyTorch regenerates a view's ``grad_fn``."""
+def rebase_views(base: Tensor, written: Tensor | None = None, region: _Region | None = None) -> None:
+    """After a recorded in-place op on ``base`` or on its view ``written`` (at ``region``): each live view of
+    ``base`` (those that its version counter lists, see ``_graph.mark_view``, and ``written``) reads its
+    elements from the base's new history (``AsStridedBackward0``), as PyTorch regenerates a view's ``grad_fn``."""
     counter = base._version_counter()
     counter[1:] = [ref for ref in counter[1:] if ref() is not None]  # (the dead ones dropped)
     # (the counter is shared with ``base.detach()`` and the views of that too, which are not rebased)
@@ -152,33 +153,32 @@ def rebase_views(base: Tensor, written: Tensor | None) -> None:
         counter.append(weakref.ref(written))
     with grad_mode.enable_grad():
         for view in views:
-            view.grad_fn = _read(_locate(base._data, view._data), base).grad_fn
+            where = region if view is written and region is not None else _locate(base._data, view._data)
+            view.grad_fn = _read(where, base).grad_fn
             view._requires_grad = True
 
 
-def _region(base: Any, view: Any) -> tuple:
-    """Where ``view``'s elements lie in ``base`` (an array of the same storage and dtype): an index of
-    ``base``, one integer array of ``view``'s shape per dimension of ``base``. It is read from the arrays'
+def _region(base: Any, view: Any) -> Any:
+    """Where ``view``'s elements lie in ``base`` (an array of the same storage and dtype): their positions in
+    ``base``'s elements in row-major order, an integer array of ``view``'s shape. It is read from the arrays'
     addresses and strides, so it holds for views made any way, and for views of views."""
-    if base.ndim == 0:  # its one element, as often as the view has dimensions (all of size 1)
-        return (None,) * view.ndim
     xp = array_module_of(base)
     size = base.itemsize
     start = (address_of(view) - address_of(base)) // size
-    read = storage_positions(xp, view.shape, tuple(s // size for s in view.strides), start).reshape(-1)
-    if not base.flags.c_contiguous:  # memory positions to row-major positions of ``base``
-        own = storage_positions(xp, base.shape, tuple(s // size for s in base.strides), 0).reshape(-1)
-        order = xp.argsort(own)
-        read = order[xp.searchsorted(own[order], read)]
-    return tuple(i.reshape(view.shape) for i in xp.unravel_index(read, base.shape))
+    at = storage_positions(xp, view.shape, tuple(s // size for s in view.strides), start)
+    if base.flags.c_contiguous:
+        return at
+    own = storage_positions(xp, base.shape, tuple(s // size for s in base.strides), 0).reshape(-1)
+    order = xp.argsort(own)  # memory positions to row-major positions of ``base``
+    return order[xp.searchsorted(own[order], at)]
 
 
 class _Region(NamedTuple):
-    """Where a view's elements lie in its base: at the index ``where`` of the base, or of the base seen as (real,
-    imaginary) pairs for a real view of a complex base (``real_base``: real, imag, view_as_real); a complex
-    view of a real base (``complex_view``: view_as_complex) is read there as pairs."""
+    """Where a view's elements lie in its base: at the row-major positions ``at`` of the base, or of the base
+    seen as (real, imaginary) pairs for a real view of a complex base (``real_base``: real, imag, view_as_real);
+    a complex view of a real base (``complex_view``: view_as_complex) is read there as pairs."""
 
-    where: tuple
+    at: Any
     real_base: bool = False
     complex_view: bool = False
 
@@ -194,7 +194,7 @@ def _locate(base: Any, view: Any) -> _Region:
 def _read(region: _Region, base: Any) -> Any:
     """The view's elements read from ``base`` (an array, or a Tensor and the read recorded)."""
     source = ViewAsReal.call(base) if region.real_base else base
-    out = AsStridedView.call(source, index=region.where)
+    out = AsStridedView.call(source, at=region.at)
     return ViewAsComplex.call(out) if region.complex_view else out
 
 
@@ -203,13 +203,55 @@ def _written(region: _Region, base: Any, values: Any) -> Any:
     source = ViewAsReal.call(base) if region.real_base else base
     if region.complex_view and not isinstance(values, int):
         values = ViewAsReal.call(values)
-    out = IndexPut.call(source, values, index=region.where, pre=None)
+    out = Overwritten.call(source, values, at=region.at)
     return ViewAsComplex.call(out) if region.real_base else out
 
 
-class AsStridedView(Index, node_name="AsStridedBackward0"):
-    """A view read back from its base after an in-place op on it (PyTorch's regenerated view node): the
-    elements at ``index`` (from ``_region``), so the gradient goes to those elements of the base."""
+class AsStridedView(_graph.Op, node_name="AsStridedBackward0"):
+    """The elements of ``x`` at the row-major positions ``at`` (from ``_region``): a view read back from its
+    base after an in-place op on it (PyTorch's regenerated view node). The gradient is ``g`` put back there."""
+
+    @staticmethod
+    def forward(ctx: AsStridedView, x: Any, *, at: Any) -> Any:
+        ctx.shape, ctx.at = x.shape, at
+        return x.reshape(-1)[at]
+
+    @staticmethod
+    def backward(ctx: AsStridedView, g: Any) -> Any:
+        return AsStridedViewBackward.call(g, shape=ctx.shape, at=ctx.at)
+
+
+class AsStridedViewBackward(_graph.Op, node_name="AsStridedBackwardBackward0"):
+    """``g`` at the row-major positions ``at`` of zeros of ``shape``; its gradient reads them back."""
+
+    @staticmethod
+    def forward(ctx: AsStridedViewBackward, g: Any, *, shape: tuple, at: Any) -> Any:
+        ctx.at = at
+        out = ctx.xp.zeros(shape, dtype=g.dtype)
+        out.reshape(-1)[at] = g
+        return out
+
+    @staticmethod
+    def backward(ctx: AsStridedViewBackward, gg: Any) -> Any:
+        return AsStridedView.call(gg, at=ctx.at)
+
+
+class Overwritten(_graph.Op, node_name="AsStridedScatterBackward0"):
+    """``x`` with ``values`` (broadcast) at its row-major positions ``at``: the gradient is ``g`` with those
+    positions zeroed for ``x``, and ``g`` read there for ``values``."""
+
+    @staticmethod
+    def forward(ctx: Overwritten, x: Any, values: Any, *, at: Any) -> Any:
+        ctx.at = at
+        out = x.copy()
+        out.reshape(-1)[at] = values
+        return out
+
+    @staticmethod
+    def backward(ctx: Overwritten, g: Any) -> tuple:
+        needs_x, needs_values = ctx.needs_input_grad
+        return (Overwritten.call(g, 0, at=ctx.at) if needs_x else None,
+                AsStridedView.call(g, at=ctx.at) if needs_values else None)
 
 
 class CopySlices(_graph.Op, node_name="CopySlices"):
