@@ -300,8 +300,7 @@ class Op(Node):
             result.grad_fn = None
             result._requires_grad = False
         if cls.is_view:
-            base = inputs[0]
-            result._vc, result._base = base._version_counter(), base
+            mark_view(result, inputs[0], None)
         return result
 
     @classmethod
@@ -426,6 +425,43 @@ def _widened(array: Any) -> Any:
     return array.astype(np.float32) if isinstance(array, np.ndarray) and array.dtype is BFLOAT16_NUMPY[0] else array
 
 
+# How a view was made, when in-place ops on it are refused (PyTorch's CreationMeta other than DEFAULT): in
+# no_grad mode, or as one of several outputs (split, unbind). A view of such a view inherits it.
+NO_GRAD_VIEW, MULTI_OUTPUT_VIEW = "no_grad", "multi_output"
+
+
+def mark_view(view: Any, base: Any, counter: list | None) -> None:
+    """Makes ``view`` a view of ``base``'s storage: it shares the version counter, and its ``_base`` is the
+    tensor that is no view (PyTorch's: a view of a view has the first one's base).
+
+    The counter, ``[version]``, also lists (weakly) the views of a base that has a history: a recorded
+    in-place op on the base or on any of its views rewrites that history, and then each of these views takes
+    its elements from the new one (``inplace.rebase_views``), as PyTorch regenerates a view's ``grad_fn``."""
+    if counter is None:
+        counter = base._vc
+        if counter is None:
+            counter = base._vc = [0]
+    view._vc = counter
+    root = base._base
+    if root is None:
+        root = base
+    elif base._creation is not None:
+        view._creation = base._creation
+    view._base = root
+    if not grad_mode.STATE.enabled:
+        view._creation = NO_GRAD_VIEW
+    elif root.grad_fn is not None:
+        counter.append(weakref.ref(view))
+        size = len(counter)
+        if size >= 64 and not size & (size - 1):  # at each power of two, the dead views dropped (amortised O(1))
+            counter[1:] = [ref for ref in counter[1:] if ref() is not None]
+
+
+# The engine's way of running one node's backward on a gradient, as the pass under way runs every node
+# (set by ``autograd.engine``, the layer above): CopySlices runs the node of the in-place op it wraps.
+run_backward: Callable[[Node, Any], tuple]
+
+
 class MultiOutputOp(Op):
     """Base of an op with several outputs (``unbind``, ``split``, a fused LSTM layer): one node, which
     each output's ``grad_fn`` is, the output's position its ``output_nr`` (as in PyTorch).
@@ -452,7 +488,9 @@ class MultiOutputOp(Op):
             elif packed._vc is not None:  # the first output saved for backward: its version counter
                 t._vc = packed._vc
             if base is not None:
-                t._vc, t._base = counter, base
+                mark_view(t, base, counter)
+                if grad_mode.STATE.enabled:  # (in no_grad mode the view is marked NO_GRAD_VIEW)
+                    t._creation = MULTI_OUTPUT_VIEW
             outputs.append(t)
         return tuple(outputs)
 

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import _graph, dtypes, random
 from .device import array_module, as_device, check_dtype_on, device_of, move_array
+from .memory_format import contiguous_format
 from .random import Generator, generator_for
 
 if TYPE_CHECKING:
@@ -249,24 +250,73 @@ def _like(input: Tensor, dtype: Any, device: Any) -> tuple:
     return input.shape, dtype or input.dtype, device or input.device
 
 
-def zeros_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    shape, dtype, device = _like(input, dtype, device)
-    return zeros(shape, dtype=dtype, device=device, requires_grad=requires_grad)
+def _laid_out_like(input: Tensor, make: Callable[[tuple], Tensor], memory_format: Any = None) -> Tensor:
+    """``make(shape)``'s tensor of ``input``'s shape, laid out in memory as ``input`` is (PyTorch's default
+    ``preserve_format``, see ``preserved_order``): made in that order, then its dimensions put back."""
+    order = None if memory_format is contiguous_format else preserved_order(input._data)
+    if order is None:
+        return make(tuple(input.shape))
+    out = make(tuple(input.shape[d] for d in order))
+    out._data = out._data.transpose(tuple(np.argsort(order)))
+    return out
 
 
-def ones_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    shape, dtype, device = _like(input, dtype, device)
-    return ones(shape, dtype=dtype, device=device, requires_grad=requires_grad)
+def preserved_order(data: Any) -> list | None:
+    """The dimensions of ``data`` from the outermost in memory to the innermost, the order in which
+    PyTorch's ``preserve_format`` lays out a tensor made like it (``empty_like``, ``clone``); None for
+    row-major order. As PyTorch's ``infer_dense_strides``: by decreasing stride, the larger size outer
+    between equal strides, and a dimension of stride 0 (an expanded one) left where it is."""
+    strides, shape = data.strides, data.shape
+
+    def swap(inner: int, outer: int) -> int:  # 1: ``inner`` belongs outside ``outer``; -1: it does not; 0: unknown
+        if strides[inner] == 0 or strides[outer] == 0:
+            return 0
+        if strides[inner] != strides[outer]:
+            return 1 if strides[inner] > strides[outer] else -1
+        return 1 if shape[inner] > shape[outer] else 0
+
+    perm = list(range(data.ndim))[::-1]  # innermost first; an insertion sort, as PyTorch's
+    for i in range(1, len(perm)):
+        moving = i
+        for k in range(i - 1, -1, -1):
+            verdict = swap(perm[k], perm[moving])
+            if verdict > 0:
+                perm[k], perm[moving] = perm[moving], perm[k]
+                moving = k
+            elif verdict < 0:
+                break
+    order = perm[::-1]
+    return None if order == sorted(order) else order
 
 
-def empty_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    return zeros_like(input, dtype=dtype, device=device, requires_grad=requires_grad)
+def zeros_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False,
+               memory_format: Any = None) -> Tensor:
+    """Zeros of ``input``'s shape (and dtype, device), laid out as ``input`` is (see ``preserved_order``)."""
+    _, dtype, device = _like(input, dtype, device)
+    return _laid_out_like(input, lambda shape: zeros(shape, dtype=dtype, device=device, requires_grad=requires_grad),
+                          memory_format)
+
+
+def ones_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False,
+              memory_format: Any = None) -> Tensor:
+    """Ones of ``input``'s shape (and dtype, device), laid out as ``input`` is (see ``preserved_order``)."""
+    _, dtype, device = _like(input, dtype, device)
+    return _laid_out_like(input, lambda shape: ones(shape, dtype=dtype, device=device, requires_grad=requires_grad),
+                          memory_format)
+
+
+def empty_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False,
+               memory_format: Any = None) -> Tensor:
+    """A tensor like ``zeros_like``'s (PyTorch leaves its elements uninitialised)."""
+    return zeros_like(input, dtype=dtype, device=device, requires_grad=requires_grad, memory_format=memory_format)
 
 
 def full_like(input: Tensor, fill_value: Any, *, dtype: Any = None, device: Any = None,
-              requires_grad: bool = False) -> Tensor:
-    shape, dtype, device = _like(input, dtype, device)
-    return full(shape, fill_value, dtype=dtype, device=device, requires_grad=requires_grad)
+              requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    """``fill_value`` in ``input``'s shape (and dtype, device), laid out as ``input`` is."""
+    _, dtype, device = _like(input, dtype, device)
+    return _laid_out_like(input, lambda shape: full(shape, fill_value, dtype=dtype, device=device,
+                                                    requires_grad=requires_grad), memory_format)
 
 
 def arange(start: Any = 0, end: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None,
@@ -463,38 +513,18 @@ def randn_like(input: Tensor, *, dtype: Any = None, device: Any = None) -> Tenso
 
 
 def _random_like(input: Tensor, draw: Any, dtype: Any, device: Any) -> Tensor:
-    """PyTorch's ``preserve_format``: the result of a dense, non-overlapping input (a transpose, a
-    permutation, channels_last) has the input's strides and the samples fill it in memory order, a
-    non-contiguous output, which PyTorch's normal fills one pair at a time, not 16 at a time; any other
-    input gets a contiguous result."""
-    shape, dtype, device = _like(input, dtype, device)
-    order = _memory_order(input._data)
-    if order is None:
-        return _random(tuple(shape), draw, dtype, device, None, False)
-    if draw is random.normal:
+    """Samples laid out as ``input`` is (PyTorch's ``preserve_format``, see ``preserved_order``), filled in
+    memory order; PyTorch's normal fills a non-contiguous output one pair at a time, not 16 at a time."""
+    _, dtype, device = _like(input, dtype, device)
+    if draw is random.normal and preserved_order(input._data) is not None:
         draw = functools.partial(random.normal, contiguous=False)
-    out = _random(tuple(shape[d] for d in order), draw, dtype, device, None, False)
-    out._data = out._data.transpose(tuple(np.argsort(order)))
-    return out
-
-
-def _memory_order(data: Any) -> list | None:
-    """The dimensions of a dense, non-overlapping, non-contiguous array from the outermost in memory to
-    the innermost; None for any other array."""
-    if data.flags.c_contiguous:
-        return None
-    order = sorted(range(data.ndim), key=lambda d: -data.strides[d])
-    expected = data.itemsize
-    for d in reversed(order):
-        if data.shape[d] != 1:
-            if data.strides[d] != expected:
-                return None
-            expected *= data.shape[d]
-    return order
+    return _laid_out_like(input, lambda shape: _random(shape, draw, dtype, device, None, False))
 
 
 def randint_like(input: Tensor, low: int, high: int | None = None, *, dtype: Any = None) -> Tensor:
-    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype, device=input.device)
+    """Integers in ``[low, high)`` shaped and laid out like ``input``."""
+    return _laid_out_like(input, lambda shape: randint(low, high, shape, dtype=dtype or input.dtype,
+                                                       device=input.device))
 
 
 def randperm(n: int, *, generator: Generator | None = None, dtype: Any = None, device: Any = None) -> Tensor:

@@ -1,8 +1,10 @@
 """PyTorch's memory formats (``torch.channels_last``, ...) and layouts (``torch.strided``), accepted where
 PyTorch takes them.
 
-tinyframe keeps every tensor in one row-major layout, so asking for a format changes no values
-and no results: ``x.to(memory_format=tinyframe.channels_last)`` returns ``x`` as it is.
+Asking for a format changes no values and no results: ``x.to(memory_format=tinyframe.channels_last)``
+returns ``x`` as it is. Layouts other than row-major come from views (a transpose) and from what is made
+like them: the ``*_like`` factories and ``clone`` keep their input's memory order (``preserve_format``,
+their default) unless given ``memory_format=contiguous_format``.
 """
 from __future__ import annotations
 

@@ -79,8 +79,8 @@ class Tensor:
 
     # Rarely set state lives in the instance dict, defaulting to these class values.
     _vc: list | None = None            # version counter, shared with views
-    _base: Tensor | None = None        # the tensor this one is a view of
-    _view_index: Any = None            # for views made by indexing: the index, so in-place ops can rebase
+    _base: Tensor | None = None        # the tensor (itself no view) whose storage this one views
+    _creation: str | None = None       # for views on which in-place ops are refused: how they were made (_graph)
     _accumulator: Any = None           # the leaf's AccumulateGrad node, made on first use
     _hooks: list | None = None         # gradient hooks of a leaf
     _post_accumulate_hooks: list | None = None  # hooks run on a leaf after its .grad is updated
@@ -1027,10 +1027,13 @@ class Tensor:
     def reshape(self, *shape: Any) -> Tensor:
         return shape_ops.reshape(self, *shape)
 
-    def view(self, *shape: Any) -> Tensor:
-        """The same data seen with another ``shape`` (one size may be -1); the tensor must be contiguous enough."""
-        if len(shape) == 1 and isinstance(shape[0], (dtypes.dtype, type)):
-            raise NotImplementedError("view(dtype) is not supported; use .to(dtype)")
+    def view(self, *shape: Any, dtype: dtypes.dtype | None = None) -> Tensor:
+        """The same data seen with another ``shape`` (one size may be -1; the tensor must be contiguous
+        enough), or ``view(dtype)``: its memory read as elements of another dtype (see ``view_dtype``)."""
+        if len(shape) == 1 and isinstance(shape[0], dtypes.dtype):
+            dtype, shape = shape[0], ()
+        if dtype is not None and not shape:
+            return shape_ops.view_dtype(self, dtype)
         return shape_ops.view(self, *shape)
 
     def view_as(self, other: Tensor) -> Tensor:
@@ -1124,8 +1127,8 @@ class Tensor:
     def unbind(self, dim: builtins.int = 0) -> tuple:
         return shape_ops.unbind(self, dim)
 
-    def clone(self) -> Tensor:
-        return shape_ops.clone(self)
+    def clone(self, *, memory_format: Any = None) -> Tensor:
+        return shape_ops.clone(self, memory_format=memory_format)
 
     def contiguous(self, memory_format: Any = None) -> Tensor:
         """The tensor with its elements in row-major order: ``self`` if they already are, else a copy.

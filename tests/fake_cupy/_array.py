@@ -250,6 +250,13 @@ class ndarray:  # noqa: N801 -- CuPy's class name
         return self._data.ndim
 
     @property
+    def __cuda_array_interface__(self) -> dict:
+        """CuPy's description of the array's memory: its address, shape, strides and type (no copy)."""
+        host = self._data.__array_interface__
+        return {"data": host["data"], "shape": host["shape"], "strides": self._data.strides, "typestr": host["typestr"],
+                "version": 3}
+
+    @property
     def size(self) -> int:
         return self._data.size
 

@@ -32,6 +32,30 @@ def _scatter_add_reference(a: np.ndarray, src: np.ndarray) -> np.ndarray:
     return out
 
 
+def _written_through_view(x: tf.Tensor, w: tf.Tensor) -> tf.Tensor:
+    y = x.sin()
+    y.view(4, 3).t()[:, 1:].mul_(w)  # a slice of a transpose of a view
+    return y * x
+
+
+def _written_through_view_reference(a: np.ndarray, w: np.ndarray) -> np.ndarray:
+    y = np.sin(a)
+    y.reshape(4, 3).T[:, 1:] *= w
+    return y * a
+
+
+def _copied_into_diagonal(x: tf.Tensor, w: tf.Tensor) -> tf.Tensor:
+    y = x.sin()
+    y.diagonal().copy_(w * x[0, :3])
+    return y.unsqueeze(0).squeeze(0).clone() * 2
+
+
+def _copied_into_diagonal_reference(a: np.ndarray, w: np.ndarray) -> np.ndarray:
+    y = np.sin(a)
+    y[np.arange(3), np.arange(3)] = w * a[0, :3]
+    return y * 2
+
+
 CASES: list[OpCase] = [
     OpCase("getitem_int", lambda x: x[1], lambda a: a[1], [(3, 4)]),
     OpCase("getitem_int_0dim_result", lambda x: x[2, -1], lambda a: a[2, -1], [(3, 4)]),
@@ -82,4 +106,10 @@ CASES: list[OpCase] = [
     OpCase("fill_tensor", lambda x, v: (x * 1.0).fill_(v) * x, lambda a, v: v * a, [(3, 4), ()]),
     OpCase("fill_number", lambda x: (x * 1.0).fill_(0.5) * x, lambda a: 0.5 * a, [(3, 4)]),
     OpCase("zero_", lambda x: (x * 1.0).zero_() + x, lambda a: a, [(3, 4)]),
+    # In-place ops on views (CopySlices over the base, AsStridedBackward0 for the view).
+    OpCase("mul_on_a_transposed_slice", lambda x, w: _written_through_view(x, w), _written_through_view_reference,
+           [(3, 4), (3, 3)]),
+    OpCase("copy_into_a_diagonal", lambda x, w: _copied_into_diagonal(x, w), _copied_into_diagonal_reference,
+           [(3, 4), (3,)]),
 ]
+

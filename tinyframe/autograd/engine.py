@@ -357,6 +357,20 @@ def _call_recorded_backward(node: Node, g: Any) -> tuple:
     return result if type(result) is tuple else (result,)
 
 
+def run_backward(node: Node, g: Any) -> tuple:
+    """``node``'s backward on ``g``, as the pass under way runs a node: on arrays, or recorded when ``g`` is a
+    Tensor (``create_graph``). For a node that wraps another (CopySlices); ``_graph.run_backward``."""
+    if isinstance(g, _graph.Tensor):
+        return _call_recorded_backward(node, g)
+    if node.backward is None:
+        return _backward_of_composition_on_arrays(node, g)
+    grads = node.backward(node, g)
+    return grads if type(grads) is tuple else (grads,)
+
+
+_graph.run_backward = run_backward
+
+
 def _backward_of_composition(node: Node, g: Any, create_graph: bool = True, retain_graph: bool | None = None) -> tuple:
     """The vector-Jacobian product of the op's composition of recordable ops (see ``Op.compose``)."""
     inputs, out = node.compose(node)

@@ -31,6 +31,7 @@ import numpy as np
 from .. import _graph, grad_mode
 from .._graph import _FREED_MESSAGE, _INPUT, _OUTPUT, Node, _inplace_message, _new_counter, edges_of
 from ..device import array_module_of
+from ..ops import inplace
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -249,11 +250,16 @@ def _result(ctx: BackwardCFunction, out: Tensor, differentiable: bool, k: int = 
     if id(out) not in getattr(ctx, "_dirty", ()):
         result = _graph.wrap(out._data, ctx if differentiable else None, differentiable)
     else:
-        if out.grad_fn is None and out._requires_grad and grad_mode.STATE.enabled:
+        base = out._base
+        if base is not None and differentiable:
+            inplace.check_view(out, base)
+        elif out.grad_fn is None and out._requires_grad and grad_mode.STATE.enabled:
             raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
         out._bump_version()
         result = out
-        if differentiable:
+        if differentiable and base is not None:
+            inplace.rebase_history(out, ctx)
+        elif differentiable:
             result.grad_fn, result._requires_grad = ctx, True
     if differentiable and k:
         result._output_nr = k

@@ -201,8 +201,8 @@ class AsStrided(Op):
                                f"itemsize {a.itemsize} requiring a storage size of {needed * a.itemsize} are out of "
                                f"bounds for storage of size {storage.size * a.itemsize}")
         ctx.storage_size = storage.size
-        ctx.read = _positions(xp, size, stride, offset)
-        ctx.own = _positions(xp, a.shape, tuple(n // a.itemsize for n in a.strides), start)
+        ctx.read = indexing.storage_positions(xp, size, stride, offset)
+        ctx.own = indexing.storage_positions(xp, a.shape, tuple(n // a.itemsize for n in a.strides), start)
         return xp.lib.stride_tricks.as_strided(storage[offset:], size, tuple(n * a.itemsize for n in stride))
 
     @staticmethod
@@ -218,14 +218,6 @@ def _storage_of(xp: Any, a: Any) -> tuple:
         if root.flags.c_contiguous:
             return root.reshape(-1), start
     return xp.ascontiguousarray(a).reshape(-1), 0
-
-
-def _positions(xp: Any, shape: tuple, stride: tuple, offset: int) -> Any:
-    """The storage position of every element of a ``shape`` view with ``stride`` from ``offset``."""
-    positions = xp.full(shape, offset, dtype=np.int64)
-    for d, (n, s) in enumerate(zip(shape, stride)):
-        positions += (xp.arange(n) * s).reshape((n,) + (1,) * (len(shape) - d - 1))
-    return positions
 
 
 def _as_strided_grad(ctx: AsStrided, g: Tensor) -> Tensor:

@@ -102,19 +102,19 @@ class IndexPutImpl(Op):
         return _take(g, ctx.index, ctx.pre)
 
 
-class CopySlices(Op, node_name="CopySlices"):
-    """``x[index] = value`` recorded out of place: ``out = x`` with ``value`` (broadcast, cast to
-    ``x``'s dtype) written at a basic index. The gradient is ``g`` with the written region zeroed for
-    ``x`` and ``g[index]`` for ``value``."""
+def copy_slices_name(node: Op) -> str:
+    """``name()`` of PyTorch's CopySlices nodes (a write through a view, circular padding): the C++ class's,
+    namespace included; their repr and type name show the class alone."""
+    return "torch::autograd::CopySlices"
 
-    def name(self) -> str:
-        """PyTorch's name of its CopySlices nodes (circular padding's too) is the C++ class's, namespace
-        included; their repr and type name show the class alone. Subclasses keep their own names."""
-        name = type(self).__name__
-        return "torch::autograd::CopySlices" if name == "CopySlices" else name
+
+class IndexPut(Op):
+    """``x[index] = value`` recorded out of place (PyTorch's ``index_put_``): ``out = x`` with ``value``
+    (broadcast, cast to ``x``'s dtype) written at ``[pre][index]``. The gradient is ``g`` with the written
+    region zeroed for ``x`` and ``g[index]`` for ``value``."""
 
     @staticmethod
-    def forward(ctx: CopySlices, x: Any, value: Any, *, index: tuple, pre: tuple | None) -> Any:
+    def forward(ctx: IndexPut, x: Any, value: Any, *, index: tuple, pre: tuple | None) -> Any:
         ctx.shape, ctx.index, ctx.pre, ctx.module = x.shape, index, pre, ctx.xp
         ctx.value_ndim = getattr(value, "ndim", 0)
         out = x.copy()
@@ -123,7 +123,7 @@ class CopySlices(Op, node_name="CopySlices"):
         return out
 
     @staticmethod
-    def backward(ctx: CopySlices, g: Any) -> tuple:
+    def backward(ctx: IndexPut, g: Any) -> tuple:
         needs_x, needs_value = ctx.needs_input_grad
         gx = gv = None
         if needs_x:
@@ -135,11 +135,6 @@ class CopySlices(Op, node_name="CopySlices"):
             if gv.ndim < ctx.value_ndim:  # NumPy drops a value's leading 1-sized dimensions
                 gv = gv.reshape((1,) * (ctx.value_ndim - gv.ndim) + tuple(gv.shape))
         return gx, gv
-
-
-class IndexPut(CopySlices, node_name="IndexPutBackward0"):
-    """``x[index] = value`` at an index of tensors, full slices and ``...`` only (PyTorch's
-    ``index_put_``); PyTorch writes other advanced indices through a view, hence CopySlices."""
 
 
 class MaskedFill(Op):
@@ -219,6 +214,14 @@ def _scatter_array(xp: Any, g: Any, shape: tuple, index: tuple, pre: tuple | Non
     else:
         target[index] = g
     return out
+
+
+def storage_positions(xp: Any, shape: tuple, stride: tuple, offset: int) -> Any:
+    """The storage position of every element of a ``shape`` view with ``stride`` from ``offset``."""
+    positions = xp.full(shape, offset, dtype=np.int64)
+    for d, (n, s) in enumerate(zip(shape, stride)):
+        positions += (xp.arange(n) * s).reshape((n,) + (1,) * (len(shape) - d - 1))
+    return positions
 
 
 def _assign(target: Any, index: tuple, value: Any, basic: bool) -> None:
@@ -471,11 +474,9 @@ def getitem(input: Tensor, index: Any) -> Tensor:
     try:
         if op is Index:
             return Index.apply(input, index=key, pre=pre)
-        out = op.apply(input, index=key)
+        return op.apply(input, index=key)
     except IndexError as exc:
         raise _indexing_error(exc, data, index) from None
-    out._view_index = key
-    return out
 
 
 # ------------------------------------------------------------------------------ public functions

@@ -4,16 +4,39 @@ An in-place op computes its result with the out-of-place op of the same name, th
 the tensor's storage and bumps the version counter, so a backward formula that saved the old value
 raises instead of using the new one. While the graph is recorded, the op runs on a snapshot of the
 old value and the tensor takes the op's ``grad_fn``.
+
+On a view (``_base`` is the tensor whose storage it views) the write changes the base too, so it is
+recorded as PyTorch records it: the base's history becomes ``CopySlices``, which runs the op's node on the
+region the view occupies, and every live view of the base then reads its elements from that history
+(``AsStridedBackward0``). The region is read from the arrays' addresses and strides, so one mechanism serves
+views made by indexing, reshaping, transposing, ``diagonal``, ``unfold``, ``as_strided``, chains of them,
+and ``tensor[index] = value``.
 """
 from __future__ import annotations
 
+import re
+import weakref
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
 
 from .. import _graph, creation, dtypes, grad_mode, random
-from ..device import array_module_of, device_of, move_array
+from ..device import address_of, array_module_of, device_of, move_array
 from ..random import generator_for
-from .indexing import Alias, CopySlices, Index, IndexPut, _assign, _indexing_error, _is_array, _is_full, _parse, getitem
+from .complex import ViewAsComplex, ViewAsReal
+from .indexing import (
+    Alias,
+    Index,
+    IndexPut,
+    _assign,
+    _indexing_error,
+    _is_array,
+    _is_full,
+    _parse,
+    copy_slices_name,
+    storage_positions,
+)
 from .shape import INPLACE_FORMS
 
 if TYPE_CHECKING:
@@ -23,12 +46,38 @@ if TYPE_CHECKING:
 def _records(target: Tensor, args: tuple) -> bool:
     if not grad_mode.STATE.enabled:
         return False
-    return target._requires_grad or any(isinstance(a, _graph.Tensor) and a._requires_grad for a in args)
+    if target._requires_grad or any(isinstance(a, _graph.Tensor) and a._requires_grad for a in args):
+        return True
+    base = target._base  # a view made in no_grad mode of a base that requires grad: refused in ``check_view``
+    return base is not None and base._requires_grad
 
 
 def _check_not_leaf(target: Tensor) -> None:
     if target.grad_fn is None and target._requires_grad and grad_mode.STATE.enabled:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+
+
+def check_view(view: Tensor, base: Tensor) -> None:
+    """PyTorch's refusals of a recorded in-place op on a view: one made in no_grad mode or as one of several
+    outputs (its base's graph could not be rewritten correctly), and a view of a leaf that requires grad."""
+    creation = view._creation
+    if creation is not None:
+        node = view.grad_fn
+        if node is None:
+            message = "A view was created in no_grad mode and is being modified inplace with grad mode enabled."
+        else:
+            name = re.sub(r"Backward\d*$", "", node.name())
+            message = f"Output {view._output_nr} of {name} is a view and is being modified inplace."
+        if creation == _graph.MULTI_OUTPUT_VIEW:
+            raise RuntimeError(message + " This view is the output of a function that returns multiple views. Such "
+                               "functions do not allow the output views to be modified inplace. You should replace "
+                               "the inplace operation by an out-of-place one.")
+        raise RuntimeError(message + " Given that this use case is ambiguous and error-prone, it is forbidden. You can "
+                           "clarify your code by moving both the view and the inplace either both inside the no_grad "
+                           "block (if you don't want the inplace to be tracked) or both outside (if you want the "
+                           "inplace to be tracked).")
+    if view._requires_grad and base.grad_fn is None and base._requires_grad:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
 
 
 def _write(target: Tensor, data: Any) -> None:
@@ -64,34 +113,186 @@ def apply(target: Tensor, op: Callable[..., Tensor], *args: Any, **kwargs: Any) 
             result = op(target, *args, **kwargs)
         _write(target, result._data)
         return target
-    _check_not_leaf(target)
     base = target._base
-    if base is not None and target._view_index is not None:
-        return _apply_to_index_view(target, base, op, args, kwargs)
-    if base is not None and getattr(target.grad_fn, "outputs_are_views", False):
-        raise RuntimeError(f"Output {target._output_nr} of {target.grad_fn.name().removesuffix('Backward0')} is a "
-                           "view and is being modified inplace. This view is the output of a function that returns "
-                           "multiple views. Such functions do not allow the output views to be modified inplace. You "
-                           "should replace the inplace operation by an out-of-place one.")
     if base is not None:
-        raise RuntimeError("an in-place operation on a view (made by reshape, transpose, expand, ...) is "
-                           "recorded by autograd only for views made by indexing; call .clone() on the "
-                           "view first")
+        return _apply_to_view(target, base, op, args, kwargs)
+    _check_not_leaf(target)
     snapshot = _graph.wrap(target._data.copy(), target.grad_fn, target._requires_grad)
     result = op(snapshot, *args, **kwargs)
     _write(target, result._data)
     target.grad_fn, target._requires_grad = result.grad_fn, result._requires_grad
+    if len(target._vc or ()) > 1:  # the base of live views
+        rebase_views(target)
     return target
 
 
-def _apply_to_index_view(view: Tensor, base: Tensor, op: Callable[..., Tensor], args: tuple, kwargs: dict) -> Tensor:
-    """An in-place op on ``base[index]``: writes through ``base[index] = ...`` so that the base's
-    graph records it (PyTorch's CopySlices), then refreshes the view's ``grad_fn``."""
-    index = view._view_index
+def _apply_to_view(view: Tensor, base: Tensor, op: Callable[..., Tensor], args: tuple, kwargs: dict) -> Tensor:
+    """A recorded in-place op on a view, as PyTorch records it: the op's node ``fn`` runs on the view's old
+    value; the base's history becomes ``CopySlices(base's old history, fn)``, and the view's ``grad_fn`` the
+    view of the new base (``AsStridedBackward0``), so that later uses of either see the write."""
+    check_view(view, base)
+    _check_not_leaf(view)
     snapshot = _graph.wrap(view._data.copy(), view.grad_fn, view._requires_grad)
-    setitem(base, index, op(snapshot, *args, **kwargs))
-    view.grad_fn, view._requires_grad = getitem(base, index).grad_fn, True
+    result = op(snapshot, *args, **kwargs)
+    _write(view, result._data)
+    if result.grad_fn is not None:  # (None for an op without a derivative, on integers say)
+        rebase_history(view, result.grad_fn)
     return view
+
+
+def rebase_history(view: Tensor, fn: _graph.Node) -> None:
+    """Records that ``fn``, the node of an in-place op, wrote ``view``'s elements: ``fn`` becomes part of the
+    history of ``view``'s base (CopySlices), and every view of the base reads from that (PyTorch's
+    ``rebase_history``; the op itself, or a custom Function that marked ``view`` dirty)."""
+    base = view._base
+    assert base is not None
+    region = _locate(base._data, view._data)
+    base.grad_fn, base._requires_grad = CopySlices.wrapping(fn, base, region), True
+    rebase_views(base, view, region)
+
+
+def rebase_views(base: Tensor, written: Tensor | None = None, region: _Region | None = None) -> None:
+    """After a recorded in-place op on ``base`` or on its view ``written`` (at ``region``): each live view of
+    ``base`` (those that its version counter lists, see ``_graph.mark_view``, and ``written``) reads its
+    elements from the base's new history (``AsStridedBackward0``), as PyTorch regenerates a view's ``grad_fn``."""
+    counter = base._version_counter()
+    counter[1:] = [ref for ref in counter[1:] if ref() is not None]  # (the dead ones dropped)
+    # (the counter is shared with ``base.detach()`` and the views of that too, which are not rebased)
+    views = [view for view in (ref() for ref in counter[1:]) if view is not None and view._base is base]
+    if written is not None and all(view is not written for view in views):
+        views.append(written)
+        counter.append(weakref.ref(written))
+    with grad_mode.enable_grad():
+        for view in views:
+            where = region if view is written and region is not None else _locate(base._data, view._data)
+            view.grad_fn = _read(where, base).grad_fn
+            view._requires_grad = True
+
+
+def _region(base: Any, view: Any) -> Any:
+    """Where ``view``'s elements lie in ``base`` (an array of the same storage and dtype): their positions in
+    ``base``'s elements in row-major order, an integer array of ``view``'s shape. It is read from the arrays'
+    addresses and strides, so it holds for views made any way, and for views of views."""
+    xp = array_module_of(base)
+    size = base.itemsize
+    start = (address_of(view) - address_of(base)) // size
+    at = storage_positions(xp, view.shape, tuple(s // size for s in view.strides), start)
+    if base.flags.c_contiguous:
+        return at
+    own = storage_positions(xp, base.shape, tuple(s // size for s in base.strides), 0).reshape(-1)
+    order = xp.argsort(own)  # memory positions to row-major positions of ``base``
+    return order[xp.searchsorted(own[order], at)]
+
+
+class _Region(NamedTuple):
+    """Where a view's elements lie in its base: at the row-major positions ``at`` of the base, or of the base
+    seen as (real, imaginary) pairs for a real view of a complex base (``real_base``: real, imag, view_as_real);
+    a complex view of a real base (``complex_view``: view_as_complex) is read there as pairs."""
+
+    at: Any
+    real_base: bool = False
+    complex_view: bool = False
+
+
+def _locate(base: Any, view: Any) -> _Region:
+    if base.dtype.kind == "c" and view.dtype.kind != "c":
+        return _Region(_region(base[..., None].view(view.dtype), view), real_base=True)
+    if view.dtype.kind == "c" and base.dtype.kind != "c":
+        return _Region(_region(base, view[..., None].view(base.dtype)), complex_view=True)
+    return _Region(_region(base, view))
+
+
+def _read(region: _Region, base: Any) -> Any:
+    """The view's elements read from ``base`` (an array, or a Tensor and the read recorded)."""
+    source = ViewAsReal.call(base) if region.real_base else base
+    out = AsStridedView.call(source, at=region.at)
+    return ViewAsComplex.call(out) if region.complex_view else out
+
+
+def _written(region: _Region, base: Any, values: Any) -> Any:
+    """``base`` with ``values`` (of the view's shape, or a number) at the view's elements."""
+    source = ViewAsReal.call(base) if region.real_base else base
+    if region.complex_view and not isinstance(values, int):
+        values = ViewAsReal.call(values)
+    out = Overwritten.call(source, values, at=region.at)
+    return ViewAsComplex.call(out) if region.real_base else out
+
+
+class AsStridedView(_graph.Op, node_name="AsStridedBackward0"):
+    """The elements of ``x`` at the row-major positions ``at`` (from ``_region``): a view read back from its
+    base after an in-place op on it (PyTorch's regenerated view node). The gradient is ``g`` put back there."""
+
+    @staticmethod
+    def forward(ctx: AsStridedView, x: Any, *, at: Any) -> Any:
+        ctx.shape, ctx.at = x.shape, at
+        return x.reshape(-1)[at]
+
+    @staticmethod
+    def backward(ctx: AsStridedView, g: Any) -> Any:
+        return AsStridedViewBackward.call(g, shape=ctx.shape, at=ctx.at)
+
+
+class AsStridedViewBackward(_graph.Op, node_name="AsStridedBackwardBackward0"):
+    """``g`` at the row-major positions ``at`` of zeros of ``shape``; its gradient reads them back."""
+
+    @staticmethod
+    def forward(ctx: AsStridedViewBackward, g: Any, *, shape: tuple, at: Any) -> Any:
+        ctx.at = at
+        out = ctx.xp.zeros(shape, dtype=g.dtype)
+        out.reshape(-1)[at] = g
+        return out
+
+    @staticmethod
+    def backward(ctx: AsStridedViewBackward, gg: Any) -> Any:
+        return AsStridedView.call(gg, at=ctx.at)
+
+
+class Overwritten(_graph.Op, node_name="AsStridedScatterBackward0"):
+    """``x`` with ``values`` (broadcast) at its row-major positions ``at``: the gradient is ``g`` with those
+    positions zeroed for ``x``, and ``g`` read there for ``values``."""
+
+    @staticmethod
+    def forward(ctx: Overwritten, x: Any, values: Any, *, at: Any) -> Any:
+        ctx.at = at
+        out = x.copy()
+        out.reshape(-1)[at] = values
+        return out
+
+    @staticmethod
+    def backward(ctx: Overwritten, g: Any) -> tuple:
+        needs_x, needs_values = ctx.needs_input_grad
+        return (Overwritten.call(g, 0, at=ctx.at) if needs_x else None,
+                AsStridedView.call(g, at=ctx.at) if needs_values else None)
+
+
+class CopySlices(_graph.Op, node_name="CopySlices"):
+    """The history of a base after an in-place op on one of its views: the base's old value with the
+    op's node ``fn`` applied at ``region`` (PyTorch's CopySlices). Its inputs are the base's old value, then
+    ``fn``'s other inputs; the gradient of ``fn``'s result goes through ``fn`` to them, and what ``fn`` gives
+    its first input goes to the base's old value at ``region``, where the rest of the base's gradient is kept."""
+
+    name = copy_slices_name
+
+    @classmethod
+    def wrapping(cls, fn: _graph.Node, base: Tensor, region: _Region) -> CopySlices:
+        node = _graph._new_node(cls)
+        if not isinstance(base._data, np.ndarray):
+            node.xp = array_module_of(base._data)
+        node.fn, node.region = fn, region
+        node._saved = []  # (as PyTorch's, it is freed after a pass without retain_graph: another pass raises)
+        node.next_functions = fn.next_functions = (_graph.edge_of(base), *fn.next_functions[1:])
+        node._shape, node._dtype = base._data.shape, base._data.dtype
+        return node
+
+    @staticmethod
+    def backward(ctx: CopySlices, g: Any) -> tuple:
+        if ctx._freed:
+            raise RuntimeError(_graph._FREED_MESSAGE)
+        grads = _graph.run_backward(ctx.fn, _read(ctx.region, g))
+        if not ctx.needs_input_grad[0]:
+            return (None, *grads[1:])
+        own = grads[0] if grads and grads[0] is not None else 0
+        return (_written(ctx.region, g, own), *grads[1:])
 
 
 # --------------------------------------------------------------------------- t_, transpose_, squeeze_, unsqueeze_
@@ -102,6 +303,7 @@ def restride(target: Tensor, view: Callable[..., Tensor], *args: Any) -> Tensor:
     _check_not_leaf(target)
     result = view(target, *args)
     target._data = result._data
+    target._bump_version()  # (as PyTorch's: the tensor's metadata changed in place)
     node = result.grad_fn
     if node is not None:
         node.__class__ = INPLACE_FORMS[type(node)]  # same op, the in-place form's name
@@ -152,10 +354,15 @@ def setitem(input: Tensor, index: Any, value: Any) -> None:
         if input.grad_fn is None and input._requires_grad:
             what = "a leaf Variable" if op is Index or op is Alias else "a view of a leaf Variable"
             raise RuntimeError(f"{what} that requires grad is being used in an in-place operation.")
-        direct = op is Index and pre is None and all(
-            i is Ellipsis or _is_array(i) or (type(i) is slice and _is_full(i)) for i in key)
+        if op is Index and pre is None and all(
+                i is Ellipsis or _is_array(i) or (type(i) is slice and _is_full(i)) for i in key):
+            target, at = input, key  # index_put_ on the tensor itself (IndexPutBackward0)
+        elif op is Index:  # PyTorch writes through a view (hence CopySlices): of the part before the tensors
+            target, at = Alias.apply(input, index=pre or (Ellipsis,)), key
+        else:  # or of the region itself
+            target, at = op.apply(input, index=key), (Ellipsis,)
         try:
-            apply(input, _put, value, kind=IndexPut if direct else CopySlices, index=key, pre=pre)
+            apply(target, _put, value, index=at)
         except IndexError as exc:
             raise _indexing_error(exc, data, index) from None
         return
@@ -167,8 +374,8 @@ def setitem(input: Tensor, index: Any, value: Any) -> None:
     input._bump_version()
 
 
-def _put(old: Tensor, value: Any, *, kind: type[_graph.Op], index: tuple, pre: tuple | None) -> Tensor:
-    return kind.apply(old, value, index=index, pre=pre)
+def _put(old: Tensor, value: Any, *, index: tuple) -> Tensor:
+    return IndexPut.apply(old, value, index=index, pre=None)
 
 
 def fill(target: Tensor, value: Any) -> Tensor:

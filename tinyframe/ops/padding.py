@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .. import _graph
 from .._graph import Op
 from ..device import add_at, array_module_of
-from .indexing import CopySlices
+from .indexing import copy_slices_name
 from .shape import constant_pad_nd
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ def _pad_ops(mode: str, dims: int) -> tuple:
     kind = {"reflect": "Reflection", "replicate": "Replication"}.get(mode)
     name = f"{kind}Pad{dims}DBackward0" if kind else "CopySlices"
     backward_name = f"{kind}Pad{dims}DBackwardBackward0" if kind else "CopySlicesBackward0"
-    op: type[_IndexPad] = type(name, (_IndexPad,), {} if kind else {"name": CopySlices.name}, node_name=name)
+    op: type[_IndexPad] = type(name, (_IndexPad,), {} if kind else {"name": copy_slices_name}, node_name=name)
     adjoint: type[_IndexPadAdjoint] = type(backward_name, (_IndexPadAdjoint,), {}, node_name=backward_name)
     op.adjoint, adjoint.adjoint = adjoint, op
     return op, adjoint

@@ -12,9 +12,13 @@ import operator
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .. import _graph, dtypes
+import numpy as np
+
+from .. import _graph, creation, dtypes
 from .._dims import Size, wrap_dim
 from .._graph import MultiOutputOp, Op
+from ..device import storage_of
+from ..memory_format import contiguous_format
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -250,18 +254,17 @@ class Unbind(MultiOutputOp):
 # --------------------------------------------------------------------------- copies
 class Clone(Op):
     @staticmethod
-    def forward(ctx: Clone, a: Any) -> Any:
-        return a.copy(order="K")  # keeps the strides' order, as PyTorch's preserve_format
+    def forward(ctx: Clone, a: Any, *, order: list | None) -> Any:
+        """A copy with its dimensions laid out from the outermost in memory as ``order`` says (None: row-major)."""
+        if order is None:
+            return a.copy()
+        out = ctx.xp.empty(tuple(a.shape[d] for d in order), a.dtype).transpose(tuple(np.argsort(order)))
+        out[...] = a
+        return out
 
     @staticmethod
     def backward(ctx: Clone, g: Any) -> Any:
         return g
-
-
-class Contiguous(Clone, node_name="CloneBackward0"):
-    @staticmethod
-    def forward(ctx: Clone, a: Any) -> Any:
-        return ctx.xp.ascontiguousarray(a)
 
 
 class Repeat(Op):
@@ -436,7 +439,7 @@ def _reshape(input: Tensor, shape: tuple) -> Tensor:
     if _viewable(a.shape, a.strides, shape):
         return ReshapeAlias.apply(input, shape=shape)
     # As PyTorch: a contiguous copy (CloneBackward0), then an unsafe view of it (UnsafeViewBackward0).
-    return UnsafeView.apply(Contiguous.apply(input), shape=shape)
+    return UnsafeView.apply(Clone.apply(input, order=None), shape=shape)
 
 
 def view(input: Tensor, *shape: Any) -> Tensor:
@@ -451,6 +454,36 @@ def view(input: Tensor, *shape: Any) -> Tensor:
         raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
                            "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
     return View.apply(input, shape=shape)
+
+
+def view_dtype(input: Tensor, dtype: dtypes.dtype) -> Tensor:
+    """``input``'s memory read as elements of ``dtype`` (``Tensor.view(dtype)``). With a smaller element
+    size the last dimension (of stride 1) grows by the ratio of the sizes, with a larger one it shrinks by it.
+    As in PyTorch the result is outside the graph (no gradient flows through a reinterpretation), but it
+    shares ``input``'s version counter: writing through it bumps ``input``'s version."""
+    a = input._data
+    new = dtype.numpy
+    if new.itemsize != a.itemsize:
+        _check_reinterpretable(a, new)
+    return _graph.wrap(a.view(new), None, False, input._version_counter())
+
+
+def _check_reinterpretable(a: Any, new: Any) -> None:
+    """PyTorch's conditions for viewing ``a`` with elements of another size."""
+    what = (f"to view {dtypes.scalar_type_name(a.dtype)} as {dtypes.scalar_type_name(new)} "
+            "(different element sizes)")
+    if a.ndim == 0:
+        raise RuntimeError(f"self.dim() cannot be 0 {what}")
+    last = a.strides[-1] // a.itemsize
+    if last != 1:
+        raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {last}")
+    ratio = new.itemsize // a.itemsize
+    if ratio > 1:
+        checks = [("size(-1)", a.shape[-1]), ("storage_offset()", storage_of(a)[1])]
+        checks += [(f"stride({i})", stride // a.itemsize) for i, stride in enumerate(a.strides[:-1])]
+        for name, value in checks:
+            if value % ratio:
+                raise RuntimeError(f"self.{name} must be divisible by {ratio} {what}, but got {value}")
 
 
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
@@ -801,16 +834,19 @@ def unbind(input: Tensor, dim: int = 0) -> tuple:
 
 
 # --------------------------------------------------------------------------- copies
-def clone(input: Tensor) -> Tensor:
-    """A copy with its own storage, in the graph (its gradient is the output's)."""
-    return Clone.apply(input)
+def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
+    """A copy with its own storage, in the graph (its gradient is the output's), laid out in memory as
+    ``input`` is (PyTorch's default ``preserve_format``, see ``creation.preserved_order``) or row-major
+    for ``memory_format=contiguous_format``."""
+    order = None if memory_format is contiguous_format else creation.preserved_order(input._data)
+    return Clone.apply(input, order=order)
 
 
 def contiguous(input: Tensor) -> Tensor:
     """``input`` itself when its elements are laid out in row-major order, else a row-major copy."""
     if input._data.flags.c_contiguous:
         return input
-    return Contiguous.apply(input)
+    return Clone.apply(input, order=None)
 
 
 def constant_pad_nd(input: Tensor, pad: Sequence[int], value: Any = 0) -> Tensor:
