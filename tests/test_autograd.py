@@ -98,6 +98,15 @@ def test_grad_of_unused_input_needs_allow_unused() -> None:
     assert gu is None and gx.item() == 2.0
 
 
+def test_grad_takes_only_inputs_in_pytorchs_position_and_warns_when_false() -> None:
+    # WGAN-GP code passes only_inputs=True; PyTorch ignores it and warns (FutureWarning) on False.
+    x = leaf([1.0, 2.0])
+    (g,) = tf.autograd.grad((x * x).sum(), x, None, None, False, True)
+    np.testing.assert_allclose(g.numpy(), [2.0, 4.0])
+    with pytest.warns(FutureWarning, match="only_inputs argument is deprecated"):
+        tf.autograd.grad((x * 2).sum(), x, only_inputs=False)
+
+
 def test_grad_with_respect_to_an_intermediate() -> None:
     x = leaf([1.0, 2.0])
     h = x * 3

@@ -5,6 +5,7 @@ gradient to its input's shape and dtype (un-broadcasting) happens here, once, fo
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -36,9 +37,14 @@ def backward(tensors: Sequence[Tensor] | Tensor, grad_tensors: Any = None, retai
 
 
 def grad(outputs: Sequence[Tensor] | Tensor, inputs: Sequence[Tensor] | Tensor, grad_outputs: Any = None,
-         retain_graph: bool | None = None, create_graph: bool = False,
+         retain_graph: bool | None = None, create_graph: bool = False, only_inputs: bool = True,
          allow_unused: bool | None = None, materialize_grads: bool = False) -> tuple:
-    """Returns the gradients of ``outputs`` with respect to ``inputs`` without touching ``.grad``."""
+    """Returns the gradients of ``outputs`` with respect to ``inputs`` without touching ``.grad``
+    (``only_inputs`` is deprecated and ignored, as in PyTorch)."""
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
+                      "gradient for other parts of the graph, please use torch.autograd.backward.",
+                      FutureWarning, stacklevel=2)
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
     if any(not t.requires_grad for t in inputs):
         raise RuntimeError("One of the differentiated Tensors does not require grad")
