@@ -151,6 +151,15 @@ def address_of(array: Any) -> int:
     return int(interface["data"][0])
 
 
+def element_addresses(array: Any) -> Any:
+    """The memory address of every element of a NumPy or CuPy array, an int64 array of its shape."""
+    xp = array_module_of(array)
+    addresses = xp.full(array.shape, address_of(array), dtype=np.int64)
+    for d, (n, step) in enumerate(zip(array.shape, array.strides)):
+        addresses += (xp.arange(n, dtype=np.int64) * step).reshape((n,) + (1,) * (array.ndim - d - 1))
+    return addresses
+
+
 def storage_of(array: Any) -> tuple[Any, int]:
     """``(root, offset)``: the array whose memory ``array`` views (its ``.base`` chain followed to the
     end) and where ``array``'s first element sits in it, in elements (PyTorch's storage offset)."""

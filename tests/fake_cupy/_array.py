@@ -237,6 +237,13 @@ class ndarray:  # noqa: N801 -- CuPy's class name
     def shape(self) -> tuple:
         return self._data.shape
 
+    @property
+    def __cuda_array_interface__(self) -> dict:
+        """CuPy's description of the device memory; the host array's addresses stand in for it."""
+        interface = self._data.__array_interface__
+        return {"shape": self.shape, "typestr": interface["typestr"], "data": interface["data"],
+                "strides": interface["strides"], "version": 3}
+
     @shape.setter
     def shape(self, value: tuple) -> None:
         self._data.shape = value

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import _graph, creation, dtypes, grad_mode, random
-from ..device import array_module_of, device_of, move_array
+from ..device import array_module_of, device_of, element_addresses, move_array
 from ..random import generator_for
 from .indexing import Alias, CopySlices, Index, IndexPut, _assign, _indexing_error, _is_array, _is_full, _parse, getitem
 from .shape import INPLACE_FORMS
@@ -69,9 +69,7 @@ def apply(target: Tensor, op: Callable[..., Tensor], *args: Any, **kwargs: Any) 
     if base is not None and target._view_index is not None:
         return _apply_to_index_view(target, base, op, args, kwargs)
     if base is not None:
-        raise RuntimeError("an in-place operation on a view (made by reshape, transpose, expand, ...) is "
-                           "recorded by autograd only for views made by indexing; call .clone() on the "
-                           "view first")
+        return _apply_to_strided_view(target, base, op, args, kwargs)
     snapshot = _graph.wrap(target._data.copy(), target.grad_fn, target._requires_grad)
     result = op(snapshot, *args, **kwargs)
     _write(target, result._data)
@@ -86,6 +84,28 @@ def _apply_to_index_view(view: Tensor, base: Tensor, op: Callable[..., Tensor], 
     snapshot = _graph.wrap(view._data.copy(), view.grad_fn, view._requires_grad)
     setitem(base, index, op(snapshot, *args, **kwargs))
     view.grad_fn, view._requires_grad = getitem(base, index).grad_fn, True
+    return view
+
+
+def _apply_to_strided_view(view: Tensor, base: Tensor, op: Callable[..., Tensor], args: tuple, kwargs: dict) -> Tensor:
+    """An in-place op on a view made by reshape, transpose, narrow, ... (PyTorch rebases any view):
+    the base records the write of the result at the view's elements, found by memory address, as
+    ``base[coords] = result``; the view's ``grad_fn`` is the result's."""
+    if base.grad_fn is None and base._requires_grad:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    xp = array_module_of(base._data)
+    base_addresses = element_addresses(base._data).reshape(-1)
+    view_addresses = element_addresses(view._data).reshape(-1)
+    order = xp.argsort(base_addresses)
+    found = order[xp.minimum(xp.searchsorted(base_addresses[order], view_addresses), order.size - 1)]
+    if bool((base_addresses[found] != view_addresses).any()) or xp.unique(found).size != found.size:
+        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a "
+                           "single memory location. Please clone() the tensor before performing the operation.")
+    snapshot = _graph.wrap(view._data.copy(), view.grad_fn, view._requires_grad)
+    result = op(snapshot, *args, **kwargs)
+    coords = tuple(_graph.wrap(c) for c in xp.unravel_index(found, base._data.shape))
+    setitem(base, coords, result.reshape(-1))
+    view.grad_fn, view._requires_grad = result.grad_fn, True
     return view
 
 
