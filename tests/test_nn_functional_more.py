@@ -60,10 +60,25 @@ def test_bool_attention_mask_true_means_attend() -> None:
     np.testing.assert_allclose(only_first.numpy(), np.broadcast_to(v.numpy()[:, :1], (1, 2, 4)), rtol=1e-6)
 
 
-def test_attention_rejects_mask_with_is_causal() -> None:
+def test_attention_rejects_mask_with_is_causal_off_the_flash_kernel() -> None:
     q = tf.randn(2, 3)
     with pytest.raises(RuntimeError, match="Explicit attn_mask should not be set when is_causal=True"):
         F.scaled_dot_product_attention(q, q, q, attn_mask=tf.ones(2, 2), is_causal=True)
+    q4 = tf.randn(1, 1, 2, 3)
+    with pytest.raises(RuntimeError, match="Explicit attn_mask should not be set when is_causal=True"):
+        F.scaled_dot_product_attention(q4, q4, q4, attn_mask=tf.ones(2, 2), is_causal=True, dropout_p=0.5)
+
+
+def test_attention_combines_mask_and_is_causal_on_the_flash_kernel() -> None:
+    # PyTorch 2.13's CPU flash kernel applies both: 4-D inputs, no dropout.
+    q = tf.arange(24, dtype=tf.float32).reshape(1, 2, 4, 3) / 10
+    k, v = q.flip(2), q * 2 - 1
+    bias = tf.tensor([[0.0, -1.0, 0.5, float("-inf")]]).expand(4, 4)
+    out = F.scaled_dot_product_attention(q, k, v, attn_mask=bias, is_causal=True)
+    assert out.grad_fn is None
+    np.testing.assert_allclose(out[0, 0].numpy(), [[-1.0, -0.8, -0.6], [-0.861951, -0.661951, -0.461951],
+                                                   [-0.459480, -0.259480, -0.059480], [-0.538781, -0.338781, -0.138781]],
+                               atol=1e-5)
 
 
 def test_interpolate_argument_errors() -> None:
