@@ -21,6 +21,7 @@ from .ops import (
     decompositions,
     indexing,
     linalg,
+    quantization,
     reduction,
     sampling,
     scattering,
@@ -41,6 +42,7 @@ from .ops.decompositions import *  # noqa: F401,F403
 from .ops.indexing import *  # noqa: F401,F403
 from .ops.linalg import *  # noqa: F401,F403
 from .ops.lu import *  # noqa: F401,F403
+from .ops.quantization import *  # noqa: F401,F403
 from .ops.pooling import adaptive_avg_pool1d, avg_pool1d, max_pool1d, max_pool2d  # noqa: F401
 from .ops.reduction import *  # noqa: F401,F403
 from .ops.sampling import *  # noqa: F401,F403
@@ -56,7 +58,7 @@ __all__ = [*binary.__all__, *unary.__all__, *reduction.__all__, *linalg.__all__,
            *indexing.__all__, *convolution.__all__, "max_pool1d", "max_pool2d", "avg_pool1d", "adaptive_avg_pool1d",
            *sorting.__all__, *construction.__all__, *scattering.__all__, *contraction.__all__,
            *decompositions.__all__, *_lu.__all__, *sampling.__all__, *special.__all__,
-           *statistics.__all__, *_complex_ops.__all__]
+           *statistics.__all__, *_complex_ops.__all__, *quantization.__all__]
 
 
 # PyTorch's top-level functions that take ``out=``; those tinyframe has get it below.
