@@ -76,9 +76,9 @@ def test_attention_combines_mask_and_is_causal_on_the_flash_kernel() -> None:
     bias = tf.tensor([[0.0, -1.0, 0.5, float("-inf")]]).expand(4, 4)
     out = F.scaled_dot_product_attention(q, k, v, attn_mask=bias, is_causal=True)
     assert out.grad_fn is None
-    np.testing.assert_allclose(out[0, 0].numpy(), [[-1.0, -0.8, -0.6], [-0.861951, -0.661951, -0.461951],
-                                                   [-0.459480, -0.259480, -0.059480], [-0.538781, -0.338781, -0.138781]],
-                               atol=1e-5)
+    expected = [[-1.0, -0.8, -0.6], [-0.861951, -0.661951, -0.461951], [-0.459480, -0.259480, -0.059480],
+                [-0.538781, -0.338781, -0.138781]]
+    np.testing.assert_allclose(out[0, 0].numpy(), expected, atol=1e-5)
 
 
 def test_interpolate_argument_errors() -> None:

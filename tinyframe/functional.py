@@ -42,8 +42,8 @@ from .ops.decompositions import *  # noqa: F401,F403
 from .ops.indexing import *  # noqa: F401,F403
 from .ops.linalg import *  # noqa: F401,F403
 from .ops.lu import *  # noqa: F401,F403
-from .ops.quantization import *  # noqa: F401,F403
 from .ops.pooling import adaptive_avg_pool1d, avg_pool1d, max_pool1d, max_pool2d  # noqa: F401
+from .ops.quantization import *  # noqa: F401,F403
 from .ops.reduction import *  # noqa: F401,F403
 from .ops.sampling import *  # noqa: F401,F403
 from .ops.scattering import *  # noqa: F401,F403

@@ -305,9 +305,9 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
 
     ``attn_mask``: a boolean mask (True = *may* attend, the opposite of ``MultiheadAttention``'s
     masks) or a float bias added to the scores; ``is_causal`` masks keys after each query
-    (``tril``), on top of ``attn_mask`` where the flash kernel applies (elsewhere both raise). ``dropout_p`` drops attention weights (always; pass 0 in evaluation).
-    ``enable_gqa`` repeats key/value heads to match the query's. Rows whose every key is masked
-    give zeros.
+    (``tril``), on top of ``attn_mask`` where the flash kernel applies (elsewhere both raise).
+    ``dropout_p`` drops attention weights (always; pass 0 in evaluation). ``enable_gqa`` repeats
+    key/value heads to match the query's. Rows whose every key is masked give zeros.
 
     As PyTorch on the CPU: one fused node (``ScaledDotProductFlashAttentionForCpuBackward0``) where
     its flash kernel applies (4-D inputs, no dropout, ...), else the math path's ops.
