@@ -24,7 +24,7 @@ import numpy as np
 
 from . import grad_mode
 from .device import array_module_of
-from .dtypes import BFLOAT16_NUMPY, narrow_bfloat16, widen_bfloat16
+from .dtypes import BFLOAT16_NUMPY, bfloat16, narrow_bfloat16, widen_bfloat16
 
 if TYPE_CHECKING:
     from .tensor import Tensor as TensorType
@@ -214,6 +214,9 @@ class Op(Node):
     # False for ops that move values without computing (dtype and device copies): they see bfloat16 arrays as
     # they are; the others compute on float32 copies (``dtypes.widen_bfloat16``), as does their backward
     widens_bfloat16 = True
+    # True for ops that give a bfloat16 input's dtype whatever their float32 parameters (PyTorch's CPU
+    # normalisations in mixed precision: a bfloat16 input with float32 weights gives bfloat16)
+    keeps_input_dtype = False
     _widened = False  # set on a node whose forward ran on float32 copies of bfloat16 inputs
     xp: Any = np  # the array module of the op's inputs; set per op for CuPy
     recording = False  # True while the engine runs backward with create_graph=True
@@ -265,7 +268,10 @@ class Op(Node):
             ctx.xp = array_module_of(array_type)
         narrow = None
         if BFLOAT16_NUMPY and cls.widens_bfloat16 and not cls.is_view:
-            narrow = widen_bfloat16(arrays) and options.get("dtype") is None  # sum(dtype=...) gives that dtype
+            narrow = widen_bfloat16(arrays)
+            if narrow is False and cls.keeps_input_dtype and inputs[0].dtype is bfloat16:
+                narrow = True
+            narrow = narrow and options.get("dtype") is None  # sum(dtype=...) gives that dtype
             if narrow is not None and cls.backward is not None:
                 ctx._widened, ctx.backward = True, _widened_backward
         try:
