@@ -1216,6 +1216,10 @@ class Tensor:
     def histc(self, bins: builtins.int = 100, min: builtins.float = 0, max: builtins.float = 0) -> Tensor:
         return sorting_ops.histc(self, bins, min, max)
 
+    def histogram(self, bins: builtins.int | Tensor, *, range: tuple | None = None, weight: Tensor | None = None,
+                  density: builtins.bool = False) -> Any:
+        return sorting_ops.histogram(self, bins, range=range, weight=weight, density=density)
+
     def count_nonzero(self, dim: Any = None) -> Tensor:
         return sorting_ops.count_nonzero(self, dim)
 
