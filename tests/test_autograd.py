@@ -473,6 +473,29 @@ def test_gradcheck_detects_a_wrong_gradient() -> None:
     assert not tf.autograd.gradcheck(Wrong.apply, [leaf([1.0, 2.0])], raise_exception=False)
 
 
+def test_decorated_generators_run_each_step_under_the_switch() -> None:
+    # PyTorch's decorators wrap generator functions: each resume runs under the switch, the caller's
+    # code between steps outside it
+    x = leaf([1.0])
+
+    @tf.no_grad()
+    def steps():
+        for i in range(2):
+            received = yield (x * i).requires_grad, tf.is_grad_enabled()
+            assert received is None
+
+    gen = steps()
+    assert next(gen) == (False, False) and tf.is_grad_enabled()
+    assert list(gen) == [(False, False)]
+
+    @tf.enable_grad()
+    def inside():
+        yield tf.is_grad_enabled()
+
+    with tf.no_grad():
+        assert list(inside()) == [True]
+
+
 def test_set_grad_enabled_as_decorator_switches_only_around_calls() -> None:
     @tf.set_grad_enabled(False)
     def doubled(t: tf.Tensor) -> tf.Tensor:
