@@ -111,11 +111,15 @@ def _parse_equation(equation: str, operands: tuple) -> tuple:
     return inputs, output
 
 
-def einsum(equation: str, *operands: Any) -> Tensor:
+def einsum(equation: Any, *operands: Any) -> Tensor:
     """Sums products of the operands' elements over the subscripts the equation names, as in
     ``einsum("ij,jk->ik", a, b) == a @ b``. Letters label dimensions; ``...`` stands for broadcast
     dimensions; without ``->`` the output has the ``...`` dimensions then the letters that appear
-    once, in alphabetical order. A label of size 1 broadcasts against the same label's other size."""
+    once, in alphabetical order. A label of size 1 broadcasts against the same label's other size.
+    The sublist form ``einsum(a, [0, 1], b, [1, 2], [0, 2])`` labels dimensions with integers in
+    ``[0, 52)`` (and ``...`` with ``Ellipsis``)."""
+    if not isinstance(equation, str):
+        equation, operands = _sublist_equation((equation, *operands))
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     inputs, output = _parse_equation(equation, operands)
@@ -134,6 +138,26 @@ def einsum(equation: str, *operands: Any) -> Tensor:
         target = [sizes[label] for label in labels]
         expanded.append(op if list(op.shape) == target else shape.expand(op, target))
     return Einsum.apply(*expanded, inputs=inputs, output=output, sizes=sizes)
+
+
+def _sublist_equation(arguments: tuple) -> tuple:
+    """``(equation, operands)`` of einsum's sublist form: operands and their subscript lists in turn,
+    then the output's list if any; subscripts 0-25 are 'A'-'Z' and 26-51 'a'-'z', as in PyTorch."""
+    def letters(sublist: Any) -> str:
+        out = []
+        for label in sublist:
+            if label is Ellipsis:
+                out.append("...")
+            elif not 0 <= int(label) < 52:
+                raise ValueError("einsum(): subscript in subscript list is not within the valid range [0, 52)")
+            else:
+                out.append(chr(ord("A") + label) if label < 26 else chr(ord("a") + label - 26))
+        return "".join(out)
+    operands, terms = arguments[0::2], [letters(sublist) for sublist in arguments[1::2]]
+    if len(arguments) % 2:  # the output's subscripts close the list
+        operands, output = operands[:-1], letters(arguments[-1])
+        return ",".join(terms) + "->" + output, operands
+    return ",".join(terms), operands
 
 
 # ----------------------------------------------------------------------------- tensordot, kron
