@@ -291,3 +291,39 @@ def test_eig_on_a_cupy_without_a_general_eigensolver_runs_lapack_on_the_host(mon
     expected_values, expected_vectors = np.linalg.eig(np.array([[2.0, 1.0], [-1.0, 0.5]], dtype=np.float32))
     np.testing.assert_allclose(values.cpu().numpy(), expected_values, rtol=1e-6)
     np.testing.assert_allclose(vectors.cpu().numpy(), expected_vectors, rtol=1e-6)
+
+
+def test_einsum_gradient_conjugates_the_other_operands() -> None:
+    # PyTorch 2.13: an einsum is holomorphic in each operand (FNO's spectral convolution)
+    a = tf.tensor([[0.5 - 1j, 2 + 0.5j]])
+    w = tf.tensor([[1 + 1j, 2 - 1j]], requires_grad=True)
+    tf.einsum("bi,bi->bi", a, w).backward(tf.tensor([[1 - 2j, 0.5 + 1j]]))
+    np.testing.assert_allclose(w.grad.numpy(), [[2.5 + 0j, 1.5 + 1.75j]], rtol=1e-6)
+
+
+# PyTorch 2.13: three steps on (real, imaginary) parts each, as its optimizers view complex parameters
+_COMPLEX_STEPS = {
+    "Adam": ({}, [0.70116, 1.70062, -0.20839, -0.07444, 0.00222, -0.70159]),
+    "AdamW": ({"weight_decay": 0.1}, [0.6746, 1.64437, -0.19731, -0.07339, -0.00361, -0.6751]),
+    "RMSprop": ({}, [-0.23897, 0.30969, -0.05163, -0.00977, -0.50973, -0.0]),
+    "Adagrad": ({}, [0.77856, 1.77582, -0.29876, 0.0, 0.08292, -0.78046]),
+    "Adamax": ({}, [0.71237, 1.70765, -0.24097, -0.05983, 0.01939, -0.7155]),
+    "NAdam": ({}, [0.75058, 1.74751, -0.27394, -0.0054, 0.05553, -0.75273]),
+    "RAdam": ({}, [-0.19625, 0.086, 0.05415, -0.04777, -0.13016, -0.4623]),
+    "Adadelta": ({"lr": 1.0}, [0.99031, 1.9903, -0.49034, 0.09046, 0.29031, -0.99031]),
+    "ASGD": ({}, [0.02, 0.43198, -0.128, 0.0008, -0.0904, -0.51198]),
+    "Rprop": ({}, [0.636, 1.636, -0.136, 0.0, -0.064, -0.636]),
+}
+
+
+@pytest.mark.parametrize("name", list(_COMPLEX_STEPS))
+def test_optimizers_update_complex_parameters_part_by_part(name: str) -> None:
+    options, expected = _COMPLEX_STEPS[name]
+    p = tf.nn.Parameter(tf.tensor([1 + 2j, -0.5 + 0.1j, 0.3 - 1j]))
+    opt = getattr(tf.optim, name)([p], **{"lr": 0.1, **options})
+    for _ in range(3):
+        loss = (p * tf.tensor([1 + 1j, 2, -1j])).abs().pow(2).sum() + p.real.sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    np.testing.assert_allclose(tf.view_as_real(p.detach()).flatten().numpy(), expected, atol=2e-5)

@@ -20,6 +20,7 @@ from .._graph import Op
 from ..device import array_module_of
 from . import binary, indexing, linalg, reduction, shape
 from ._composite import composed, on_tensors
+from .complex import conj_of
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -51,7 +52,8 @@ def _einsum_grad(ctx: Einsum, g: Tensor, operands: tuple, i: int) -> Tensor:
     """The gradient of operand ``i``: the einsum of ``g`` and the other operands onto its labels."""
     labels = ctx.inputs[i]
     unique = "".join(dict.fromkeys(labels))
-    others = [(ctx.inputs[j], operands[j]) for j in range(len(operands)) if j != i]
+    # the conjugates of the other operands: a complex einsum is holomorphic in each operand
+    others = [(ctx.inputs[j], conj_of(operands[j])) for j in range(len(operands)) if j != i]
     available = set(ctx.output).union(*(set(s) for s, _ in others))
     reached = "".join(label for label in unique if label in available)
     spec = ",".join([ctx.output] + [s for s, _ in others]) + "->" + reached
