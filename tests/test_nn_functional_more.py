@@ -161,3 +161,20 @@ def test_hardswish_gradient_at_the_kinks_is_pytorchs() -> None:
 def test_deprecated_upsample_functions_warn(name: str) -> None:
     with pytest.warns(UserWarning, match=f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate`"):
         assert getattr(F, name)(tf.ones(1, 1, 2, 2), scale_factor=2).shape == (1, 1, 4, 4)
+
+
+def test_affine_grid_and_grid_sample_errors_are_pytorchs() -> None:
+    with pytest.raises(ValueError, match=r"Expected a batch of 3D affine matrices of shape Nx3x4 for size "
+                                         r"\(1, 1, 2, 2, 2\)\. Got tinyframe.Size\(\[1, 2, 3\]\)\."):
+        F.affine_grid(tf.zeros(1, 2, 3), (1, 1, 2, 2, 2), align_corners=False)
+    with pytest.raises(NotImplementedError, match=r"affine_grid only supports 4D and 5D sizes, for 2D and 3D affine "
+                                                  r"transforms, respectively. Got size \(1, 1, 4\)."):
+        F.affine_grid(tf.zeros(1, 3, 4), (1, 1, 4), align_corners=False)
+    volume = tf.zeros(1, 1, 2, 2, 2)
+    with pytest.raises(RuntimeError, match="bicubic interpolation only supports 4D input"):
+        F.grid_sample(volume, tf.zeros(1, 1, 1, 1, 3), mode="bicubic", align_corners=False)
+    with pytest.raises(RuntimeError, match=r"expected grid to have size 3 in last dimension, but got grid with sizes "
+                                           r"\[1, 1, 1, 2\]"):
+        F.grid_sample(volume, tf.zeros(1, 1, 1, 2), align_corners=False)
+    grid = F.affine_grid(tf.eye(3, 4).unsqueeze(0).requires_grad_(), (1, 1, 2, 2, 2), align_corners=False)
+    assert F.grid_sample(volume.requires_grad_(), grid, align_corners=False).grad_fn.name() == "GridSampler3DBackward0"
