@@ -473,6 +473,24 @@ def test_gradcheck_detects_a_wrong_gradient() -> None:
     assert not tf.autograd.gradcheck(Wrong.apply, [leaf([1.0, 2.0])], raise_exception=False)
 
 
+def test_products_and_quotients_by_a_number_do_not_save_the_tensor() -> None:
+    # PyTorch saves an operand only for the gradient that needs it: changing ``a`` in place after
+    # ``a * 2`` or ``a[0] / 2.5`` leaves their backward valid (voxelmorph normalises grid slices so)
+    for f, expected in ((lambda a: a * 2, 2.0), (lambda a: 2 * a, 2.0), (lambda a: a / 4, 0.25)):
+        x = leaf([1.0, 2.0])
+        a = x * 1
+        b = f(a)
+        a.add_(1)
+        b.sum().backward()
+        np.testing.assert_allclose(x.grad.numpy(), [expected, expected])
+    x = leaf([1.0, 2.0])
+    a = x * 1
+    b = a * a
+    a.add_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        b.sum().backward()
+
+
 def test_decorated_generators_run_each_step_under_the_switch() -> None:
     # PyTorch's decorators wrap generator functions: each resume runs under the switch, the caller's
     # code between steps outside it
