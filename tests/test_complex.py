@@ -327,3 +327,54 @@ def test_optimizers_update_complex_parameters_part_by_part(name: str) -> None:
         loss.backward()
         opt.step()
     np.testing.assert_allclose(tf.view_as_real(p.detach()).flatten().numpy(), expected, atol=2e-5)
+
+
+@pytest.mark.parametrize("options, shape, total, value, grad_total", [
+    # PyTorch 2.13 on torch.manual_seed(0); randn(2, 40, float64), Hann window of 16, hop 4
+    ({}, (2, 9, 11), 463.970983, [3.133257, -2.53576], 2169.675737),
+    ({"center": False}, (2, 9, 7), 285.187612, [2.216526, -3.385456], 1217.016791),
+    ({"normalized": True}, (2, 9, 11), 115.992746, [0.783314, -0.63394], 135.604734),
+    ({"onesided": False}, (2, 16, 11), 822.93483, [3.133257, -2.53576], 3701.43632),
+    ({"hop_length": 5}, (2, 9, 9), 377.069141, [1.05778, 5.255963], 1782.246469),
+    ({"pad_mode": "constant"}, (2, 9, 11), 443.4045, [3.133257, -2.53576], 1880.909907),
+])
+def test_stft_matches_pytorch_and_istft_inverts_it(options: dict, shape: tuple, total: float, value: list,
+                                                   grad_total: float) -> None:
+    tf.manual_seed(0)
+    x = tf.randn(2, 40, dtype=tf.float64, requires_grad=True)
+    window = tf.hann_window(16, dtype=tf.float64)
+    settings = {"window": window, "hop_length": 4, **options}
+    s = tf.stft(x, 16, return_complex=True, **settings)
+    assert tuple(s.shape) == shape and s.grad_fn.name() == "TransposeBackward1"
+    np.testing.assert_allclose([s.abs().sum().item(), *tf.view_as_real(s)[1, 2, 3].tolist()], [total, *value],
+                               atol=1e-5)
+    (g,) = tf.autograd.grad(s.abs().pow(2).sum(), x)
+    np.testing.assert_allclose(g.abs().sum().item(), grad_total, rtol=1e-6)
+    if options.get("center", True):
+        settings.pop("pad_mode", None)
+        y = tf.istft(s, 16, length=40, **settings)
+        assert y.grad_fn.name() == "DivBackward0"
+        np.testing.assert_allclose(y.detach().numpy(), x.detach().numpy(), atol=1e-10)
+
+
+def test_stft_forms_warnings_and_errors_are_pytorchs() -> None:
+    x = tf.randn(40)
+    one = tf.stft(x, 16, window=tf.hann_window(16), return_complex=True)
+    assert tuple(one.shape) == (9, 11) and one.grad_fn is None
+    assert x.requires_grad_().stft(16, window=tf.hann_window(16), return_complex=True).grad_fn.name() == \
+        "SqueezeBackward4"
+    with pytest.warns(UserWarning, match="A window was not provided"):
+        with pytest.warns(UserWarning, match="stft with return_complex=False is deprecated"):
+            assert tuple(tf.stft(x, 8, return_complex=False).shape) == (5, 21, 2)
+    with pytest.raises(RuntimeError, match="stft requires the return_complex parameter be given for real inputs"):
+        tf.stft(x, 16)
+    with pytest.raises(RuntimeError, match=r"n_fft=50, .* : expected 0 < n_fft < 40, but got n_fft=50"):
+        tf.stft(x, 50, center=False, return_complex=True)
+    with pytest.raises(RuntimeError, match="expected 0 < win_length <= n_fft, but got win_length=20"):
+        tf.stft(x, 16, win_length=20, center=False, return_complex=True)
+    with pytest.raises(RuntimeError, match=r"expected a 1D window tensor of size equal to win_length=16, but got "
+                                           r"window with size \[8\]"):
+        tf.stft(x, 16, window=tf.ones(8), center=False, return_complex=True)
+    with pytest.raises(RuntimeError, match="window overlap add min"):
+        tf.istft(tf.stft(x, 16, hop_length=16, window=tf.ones(16), return_complex=True), 16, hop_length=16,
+                 window=tf.hann_window(16))

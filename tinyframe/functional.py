@@ -33,6 +33,7 @@ from .ops import (
 )
 from .ops import complex as _complex_ops
 from .ops import lu as _lu
+from .ops import stft as _stft
 from .ops.binary import *  # noqa: F401,F403
 from .ops.complex import *  # noqa: F401,F403
 from .ops.construction import *  # noqa: F401,F403
@@ -51,6 +52,7 @@ from .ops.shape import *  # noqa: F401,F403
 from .ops.sorting import *  # noqa: F401,F403
 from .ops.special import *  # noqa: F401,F403
 from .ops.statistics import *  # noqa: F401,F403
+from .ops.stft import *  # noqa: F401,F403
 from .ops.unary import *  # noqa: F401,F403
 from .tensor import Tensor as _Tensor
 
@@ -58,7 +60,7 @@ __all__ = [*binary.__all__, *unary.__all__, *reduction.__all__, *linalg.__all__,
            *indexing.__all__, *convolution.__all__, "max_pool1d", "max_pool2d", "avg_pool1d", "adaptive_avg_pool1d",
            *sorting.__all__, *construction.__all__, *scattering.__all__, *contraction.__all__,
            *decompositions.__all__, *_lu.__all__, *sampling.__all__, *special.__all__,
-           *statistics.__all__, *_complex_ops.__all__, *quantization.__all__]
+           *statistics.__all__, *_complex_ops.__all__, *quantization.__all__, *_stft.__all__]
 
 
 # PyTorch's top-level functions that take ``out=``; those tinyframe has get it below.
