@@ -662,13 +662,13 @@ def _stirling_tail(k: float) -> float:
 
 
 def _binomial_inversion(count: Any, prob: Any, draws: _Serial) -> Any:
-    logprob = float(np.log1p(-prob))
-    geom_sum, num_geom = 0.0, type(count)(0)
+    logprob, n = float(np.log1p(-prob)), float(count)  # log1p in the dtype's precision, as PyTorch's
+    geom_sum, num_geom = 0.0, 0
     while True:
         geom_sum += math.ceil(math.log(draws.uniform()) / logprob)
-        if geom_sum > count:
+        if geom_sum > n:
             return num_geom
-        num_geom = num_geom + 1
+        num_geom += 1
 
 
 def _btrs(count: Any, prob: Any, draws: _Serial) -> Any:
