@@ -38,6 +38,7 @@ class LinAlgError(RuntimeError):
 
 
 LinAlgError.__name__ = LinAlgError.__qualname__ = "_LinAlgError"
+_LinAlgError = LinAlgError  # where pickle finds the class by that name (errors cross DataLoader worker processes)
 
 
 class Factorization(Op):
