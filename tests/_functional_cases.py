@@ -217,3 +217,20 @@ def _bicubic(padding_mode: str, align_corners: bool) -> tuple:
 
 CASES.update({f"grid_sample_bicubic_{padding}{'_align' if align else ''}": _bicubic(padding, align)
               for padding in ("zeros", "border", "reflection") for align in (False, True)})
+_THETA_3D = [[[0.9, 0.3, 0.1, 0.05], [-0.2, 1.1, 0.05, -0.1], [0.1, 0.0, 0.8, 0.23]],
+             [[1.2, -0.1, 0.2, -0.3], [0.3, 0.9, -0.2, 0.1], [-0.1, 0.2, 1.1, 0.0]]]
+CASES.update({
+    "affine_grid_3d": (lambda lib, t: _F(lib).affine_grid(t, (2, 1, 2, 3, 2), align_corners=False),
+                       [np.array(_THETA_3D)], True),
+    "grid_sample_3d_trilinear_zeros": (lambda lib, x, g: _F(lib).grid_sample(x, g, align_corners=False),
+                                       [_x(2, 2, 3, 2, 4), np.clip(_x(2, 2, 3, 2, 3) * 0.7, -1.3, 1.3)], True),
+    "grid_sample_3d_border_align": (lambda lib, x, g: _F(lib).grid_sample(
+        x, g, padding_mode="border", align_corners=True), [_x(1, 1, 3, 3, 2), _x(1, 2, 2, 3, 3) * 0.9], True),
+    "grid_sample_3d_reflection": (lambda lib, x, g: _F(lib).grid_sample(
+        x, g, padding_mode="reflection", align_corners=False), [_x(1, 1, 2, 3, 3), _x(1, 2, 2, 2, 3) * 1.1], True),
+    "grid_sample_3d_nearest": (lambda lib, x, g: _F(lib).grid_sample(x, g, mode="nearest", align_corners=True),
+                               [_x(1, 2, 2, 3, 3), _x(1, 2, 2, 2, 3) * 0.9], False),
+    "spatial_transformer_3d": (lambda lib, x, t: _F(lib).grid_sample(
+        x, _F(lib).affine_grid(t, (2, 1, 2, 2, 3), align_corners=False), align_corners=False),
+        [_x(2, 1, 3, 3, 3), np.array(_THETA_3D)], True),
+})

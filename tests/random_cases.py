@@ -228,3 +228,20 @@ def like_non_contiguous(torch: Any) -> list:
             result = like(source)
             out += [result, list(result.stride())]
     return out + [torch.randn_like(torch.zeros(5, 4, dtype=torch.float64).t()), torch.randn(3)]
+
+
+@case
+def rejection_samplers(torch: Any) -> list:
+    # PyTorch's serial CPU samplers (sample_gamma, sample_poisson, sample_binomial), each element drawing as
+    # many uniforms and normals as its rejection loop takes, then the stream position after them
+    torch.manual_seed(3)
+    out = []
+    for dtype in (torch.float32, torch.float64):
+        alpha = torch.rand(300, dtype=dtype) * 6
+        alpha[::7] *= 0.05
+        out += [torch._standard_gamma(alpha), torch.poisson(torch.rand(300, dtype=dtype) * 40),
+                torch.binomial(torch.randint(0, 200, (300,)).to(dtype), torch.rand(300, dtype=dtype)),
+                torch.distributions.Dirichlet(torch.rand(50, 4, dtype=dtype) * 3 + 0.01).sample(),
+                torch.distributions.Beta(torch.tensor([0.5, 2.0], dtype=dtype), 1.5).sample((3,)),
+                torch.randn(5, dtype=dtype)]
+    return out

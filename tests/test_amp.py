@@ -79,3 +79,36 @@ def test_autocast_marks_its_region_and_nests():
     def inside():
         return torch.is_autocast_enabled("cuda")
     assert inside() and not torch.is_autocast_enabled("cuda")
+
+
+class _MatMul(torch.autograd.Function):
+    @staticmethod
+    @torch.amp.custom_fwd(device_type="cpu", cast_inputs=torch.float32)
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        ctx.forward_in_region = torch.is_autocast_enabled("cpu")
+        return a.mm(b)
+
+    @staticmethod
+    @torch.amp.custom_bwd(device_type="cpu")
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        ctx.backward_in_region = torch.is_autocast_enabled("cpu")
+        return grad.mm(b.t()), a.t().mm(grad)
+
+
+def test_custom_fwd_casts_inputs_and_runs_outside_the_region():
+    # PyTorch 2.13: the Function's result is float32 where a plain mm gives bfloat16
+    a = torch.ones(2, 3, dtype=torch.bfloat16, requires_grad=True)
+    b = torch.ones(3, 2, requires_grad=True)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        out = _MatMul.apply(a, b)
+        assert a.float().mm(b).dtype == torch.bfloat16
+    assert out.dtype == torch.float32 and out.grad_fn.forward_in_region is False
+    out.sum().backward()
+    assert out.grad_fn.backward_in_region is False
+    assert a.grad.dtype == torch.bfloat16 and a.grad.tolist() == [[2.0] * 3] * 2
+    with pytest.raises(ValueError, match="Expected `device_type` of type `str`"):
+        torch.amp.custom_fwd(device_type=None)
+    with pytest.warns(FutureWarning, match="torch.cuda.amp.custom_fwd"):
+        torch.cuda.amp.custom_fwd(lambda ctx, x: x)

@@ -72,6 +72,8 @@ def test_inference_mode_records_nothing_and_restores() -> None:
     assert torch.is_grad_enabled() and not torch.is_inference_mode_enabled()
     with torch.inference_mode(False):
         assert (x * 2).grad_fn is not None
+    with torch.inference_mode(), torch.no_grad(), torch.inference_mode(False):  # PyTorch 2.13: grad mode on
+        assert torch.is_grad_enabled() and not torch.is_inference_mode_enabled()
 
 
 @pytest.mark.parametrize("switch", [torch.no_grad, torch.inference_mode, torch.enable_grad])

@@ -98,6 +98,7 @@ def test_sum_to_size_reduces_to_a_broadcastable_size() -> None:
 def test_storage_queries_and_real_tensor_identities() -> None:
     x = torch.zeros(3, 3)
     assert (x.storage_offset(), x[1:].storage_offset(), x[:, 1].storage_offset()) == (0, 3, 1)
+    assert x.as_strided((2,), (1,), 4).storage_offset() == 4  # NumPy's as_strided hides the base one level down
     assert x[1:].data_ptr() == x.data_ptr() + 12
     assert not x.is_complex() and x.is_signed() and not torch.tensor([1], dtype=torch.uint8).is_signed()
     assert x.layout == torch.strided and repr(torch.strided) == "torch.strided"

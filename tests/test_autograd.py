@@ -98,6 +98,15 @@ def test_grad_of_unused_input_needs_allow_unused() -> None:
     assert gu is None and gx.item() == 2.0
 
 
+def test_grad_takes_only_inputs_in_pytorchs_position_and_warns_when_false() -> None:
+    # WGAN-GP code passes only_inputs=True; PyTorch ignores it and warns (FutureWarning) on False.
+    x = leaf([1.0, 2.0])
+    (g,) = tf.autograd.grad((x * x).sum(), x, None, None, False, True)
+    np.testing.assert_allclose(g.numpy(), [2.0, 4.0])
+    with pytest.warns(FutureWarning, match="only_inputs argument is deprecated"):
+        tf.autograd.grad((x * 2).sum(), x, only_inputs=False)
+
+
 def test_grad_with_respect_to_an_intermediate() -> None:
     x = leaf([1.0, 2.0])
     h = x * 3
@@ -462,6 +471,47 @@ def test_gradcheck_detects_a_wrong_gradient() -> None:
     with pytest.raises(tf.autograd.GradcheckError):
         tf.autograd.gradcheck(Wrong.apply, [leaf([1.0, 2.0])])
     assert not tf.autograd.gradcheck(Wrong.apply, [leaf([1.0, 2.0])], raise_exception=False)
+
+
+def test_products_and_quotients_by_a_number_do_not_save_the_tensor() -> None:
+    # PyTorch saves an operand only for the gradient that needs it: changing ``a`` in place after
+    # ``a * 2`` or ``a[0] / 2.5`` leaves their backward valid (voxelmorph normalises grid slices so)
+    for f, expected in ((lambda a: a * 2, 2.0), (lambda a: 2 * a, 2.0), (lambda a: a / 4, 0.25)):
+        x = leaf([1.0, 2.0])
+        a = x * 1
+        b = f(a)
+        a.add_(1)
+        b.sum().backward()
+        np.testing.assert_allclose(x.grad.numpy(), [expected, expected])
+    x = leaf([1.0, 2.0])
+    a = x * 1
+    b = a * a
+    a.add_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        b.sum().backward()
+
+
+def test_decorated_generators_run_each_step_under_the_switch() -> None:
+    # PyTorch's decorators wrap generator functions: each resume runs under the switch, the caller's
+    # code between steps outside it
+    x = leaf([1.0])
+
+    @tf.no_grad()
+    def steps():
+        for i in range(2):
+            received = yield (x * i).requires_grad, tf.is_grad_enabled()
+            assert received is None
+
+    gen = steps()
+    assert next(gen) == (False, False) and tf.is_grad_enabled()
+    assert list(gen) == [(False, False)]
+
+    @tf.enable_grad()
+    def inside():
+        yield tf.is_grad_enabled()
+
+    with tf.no_grad():
+        assert list(inside()) == [True]
 
 
 def test_set_grad_enabled_as_decorator_switches_only_around_calls() -> None:

@@ -230,6 +230,24 @@ def test_softmax_layer_norm_and_cross_entropy_on_bfloat16() -> None:
     assert loss.dtype is bf16 and loss.item() == 1.421875
 
 
+def test_normalisations_take_float32_parameters_with_a_bfloat16_input() -> None:
+    # PyTorch's CPU mixed precision (LayerNorm under autocast): computed in float32, the result rounded
+    # to bfloat16; gradients in each input's dtype. PyTorch 2.13's values.
+    x = (torch.linspace(-3, 4, 24).reshape(2, 4, 3) ** 2).to(bf16).requires_grad_()
+    w = torch.linspace(-1, 2, 4).requires_grad_()
+    b = torch.linspace(0, 0.5, 4)
+    out = torch.nn.functional.batch_norm(x, torch.zeros(4), torch.ones(4), w, b, training=True)
+    assert out.dtype == bf16 and out.grad_fn.name() == "NativeBatchNormBackward0"
+    assert out.flatten()[:4].tolist() == [-1.453125, -0.9375, -0.46875, 0.1669921875]
+    out.float().pow(2).sum().backward()
+    assert x.grad.dtype == bf16 and w.grad.dtype == torch.float32
+    np.testing.assert_allclose(w.grad.tolist(), [-11.996543, 0.0, 12.000917, 24.007860], atol=2e-3)
+    assert torch.nn.functional.layer_norm(x, (3,), w[:3]).dtype == bf16
+    assert torch.nn.functional.group_norm(x, 2, w, b).dtype == bf16
+    with pytest.raises(RuntimeError, match=r"mixed dtype \(CPU\): expect parameter to have scalar type of Float"):
+        torch.nn.functional.layer_norm(x, (3,), torch.ones(3, dtype=torch.float64))
+
+
 def test_gradients_of_bfloat16_leaves_are_bfloat16() -> None:
     w = torch.tensor([0.5, -1.25, 2.0, 0.3], dtype=bf16, requires_grad=True)
     z = torch.tensor([1.1, 2.2, -0.7, 0.05], dtype=bf16)

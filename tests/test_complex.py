@@ -291,3 +291,90 @@ def test_eig_on_a_cupy_without_a_general_eigensolver_runs_lapack_on_the_host(mon
     expected_values, expected_vectors = np.linalg.eig(np.array([[2.0, 1.0], [-1.0, 0.5]], dtype=np.float32))
     np.testing.assert_allclose(values.cpu().numpy(), expected_values, rtol=1e-6)
     np.testing.assert_allclose(vectors.cpu().numpy(), expected_vectors, rtol=1e-6)
+
+
+def test_einsum_gradient_conjugates_the_other_operands() -> None:
+    # PyTorch 2.13: an einsum is holomorphic in each operand (FNO's spectral convolution)
+    a = tf.tensor([[0.5 - 1j, 2 + 0.5j]])
+    w = tf.tensor([[1 + 1j, 2 - 1j]], requires_grad=True)
+    tf.einsum("bi,bi->bi", a, w).backward(tf.tensor([[1 - 2j, 0.5 + 1j]]))
+    np.testing.assert_allclose(w.grad.numpy(), [[2.5 + 0j, 1.5 + 1.75j]], rtol=1e-6)
+
+
+# PyTorch 2.13: three steps on (real, imaginary) parts each, as its optimizers view complex parameters
+_COMPLEX_STEPS = {
+    "Adam": ({}, [0.70116, 1.70062, -0.20839, -0.07444, 0.00222, -0.70159]),
+    "AdamW": ({"weight_decay": 0.1}, [0.6746, 1.64437, -0.19731, -0.07339, -0.00361, -0.6751]),
+    "RMSprop": ({}, [-0.23897, 0.30969, -0.05163, -0.00977, -0.50973, -0.0]),
+    "Adagrad": ({}, [0.77856, 1.77582, -0.29876, 0.0, 0.08292, -0.78046]),
+    "Adamax": ({}, [0.71237, 1.70765, -0.24097, -0.05983, 0.01939, -0.7155]),
+    "NAdam": ({}, [0.75058, 1.74751, -0.27394, -0.0054, 0.05553, -0.75273]),
+    "RAdam": ({}, [-0.19625, 0.086, 0.05415, -0.04777, -0.13016, -0.4623]),
+    "Adadelta": ({"lr": 1.0}, [0.99031, 1.9903, -0.49034, 0.09046, 0.29031, -0.99031]),
+    "ASGD": ({}, [0.02, 0.43198, -0.128, 0.0008, -0.0904, -0.51198]),
+    "Rprop": ({}, [0.636, 1.636, -0.136, 0.0, -0.064, -0.636]),
+}
+
+
+@pytest.mark.parametrize("name", list(_COMPLEX_STEPS))
+def test_optimizers_update_complex_parameters_part_by_part(name: str) -> None:
+    options, expected = _COMPLEX_STEPS[name]
+    p = tf.nn.Parameter(tf.tensor([1 + 2j, -0.5 + 0.1j, 0.3 - 1j]))
+    opt = getattr(tf.optim, name)([p], **{"lr": 0.1, **options})
+    for _ in range(3):
+        loss = (p * tf.tensor([1 + 1j, 2, -1j])).abs().pow(2).sum() + p.real.sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    np.testing.assert_allclose(tf.view_as_real(p.detach()).flatten().numpy(), expected, atol=2e-5)
+
+
+@pytest.mark.parametrize("options, shape, total, value, grad_total", [
+    # PyTorch 2.13 on torch.manual_seed(0); randn(2, 40, float64), Hann window of 16, hop 4
+    ({}, (2, 9, 11), 463.970983, [3.133257, -2.53576], 2169.675737),
+    ({"center": False}, (2, 9, 7), 285.187612, [2.216526, -3.385456], 1217.016791),
+    ({"normalized": True}, (2, 9, 11), 115.992746, [0.783314, -0.63394], 135.604734),
+    ({"onesided": False}, (2, 16, 11), 822.93483, [3.133257, -2.53576], 3701.43632),
+    ({"hop_length": 5}, (2, 9, 9), 377.069141, [1.05778, 5.255963], 1782.246469),
+    ({"pad_mode": "constant"}, (2, 9, 11), 443.4045, [3.133257, -2.53576], 1880.909907),
+])
+def test_stft_matches_pytorch_and_istft_inverts_it(options: dict, shape: tuple, total: float, value: list,
+                                                   grad_total: float) -> None:
+    tf.manual_seed(0)
+    x = tf.randn(2, 40, dtype=tf.float64, requires_grad=True)
+    window = tf.hann_window(16, dtype=tf.float64)
+    settings = {"window": window, "hop_length": 4, **options}
+    s = tf.stft(x, 16, return_complex=True, **settings)
+    assert tuple(s.shape) == shape and s.grad_fn.name() == "TransposeBackward1"
+    np.testing.assert_allclose([s.abs().sum().item(), *tf.view_as_real(s)[1, 2, 3].tolist()], [total, *value],
+                               atol=1e-5)
+    (g,) = tf.autograd.grad(s.abs().pow(2).sum(), x)
+    np.testing.assert_allclose(g.abs().sum().item(), grad_total, rtol=1e-6)
+    if options.get("center", True):
+        settings.pop("pad_mode", None)
+        y = tf.istft(s, 16, length=40, **settings)
+        assert y.grad_fn.name() == "DivBackward0"
+        np.testing.assert_allclose(y.detach().numpy(), x.detach().numpy(), atol=1e-10)
+
+
+def test_stft_forms_warnings_and_errors_are_pytorchs() -> None:
+    x = tf.randn(40)
+    one = tf.stft(x, 16, window=tf.hann_window(16), return_complex=True)
+    assert tuple(one.shape) == (9, 11) and one.grad_fn is None
+    assert x.requires_grad_().stft(16, window=tf.hann_window(16), return_complex=True).grad_fn.name() == \
+        "SqueezeBackward4"
+    with pytest.warns(UserWarning, match="A window was not provided"):
+        with pytest.warns(UserWarning, match="stft with return_complex=False is deprecated"):
+            assert tuple(tf.stft(x, 8, return_complex=False).shape) == (5, 21, 2)
+    with pytest.raises(RuntimeError, match="stft requires the return_complex parameter be given for real inputs"):
+        tf.stft(x, 16)
+    with pytest.raises(RuntimeError, match=r"n_fft=50, .* : expected 0 < n_fft < 40, but got n_fft=50"):
+        tf.stft(x, 50, center=False, return_complex=True)
+    with pytest.raises(RuntimeError, match="expected 0 < win_length <= n_fft, but got win_length=20"):
+        tf.stft(x, 16, win_length=20, center=False, return_complex=True)
+    with pytest.raises(RuntimeError, match=r"expected a 1D window tensor of size equal to win_length=16, but got "
+                                           r"window with size \[8\]"):
+        tf.stft(x, 16, window=tf.ones(8), center=False, return_complex=True)
+    with pytest.raises(RuntimeError, match="window overlap add min"):
+        tf.istft(tf.stft(x, 16, hop_length=16, window=tf.ones(16), return_complex=True), 16, hop_length=16,
+                 window=tf.hann_window(16))

@@ -171,6 +171,16 @@ def test_einsum_forms_and_errors() -> None:
         tf.einsum("ijk", a)
 
 
+def test_einsum_sublist_form() -> None:
+    # PyTorch 2.13: integers 0-25 are 'A'-'Z' and 26-51 'a'-'z' (so 2 sorts before 30 in an implicit output)
+    a, b = tf.arange(6.0).reshape(2, 3), tf.arange(12.0).reshape(3, 4)
+    assert tf.einsum(a, [0, 1], b, [1, 2]).tolist() == [[20, 23, 26, 29], [56, 68, 80, 92]]
+    assert tf.einsum(a, [30, 1], b, [1, 2]).shape == (4, 2)
+    assert tf.einsum(a, [Ellipsis, 1], b, [1, 2], [Ellipsis, 2]).shape == (2, 4)
+    with pytest.raises(ValueError, match=r"subscript in subscript list is not within the valid range \[0, 52\)"):
+        tf.einsum(a, [0, 60])
+
+
 def test_tensordot_cross_kron_cdist_match_pytorch() -> None:
     a, b = tf.arange(6.0).reshape(2, 3), tf.arange(12.0).reshape(3, 4)
     assert tf.tensordot(a, a, ([0, 1], [0, 1])).item() == 55.0

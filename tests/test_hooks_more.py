@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
 import pytest
 
 import tinyframe as tf
@@ -112,3 +113,22 @@ def test_always_call_forward_hooks_run_when_forward_raises() -> None:
     assert got == [None, ("kw", {})]
     assert str(caught[0].message) == ("module forward hook with ``always_call=True`` raised an exception that was "
                                       "silenced as another error was raised in forward: division by zero")
+
+
+def test_node_prehook_and_hook_see_and_replace_gradients() -> None:
+    # PyTorch 2.13: Node.register_prehook(fn(grad_outputs)) and Node.register_hook(fn(grad_inputs, grad_outputs)),
+    # one grad_input per next_functions entry (None for the number 3)
+    p = tf.tensor(2.0, requires_grad=True)
+    q = p.exp() * 3
+    seen = []
+    q.grad_fn.register_prehook(lambda grad_outputs: seen.append(("pre", [g.item() for g in grad_outputs])))
+    handle = q.grad_fn.register_hook(lambda grad_inputs, grad_outputs: (grad_inputs[0] * 2, None))
+    q.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append(
+        ("post", [None if g is None else g.item() for g in grad_inputs], grad_outputs[0].item())))
+    q.backward(retain_graph=True)
+    assert seen == [("pre", [1.0]), ("post", [6.0, None], 1.0)]
+    assert abs(p.grad.item() - 6 * np.exp(2.0)) < 1e-4
+    handle.remove()
+    p.grad = None
+    q.backward()
+    assert abs(p.grad.item() - 3 * np.exp(2.0)) < 1e-4

@@ -241,6 +241,26 @@ def test_inplace_on_a_view_of_a_leaf_requiring_grad_raises() -> None:
         v[1] = 5.0
 
 
+def test_inplace_on_reshape_transpose_and_narrow_views_rebases_the_base(device: str) -> None:
+    # InstanceNorm's output is a view; pix2pix applies LeakyReLU(inplace=True) to it. PyTorch 2.13's values.
+    x = _arange(3, 4, device=device, requires_grad=True)
+    b = x * 2 - 5
+    b.t().mul_(tf.tensor([1.0, -1.0, 2.0], device=device))
+    b.narrow(1, 1, 2).add_(1)
+    b.view(12).clamp_(max=6.0)
+    np.testing.assert_array_equal(_host(b), [[-5, -2, 0, 1], [-3, -4, -6, -9], [6, 6, 6, 6]])
+    (b * b).sum().backward()
+    np.testing.assert_array_equal(_host(x.grad), [[-20, -8, 0, 4], [12, 16, 24, 36], [0, 0, 0, 0]])
+
+
+def test_inplace_on_a_reshape_view_of_a_leaf_or_an_expanded_view_raises() -> None:
+    x = _arange(3, 4, requires_grad=True)
+    with pytest.raises(RuntimeError, match="a view of a leaf Variable that requires grad"):
+        x.view(12).mul_(2)
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        (x * 1)[0].expand(2, 4).mul_(2)
+
+
 # ------------------------------------------------------------------------------- other index forms
 def test_index_tensors_on_cpu_index_tensors_on_any_device(device: str) -> None:
     x = _arange(3, 4, device=device, requires_grad=True)

@@ -2,6 +2,7 @@
 PyTorch 2.13."""
 from __future__ import annotations
 
+import pickle
 import warnings
 
 import numpy as np
@@ -21,6 +22,8 @@ def test_linalg_is_reachable_as_torch_linalg() -> None:
     import tinyframe as torch
     assert torch.linalg.norm(torch.ones(2, 2)).item() == 2.0
     assert issubclass(torch.linalg.LinAlgError, RuntimeError)
+    assert torch.linalg.LinAlgError.__name__ == "_LinAlgError"  # PyTorch's class name, printed by scripts
+    assert repr(pickle.loads(pickle.dumps(torch.linalg.LinAlgError("x")))) == "_LinAlgError('x')"
 
 
 def test_solve_inv_det_match_pytorch_and_name_their_nodes(device: str) -> None:

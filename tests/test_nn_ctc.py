@@ -86,3 +86,16 @@ def test_ctc_loss_module_and_float32() -> None:
     assert loss.dtype == tf.float32
     np.testing.assert_allclose(loss.item(), 1.9227248009960196, rtol=1e-5)
     assert repr(criterion) == "CTCLoss()"
+
+
+def test_lengths_and_padded_targets_must_match_the_batch_size() -> None:
+    # PyTorch 2.13's messages (a CTC script passed log_probs of the wrong batch size)
+    log_probs = _log_probs()
+    with pytest.raises(RuntimeError, match="^input_lengths must be of size batch_size$"):
+        F.ctc_loss(log_probs, tf.tensor(TARGETS), tf.tensor([6]), tf.tensor([3, 2, 3]))
+    with pytest.raises(RuntimeError, match="^target_lengths must be of size batch_size$"):
+        F.ctc_loss(log_probs, tf.tensor(TARGETS), [6, 5, 6], [3])
+    with pytest.raises(RuntimeError, match=r"Expected tensor to have size 3 at dimension 0, but got size 2 for "
+                                           r"argument #2 'targets' \(while checking arguments for "
+                                           r"ctc_loss_allocate_outputs\)"):
+        F.ctc_loss(log_probs, tf.tensor(TARGETS[:2]), [6, 5, 6], [3, 2, 3])

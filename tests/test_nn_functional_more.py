@@ -60,10 +60,25 @@ def test_bool_attention_mask_true_means_attend() -> None:
     np.testing.assert_allclose(only_first.numpy(), np.broadcast_to(v.numpy()[:, :1], (1, 2, 4)), rtol=1e-6)
 
 
-def test_attention_rejects_mask_with_is_causal() -> None:
+def test_attention_rejects_mask_with_is_causal_off_the_flash_kernel() -> None:
     q = tf.randn(2, 3)
     with pytest.raises(RuntimeError, match="Explicit attn_mask should not be set when is_causal=True"):
         F.scaled_dot_product_attention(q, q, q, attn_mask=tf.ones(2, 2), is_causal=True)
+    q4 = tf.randn(1, 1, 2, 3)
+    with pytest.raises(RuntimeError, match="Explicit attn_mask should not be set when is_causal=True"):
+        F.scaled_dot_product_attention(q4, q4, q4, attn_mask=tf.ones(2, 2), is_causal=True, dropout_p=0.5)
+
+
+def test_attention_combines_mask_and_is_causal_on_the_flash_kernel() -> None:
+    # PyTorch 2.13's CPU flash kernel applies both: 4-D inputs, no dropout.
+    q = tf.arange(24, dtype=tf.float32).reshape(1, 2, 4, 3) / 10
+    k, v = q.flip(2), q * 2 - 1
+    bias = tf.tensor([[0.0, -1.0, 0.5, float("-inf")]]).expand(4, 4)
+    out = F.scaled_dot_product_attention(q, k, v, attn_mask=bias, is_causal=True)
+    assert out.grad_fn is None
+    expected = [[-1.0, -0.8, -0.6], [-0.861951, -0.661951, -0.461951], [-0.459480, -0.259480, -0.059480],
+                [-0.538781, -0.338781, -0.138781]]
+    np.testing.assert_allclose(out[0, 0].numpy(), expected, atol=1e-5)
 
 
 def test_interpolate_argument_errors() -> None:
@@ -146,3 +161,20 @@ def test_hardswish_gradient_at_the_kinks_is_pytorchs() -> None:
 def test_deprecated_upsample_functions_warn(name: str) -> None:
     with pytest.warns(UserWarning, match=f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate`"):
         assert getattr(F, name)(tf.ones(1, 1, 2, 2), scale_factor=2).shape == (1, 1, 4, 4)
+
+
+def test_affine_grid_and_grid_sample_errors_are_pytorchs() -> None:
+    with pytest.raises(ValueError, match=r"Expected a batch of 3D affine matrices of shape Nx3x4 for size "
+                                         r"\(1, 1, 2, 2, 2\)\. Got tinyframe.Size\(\[1, 2, 3\]\)\."):
+        F.affine_grid(tf.zeros(1, 2, 3), (1, 1, 2, 2, 2), align_corners=False)
+    with pytest.raises(NotImplementedError, match=r"affine_grid only supports 4D and 5D sizes, for 2D and 3D affine "
+                                                  r"transforms, respectively. Got size \(1, 1, 4\)."):
+        F.affine_grid(tf.zeros(1, 3, 4), (1, 1, 4), align_corners=False)
+    volume = tf.zeros(1, 1, 2, 2, 2)
+    with pytest.raises(RuntimeError, match="bicubic interpolation only supports 4D input"):
+        F.grid_sample(volume, tf.zeros(1, 1, 1, 1, 3), mode="bicubic", align_corners=False)
+    with pytest.raises(RuntimeError, match=r"expected grid to have size 3 in last dimension, but got grid with sizes "
+                                           r"\[1, 1, 1, 2\]"):
+        F.grid_sample(volume, tf.zeros(1, 1, 1, 2), align_corners=False)
+    grid = F.affine_grid(tf.eye(3, 4).unsqueeze(0).requires_grad_(), (1, 1, 2, 2, 2), align_corners=False)
+    assert F.grid_sample(volume.requires_grad_(), grid, align_corners=False).grad_fn.name() == "GridSampler3DBackward0"

@@ -199,6 +199,7 @@ def test_parameter_names_and_shapes_match_pytorch() -> None:
     proj = nn.LSTM(3, 5, proj_size=2)
     assert list(proj.state_dict()) == ["weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0", "weight_hr_l0"]
     assert proj.weight_hh_l0.shape == (20, 2) and proj.weight_hr_l0.shape == (2, 5)
+    assert [w is getattr(proj, n) for w, n in zip(proj._flat_weights, proj._flat_weights_names)] == [True] * 5
     assert list(nn.LSTMCell(3, 4).state_dict()) == ["weight_ih", "weight_hh", "bias_ih", "bias_hh"]
     assert list(nn.GRUCell(3, 4, bias=False).state_dict()) == ["weight_ih", "weight_hh"]
 

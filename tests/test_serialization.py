@@ -131,6 +131,21 @@ def test_identity_and_shared_storage_are_preserved(tmp_path: Path) -> None:
         assert sorted(archive.namelist()) == ["__tinyframe_header__.npy", "a0.npy", "a1.npy"]
 
 
+def test_views_load_as_views_of_one_storage(tmp_path: Path) -> None:
+    # torch.save keeps views: a slice saved with its base still writes into it after loading
+    base = tinyframe.arange(12.0)
+    grid = base.view(3, 4)
+    views = {"row": base[2:5], "column": grid[:, 1], "strided": base.as_strided((2,), (3,), 4)}
+    loaded = round_trip({"base": base, **views}, tmp_path)
+    loaded["row"].fill_(-1.0)
+    loaded["column"].mul_(10.0)
+    assert loaded["base"].tolist() == [0, 10, -1, -1, -1, 50, 6, 7, 8, 90, 10, 11]
+    assert [loaded[k].storage_offset() for k in ("row", "column", "strided")] == [2, 1, 4]
+    assert loaded["column"].stride() == (4,) and loaded["strided"].tolist() == [-1, 7]
+    with zipfile.ZipFile(tmp_path / "checkpoint.pt") as archive:
+        assert sorted(archive.namelist()) == ["__tinyframe_header__.npy", "a0.npy"]
+
+
 def test_file_objects_and_path_types(tmp_path: Path) -> None:
     buffer = io.BytesIO()
     save({"x": tinyframe.ones(2)}, buffer)
@@ -357,6 +372,8 @@ def test_pytorch_checkpoints_are_recognised(tmp_path: Path) -> None:
     (header_with([1, 2]), {}, "truncated or corrupt"),
     (header_with({"type": "dict", "items": [[{"type": "list", "items": []}, 1]]}), {}, "unhashable"),
     (header_with(tensor_node()), {"a0": np.array(["text"])}, "truncated or corrupt"),
+    (header_with(tensor_node(view=[2, [3], [1]])), {"a0": np.ones(4, np.float32)}, "truncated or corrupt"),
+    (header_with(tensor_node(view=[0, [2], [-1]])), {"a0": np.ones(4, np.float32)}, "truncated or corrupt"),
 ])
 def test_inconsistent_headers_raise_runtime_error(tmp_path: Path, header: dict, arrays: dict, problem: str) -> None:
     path = write_archive(tmp_path / "odd.pt", header, **arrays)

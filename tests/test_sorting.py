@@ -156,3 +156,27 @@ def test_unique_keeps_every_nan_and_median_of_nothing_is_nan() -> None:
     values = tf.unique(tf.tensor([2.0, NAN, 1.0, NAN]))
     assert values.shape == (4,) and values.tolist()[:2] == [1.0, 2.0]
     assert np.isnan(tf.median(tf.tensor([])).item())
+
+
+def test_histogram_counts_edges_weights_and_density_as_pytorch() -> None:
+    # PyTorch 2.13's results
+    x = tf.tensor([1.0, 2, 1, 2.5, 4, 7])
+    hist, edges = tf.histogram(x, bins=3)
+    assert hist.tolist() == [4, 1, 1] and edges.tolist() == [1, 3, 5, 7]
+    weighted = tf.histogram(x, bins=4, range=(0.0, 4.0), weight=tf.ones(6) * 2, density=True)
+    np.testing.assert_allclose(weighted.hist.numpy(), [0.0, 0.4, 0.4, 0.2], rtol=1e-6)
+    given = x.histogram(tf.tensor([0.0, 2, 5, 8]), density=True)
+    np.testing.assert_allclose(given.hist.numpy(), [1 / 6, 1 / 6, 1 / 18], rtol=1e-6)
+    assert tf.histogram(tf.tensor([3.0, 3.0]), 2).bin_edges.tolist() == [2.5, 3.0, 3.5]
+    assert tf.histogram(x.double(), 2).hist.dtype == tf.float64
+    with pytest.raises(NotImplementedError, match="histogramdd\" not implemented for 'Long'"):
+        tf.histogram(tf.tensor([1, 2]), 2)
+    with pytest.raises(RuntimeError, match="should have the same dtype, but got input with dtype float and bins for "
+                                           "dimension 0 with dtype double"):
+        tf.histogram(x, tf.tensor([0.0, 2.0]).double())
+    with pytest.raises(RuntimeError, match="min should not exceed max, but got min 3 max 1 for dimension 0"):
+        tf.histogram(x, 2, range=(3.0, 1.0))
+    with pytest.raises(RuntimeError, match="bins must be > 0, but got 0 for dimension 0"):
+        tf.histogram(x, 0)
+    with pytest.raises(RuntimeError, match=r"range \[nan, nan\] is not finite"):
+        tf.histogram(tf.tensor([1.0, float("nan")]), 2)

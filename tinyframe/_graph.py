@@ -24,7 +24,7 @@ import numpy as np
 
 from . import grad_mode
 from .device import array_module_of
-from .dtypes import BFLOAT16_NUMPY, narrow_bfloat16, scalar_type_name, widen_bfloat16
+from .dtypes import BFLOAT16_NUMPY, bfloat16, narrow_bfloat16, scalar_type_name, widen_bfloat16
 
 if TYPE_CHECKING:
     from .tensor import Tensor as TensorType
@@ -93,6 +93,7 @@ class Node:
     _saved: tuple | list | None = None  # save_for_backward's values; once recorded, ``_describe_saved``'s entries
     _freed = False
     _pre_hooks: list | None = None
+    _post_hooks: list | None = None  # Node.register_hook's: hook(grad_inputs, grad_outputs) after the node ran
     _output_hooks: dict | None = None  # a node of several outputs: output_nr -> the hooks on that output's gradient
     retained: Any = None  # weakref to the output tensor when it called retain_grad()
     _metadata: dict | None = None
@@ -131,13 +132,44 @@ class Node:
     def __repr__(self) -> str:
         return f"<{self.name()} object at {hex(id(self))}>"
 
-    def register_prehook(self, hook: Any) -> None:
-        """Runs ``hook(grad)`` on the gradient arriving at this node, before it runs."""
+    def _add_prehook(self, hook: Any) -> None:
+        """Runs ``hook(grad)`` on the gradient arriving at this node, before it runs (a tensor's hook)."""
         if self._pre_hooks is None:
             self._pre_hooks = []
             self._direct = False
         if hook not in self._pre_hooks:
             self._pre_hooks.append(hook)
+
+    def register_prehook(self, hook: Any) -> RemovableHandle:
+        """Runs ``hook(grad_outputs)`` before this node runs: ``grad_outputs`` is the tuple of the
+        gradients arriving at the node's output; a returned tuple replaces them (PyTorch's
+        ``Node.register_prehook``, for nodes of one output)."""
+        def on_gradient(grad: Any) -> Any:
+            result = hook((grad,))
+            return None if result is None else result[0]
+        self._add_prehook(on_gradient)
+        return RemovableHandle(self._pre_hooks, on_gradient)  # type: ignore[arg-type]
+
+    def register_hook(self, hook: Any) -> RemovableHandle:
+        """Runs ``hook(grad_inputs, grad_outputs)`` after this node ran: ``grad_inputs`` holds the
+        gradients it computed for its inputs (one per ``next_functions`` entry, None where there is
+        none); a returned tuple replaces them (PyTorch's ``Node.register_hook``)."""
+        if self._post_hooks is None:
+            self._post_hooks = []
+            self._direct = False
+        self._post_hooks.append(hook)
+        return RemovableHandle(self._post_hooks, hook)
+
+
+class RemovableHandle:
+    """Returned by the ``register_*hook`` functions; ``remove()`` unregisters the hook."""
+
+    def __init__(self, hooks: list, hook: Callable) -> None:
+        self._hooks, self._hook = hooks, hook
+
+    def remove(self) -> None:
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
 
 
 class AccumulateGrad(Node):
@@ -214,6 +246,9 @@ class Op(Node):
     # False for ops that move values without computing (dtype and device copies): they see bfloat16 arrays as
     # they are; the others compute on float32 copies (``dtypes.widen_bfloat16``), as does their backward
     widens_bfloat16 = True
+    # True for ops that give a bfloat16 input's dtype whatever their float32 parameters (PyTorch's CPU
+    # normalisations in mixed precision: a bfloat16 input with float32 weights gives bfloat16)
+    keeps_input_dtype = False
     _widened = False  # set on a node whose forward ran on float32 copies of bfloat16 inputs
     xp: Any = np  # the array module of the op's inputs; set per op for CuPy
     recording = False  # True while the engine runs backward with create_graph=True
@@ -274,7 +309,10 @@ class Op(Node):
             ctx.xp = array_module_of(array_type)
         narrow = None
         if BFLOAT16_NUMPY and cls.widens_bfloat16 and not cls.is_view:
-            narrow = widen_bfloat16(arrays) and options.get("dtype") is None  # sum(dtype=...) gives that dtype
+            narrow = widen_bfloat16(arrays)
+            if narrow is False and cls.keeps_input_dtype and inputs[0].dtype is bfloat16:
+                narrow = True
+            narrow = narrow and options.get("dtype") is None  # sum(dtype=...) gives that dtype
             if narrow is not None and cls.backward is not None:
                 ctx._widened, ctx.backward = True, _widened_backward
         try:

@@ -155,8 +155,13 @@ def storage_of(array: Any) -> tuple[Any, int]:
     """``(root, offset)``: the array whose memory ``array`` views (its ``.base`` chain followed to the
     end) and where ``array``'s first element sits in it, in elements (PyTorch's storage offset)."""
     root = array
-    while isinstance(root.base, type(array)):
-        root = root.base
+    while True:
+        base = root.base
+        if not isinstance(base, type(array)):  # NumPy's as_strided puts an object holding the array between
+            base = getattr(base, "base", None)
+        if not isinstance(base, type(array)):
+            break
+        root = base
     return root, (address_of(array) - address_of(root)) // array.itemsize
 
 

@@ -22,6 +22,7 @@ from .ops import (
     decompositions,
     indexing,
     linalg,
+    quantization,
     reduction,
     sampling,
     scattering,
@@ -33,6 +34,7 @@ from .ops import (
 )
 from .ops import complex as _complex_ops
 from .ops import lu as _lu
+from .ops import stft as _stft
 from .ops.binary import *  # noqa: F401,F403
 from .ops.complex import *  # noqa: F401,F403
 from .ops.construction import *  # noqa: F401,F403
@@ -43,6 +45,7 @@ from .ops.indexing import *  # noqa: F401,F403
 from .ops.linalg import *  # noqa: F401,F403
 from .ops.lu import *  # noqa: F401,F403
 from .ops.pooling import adaptive_avg_pool1d, avg_pool1d, max_pool1d, max_pool2d  # noqa: F401
+from .ops.quantization import *  # noqa: F401,F403
 from .ops.reduction import *  # noqa: F401,F403
 from .ops.sampling import *  # noqa: F401,F403
 from .ops.scattering import *  # noqa: F401,F403
@@ -50,6 +53,7 @@ from .ops.shape import *  # noqa: F401,F403
 from .ops.sorting import *  # noqa: F401,F403
 from .ops.special import *  # noqa: F401,F403
 from .ops.statistics import *  # noqa: F401,F403
+from .ops.stft import *  # noqa: F401,F403
 from .ops.unary import *  # noqa: F401,F403
 from .tensor import Tensor as _Tensor
 
@@ -57,7 +61,7 @@ __all__ = [*binary.__all__, *unary.__all__, *reduction.__all__, *linalg.__all__,
            *indexing.__all__, *convolution.__all__, "max_pool1d", "max_pool2d", "avg_pool1d", "adaptive_avg_pool1d",
            *sorting.__all__, *construction.__all__, *scattering.__all__, *contraction.__all__,
            *decompositions.__all__, *_lu.__all__, *sampling.__all__, *special.__all__,
-           *statistics.__all__, *_complex_ops.__all__]
+           *statistics.__all__, *_complex_ops.__all__, *quantization.__all__, *_stft.__all__]
 
 
 # PyTorch's top-level functions that take ``out=``; those tinyframe has get it below.

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -57,11 +58,40 @@ class _GradModeContext:
         return type(self)()
 
     def __call__(self, fn: Callable) -> Callable:
+        if inspect.isgeneratorfunction(fn):
+            return self._wrap_generator(fn)
+
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             with self._fresh():
                 return fn(*args, **kwargs)
         return wrapper
+
+    def _wrap_generator(self, fn: Callable) -> Callable:
+        """A decorated generator function runs each step of its generator under the switch (and the
+        caller's code between steps outside it), as PyTorch's decorators do."""
+        @functools.wraps(fn)
+        def generator(*args: Any, **kwargs: Any) -> Any:
+            gen = fn(*args, **kwargs)
+            try:
+                with self._fresh():
+                    response = gen.send(None)
+                while True:
+                    try:
+                        request = yield response
+                    except GeneratorExit:
+                        with self._fresh():
+                            gen.close()
+                        raise
+                    except BaseException as exc:  # noqa: B036  thrown into the generator, as PyTorch does
+                        with self._fresh():
+                            response = gen.throw(exc)
+                    else:
+                        with self._fresh():
+                            response = gen.send(request)
+            except StopIteration as stop:
+                return stop.value
+        return generator
 
 
 class no_grad(_GradModeContext):
@@ -106,7 +136,8 @@ def is_inference_mode_enabled() -> bool:
 class inference_mode(_GradModeContext):
     """Context manager and decorator for evaluation code: records no graph, like ``no_grad``.
 
-    ``inference_mode(False)`` leaves the grad mode as it is. Tensors made inside are ordinary
+    ``inference_mode(False)`` turns it off and grad mode on (even inside ``no_grad``, as in
+    PyTorch). Tensors made inside are ordinary
     tensors that do not require grad (PyTorch's inference tensors additionally refuse later use in
     autograd; tinyframe has no such restriction).
     """
@@ -116,8 +147,7 @@ class inference_mode(_GradModeContext):
 
     def __enter__(self) -> None:
         self._previous, self._previous_inference = STATE.enabled, STATE.inference
-        if self.inference:
-            STATE.enabled, STATE.inference = False, True
+        STATE.enabled, STATE.inference = not self.inference, self.inference
 
     def __exit__(self, *exc: object) -> None:
         STATE.enabled, STATE.inference = self._previous, self._previous_inference

@@ -539,3 +539,208 @@ def geometric(gen: Generator, shape: tuple, dtype: Any, p: float) -> Any:
         return gen.state.geometric(p, shape).astype(dtype)
     u = unit(gen, math.prod(shape), True)
     return np.ceil(_libm(_glibc_log, u) / math.log1p(-p)).astype(dtype).reshape(shape)
+
+
+# --------------------------------------------------------------------------- serial rejection samplers
+class _Serial:
+    """PyTorch's draws one at a time for its serial CPU samplers (``uniform_real_distribution<double>``
+    and ``normal_distribution<double>`` with its cached second value), read from blocks drawn ahead;
+    ``close()`` leaves the generator as if only the draws used had been made."""
+
+    def __init__(self, gen: Generator) -> None:
+        self.gen, self.fresh = gen, gen._fresh
+        self.saved = gen.twister.state
+        self.block: list = []
+        self.pos = self.used = 0
+
+    def uniform(self) -> float:
+        if self.pos == len(self.block):
+            self.block, self.pos = unit(self.gen, 64, True).tolist(), 0
+        self.pos += 1
+        self.used += 1
+        return self.block[self.pos - 1]
+
+    def normal(self) -> float:
+        cached = self.gen._normal
+        if cached is not None:
+            self.gen._normal = None
+            return cached
+        u1, u2 = self.uniform(), self.uniform()
+        radius = math.sqrt(-2.0 * math.log1p(-u2))
+        theta = 2.0 * math.pi * u1
+        self.gen._normal = radius * math.sin(theta)
+        return radius * math.cos(theta)
+
+    def close(self) -> None:
+        twister = self.gen.twister
+        twister.state = self.saved
+        twister.random_raw(2 * self.used)
+        self.gen._fresh = self.fresh and not self.used
+
+
+def _serially(gen: Generator, values: np.ndarray, sample: Any, out_dtype: Any) -> np.ndarray:
+    """``sample(value, draws)`` for each element in order (PyTorch's ``cpu_serial_kernel``)."""
+    draws = _Serial(gen)
+    try:
+        out = [sample(v, draws) for v in values.reshape(-1).tolist()]
+    finally:
+        draws.close()
+    return np.array(out, dtype=out_dtype).reshape(values.shape)
+
+
+_THIRD_F, _C0331_F = float(np.float32(1.0) / np.float32(3.0)), float(np.float32(0.0331))
+
+
+def _gamma_one(alpha: float, draws: _Serial, single: bool) -> float:
+    """PyTorch's ``sample_gamma`` (Marsaglia and Tsang; alpha < 1 boosted by ``u ** (1 / alpha)``), with
+    a float32 ``alpha``'s own arithmetic in float32 where PyTorch's ``scalar_t`` is float."""
+    f32 = np.float32
+    scale = 1.0
+    if alpha < 1.0:
+        if alpha == 0.0:
+            return 0.0
+        scale *= math.pow(1.0 - draws.uniform(), float(f32(1.0) / f32(alpha)) if single else 1.0 / alpha)
+        alpha = float(f32(alpha) + f32(1.0)) if single else alpha + 1.0
+    d = float(f32(alpha) - f32(_THIRD_F)) if single else alpha - _THIRD_F
+    c = 1.0 / math.sqrt(9.0 * d)
+    while True:
+        while True:
+            x = draws.normal()
+            y = 1.0 + c * x
+            if y > 0:
+                break
+        v = y * y * y
+        u = 1.0 - draws.uniform()
+        xx = x * x
+        if u < 1.0 - _C0331_F * xx * xx or math.log(u) < 0.5 * xx + d * (1.0 - v + math.log(v)):
+            return scale * d * v
+
+
+def standard_gamma(gen: Generator, alpha: np.ndarray) -> np.ndarray:
+    """``torch._standard_gamma``: gamma samples of concentration ``alpha`` and rate 1, at least the
+    dtype's smallest normal number."""
+    if gen.device.type != "cpu":
+        return gen.state.standard_gamma(alpha).astype(alpha.dtype)
+    single = alpha.dtype != np.float64
+    tiny = np.finfo(alpha.dtype).tiny
+    out = _serially(gen, alpha, lambda a, draws: _gamma_one(a, draws, single), np.float64)
+    return np.maximum(out.astype(alpha.dtype), tiny)
+
+
+def _poisson_one(lam: float, draws: _Serial) -> float:
+    """PyTorch's ``sample_poisson``: Hoermann's transformed rejection from 10 on, else multiplied
+    uniforms until their product falls to ``exp(-lambda)``."""
+    if lam >= 10:
+        slam, loglam = math.sqrt(lam), math.log(lam)
+        b = 0.931 + 2.53 * slam
+        a = -0.059 + 0.02483 * b
+        invalpha, vr = 1.1239 + 1.1328 / (b - 3.4), 0.9277 - 3.6224 / (b - 2)
+        while True:
+            u = draws.uniform() - 0.5
+            v = draws.uniform()
+            us = 0.5 - abs(u)
+            k = math.floor((2 * a / us + b) * u + lam + 0.43)
+            if us >= 0.07 and v <= vr:
+                return k
+            if k < 0 or (us < 0.013 and v > us):
+                continue
+            if math.log(v) + math.log(invalpha) - math.log(a / (us * us) + b) <= -lam + k * loglam - math.lgamma(k + 1):
+                return k
+    if lam == 0:
+        return 0
+    limit, count, product = math.exp(-lam), 0, 1.0
+    while True:
+        product *= draws.uniform()
+        if product <= limit:
+            return count
+        count += 1
+
+
+def poisson(gen: Generator, rates: np.ndarray) -> np.ndarray:
+    """``torch.poisson``: Poisson samples of the rates, in their dtype."""
+    if bool((rates < 0).any()):
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    if gen.device.type != "cpu":
+        return gen.state.poisson(rates).astype(rates.dtype)
+    return _serially(gen, rates.astype(np.float64), _poisson_one, rates.dtype)
+
+
+_STIRLING_TAIL = (0.0810614667953272, 0.0413406959554092, 0.0276779256849983, 0.02079067210376509,
+                  0.0166446911898211, 0.0138761288230707, 0.0118967099458917, 0.0104112652619720,
+                  0.00925546218271273, 0.00833056343336287)
+
+
+def _stirling_tail(k: float) -> float:
+    if k < len(_STIRLING_TAIL):
+        return _STIRLING_TAIL[int(k)]
+    kp1sq = (k + 1) * (k + 1)
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1)
+
+
+def _binomial_inversion(count: Any, prob: Any, draws: _Serial) -> Any:
+    logprob, n = float(np.log1p(-prob)), float(count)  # log1p in the dtype's precision, as PyTorch's
+    geom_sum, num_geom = 0.0, 0
+    while True:
+        geom_sum += math.ceil(math.log(draws.uniform()) / logprob)
+        if geom_sum > n:
+            return num_geom
+        num_geom += 1
+
+
+def _btrs(count: Any, prob: Any, draws: _Serial) -> Any:
+    """Hoermann's BTRS as PyTorch adapts it from TensorFlow (its missing log kept)."""
+    stddev = float(np.sqrt(count * prob * (1 - prob)))
+    b = 1.15 + 2.53 * stddev
+    a = -0.0873 + 0.0248 * b + 0.01 * float(prob)
+    c = float(count * prob) + 0.5
+    v_r = 0.92 - 4.2 / b
+    r = float(prob / (1 - prob))
+    alpha = (2.83 + 5.1 / b) * stddev
+    m = float(np.floor((count + 1) * prob))
+    n = float(count)
+    while True:
+        u = draws.uniform() - 0.5
+        v = draws.uniform()
+        us = 0.5 - abs(u)
+        k = float(type(count)(math.floor((2 * a / us + b) * u + c)))
+        if k < 0 or k > n:
+            continue
+        if us >= 0.07 and v <= v_r:
+            return k
+        v = math.log(v * alpha / (a / (us * us) + b))
+        bound = ((m + 0.5) * math.log((m + 1) / (r * (n - m + 1))) + (n + 1) * math.log((n - m + 1) / (n - k + 1))
+                 + (k + 0.5) * math.log(r * (n - k + 1) / (k + 1)) + _stirling_tail(m) + _stirling_tail(n - m)
+                 - _stirling_tail(k) - _stirling_tail(n - k))
+        if v <= bound:
+            return k
+
+
+def _binomial_one(count: Any, prob: Any, draws: _Serial) -> Any:
+    """PyTorch's ``sample_binomial``, in the arithmetic of the inputs' dtype (``count``, ``prob`` NumPy
+    scalars) where PyTorch's ``scalar_t`` is theirs."""
+    if count <= 0.0 or prob <= 0.0:
+        return 0
+    if prob >= 1.0:
+        return count
+    if prob <= 0.5:
+        return _btrs(count, prob, draws) if count * prob >= 10.0 else _binomial_inversion(count, prob, draws)
+    if prob > 0.5:
+        q = type(prob)(1.0) - prob
+        return count - (_btrs(count, q, draws) if count * q >= 10.0 else _binomial_inversion(count, q, draws))
+    return math.nan
+
+
+def binomial(gen: Generator, count: np.ndarray, prob: np.ndarray) -> np.ndarray:
+    """``torch.binomial``: successes in ``count`` trials of probability ``prob`` (broadcast), in
+    ``count``'s dtype."""
+    if gen.device.type != "cpu":
+        return gen.state.binomial(count.astype(np.int64), prob).astype(count.dtype)
+    count, prob = np.broadcast_arrays(count, prob.astype(count.dtype))
+    scalar = count.dtype.type
+    pairs = np.stack([count, prob], -1)
+    draws = _Serial(gen)
+    try:
+        out = [_binomial_one(scalar(n), scalar(p), draws) for n, p in pairs.reshape(-1, 2)]
+    finally:
+        draws.close()
+    return np.array(out, dtype=np.float64).astype(count.dtype).reshape(count.shape)

@@ -33,6 +33,7 @@ _FIELDS = {
     "cummax": ["values", "indices"],
     "cummin": ["values", "indices"],
     "aminmax": ["min", "max"],
+    "histogram": ["hist", "bin_edges"],
     "slogdet": ["sign", "logabsdet"],
     "qr": ["Q", "R"],
     "svd": ["U", "S", "V"],

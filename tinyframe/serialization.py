@@ -44,7 +44,7 @@ from typing import IO, Any
 import numpy as np
 
 from . import _safetensors, _torch_load, _torch_save, cuda, dtypes
-from .device import CPU, as_device, device, move_array
+from .device import CPU, array_module_of, as_device, device, move_array, storage_of
 from .tensor import Size, Tensor
 
 __all__ = ["save", "load"]
@@ -173,13 +173,21 @@ class _Encoder:
                         "str, int, float, bool, None or tuples of them")
 
     def _tensor(self, t: Tensor) -> dict:
-        storage = self._storage_names.get(id(t._data))
+        data = t._data
+        root, offset = storage_of(data)
+        strides = [step // data.itemsize for step in data.strides]
+        if root.dtype != data.dtype or not root.flags.c_contiguous or min(strides, default=0) < 0:
+            root, offset = data, 0  # not a view into one block of its dtype: saved as its own storage
+        storage = self._storage_names.get(id(root))
         if storage is None:
-            storage = self._storage_names[id(t._data)] = f"a{len(self.arrays)}"
-            self.arrays[storage] = move_array(t._data, CPU)
+            storage = self._storage_names[id(root)] = f"a{len(self.arrays)}"
+            self.arrays[storage] = move_array(root, CPU)
         tensor_id = self._tensor_ids.setdefault(id(t), len(self._tensor_ids))
-        return {"type": "tensor", "id": tensor_id, "storage": storage, "dtype": t.dtype.name,
+        node = {"type": "tensor", "id": tensor_id, "storage": storage, "dtype": t.dtype.name,
                 "device": str(t.device), "requires_grad": t.requires_grad}
+        if data is not root:  # a view: loads as a view of the same storage, as torch.save keeps views
+            node["view"] = [offset, list(data.shape), strides]
+        return node
 
 
 def _write_other_format(f: FileLike, write: Callable[[IO[bytes]], None]) -> None:
@@ -451,20 +459,36 @@ class _Decoder:
         requires_grad = node["requires_grad"]
         if requires_grad not in (True, False) or (requires_grad and not dtype.is_floating_point):
             raise ValueError(f"invalid requires_grad {requires_grad!r} for a {dtype.name} tensor")
-        tensor = self._tensors[node["id"]] = Tensor._make(self._host[storage], None, requires_grad)
-        self._saved_on.append((tensor, storage, str(_saved_device(node["device"]))))
+        view = node.get("view")
+        tensor = Tensor._make(_viewed(self._host[storage], view), None, requires_grad)
+        self._tensors[node["id"]] = tensor
+        self._saved_on.append((tensor, storage, str(_saved_device(node["device"])), view))
         return tensor
 
     def place(self, locate: _Locator) -> None:
         """Moves each tensor to the device ``locate`` picks; tensors that shared a storage when saved
         share one array per device."""
         placed: dict[tuple, Any] = {}
-        for tensor, storage, saved in self._saved_on:
+        for tensor, storage, saved, view in self._saved_on:
             target = locate(saved)
             key = (storage, target)
             if key not in placed:
                 placed[key] = move_array(self._host[storage], target)
-            tensor._data = placed[key]
+            tensor._data = _viewed(placed[key], view)
+
+
+def _viewed(storage: Any, view: Any) -> Any:
+    """The view ``[offset, shape, strides]`` (in elements) of a storage array, or the array itself
+    for ``None``; a view that would reach outside the storage is refused."""
+    if view is None:
+        return storage
+    offset, shape, strides = view
+    numbers = [offset, *shape, *strides]
+    if (len(shape) != len(strides) or any(type(n) is not int or n < 0 for n in numbers)
+            or (all(shape) and offset + sum((n - 1) * step for n, step in zip(shape, strides)) >= storage.size)):
+        raise ValueError(f"invalid view {view!r} of a storage of {storage.size} elements")
+    flat = storage.reshape(-1)[offset:]
+    return array_module_of(flat).lib.stride_tricks.as_strided(flat, shape, [step * flat.itemsize for step in strides])
 
 
 def _saved_device(text: Any) -> device:

@@ -31,6 +31,7 @@ from .ops import shape as shape_ops
 from .ops import sorting as sorting_ops
 from .ops import special as special_ops
 from .ops import statistics as statistics_ops
+from .ops import stft as stft_ops
 
 __all__ = ["Tensor", "Size"]
 
@@ -1218,6 +1219,24 @@ class Tensor:
 
     def histc(self, bins: builtins.int = 100, min: builtins.float = 0, max: builtins.float = 0) -> Tensor:
         return sorting_ops.histc(self, bins, min, max)
+
+    def stft(self, n_fft: builtins.int, hop_length: builtins.int | None = None, win_length: builtins.int | None = None,
+             window: Tensor | None = None, center: builtins.bool = True, pad_mode: str = "reflect",
+             normalized: builtins.bool = False, onesided: builtins.bool | None = None,
+             return_complex: builtins.bool | None = None) -> Tensor:
+        return stft_ops.stft(self, n_fft, hop_length, win_length, window, center, pad_mode, normalized, onesided,
+                             return_complex)
+
+    def istft(self, n_fft: builtins.int, hop_length: builtins.int | None = None, win_length: builtins.int | None = None,
+              window: Tensor | None = None, center: builtins.bool = True, normalized: builtins.bool = False,
+              onesided: builtins.bool | None = None, length: builtins.int | None = None,
+              return_complex: builtins.bool = False) -> Tensor:
+        return stft_ops.istft(self, n_fft, hop_length, win_length, window, center, normalized, onesided, length,
+                              return_complex)
+
+    def histogram(self, bins: builtins.int | Tensor, *, range: tuple | None = None, weight: Tensor | None = None,
+                  density: builtins.bool = False) -> Any:
+        return sorting_ops.histogram(self, bins, range=range, weight=weight, density=density)
 
     def count_nonzero(self, dim: Any = None) -> Tensor:
         return sorting_ops.count_nonzero(self, dim)

@@ -138,3 +138,26 @@ CASES += [
            lambda x, y: (lambda w, v: _pairs(w * (np.abs(v) ** 2).sum(-2)))(*np.linalg.eig(x + 1j * y)),
            [(3, 3), (3, 3)]),
 ]
+
+
+
+def _stft_reference(x: np.ndarray, n_fft: int, hop: int) -> np.ndarray:
+    """Reflect-padded frames times a Hann window, their rfft, frequencies before frames."""
+    padded = np.pad(x, [(0, 0), (n_fft // 2, n_fft // 2)], mode="reflect")
+    count = 1 + (padded.shape[-1] - n_fft) // hop
+    frames = np.stack([padded[:, t * hop:t * hop + n_fft] for t in range(count)], axis=1)
+    window = 0.5 - 0.5 * np.cos(2 * np.pi * np.arange(n_fft) / n_fft)
+    return _pairs(np.fft.rfft(frames * window, axis=-1).transpose(0, 2, 1))
+
+
+def _hann(x: tf.Tensor) -> tf.Tensor:
+    return tf.hann_window(8, dtype=x.dtype, device=x.device)
+
+
+CASES += [
+    OpCase("stft", _as_pairs(lambda x: tf.stft(x, 8, hop_length=3, window=_hann(x), return_complex=True)),
+           lambda x: _stft_reference(x, 8, 3), [(2, 12)]),
+    OpCase("istft_of_stft", lambda x: tf.istft(tf.stft(x, 8, hop_length=2, window=_hann(x), return_complex=True), 8,
+                                               hop_length=2, window=_hann(x), length=12),
+           lambda x: x, [(2, 12)]),
+]

@@ -9,7 +9,7 @@ import numpy as np
 
 import tinyframe as tf
 from tinyframe.nn import functional as nn_functional
-from tinyframe.ops import activation, attention, normalization
+from tinyframe.ops import activation, attention, normalization, quantization
 from tinyframe.ops import convolution as conv
 from tinyframe.ops import pooling as pool
 
@@ -250,6 +250,15 @@ CASES += [
     OpCase("hardswish", activation.hardswish, lambda x: x * np.clip(x + 3, 0, 6) / 6, [(3, 5)], domain=(-5.0, 5.0)),
     OpCase("hardsigmoid", activation.hardsigmoid, lambda x: np.clip(x + 3, 0, 6) / 6, [(3, 5)], domain=(-5.0, 5.0)),
     OpCase("glu", lambda x: activation.glu(x, 0), lambda x: x[:2] / (1 + np.exp(-x[2:])), [(4, 3)]),
+    # piecewise constant: finite differences cannot check the straight-through gradient (tests/test_quantization.py)
+    OpCase("fake_quantize_per_tensor_affine",
+           lambda x: quantization.fake_quantize_per_tensor_affine(x, 0.25, 1, -4, 3),
+           lambda x: (np.clip(np.rint(x * 4) + 1, -4, 3) - 1) * 0.25, [(3, 4)], grad=False),
+    OpCase("fake_quantize_per_channel_affine",
+           lambda x: quantization.fake_quantize_per_channel_affine(
+               x, tf.tensor([0.5, 0.25, 0.125]), tf.tensor([0, 1, -2], dtype=tf.int32), 0, -4, 3),
+           lambda x: (np.clip(np.rint(x / [[0.5], [0.25], [0.125]]) + [[0], [1], [-2]], -4, 3)
+                      - [[0], [1], [-2]]) * [[0.5], [0.25], [0.125]], [(3, 4)], grad=False),
 ]
 
 

@@ -18,7 +18,8 @@ from .. import _autocast, dtypes
 from ..grad_mode import no_grad
 from ..tensor import Tensor
 
-__all__ = ["autocast", "GradScaler", "is_autocast_available", "is_autocast_enabled", "get_autocast_dtype"]
+__all__ = ["autocast", "GradScaler", "is_autocast_available", "is_autocast_enabled", "get_autocast_dtype",
+           "custom_fwd", "custom_bwd"]
 
 _DEFAULT_DTYPES = {"cpu": "bfloat16", "cuda": "float16"}
 
@@ -68,6 +69,59 @@ class autocast:
             with self:
                 return fn(*args, **kwargs)
         return wrapper
+
+
+def custom_fwd(fwd: Callable | None = None, *, device_type: str, cast_inputs: Any = None) -> Callable:
+    """Decorates the ``forward`` of a custom ``autograd.Function``: inside an enabled autocast region
+    of ``device_type``, with ``cast_inputs``, its floating tensors (not float64) are cast to that
+    dtype and it runs with autocast disabled; without, it runs in the region as it is. The region's
+    state is noted on ``ctx`` for :func:`custom_bwd`."""
+    if not isinstance(device_type, str):
+        raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
+    if fwd is None:
+        return functools.partial(custom_fwd, device_type=device_type, cast_inputs=cast_inputs)
+    forward = fwd
+
+    @functools.wraps(forward)
+    def decorate_fwd(*args: Any, **kwargs: Any) -> Any:
+        ctx, in_region = args[0], is_autocast_enabled(device_type)
+        ctx._dtype = get_autocast_dtype(device_type)
+        ctx._fwd_used_autocast = in_region and cast_inputs is None
+        if cast_inputs is None or not in_region:
+            return forward(*args, **kwargs)
+        with autocast(device_type=device_type, enabled=False):
+            return forward(*_cast(args, device_type, cast_inputs), **_cast(kwargs, device_type, cast_inputs))
+    return decorate_fwd
+
+
+def custom_bwd(bwd: Callable | None = None, *, device_type: str) -> Callable:
+    """Decorates the ``backward`` of a custom ``autograd.Function``: it runs in the autocast state
+    its :func:`custom_fwd` ``forward`` ran in."""
+    if not isinstance(device_type, str):
+        raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
+    if bwd is None:
+        return functools.partial(custom_bwd, device_type=device_type)
+    backward = bwd
+
+    @functools.wraps(backward)
+    def decorate_bwd(*args: Any, **kwargs: Any) -> Any:
+        with autocast(device_type=device_type, enabled=args[0]._fwd_used_autocast, dtype=args[0]._dtype):
+            return backward(*args, **kwargs)
+    return decorate_bwd
+
+
+def _cast(value: Any, device_type: str, dtype: dtypes.dtype) -> Any:
+    """``value`` with its floating tensors on ``device_type`` (not float64) cast to ``dtype``, through
+    lists, tuples and dicts (PyTorch's ``torch.amp.autocast_mode._cast``)."""
+    if isinstance(value, Tensor):
+        eligible = value.is_floating_point() and value.device.type == device_type and value.dtype != dtypes.float64
+        return value.to(dtype) if eligible else value
+    if isinstance(value, dict):
+        return {_cast(k, device_type, dtype): _cast(v, device_type, dtype) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        cast = [_cast(v, device_type, dtype) for v in value]
+        return cast if isinstance(value, list) else tuple(cast)
+    return value
 
 
 class GradScaler:

@@ -3,12 +3,15 @@ for the cuda device type, as older training scripts import them (``from torch.cu
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 from . import GradScaler as _GradScaler
 from . import autocast as _autocast
+from . import custom_bwd as _custom_bwd
+from . import custom_fwd as _custom_fwd
 
-__all__ = ["autocast", "GradScaler"]
+__all__ = ["autocast", "GradScaler", "custom_fwd", "custom_bwd"]
 
 
 class autocast(_autocast):
@@ -28,3 +31,17 @@ class GradScaler(_GradScaler):
         warnings.warn("`torch.cuda.amp.GradScaler(args...)` is deprecated. Please use `torch.amp.GradScaler('cuda', "
                       "args...)` instead.", FutureWarning, stacklevel=2)
         super().__init__("cuda", init_scale, growth_factor, backoff_factor, growth_interval, enabled)
+
+
+def custom_fwd(fwd: Callable | None = None, *, cast_inputs: Any = None) -> Callable:
+    """``torch.amp.custom_fwd(fwd, device_type="cuda", cast_inputs=...)``."""
+    warnings.warn("`torch.cuda.amp.custom_fwd(args...)` is deprecated. Please use `torch.amp.custom_fwd(args..., "
+                  "device_type='cuda')` instead.", FutureWarning, stacklevel=2)
+    return _custom_fwd(fwd, device_type="cuda", cast_inputs=cast_inputs)
+
+
+def custom_bwd(bwd: Callable) -> Callable:
+    """``torch.amp.custom_bwd(bwd, device_type="cuda")``."""
+    warnings.warn("`torch.cuda.amp.custom_bwd(args...)` is deprecated. Please use `torch.amp.custom_bwd(args..., "
+                  "device_type='cuda')` instead.", FutureWarning, stacklevel=2)
+    return _custom_bwd(bwd, device_type="cuda")

@@ -5,6 +5,7 @@ gradient to its input's shape and dtype (un-broadcasting) happens here, once, fo
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -36,9 +37,14 @@ def backward(tensors: Sequence[Tensor] | Tensor, grad_tensors: Any = None, retai
 
 
 def grad(outputs: Sequence[Tensor] | Tensor, inputs: Sequence[Tensor] | Tensor, grad_outputs: Any = None,
-         retain_graph: bool | None = None, create_graph: bool = False,
+         retain_graph: bool | None = None, create_graph: bool = False, only_inputs: bool = True,
          allow_unused: bool | None = None, materialize_grads: bool = False) -> tuple:
-    """Returns the gradients of ``outputs`` with respect to ``inputs`` without touching ``.grad``."""
+    """Returns the gradients of ``outputs`` with respect to ``inputs`` without touching ``.grad``
+    (``only_inputs`` is deprecated and ignored, as in PyTorch)."""
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
+                      "gradient for other parts of the graph, please use torch.autograd.backward.",
+                      FutureWarning, stacklevel=2)
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
     if any(not t.requires_grad for t in inputs):
         raise RuntimeError("One of the differentiated Tensors does not require grad")
@@ -286,6 +292,8 @@ class _Pass:
             input_grads = node.backward(node, g)
         if input_grads.__class__ is not tuple:
             input_grads = (input_grads,)
+        if node._post_hooks:
+            input_grads = _run_post_hooks(node, input_grads, g, self.create_graph)
         if self.check_nan:
             anomaly_mode.check_gradients(node, input_grads)
         if node._saved is not None and not self.retain_graph:
@@ -451,6 +459,19 @@ def _run_hooks(hooks: list, g: Any, create_graph: bool) -> Any:
         if result is not None:
             wrapped = result
     return wrapped if create_graph else wrapped._data
+
+
+def _run_post_hooks(node: Node, input_grads: tuple, g: Any, create_graph: bool) -> tuple:
+    """``Node.register_hook``'s hooks on ``(grad_inputs, grad_outputs)``, one gradient per edge."""
+    def wrap(value: Any) -> Any:
+        return value if create_graph or value is None else _graph.wrap(value)
+    padded = (*input_grads, *(None,) * (len(node.next_functions) - len(input_grads)))
+    grad_inputs, grad_outputs = tuple(wrap(v) for v in padded), (wrap(g),)
+    for hook in list(node._post_hooks or ()):
+        result = hook(grad_inputs, grad_outputs)
+        if result is not None:
+            grad_inputs = tuple(result)
+    return grad_inputs if create_graph else tuple(None if v is None else v._data for v in grad_inputs)
 
 
 def _whole_view_base(g: Any) -> Any:

@@ -6,17 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import _graph
-
-
-class RemovableHandle:
-    """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
-
-    def __init__(self, hooks: list, hook: Callable) -> None:
-        self._hooks, self._hook = hooks, hook
-
-    def remove(self) -> None:
-        if self._hook in self._hooks:
-            self._hooks.remove(self._hook)
+from .._graph import RemovableHandle
 
 
 def register_hook(tensor: Any, hook: Callable) -> RemovableHandle:
@@ -31,7 +21,7 @@ def register_hook(tensor: Any, hook: Callable) -> RemovableHandle:
     elif node._output_shapes is not None:  # a node of several outputs: the hook sees this output's gradient
         hooks = _output_hooks(node, tensor._output_nr)
     else:
-        node.register_prehook(hook)
+        node._add_prehook(hook)
         hooks = node._pre_hooks
     if hook not in hooks:
         hooks.append(hook)

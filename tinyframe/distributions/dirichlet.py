@@ -3,9 +3,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from .. import functional
 from ..nn.functional import one_hot
 from ..tensor import Tensor
+from ..type_info import finfo
 from . import constraints
 from .exp_family import ExponentialFamily
 
@@ -15,10 +18,10 @@ __all__ = ["Dirichlet"]
 class Dirichlet(ExponentialFamily):
     """The Dirichlet distribution on the simplex, of ``concentration`` (last dimension the event).
 
-    ``rsample`` draws as PyTorch's CPU sampler does (standard gamma samples, normalised) and is
-    differentiated through those samples (implicit reparameterisation of each gamma), which is
-    unbiased but not PyTorch's per-sample gradient (``_dirichlet_grad``, the exact derivative of the
-    marginal Beta CDFs).
+    ``rsample`` draws as PyTorch's CPU sampler does (float64 standard gamma samples, normalised, in
+    the concentration's dtype within ``[tiny, 1)``) and is differentiated through those samples
+    (implicit reparameterisation of each gamma), which is unbiased but not PyTorch's per-sample
+    gradient (``_dirichlet_grad``, the exact derivative of the marginal Beta CDFs).
 
     Args:
         concentration (Tensor): the concentration parameters (positive).
@@ -38,8 +41,11 @@ class Dirichlet(ExponentialFamily):
         return self._expand_parameters(Dirichlet, batch_shape, _instance)
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
-        gammas = functional._standard_gamma(self.concentration.expand(self._extended_shape(sample_shape)))
-        return gammas / gammas.sum(-1, True)
+        concentration = self.concentration.expand(self._extended_shape(sample_shape))
+        gammas = functional._standard_gamma(concentration.double())
+        x = (gammas / gammas.sum(-1, True)).to(concentration.dtype)
+        below_one = float(np.nextafter(x.dtype.numpy.type(1.0), x.dtype.numpy.type(0.0)))
+        return x.clamp(finfo(x.dtype).tiny, below_one)
 
     def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:

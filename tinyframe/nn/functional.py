@@ -305,15 +305,13 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
 
     ``attn_mask``: a boolean mask (True = *may* attend, the opposite of ``MultiheadAttention``'s
     masks) or a float bias added to the scores; ``is_causal`` masks keys after each query
-    (``tril``). ``dropout_p`` drops attention weights (always; pass 0 in evaluation).
-    ``enable_gqa`` repeats key/value heads to match the query's. Rows whose every key is masked
-    give zeros.
+    (``tril``), on top of ``attn_mask`` where the flash kernel applies (elsewhere both raise).
+    ``dropout_p`` drops attention weights (always; pass 0 in evaluation). ``enable_gqa`` repeats
+    key/value heads to match the query's. Rows whose every key is masked give zeros.
 
     As PyTorch on the CPU: one fused node (``ScaledDotProductFlashAttentionForCpuBackward0``) where
     its flash kernel applies (4-D inputs, no dropout, ...), else the math path's ops.
     """
-    if is_causal and attn_mask is not None:
-        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
     target, source = query.shape[-2], key.shape[-2]
     grouped = enable_gqa and key.ndim >= 3 and key.shape[-3] != query.shape[-3]
     factor = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
@@ -321,7 +319,14 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     if attn_mask is not None and attn_mask.dtype == dtypes.bool_:
         attn_mask = Tensor._make(xp.where(attn_mask._data, 0.0, -np.inf).astype(query._data.dtype))
     if is_causal:
-        attn_mask = Tensor._make(xp.triu(xp.full((target, source), -np.inf, dtype=query._data.dtype), 1))
+        causal = xp.triu(xp.full((target, source), -np.inf, dtype=query._data.dtype), 1)
+        if attn_mask is None:
+            attn_mask = Tensor._make(causal)
+        elif attention_ops.flash_applies(query, key, value, attn_mask, dropout_p, grouped):
+            attn_mask = Tensor._make(attn_mask._data + causal)  # PyTorch's flash kernel takes both
+        else:
+            raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when "
+                               "is_causal=True")
     if attention_ops.flash_applies(query, key, value, attn_mask, dropout_p, grouped):
         bias = None if attn_mask is None else attn_mask._data
         return attention_ops.FlashAttention.apply(query, key, value, bias=bias, scale=factor)

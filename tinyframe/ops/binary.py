@@ -102,10 +102,17 @@ def _bool_subtraction_message(both: bool) -> str:
             "mask, use the `~` or `logical_not()` operator instead.")
 
 
+def _kept_for_other(value: Any, other: Any) -> Any:
+    """``value`` to save for the gradient of ``other``, or None when ``other`` is a number: PyTorch saves
+    an operand only for the gradients that need it, so a later in-place change of ``x`` does not break
+    the backward of ``x * 2`` or ``x / 2``."""
+    return None if type(other) in (int, float, complex, bool) else value
+
+
 class Mul(Op):
     @staticmethod
     def forward(ctx: Mul, x: Any, y: Any) -> Any:
-        ctx.save_for_backward(x, y)
+        ctx.save_for_backward(_kept_for_other(x, y), _kept_for_other(y, x))
         x, y = promote(x, y)
         return x * y
 
@@ -134,7 +141,7 @@ class MulNumber(Op, node_name="MulBackward1"):
 class Div(Op):
     @staticmethod
     def forward(ctx: Div, x: Any, y: Any) -> Any:
-        ctx.save_for_backward(x, y)
+        ctx.save_for_backward(_kept_for_other(x, y), y)
         x, y = promote_to_float(x, y)
         return x / y
 

@@ -20,7 +20,7 @@ from .._graph import Op
 from ..device import array_module_of
 from . import binary, indexing, linalg, reduction, shape
 from ._composite import composed, on_tensors
-from .complex import conj
+from .complex import conj, conj_of
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -52,7 +52,8 @@ def _einsum_grad(ctx: Einsum, g: Tensor, operands: tuple, i: int) -> Tensor:
     """The gradient of operand ``i``: the einsum of ``g`` and the other operands onto its labels."""
     labels = ctx.inputs[i]
     unique = "".join(dict.fromkeys(labels))
-    others = [(ctx.inputs[j], operands[j]) for j in range(len(operands)) if j != i]
+    # the conjugates of the other operands: a complex einsum is holomorphic in each operand
+    others = [(ctx.inputs[j], conj_of(operands[j])) for j in range(len(operands)) if j != i]
     available = set(ctx.output).union(*(set(s) for s, _ in others))
     reached = "".join(label for label in unique if label in available)
     spec = ",".join([ctx.output] + [s for s, _ in others]) + "->" + reached
@@ -112,11 +113,15 @@ def _parse_equation(equation: str, operands: tuple) -> tuple:
     return inputs, output
 
 
-def einsum(equation: str, *operands: Any) -> Tensor:
+def einsum(equation: Any, *operands: Any) -> Tensor:
     """Sums products of the operands' elements over the subscripts the equation names, as in
     ``einsum("ij,jk->ik", a, b) == a @ b``. Letters label dimensions; ``...`` stands for broadcast
     dimensions; without ``->`` the output has the ``...`` dimensions then the letters that appear
-    once, in alphabetical order. A label of size 1 broadcasts against the same label's other size."""
+    once, in alphabetical order. A label of size 1 broadcasts against the same label's other size.
+    The sublist form ``einsum(a, [0, 1], b, [1, 2], [0, 2])`` labels dimensions with integers in
+    ``[0, 52)`` (and ``...`` with ``Ellipsis``)."""
+    if not isinstance(equation, str):
+        equation, operands = _sublist_equation((equation, *operands))
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     inputs, output = _parse_equation(equation, operands)
@@ -135,6 +140,26 @@ def einsum(equation: str, *operands: Any) -> Tensor:
         target = [sizes[label] for label in labels]
         expanded.append(op if list(op.shape) == target else shape.expand(op, target))
     return Einsum.apply(*expanded, inputs=inputs, output=output, sizes=sizes)
+
+
+def _sublist_equation(arguments: tuple) -> tuple:
+    """``(equation, operands)`` of einsum's sublist form: operands and their subscript lists in turn,
+    then the output's list if any; subscripts 0-25 are 'A'-'Z' and 26-51 'a'-'z', as in PyTorch."""
+    def letters(sublist: Any) -> str:
+        out = []
+        for label in sublist:
+            if label is Ellipsis:
+                out.append("...")
+            elif not 0 <= int(label) < 52:
+                raise ValueError("einsum(): subscript in subscript list is not within the valid range [0, 52)")
+            else:
+                out.append(chr(ord("A") + label) if label < 26 else chr(ord("a") + label - 26))
+        return "".join(out)
+    operands, terms = arguments[0::2], [letters(sublist) for sublist in arguments[1::2]]
+    if len(arguments) % 2:  # the output's subscripts close the list
+        operands, output = operands[:-1], letters(arguments[-1])
+        return ",".join(terms) + "->" + output, operands
+    return ",".join(terms), operands
 
 
 # ----------------------------------------------------------------------------- tensordot, kron

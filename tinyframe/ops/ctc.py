@@ -133,8 +133,7 @@ def _lengths(value: Any, name: str, n: int) -> np.ndarray:
     lengths = np.asarray(value.detach().cpu().numpy() if isinstance(value, _graph.Tensor) else value, dtype=np.int64)
     lengths = lengths.reshape(-1)
     if lengths.shape[0] != n:
-        raise RuntimeError(f"Expected tensor to have size at least {n} at dimension 1, but got size "
-                           f"{lengths.shape[0]} for argument #2 '{name}' (while checking arguments for ctc_loss_cpu)")
+        raise RuntimeError(f"{name} must be of size batch_size")
     return lengths
 
 
@@ -172,6 +171,9 @@ def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_leng
         starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
         samples = [flat[s:s + length] for s, length in zip(starts, lengths)]
     else:
+        if flat.shape[0] != n:
+            raise RuntimeError(f"Expected tensor to have size {n} at dimension 0, but got size {flat.shape[0]} for "
+                               f"argument #2 'targets' (while checking arguments for ctc_loss_allocate_outputs)")
         samples = [row[:length] for row, length in zip(flat.reshape(n, -1), lengths)]
     losses = CtcLoss.apply(lp, paths=_Paths(samples, blank), input_lengths=inputs, zero_infinity=zero_infinity)
     if reduction == "none":

@@ -33,7 +33,12 @@ __all__ = ["det", "logdet", "slogdet", "inverse", "cholesky", "cholesky_solve", 
 
 class LinAlgError(RuntimeError):
     """A matrix function failed on its input (singular, not positive-definite, ...): PyTorch's
-    ``torch.linalg.LinAlgError``, a RuntimeError."""
+    ``torch.linalg.LinAlgError``, a RuntimeError (named ``_LinAlgError`` there, as printed by
+    ``type(e).__name__``)."""
+
+
+LinAlgError.__name__ = LinAlgError.__qualname__ = "_LinAlgError"
+_LinAlgError = LinAlgError  # where pickle finds the class by that name (errors cross DataLoader worker processes)
 
 
 class Factorization(Op):

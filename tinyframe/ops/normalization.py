@@ -60,6 +60,8 @@ def _affine(xhat: Any, weight: Any, bias: Any, shape: tuple) -> Any:
 class NativeBatchNorm(Op):
     """Per-channel normalisation of ``x (N, C, *)``: batch statistics (``training``) or running ones."""
 
+    keeps_input_dtype = True
+
     @staticmethod
     def forward(ctx: NativeBatchNorm, x: Any, weight: Any = None, bias: Any = None, *, training: bool,
                 running_mean: Any, running_var: Any, momentum: float, eps: float) -> Any:
@@ -154,6 +156,8 @@ def _rows_backward(ctx: Op, x_rows: Any, mean: Any, invstd: Any, gh: Any) -> tup
 class NativeLayerNorm(Op):
     """Normalisation of each row of ``x (M, D)`` (the input seen with its normalised dims flattened)."""
 
+    keeps_input_dtype = True
+
     @staticmethod
     def forward(ctx: NativeLayerNorm, x: Any, weight: Any = None, bias: Any = None, *, rows: tuple,
                 normalized: tuple, eps: float) -> Any:
@@ -193,6 +197,8 @@ def _sum_of_product(ctx: Op, a: Any, b: Any, axes: tuple, spec: str) -> Any:
 
 class NativeGroupNorm(Op):
     """Normalisation of ``x (N, C, *)`` over each group of ``C / G`` channels; affine per channel."""
+
+    keeps_input_dtype = True
 
     @staticmethod
     def forward(ctx: NativeGroupNorm, x: Any, weight: Any = None, bias: Any = None, *, groups: int,
@@ -243,11 +249,16 @@ def _require_float(kernel: str, input: Tensor) -> None:
 
 def _check_parameter_dtypes(input: Tensor, *parameters: Tensor | None) -> None:
     """PyTorch refuses weights, biases and running statistics of another dtype than the input
-    instead of promoting, in the words of its CPU kernels."""
-    for parameter in parameters:
-        if parameter is not None and parameter.dtype != input.dtype:
+    instead of promoting, in the words of its CPU kernels; but a bfloat16 or float16 input takes
+    float32 ones (mixed precision, the result in the input's dtype)."""
+    given = [p for p in parameters if p is not None]
+    reduced = input.dtype in (dtypes.bfloat16, dtypes.float16)
+    if reduced and all(p.dtype == dtypes.float32 for p in given):
+        return
+    for parameter in given:
+        if parameter.dtype != input.dtype:
             kernel = input.device.type.upper()
-            if input.dtype == dtypes.float32:
+            if input.dtype == dtypes.float32 or reduced:
                 raise RuntimeError(f"mixed dtype ({kernel}): expect parameter to have scalar type of Float")
             raise RuntimeError(f"mixed dtype ({kernel}): all inputs must share same datatype.")
 

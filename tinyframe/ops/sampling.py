@@ -172,25 +172,25 @@ def bernoulli(input: Tensor, p: float | None = None, *, generator: Generator | N
 
 
 def poisson(input: Tensor, generator: Generator | None = None) -> Tensor:
-    """Poisson samples with rates ``input`` (elementwise), in ``input``'s dtype."""
+    """Poisson samples with rates ``input`` (elementwise), in ``input``'s dtype; on the CPU PyTorch's
+    samples for its seed."""
     data = input._data
     dtypes.check_kernel("poisson_cpu", data.dtype, "f")
-    samples = _generator(data, generator).state.poisson(data).astype(data.dtype)
+    samples = random.poisson(_generator(data, generator), data)
     return Poisson.apply(input, samples=array_module_of(data).asarray(samples))
 
 
 def binomial(count: Tensor, prob: Tensor, generator: Generator | None = None) -> Tensor:
     """Binomial samples: successes in ``count`` trials of probability ``prob`` (elementwise, broadcast),
     in ``count``'s dtype. Not differentiable."""
-    samples = _generator(count._data, generator).state.binomial(count._data.astype(np.int64), prob._data)
-    return _graph.wrap(samples.astype(count._data.dtype))
+    return _graph.wrap(random.binomial(_generator(count._data, generator), count._data, prob._data))
 
 
 def _standard_gamma(input: Tensor, generator: Generator | None = None) -> Tensor:
     """Samples of the gamma distribution of concentration ``input`` and rate 1 (elementwise), in
     ``input``'s dtype."""
     data = input._data
-    samples = _generator(data, generator).state.standard_gamma(data).astype(data.dtype)
+    samples = random.standard_gamma(_generator(data, generator), data)
     return StandardGamma.apply(input, samples=samples)
 
 

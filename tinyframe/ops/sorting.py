@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 __all__ = [
     "sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "mode", "quantile", "nanquantile",
     "unique", "unique_consecutive", "searchsorted", "bucketize", "cumprod", "cummax", "cummin", "aminmax",
-    "bincount", "histc", "count_nonzero", "argwhere", "isin",
+    "bincount", "histc", "histogram", "count_nonzero", "argwhere", "isin",
 ]
 
 
@@ -604,6 +604,45 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Ten
         low, high = low - 1, high + 1
     counts, _ = np.histogram(host, bins=bins, range=(low, high))
     return _graph.wrap(move_array(counts.astype(host.dtype), device_of(input._data)))
+
+
+def histogram(input: Tensor, bins: int | Tensor, *, range: tuple | None = None, weight: Tensor | None = None,
+              density: bool = False) -> Any:
+    """``(hist, bin_edges)``: the counts (or summed ``weight``) of ``input``'s elements in ``bins``
+    equal bins over ``range`` (the data's range; widened by 0.5 each side when it is one value), or
+    in the bins between the given edges (a 1-D tensor). Each bin holds its left edge, the last also
+    its right; elements outside are ignored. ``density`` divides by the total and the bin widths."""
+    dtypes.check_kernel("histogramdd", input.dtype, "f")
+    host = np.asarray(move_array(input._data, device_of(np.empty(0))))
+    if isinstance(bins, _graph.Tensor):
+        if bins.dtype != input.dtype:
+            raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have the same dtype, but got "
+                               f"input with dtype {dtypes.scalar_type_name(host.dtype).lower()} and bins for "
+                               f"dimension 0 with dtype {dtypes.scalar_type_name(bins._data.dtype).lower()}")
+        edges = np.asarray(move_array(bins._data, device_of(np.empty(0))))
+    else:
+        if bins <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+        low, high = (float(range[0]), float(range[1])) if range is not None else (
+            (float(host.min()), float(host.max())) if host.size else (0.0, 0.0))
+        if low > high:
+            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {low:g} max {high:g} for "
+                               f"dimension 0")
+        if not (np.isfinite(low) and np.isfinite(high)):
+            raise RuntimeError(f"torch.histogramdd: dimension 0's range [{low:g}, {high:g}] is not finite")
+        if low == high:
+            low, high = low - 0.5, high + 0.5
+        edges = np.linspace(low, high, bins + 1).astype(host.dtype)
+    values = host.reshape(-1)
+    inside = (values >= edges[0]) & (values <= edges[-1])
+    which = np.minimum(np.searchsorted(edges, values[inside], side="right") - 1, edges.size - 2)
+    weights = None if weight is None else np.asarray(move_array(weight._data, device_of(np.empty(0)))).reshape(-1)
+    hist = np.bincount(which, None if weights is None else weights[inside], minlength=edges.size - 1)
+    hist = hist.astype(host.dtype)
+    if density:
+        hist = (hist / (hist.sum() * np.diff(edges))).astype(host.dtype)
+    where = device_of(input._data)
+    return return_types.histogram(_graph.wrap(move_array(hist, where)), _graph.wrap(move_array(edges, where)))
 
 
 def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:

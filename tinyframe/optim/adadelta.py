@@ -14,7 +14,7 @@ from ._docs import (
     _params_doc,
     check_not_differentiable,
 )
-from .optimizer import Optimizer, stepped_states
+from .optimizer import Optimizer, real_views, stepped_states
 
 __all__ = ["Adadelta"]
 
@@ -43,7 +43,7 @@ class Adadelta(Optimizer):
         lr, rho, eps = float(group["lr"]), float(group["rho"]), float(group["eps"])
         weight_decay, maximize = float(group["weight_decay"]), group["maximize"]
         for p, state in stepped_states(self, group, ("square_avg", "acc_delta")):
-            adadelta_update(p._data, p._grad._data, state["square_avg"]._data, state["acc_delta"]._data,
+            adadelta_update(*real_views(p._data, p._grad._data, state["square_avg"]._data, state["acc_delta"]._data),
                             lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize)
 
 

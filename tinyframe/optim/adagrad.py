@@ -7,7 +7,7 @@ from typing import Any
 from ..device import array_module_of
 from ..tensor import Tensor
 from ._docs import check_not_differentiable
-from .optimizer import Optimizer, _step_tensor
+from .optimizer import Optimizer, _step_tensor, real_views
 
 __all__ = ["Adagrad"]
 
@@ -89,8 +89,8 @@ class Adagrad(Optimizer):
             state = self.state[p] or self._init_state(p)
             step = state["step"]._data
             step += 1
-            adagrad_update(p._data, p._grad._data, state["sum"]._data, step.item(), lr=lr, lr_decay=lr_decay,
-                           eps=eps, weight_decay=weight_decay, maximize=maximize)
+            adagrad_update(*real_views(p._data, p._grad._data, state["sum"]._data, step.item()), lr=lr,
+                           lr_decay=lr_decay, eps=eps, weight_decay=weight_decay, maximize=maximize)
             p._bump_version()
 
 

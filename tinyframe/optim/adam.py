@@ -7,7 +7,7 @@ from typing import Any
 from ..device import array_module_of
 from ..tensor import Tensor
 from ._docs import check_not_differentiable
-from .optimizer import Optimizer, lerp_, stepped_states
+from .optimizer import Optimizer, lerp_, real_views, stepped_states
 
 __all__ = ["Adam", "AdamW"]
 
@@ -97,8 +97,8 @@ class Adam(Optimizer):
         decoupled = group["decoupled_weight_decay"]
         buffers = ("exp_avg", "exp_avg_sq", *(("max_exp_avg_sq",) if amsgrad else ()))
         for p, state in stepped_states(self, group, buffers):
-            adam_update(p._data, p._grad._data, state["exp_avg"]._data, state["exp_avg_sq"]._data,
-                        state["max_exp_avg_sq"]._data if amsgrad else None, state["step"].item(),
+            adam_update(*real_views(p._data, p._grad._data, state["exp_avg"]._data, state["exp_avg_sq"]._data,
+                                    state["max_exp_avg_sq"]._data if amsgrad else None, state["step"].item()),
                         lr=lr, beta1=beta1, beta2=beta2, eps=eps, weight_decay=weight_decay,
                         maximize=maximize, decoupled_weight_decay=decoupled)
 

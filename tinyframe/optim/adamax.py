@@ -14,7 +14,7 @@ from ._docs import (
     check_not_differentiable,
 )
 from .adam import check_adam_family_args
-from .optimizer import Optimizer, lerp_, stepped_states
+from .optimizer import Optimizer, lerp_, real_views, stepped_states
 
 __all__ = ["Adamax"]
 
@@ -34,8 +34,8 @@ class Adamax(Optimizer):
         lr, beta1, beta2 = float(group["lr"]), float(group["betas"][0]), float(group["betas"][1])
         eps, weight_decay, maximize = float(group["eps"]), float(group["weight_decay"]), group["maximize"]
         for p, state in stepped_states(self, group, ("exp_avg", "exp_inf")):
-            adamax_update(p._data, p._grad._data, state["exp_avg"]._data, state["exp_inf"]._data,
-                          state["step"].item(), lr=lr, beta1=beta1, beta2=beta2, eps=eps,
+            adamax_update(*real_views(p._data, p._grad._data, state["exp_avg"]._data, state["exp_inf"]._data,
+                                      state["step"].item()), lr=lr, beta1=beta1, beta2=beta2, eps=eps,
                           weight_decay=weight_decay, maximize=maximize)
 
 

@@ -13,7 +13,7 @@ from ._docs import (
     _params_doc,
     check_not_differentiable,
 )
-from .optimizer import Optimizer, stepped_states
+from .optimizer import Optimizer, real_views, stepped_states
 
 __all__ = ["ASGD"]
 
@@ -40,7 +40,7 @@ class ASGD(Optimizer):
         t0, weight_decay = float(group["t0"]), float(group["weight_decay"])
         for p, state in stepped_states(self, group, ("ax",), eta=lr, mu=1.0):
             step, eta, mu = state["step"]._data, state["eta"]._data, state["mu"]._data
-            asgd_update(p._data, p._grad._data, state["ax"]._data, eta.item(), mu.item(), lambd=lambd,
+            asgd_update(*real_views(p._data, p._grad._data, state["ax"]._data, eta.item(), mu.item()), lambd=lambd,
                         weight_decay=weight_decay, maximize=group["maximize"])
             # The next step's rate and averaging weight, kept in PyTorch's scalar dtype.
             eta[...] = lr / ((1 + lambd * lr * step.item()) ** alpha)

@@ -15,7 +15,7 @@ from ._docs import (
     check_not_differentiable,
 )
 from .adam import check_adam_family_args
-from .optimizer import Optimizer, lerp_, stepped_states
+from .optimizer import Optimizer, lerp_, real_views, stepped_states
 
 __all__ = ["NAdam", "RAdam"]
 
@@ -43,9 +43,10 @@ class NAdam(Optimizer):
         lr, beta1, beta2 = float(group["lr"]), float(group["betas"][0]), float(group["betas"][1])
         eps, weight_decay = float(group["eps"]), float(group["weight_decay"])
         for p, state in stepped_states(self, group, _MOMENTS, mu_product=1.0):
-            nadam_update(p._data, p._grad._data, state["exp_avg"]._data, state["exp_avg_sq"]._data,
-                         state["mu_product"]._data, state["step"].item(), lr=lr, beta1=beta1, beta2=beta2, eps=eps,
-                         weight_decay=weight_decay, momentum_decay=float(group["momentum_decay"]),
+            nadam_update(*real_views(p._data, p._grad._data, state["exp_avg"]._data, state["exp_avg_sq"]._data,
+                                     state["mu_product"]._data, state["step"].item()),
+                         lr=lr, beta1=beta1, beta2=beta2, eps=eps, weight_decay=weight_decay,
+                         momentum_decay=float(group["momentum_decay"]),
                          decoupled_weight_decay=group["decoupled_weight_decay"], maximize=group["maximize"])
 
 
@@ -66,8 +67,8 @@ class RAdam(Optimizer):
         lr, beta1, beta2 = float(group["lr"]), float(group["betas"][0]), float(group["betas"][1])
         eps, weight_decay = float(group["eps"]), float(group["weight_decay"])
         for p, state in stepped_states(self, group, _MOMENTS):
-            radam_update(p._data, p._grad._data, state["exp_avg"]._data, state["exp_avg_sq"]._data,
-                         state["step"].item(),
+            radam_update(*real_views(p._data, p._grad._data, state["exp_avg"]._data, state["exp_avg_sq"]._data,
+                                     state["step"].item()),
                          lr=lr, beta1=beta1, beta2=beta2, eps=eps, weight_decay=weight_decay,
                          decoupled_weight_decay=group["decoupled_weight_decay"], maximize=group["maximize"])
 

@@ -324,6 +324,16 @@ def stepped_states(optimizer: Optimizer, group: dict[str, Any], zeros: Sequence[
         p._bump_version()
 
 
+def real_views(*arrays: Any) -> list:
+    """The arrays (numbers and None as they are), complex ones seen as float arrays of (real,
+    imaginary) pairs: PyTorch's optimizers update a complex parameter part by part (``view_as_real``)."""
+    return [a[..., None].view(_COMPONENT[a.dtype]) if getattr(a, "dtype", None) in _COMPONENT else a
+            for a in arrays]
+
+
+_COMPONENT = {np.dtype(np.complex64): np.float32, np.dtype(np.complex128): np.float64}
+
+
 def _step_tensor(value: Any) -> Tensor:
     """A new step counter: a 0-dim cpu tensor of PyTorch's scalar dtype (float32, or float64 when
     that is the default dtype), read with ``.item()`` at each step."""

@@ -7,7 +7,7 @@ from typing import Any
 from ..device import array_module_of
 from ..tensor import Tensor
 from ._docs import check_not_differentiable
-from .optimizer import Optimizer, lerp_, stepped_states
+from .optimizer import Optimizer, lerp_, real_views, stepped_states
 
 __all__ = ["RMSprop"]
 
@@ -87,9 +87,9 @@ class RMSprop(Optimizer):
         centered, maximize = group["centered"], group["maximize"]
         buffers = ("square_avg", *(("momentum_buffer",) if momentum > 0 else ()), *(("grad_avg",) if centered else ()))
         for p, state in stepped_states(self, group, buffers):
-            rmsprop_update(p._data, p._grad._data, state["square_avg"]._data,
-                           state["grad_avg"]._data if centered else None,
-                           state["momentum_buffer"]._data if momentum > 0 else None,
+            rmsprop_update(*real_views(p._data, p._grad._data, state["square_avg"]._data,
+                                       state["grad_avg"]._data if centered else None,
+                                       state["momentum_buffer"]._data if momentum > 0 else None),
                            lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay, momentum=momentum,
                            maximize=maximize)
 

@@ -14,7 +14,7 @@ from ._docs import (
     _params_doc,
     check_not_differentiable,
 )
-from .optimizer import Optimizer, _step_tensor
+from .optimizer import Optimizer, _step_tensor, real_views
 
 __all__ = ["Rprop"]
 
@@ -46,9 +46,12 @@ class Rprop(Optimizer):
                 xp = array_module_of(p._data)
                 state["step"] = _step_tensor(0.0)
                 state["prev"] = Tensor._make(xp.zeros_like(p._data))
-                state["step_size"] = Tensor._make(xp.full_like(p._data, float(group["lr"])))
+                step_size = xp.full_like(p._data, float(group["lr"]))
+                real_views(step_size)[0][...] = float(group["lr"])  # a complex one's parts step independently
+                state["step_size"] = Tensor._make(step_size)
             state["step"]._data += 1
-            rprop_update(p._data, p._grad._data, state["prev"]._data, state["step_size"]._data, etaminus=etaminus,
+            rprop_update(*real_views(p._data, p._grad._data, state["prev"]._data, state["step_size"]._data),
+                         etaminus=etaminus,
                          etaplus=etaplus, step_size_min=step_size_min, step_size_max=step_size_max,
                          maximize=group["maximize"])
             p._bump_version()

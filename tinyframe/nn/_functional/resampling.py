@@ -2,6 +2,7 @@
 (re-exported by ``nn.functional``)."""
 from __future__ import annotations
 
+import itertools
 import math
 import warnings
 from typing import Any
@@ -272,40 +273,43 @@ _ALIGN_CORNERS_WARNING = ("Default grid_sample and affine_grid behavior has chan
 
 @composed_op("AffineGridGeneratorBackward0", ('theta',))
 def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> Tensor:
-    """The sampling grid ``(N, H, W, 2)`` of the affine maps ``theta (N, 2, 3)`` for an output of
-    ``size = (N, C, H, W)``: ``grid[n, h, w] = theta[n] @ (x_w, y_h, 1)`` over normalised
+    """The sampling grid of the affine maps ``theta`` for an output of ``size``: ``(N, H, W, 2)`` for
+    ``theta (N, 2, 3)`` and ``size = (N, C, H, W)``, ``grid[n, h, w] = theta[n] @ (x_w, y_h, 1)``; or
+    ``(N, D, H, W, 3)`` for ``theta (N, 3, 4)`` and ``size = (N, C, D, H, W)``; over normalised
     coordinates in ``[-1, 1]`` (pixel centres unless ``align_corners``)."""
     if align_corners is None:
         warnings.warn(_ALIGN_CORNERS_WARNING, UserWarning, stacklevel=2)
         align_corners = False
-    size = tuple(size)
-    if len(size) != 4:
-        raise NotImplementedError(f"affine_grid only supports 4D sizes in tinyframe, for 2D affine "
-                                  f"transformations. Got size {list(size)}.")
-    if theta.ndim != 3 or tuple(theta.shape[1:]) != (2, 3):
-        raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size "
-                         f"tinyframe.Size({list(size)}). Got {list(theta.shape)}.")
-    n, _, h, w = size
+    given, size = size, tuple(size)
+    if len(size) not in (4, 5):
+        raise NotImplementedError(f"affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
+                                  f"respectively. Got size {given}.")
+    spatial = len(size) - 2
+    if theta.ndim != 3 or tuple(theta.shape[1:]) != (spatial, spatial + 1):
+        raise ValueError(f"Expected a batch of {spatial}D affine matrices of shape Nx{spatial}x{spatial + 1} for size "
+                         f"{given}. Got {theta.shape}.")
 
     def axis(steps: int) -> np.ndarray:
         values = np.linspace(-1.0, 1.0, steps) if steps > 1 else np.zeros(1)
         return values if align_corners else values * (steps - 1) / steps
-    xs, ys = np.meshgrid(axis(w), axis(h))
-    grid = np.stack([xs, ys, np.ones_like(xs)], -1).reshape(1, h * w, 3)
+    # the coordinates x (along W), y (along H) and z (along D) of each output position, then 1
+    positions = np.meshgrid(*(axis(n) for n in size[2:]), indexing="ij")[::-1]
+    count = math.prod(size[2:])
+    grid = np.stack([*positions, np.ones_like(positions[0])], -1).reshape(1, count, spatial + 1)
     base = Tensor._make(array_module_of(theta._data).asarray(grid.astype(theta._data.dtype)))
-    return linalg.matmul(base, shape_ops.transpose(theta, 1, 2)).reshape(n, h, w, 2)
+    return linalg.matmul(base, shape_ops.transpose(theta, 1, 2)).reshape(size[0], *size[2:], spatial)
 
 
-@composed_op("GridSampler2DBackward0", ('input', 'grid'))
 def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: str = "zeros",
                 align_corners: bool | None = None) -> Tensor:
     """Samples ``input (N, C, H, W)`` at the normalised positions ``grid (N, H_out, W_out, 2)``
     (``x`` then ``y``, ``-1`` and ``1`` the edges, or the corner pixels' centres with
     ``align_corners``), bilinearly, at the nearest pixel or bicubically (the 4 x 4 neighbours weighted
-    by the cubic convolution kernel, ``A = -0.75``); positions outside read zeros
-    (``padding_mode='zeros'``), the border (``'border'``) or the reflected image (``'reflection'``),
-    applied to each neighbour's index in bicubic mode, as PyTorch does. Differentiable in ``input``
-    and ``grid``."""
+    by the cubic convolution kernel, ``A = -0.75``); or ``input (N, C, D, H, W)`` at ``grid (N, D_out,
+    H_out, W_out, 3)`` (``x``, ``y``, ``z``), trilinearly (``mode='bilinear'``) or at the nearest
+    voxel. Positions outside read zeros (``padding_mode='zeros'``), the border (``'border'``) or the
+    reflected image (``'reflection'``), applied to each neighbour's index in bicubic mode, as PyTorch
+    does. Differentiable in ``input`` and ``grid``."""
     if mode not in ("bilinear", "nearest", "bicubic"):
         raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but "
                          f"got: '{mode}'")
@@ -315,8 +319,58 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mod
     if align_corners is None:
         warnings.warn(_ALIGN_CORNERS_WARNING, UserWarning, stacklevel=2)
         align_corners = False
+    if grid.shape[-1] != input.ndim - 2:
+        raise RuntimeError(f"grid_sampler(): expected grid to have size {input.ndim - 2} in last dimension, but got "
+                           f"grid with sizes {list(grid.shape)}")
+    if input.ndim == 5:
+        if mode == "bicubic":
+            raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+        return _grid_sample_3d(input, grid, mode, padding_mode, align_corners)
     if input.ndim != 4:
-        raise NotImplementedError("grid_sample: tinyframe samples 4-D inputs (N, C, H, W) only")
+        raise RuntimeError(f"grid_sampler(): expected 4D or 5D input and grid with same number of dimensions, but got "
+                           f"input with sizes {list(input.shape)} and grid with sizes {list(grid.shape)}")
+    return _grid_sample_2d(input, grid, mode, padding_mode, align_corners)
+
+
+@composed_op("GridSampler3DBackward0", ('input', 'grid'))
+def _grid_sample_3d(input: Tensor, grid: Tensor, mode: str, padding_mode: str, align_corners: bool) -> Tensor:
+    """``grid_sample`` of a volume: the 8 corner voxels around each position weighted trilinearly, in
+    PyTorch's order (top before bottom, north before south, west before east), or the nearest one."""
+    n, c, d, h, w = input.shape
+    sizes = (w, h, d)
+    coords = [_padded(_unnormalize(grid[..., k], size, align_corners), size, padding_mode, align_corners)
+              for k, size in enumerate(sizes)]
+    flat = input.reshape(n, c, d * h * w)
+    out_shape = tuple(grid.shape[1:4])
+    xp = array_module_of(input._data)
+
+    def read(ix: Any, iy: Any, iz: Any) -> Tensor:
+        """``input[n, :, iz, iy, ix]`` for integer arrays ``(N, D_out, H_out, W_out)``, zeros outside."""
+        inside = (ix >= 0) & (ix < w) & (iy >= 0) & (iy < h) & (iz >= 0) & (iz < d)
+        index = ((xp.clip(iz, 0, d - 1) * h + xp.clip(iy, 0, h - 1)) * w + xp.clip(ix, 0, w - 1)).reshape(n, 1, -1)
+        values = indexing.gather(flat, 2, Tensor._make(xp.broadcast_to(index, (n, c, index.shape[2]))))
+        return binary.mul(values.reshape(n, c, *out_shape), Tensor._make(inside[:, None].astype(input._data.dtype)))
+
+    if mode == "nearest":  # round half to even, as PyTorch's nearbyint
+        return read(*(xp.rint(t._data).astype(np.int64) for t in coords))
+    low = [xp.floor(t._data) for t in coords]
+    # the distances to the far (+1) corner and from the near one, per axis, as PyTorch's weights
+    far = [binary.sub(Tensor._make(lo + 1), t).unsqueeze(1) for lo, t in zip(low, coords)]
+    near = [binary.sub(t, Tensor._make(lo)).unsqueeze(1) for lo, t in zip(low, coords)]
+    corners = [lo.astype(np.int64) for lo in low]
+    out: Any = None
+    for dz, dy, dx in itertools.product((0, 1), repeat=3):
+        steps = (dx, dy, dz)
+        weight = binary.mul(binary.mul(*(near[k] if steps[k] else far[k] for k in (0, 1))),
+                            near[2] if dz else far[2])
+        term = binary.mul(read(*(corners[k] + steps[k] for k in range(3))), weight)
+        out = term if out is None else binary.add(out, term)
+    return out
+
+
+@composed_op("GridSampler2DBackward0", ('input', 'grid'))
+def _grid_sample_2d(input: Tensor, grid: Tensor, mode: str, padding_mode: str, align_corners: bool) -> Tensor:
+    """``grid_sample`` of an image (see there)."""
     n, c, h, w = input.shape
     if mode == "bicubic":  # the padding applies to each neighbour's index, not to the position
         xs, ys = _unnormalize(grid[..., 0], w, align_corners), _unnormalize(grid[..., 1], h, align_corners)

@@ -100,6 +100,12 @@ class RNNBase(Module):
         """The parameters of each layer and direction, as lists in PyTorch's order."""
         return [[getattr(self, name) for name in names] for names in self._all_weights]
 
+    @property
+    def _flat_weights(self) -> list:
+        """The parameters in ``_flat_weights_names``' order (PyTorch's list, which code reads to reach
+        every weight at once)."""
+        return [getattr(self, name) for name in self._flat_weights_names]
+
     def flatten_parameters(self) -> None:
         """Does nothing: PyTorch compacts the weights for cuDNN here; tinyframe keeps them as they are."""
 
