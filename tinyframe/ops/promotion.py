@@ -5,7 +5,7 @@ from typing import Any
 
 from .. import dtypes
 
-_NUMBER_TYPES = frozenset((int, float, bool, complex))
+NUMBER_TYPES = frozenset((int, float, bool, complex))
 
 
 def is_number(value: Any) -> bool:
@@ -17,7 +17,7 @@ def promote(x: Any, y: Any) -> tuple[Any, Any]:
 
     Python numbers stay numbers: NumPy treats them as weak, so a float32 array stays float32.
     """
-    x_number, y_number = type(x) in _NUMBER_TYPES, type(y) in _NUMBER_TYPES
+    x_number, y_number = type(x) in NUMBER_TYPES, type(y) in NUMBER_TYPES
     if not x_number and not y_number:
         if x.dtype is y.dtype or x.dtype == y.dtype:
             return x, y
