@@ -111,6 +111,13 @@ class ConjPhysical(Conj):
     pass
 
 
+def real_view(x: Any) -> Any:
+    """The complex array ``x`` seen as a real one with a last dimension of 2 (real, imaginary), sharing its
+    memory: a new last dimension of one complex element, reinterpreted as two real ones, which NumPy allows
+    whatever the strides of the other dimensions."""
+    return x[..., None].view(x.real.dtype)
+
+
 class ViewAsReal(Op):
     """A complex tensor as a real one with a last dimension of 2 (real, imaginary), sharing its storage."""
 
@@ -119,9 +126,7 @@ class ViewAsReal(Op):
     @staticmethod
     def forward(ctx: ViewAsReal, x: Any) -> Any:
         _require_complex(x, "view_as_real")
-        # A new last dimension of one complex element, reinterpreted as two real ones: NumPy allows that
-        # whatever the strides of the other dimensions.
-        return x[..., None].view(x.real.dtype)
+        return real_view(x)
 
     @staticmethod
     def backward(ctx: ViewAsReal, g: Any) -> Any:

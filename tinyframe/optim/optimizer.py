@@ -20,6 +20,7 @@ from .. import dtypes
 from ..autograd.hooks import RemovableHandle
 from ..device import array_module_of, move_array
 from ..grad_mode import enable_grad
+from ..ops.complex import real_view
 from ..tensor import Tensor
 
 __all__ = ["Optimizer", "register_optimizer_step_pre_hook", "register_optimizer_step_post_hook"]
@@ -327,11 +328,7 @@ def stepped_states(optimizer: Optimizer, group: dict[str, Any], zeros: Sequence[
 def real_views(*arrays: Any) -> list:
     """The arrays (numbers and None as they are), complex ones seen as float arrays of (real,
     imaginary) pairs: PyTorch's optimizers update a complex parameter part by part (``view_as_real``)."""
-    return [a[..., None].view(_COMPONENT[a.dtype]) if getattr(a, "dtype", None) in _COMPONENT else a
-            for a in arrays]
-
-
-_COMPONENT = {np.dtype(np.complex64): np.float32, np.dtype(np.complex128): np.float64}
+    return [real_view(a) if getattr(a, "dtype", None) is not None and a.dtype.kind == "c" else a for a in arrays]
 
 
 def _step_tensor(value: Any) -> Tensor:
