@@ -28,10 +28,11 @@ PACKAGE = ROOT / "tinyframe"
 
 # Bottom up. A module may import its own layer or a lower one; a package may import its own contents.
 LAYERS = [
-    ["tinyframe.dtypes", "tinyframe._autocast", "tinyframe.device", "tinyframe.grad_mode", "tinyframe._dims",
-     "tinyframe.random", "tinyframe.cuda", "tinyframe._tensor_str", "tinyframe.threads", "tinyframe.return_types",
-     "tinyframe.type_info", "tinyframe.backends", "tinyframe.accelerator", "tinyframe.memory_format",
-     "tinyframe._malloc", "tinyframe.version", "tinyframe.multiprocessing", "tinyframe.profiler"],
+    ["tinyframe.dtypes", "tinyframe._lazy", "tinyframe._autocast", "tinyframe.device", "tinyframe.grad_mode",
+     "tinyframe._dims", "tinyframe.random", "tinyframe.cuda", "tinyframe._tensor_str", "tinyframe.threads",
+     "tinyframe.return_types", "tinyframe.type_info", "tinyframe.backends", "tinyframe.accelerator",
+     "tinyframe.memory_format", "tinyframe._malloc", "tinyframe.version", "tinyframe.multiprocessing",
+     "tinyframe.profiler"],
     ["tinyframe._graph"],
     ["tinyframe.ops", "tinyframe.creation", "tinyframe._numpy_interop", "tinyframe.linalg"],
     ["tinyframe.autograd"],
@@ -223,8 +224,9 @@ def test_every_module_imports_first_in_a_fresh_process():
 
 
 _LAZY_LAYERS_CHECK = """
-import sys
+import gc, sys
 import tinyframe
+assert gc.isenabled() and gc.get_freeze_count() == 0  # the GC paused during the import is back as it was
 lazy = (["tinyframe", "nn"], ["tinyframe", "optim"], ["tinyframe", "distributions"], ["tinyframe", "utils"],
         ["tinyframe", "special"], ["tinyframe", "backends"], ["tinyframe", "testing"], ["numpy", "polynomial"],
         ["ml_dtypes"])  # bfloat16's NumPy type: loaded when a bfloat16 array is first made
@@ -239,8 +241,33 @@ assert type(tinyframe.max(tinyframe.ones(2, 2), 1)) is tinyframe.return_types.ma
 assert "ml_dtypes" not in sys.modules and tinyframe.ones(1, dtype=tinyframe.bfloat16) and "ml_dtypes" in sys.modules
 """
 
+_LAZY_FAMILIES_CHECK = """
+import gc, inspect, sys, types
+gc.disable()
+import tinyframe
+from tinyframe import functional, ops
+assert not gc.isenabled()  # the import pauses the cyclic GC and restores the state it found
+families = [f"tinyframe.ops.{name}" for name in ops.LAZY_FAMILIES] + ["tinyframe.linalg"]
+ran = [name for name in families if type(sys.modules[name]) is types.ModuleType]
+assert not ran, ran
+for name, family in functional.LAZY_FUNCTIONS.items():  # each name is its family's, and exported from it
+    module = sys.modules[f"tinyframe.{family}"]
+    assert name in getattr(module, "__all__", [name]) and hasattr(module, name), name
+    assert inspect.unwrap(getattr(tinyframe, name)) is inspect.unwrap(getattr(module, name)), name
+    assert name in tinyframe.__all__ and name in dir(tinyframe)
+exporting = ("convolution", "decompositions", "lu", "quantization", "sampling", "special", "stft")
+missing = {name for family in exporting for name in getattr(ops, family).__all__} - set(functional.LAZY_FUNCTIONS)
+assert not missing, missing
+"""
+
 
 def test_import_tinyframe_leaves_the_layers_above_the_core_unloaded_until_used():
     done = subprocess.run([sys.executable, "-c", _LAZY_LAYERS_CHECK], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_op_families_load_on_first_use_and_export_their_functions():
+    done = subprocess.run([sys.executable, "-c", _LAZY_FAMILIES_CHECK], cwd=ROOT, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr

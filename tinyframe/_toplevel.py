@@ -12,17 +12,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import creation, dtypes
-from . import linalg as linalg_functions
 from ._arguments import checked
+from ._lazy import lazy_module
 from .functional import with_out
 from .ops import binary, construction, reduction, shape
 from .ops.binary import clamp
 from .tensor import Tensor
 
+_linalg = lazy_module("tinyframe.linalg")
+
 __all__ = ["clip", "greater", "greater_equal", "less", "less_equal", "not_equal", "row_stack",
            "select", "detach", "resolve_neg", "positive",
            "is_same_size", "is_storage", "set_default_tensor_type", "scalar_tensor", "range", "unravel_index",
-           "chain_matmul", "matrix_power", "matrix_exp", "trapezoid", "trapz", "cumulative_trapezoid",
+           "chain_matmul", "trapezoid", "trapz", "cumulative_trapezoid",
            "equal", "is_tensor", "is_floating_point", "is_nonzero", "typename", "numel", "promote_types", "result_type",
            "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
            "set_float32_matmul_precision", "get_float32_matmul_precision", "compile", "pi", "e", "inf", "nan",
@@ -201,11 +203,7 @@ def chain_matmul(*matrices: Tensor, out: Tensor | None = None) -> Tensor:
     warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
                   "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than "
                   "multiple parameters.", UserWarning, stacklevel=2)
-    return matrices[0] if len(matrices) == 1 else linalg_functions.multi_dot(list(matrices))
-
-
-matrix_power = linalg_functions.matrix_power
-matrix_exp = linalg_functions.matrix_exp
+    return matrices[0] if len(matrices) == 1 else _linalg.multi_dot(list(matrices))
 
 
 # --------------------------------------------------------------------------- the trapezoidal rule

@@ -4,7 +4,7 @@ Each op family's module lists its public functions in ``__all__``; this module g
 gives those that take ``out=`` in PyTorch that argument, in one place (:func:`with_out`).
 """
 import builtins as _builtins
-import functools as _functools
+import importlib as _importlib
 import inspect as _inspect
 import warnings as _warnings
 from collections.abc import Callable as _Callable
@@ -14,54 +14,54 @@ from . import creation as _creation
 from . import dtypes as _dtypes
 from . import grad_mode as _grad_mode
 from ._arguments import checked as _checked
+from ._arguments import wraps as _wraps
 from .ops import (
     binary,
     construction,
     contraction,
-    convolution,
-    decompositions,
     indexing,
     linalg,
-    quantization,
     reduction,
-    sampling,
     scattering,
     shape,
     sorting,
-    special,
     statistics,
     unary,
 )
 from .ops import complex as _complex_ops
-from .ops import lu as _lu
-from .ops import stft as _stft
 from .ops.binary import *  # noqa: F401,F403
 from .ops.complex import *  # noqa: F401,F403
 from .ops.construction import *  # noqa: F401,F403
 from .ops.contraction import *  # noqa: F401,F403
-from .ops.convolution import *  # noqa: F401,F403
-from .ops.decompositions import *  # noqa: F401,F403
 from .ops.indexing import *  # noqa: F401,F403
 from .ops.linalg import *  # noqa: F401,F403
-from .ops.lu import *  # noqa: F401,F403
-from .ops.pooling import adaptive_avg_pool1d, avg_pool1d, max_pool1d, max_pool2d  # noqa: F401
-from .ops.quantization import *  # noqa: F401,F403
 from .ops.reduction import *  # noqa: F401,F403
-from .ops.sampling import *  # noqa: F401,F403
 from .ops.scattering import *  # noqa: F401,F403
 from .ops.shape import *  # noqa: F401,F403
 from .ops.sorting import *  # noqa: F401,F403
-from .ops.special import *  # noqa: F401,F403
 from .ops.statistics import *  # noqa: F401,F403
-from .ops.stft import *  # noqa: F401,F403
 from .ops.unary import *  # noqa: F401,F403
 from .tensor import Tensor as _Tensor
 
 __all__ = [*binary.__all__, *unary.__all__, *reduction.__all__, *linalg.__all__, *shape.__all__,
-           *indexing.__all__, *convolution.__all__, "max_pool1d", "max_pool2d", "avg_pool1d", "adaptive_avg_pool1d",
-           *sorting.__all__, *construction.__all__, *scattering.__all__, *contraction.__all__,
-           *decompositions.__all__, *_lu.__all__, *sampling.__all__, *special.__all__,
-           *statistics.__all__, *_complex_ops.__all__, *quantization.__all__, *_stft.__all__]
+           *indexing.__all__, *sorting.__all__, *construction.__all__, *scattering.__all__, *contraction.__all__,
+           *statistics.__all__, *_complex_ops.__all__]
+
+# The top-level functions of the op families loaded on first use (``ops.LAZY_FAMILIES``), by the module
+# that defines them: this module's and tinyframe's ``__getattr__`` export each when it is first asked for.
+LAZY_FUNCTIONS = {
+    **dict.fromkeys(("conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "conv_tbc"), "ops.convolution"),
+    **dict.fromkeys(("det", "logdet", "slogdet", "inverse", "cholesky", "cholesky_solve", "cholesky_inverse",
+                     "pinverse", "svd", "qr"), "ops.decompositions"),
+    **dict.fromkeys(("lu", "lu_unpack", "lu_solve", "orgqr", "ormqr", "geqrf"), "ops.lu"),
+    **dict.fromkeys(("max_pool1d", "max_pool2d", "avg_pool1d", "adaptive_avg_pool1d"), "ops.pooling"),
+    **dict.fromkeys(("fake_quantize_per_tensor_affine", "fake_quantize_per_channel_affine"), "ops.quantization"),
+    **dict.fromkeys(("normal", "bernoulli", "multinomial", "poisson", "binomial", "_standard_gamma",
+                     "_standard_gamma_grad"), "ops.sampling"),
+    **dict.fromkeys(("i0", "mvlgamma", "igamma", "igammac"), "ops.special"),
+    **dict.fromkeys(("stft", "istft"), "ops.stft"),
+    **dict.fromkeys(("matrix_power", "matrix_exp"), "linalg"),
+}
 
 
 # PyTorch's top-level functions that take ``out=``; those tinyframe has get it below.
@@ -97,7 +97,6 @@ def with_out(function: _Callable[..., _Any], factory: bool = False) -> _Callable
     """
     name = function.__name__
 
-    @_functools.wraps(function)
     def wrapper(*args: _Any, out: _Any = None, **kwargs: _Any) -> _Any:
         if out is None:
             return function(*args, **kwargs)
@@ -118,7 +117,7 @@ def with_out(function: _Callable[..., _Any], factory: bool = False) -> _Callable
         written = [_write_into(r, o, name) for r, o in zip(result, out)]
         return type(result)(*written) if hasattr(result, "_fields") else tuple(written)
 
-    return wrapper
+    return _wraps(wrapper, function)
 
 
 def _differentiable(result: _Any) -> bool:
@@ -171,15 +170,54 @@ _UNCHECKED = frozenset({"add", "sub", "subtract", "mul", "multiply", "div", "div
 _UNCHECKED |= {name + "_" for name in _UNCHECKED}
 
 
-def _needs_check(name: str, function: _Any) -> bool:
-    return _inspect.isfunction(function) and not name.startswith("_") and name not in _UNCHECKED
+# PyTorch's argument parser also takes NumPy's names for two arguments of its native functions and
+# Tensor methods: ``axis`` for ``dim`` and ``keepdims`` for ``keepdim`` (``torch.cumprod(a, axis=0)``,
+# ``P.sum(1, keepdims=True)``). (Its Python-level functions, torch.nn.functional's, do not.)
+_NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim"}
+
+
+def with_numpy_names(function: _Callable[..., _Any], accepted: frozenset) -> _Callable[..., _Any]:
+    """``function`` (whose keyword arguments are ``accepted``) also taking ``axis=`` for ``dim=`` and
+    ``keepdims=`` for ``keepdim=``. A call that fits no signature is reported, as by PyTorch, as an
+    unexpected NumPy name (``np.sum(tensor)`` passes ``axis=None, dtype=None, out=None`` to ``Tensor.sum``)."""
+    def wrapper(*args: _Any, **kwargs: _Any) -> _Any:
+        if kwargs and not accepted.issuperset(kwargs) and not _NUMPY_NAMES.keys().isdisjoint(kwargs):
+            renamed = {_NUMPY_NAMES.get(key, key): key for key in kwargs}
+            if len(renamed) < len(kwargs) or not accepted.issuperset(renamed):
+                unexpected = next(key for key in kwargs if key in _NUMPY_NAMES or key not in accepted)
+                raise TypeError(f"{function.__name__}() got an unexpected keyword argument '{unexpected}'")
+            kwargs = {name: kwargs[key] for name, key in renamed.items()}
+        return function(*args, **kwargs)
+    return _wraps(wrapper, function)
+
+
+def _exported(name: str, function: _Any, out: bool = False) -> _Any:
+    """``function`` as tinyframe exports it (a top-level function or a Tensor method): with PyTorch's
+    argument TypeErrors (but for the hot ops in ``_UNCHECKED``), ``out=`` where PyTorch has it, and NumPy's
+    ``axis``/``keepdims`` where it takes ``dim``/``keepdim`` (and no ``**kwargs``)."""
+    if not _inspect.isfunction(function) or name.startswith("_"):
+        return with_out(function) if out else function
+    code = _unwrapped(function).__code__
+    accepted = frozenset(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    if name not in _UNCHECKED:
+        function = _checked(function, name)
+    if out:
+        function, accepted = with_out(function), accepted | {"out"}
+    if (not code.co_flags & _inspect.CO_VARKEYWORDS and not accepted.isdisjoint(_NUMPY_NAMES.values())
+            and accepted.isdisjoint(_NUMPY_NAMES)):
+        function = with_numpy_names(function, accepted)
+    return function
+
+
+def _unwrapped(function: _Any) -> _Any:
+    # inspect.unwrap's cycle check costs ~1 ms over the ~1,000 calls at import; these chains are short
+    while hasattr(function, "__wrapped__"):
+        function = function.__wrapped__
+    return function
 
 
 for _name in __all__:
-    if _needs_check(_name, globals()[_name]):
-        globals()[_name] = _checked(globals()[_name], _name)
-    if _name in _OUT_FUNCTIONS:
-        globals()[_name] = with_out(globals()[_name])
+    globals()[_name] = _exported(_name, globals()[_name], out=_name in _OUT_FUNCTIONS)
 
 # The factories that take ``out=`` in PyTorch, re-exported here with it (tinyframe's __init__ imports
 # this module after ``creation``).
@@ -192,59 +230,18 @@ for _name in _OUT_FACTORIES:
 for _name in ("zeros_like", "ones_like", "full_like", "empty_like", "rand_like", "randn_like", "randint_like"):
     globals()[_name] = _checked(getattr(_creation, _name), _name)
     __all__.append(_name)
-
-
-# PyTorch's argument parser also takes NumPy's names for two arguments of its native functions and
-# Tensor methods: ``axis`` for ``dim`` and ``keepdims`` for ``keepdim`` (``torch.cumprod(a, axis=0)``,
-# ``P.sum(1, keepdims=True)``). (Its Python-level functions, torch.nn.functional's, do not.)
-_NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim"}
-
-
-def with_numpy_names(function: _Callable[..., _Any]) -> _Callable[..., _Any]:
-    """``function`` also taking ``axis=`` for ``dim=`` and ``keepdims=`` for ``keepdim=``. A call that
-    fits no signature is reported, as by PyTorch, as an unexpected NumPy name (``np.sum(tensor)``
-    passes ``axis=None, dtype=None, out=None`` to ``Tensor.sum``)."""
-    accepted = _parameter_names(function)
-
-    @_functools.wraps(function)
-    def wrapper(*args: _Any, **kwargs: _Any) -> _Any:
-        if kwargs and not accepted.issuperset(kwargs) and not _NUMPY_NAMES.keys().isdisjoint(kwargs):
-            renamed = {_NUMPY_NAMES.get(key, key): key for key in kwargs}
-            if len(renamed) < len(kwargs) or not accepted.issuperset(renamed):
-                unexpected = next(key for key in kwargs if key in _NUMPY_NAMES or key not in accepted)
-                raise TypeError(f"{function.__name__}() got an unexpected keyword argument '{unexpected}'")
-            kwargs = {name: kwargs[key] for name, key in renamed.items()}
-        return function(*args, **kwargs)
-    return wrapper
-
-
-def _parameter_names(function: _Any) -> set:
-    code = _inspect.unwrap(function).__code__
-    names = set(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
-    wrapper_code = getattr(function, "__code__", code)  # with_out adds ``out``
-    return names | set(wrapper_code.co_varnames[:wrapper_code.co_argcount + wrapper_code.co_kwonlyargcount])
-
-
-def _takes_dim(function: _Any) -> bool:
-    """Whether ``function`` (a plain function, perhaps wrapped) has a ``dim`` or ``keepdim`` parameter,
-    no ``axis`` or ``keepdims`` of its own and no ``**kwargs``."""
-    if not _inspect.isfunction(function):
-        return False
-    code = _inspect.unwrap(function).__code__
-    names = _parameter_names(function)
-    takes_any = code.co_flags & _inspect.CO_VARKEYWORDS
-    return not takes_any and not names.isdisjoint(_NUMPY_NAMES.values()) and names.isdisjoint(_NUMPY_NAMES)
-
-
-for _name in __all__:
-    if _takes_dim(globals()[_name]):
-        globals()[_name] = with_numpy_names(globals()[_name])
 for _name, _method in list(vars(_Tensor).items()):
-    if _needs_check(_name, _method):
-        _method = _checked(_method, _name)
-        setattr(_Tensor, _name, _method)
-    if _takes_dim(_method):
-        setattr(_Tensor, _name, with_numpy_names(_method))
+    if _inspect.isfunction(_method) and not _name.startswith("_"):
+        setattr(_Tensor, _name, _exported(_name, _method))
+
+
+def __getattr__(name: str) -> _Any:
+    """A function of ``LAZY_FUNCTIONS``, its module loaded, as :func:`_exported` makes it (once)."""
+    if name not in LAZY_FUNCTIONS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = _importlib.import_module(f"{__package__}.{LAZY_FUNCTIONS[name]}")
+    globals()[name] = _exported(name, getattr(module, name), out=name in _OUT_FUNCTIONS)
+    return globals()[name]
 
 
 def _share_docstrings(cls: type) -> None:
@@ -255,13 +252,15 @@ def _share_docstrings(cls: type) -> None:
     for name, method in methods.items():
         function = globals().get(name)
         if not method.__doc__ and function is not None and function.__doc__:
-            shared = _inspect.cleandoc(function.__doc__)
-            method.__doc__ = f"``tinyframe.{name}`` with this tensor as ``input``:\n\n{shared}"
+            # (indented as the function's continuation lines are, for inspect.getdoc: cleandoc here costs 1 ms)
+            method.__doc__ = f"``tinyframe.{name}`` with this tensor as ``input``:\n\n    {function.__doc__}"
+        elif not method.__doc__ and name in LAZY_FUNCTIONS:  # (its text would load its family)
+            method.__doc__ = f"``tinyframe.{name}`` with this tensor as ``input``."
     # An alias (``greater = gt``) has its own argument-checking wrapper: it shares the text of its original
-    documented = {_inspect.unwrap(method): method.__doc__ for method in methods.values() if method.__doc__}
+    documented = {_unwrapped(method): method.__doc__ for method in methods.values() if method.__doc__}
     for method in methods.values():
         if not method.__doc__:
-            method.__doc__ = documented.get(_inspect.unwrap(method))
+            method.__doc__ = documented.get(_unwrapped(method))
     for name, method in methods.items():
         if not method.__doc__ and name.endswith("_") and name[:-1] in methods:
             method.__doc__ = f"In-place ``Tensor.{name[:-1]}``: writes the result into this tensor and returns it."

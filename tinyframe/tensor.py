@@ -13,8 +13,8 @@ from typing import Any, overload
 import numpy as np
 
 from . import _graph, creation, dtypes, memory_format, random
-from . import linalg as linalg_functions
 from ._dims import Size, wrap_dim
+from ._lazy import lazy_module
 from ._numpy_interop import array_ufunc, operand
 from ._tensor_str import tensor_repr
 from .autograd import engine, hooks
@@ -32,6 +32,8 @@ from .ops import sorting as sorting_ops
 from .ops import special as special_ops
 from .ops import statistics as statistics_ops
 from .ops import stft as stft_ops
+
+linalg_functions = lazy_module("tinyframe.linalg")  # (torch.linalg: loaded on first use, as its ops are)
 
 __all__ = ["Tensor", "Size"]
 
@@ -773,7 +775,12 @@ class Tensor:
     absolute, arccos, arcsin, arctan, fix = unary.absolute, unary.arccos, unary.arcsin, unary.arctan, unary.fix
     floor_divide, remainder, logical_xor = binary.floor_divide, binary.remainder, binary.logical_xor
     ger, inner, moveaxis = linalg.ger, linalg.inner, shape_ops.moveaxis
-    cholesky_inverse, cholesky_solve = decomposition_ops.cholesky_inverse, decomposition_ops.cholesky_solve
+
+    def cholesky_inverse(self, upper: builtins.bool = False) -> Tensor:
+        return decomposition_ops.cholesky_inverse(self, upper)
+
+    def cholesky_solve(self, input2: Tensor, upper: builtins.bool = False) -> Tensor:
+        return decomposition_ops.cholesky_solve(self, input2, upper)
 
     def bitwise_and(self, other: Any) -> Tensor:
         """Elementwise AND of integer or bool tensors."""

@@ -7,6 +7,7 @@ gradient back with a scatter-add. Each of the two is an op whose backward is the
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -68,18 +69,16 @@ class _IndexPadAdjoint(Op):
         return type(ctx).adjoint.call(gg, sources=ctx.sources)
 
 
-def _pad_ops(mode: str, dims: int) -> tuple:
-    """The (op, adjoint) pair for a mode, named after PyTorch's nodes (circular padding is CopySlices there)."""
+@functools.cache  # made on first use: the 18 classes cost ~2M instructions of `import tinyframe`
+def _pad_op(mode: str, dims: int) -> type[_IndexPad]:
+    """The op (with its adjoint) for a mode, named after PyTorch's nodes (circular padding is CopySlices there)."""
     kind = {"reflect": "Reflection", "replicate": "Replication"}.get(mode)
     name = f"{kind}Pad{dims}DBackward0" if kind else "CopySlices"
     backward_name = f"{kind}Pad{dims}DBackwardBackward0" if kind else "CopySlicesBackward0"
     op: type[_IndexPad] = type(name, (_IndexPad,), {} if kind else {"name": copy_slices_name}, node_name=name)
     adjoint: type[_IndexPadAdjoint] = type(backward_name, (_IndexPadAdjoint,), {}, node_name=backward_name)
     op.adjoint, adjoint.adjoint = adjoint, op
-    return op, adjoint
-
-
-_OPS = {(mode, dims): _pad_ops(mode, dims)[0] for mode in ("reflect", "replicate", "circular") for dims in (1, 2, 3)}
+    return op
 
 
 def _source_index(xp: Any, mode: str, size: int, before: int, after: int) -> Any:
@@ -139,4 +138,4 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float 
                                f"({before}, {after})")
         if before or after:
             sources.append((axis, _source_index(xp, mode, size, before, after)))
-    return _OPS[mode, dims].apply(input, sources=tuple(sources))
+    return _pad_op(mode, dims).apply(input, sources=tuple(sources))
