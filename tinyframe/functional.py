@@ -198,14 +198,14 @@ def _exported(name: str, function: _Any, out: bool = False) -> _Any:
     if not _inspect.isfunction(function) or name.startswith("_"):
         return with_out(function) if out else function
     code = _unwrapped(function).__code__
-    accepted = frozenset(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
     if name not in _UNCHECKED:
         function = _checked(function, name)
     if out:
-        function, accepted = with_out(function), accepted | {"out"}
-    if (not code.co_flags & _inspect.CO_VARKEYWORDS and not accepted.isdisjoint(_NUMPY_NAMES.values())
-            and accepted.isdisjoint(_NUMPY_NAMES)):
-        function = with_numpy_names(function, accepted)
+        function = with_out(function)
+    if (("dim" in names or "keepdim" in names) and "axis" not in names and "keepdims" not in names
+            and not code.co_flags & _inspect.CO_VARKEYWORDS):
+        function = with_numpy_names(function, frozenset(names).union(("out",) if out else ()))
     return function
 
 
