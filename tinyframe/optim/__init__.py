@@ -5,7 +5,7 @@ graph; ``lr_scheduler`` adjusts the groups' learning rates between steps.
 """
 from __future__ import annotations
 
-from . import lr_scheduler, swa_utils
+from .._lazy import lazy_module
 from .adadelta import Adadelta
 from .adafactor import Adafactor
 from .adagrad import Adagrad
@@ -20,6 +20,9 @@ from .rmsprop import RMSprop
 from .rprop import Rprop
 from .sgd import SGD
 from .sparse_adam import SparseAdam
+
+# (PyTorch's submodules, loaded on first use: the schedulers are ~30% of ``import tinyframe.optim``)
+lr_scheduler, swa_utils = lazy_module(f"{__name__}.lr_scheduler"), lazy_module(f"{__name__}.swa_utils")
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam",
            "LBFGS", "Rprop", "ASGD", "Adafactor", "Muon", "SparseAdam", "lr_scheduler", "swa_utils"]

@@ -1,6 +1,7 @@
 """``tinyframe.nn.utils``: gradient clipping, conversions between parameters and one flat vector,
 parametrisations and pruning (``prune``)."""
-from . import fusion, parametrizations, parametrize, prune, rnn, stateless
+from ..._lazy import lazy_module
+from . import fusion, parametrize, rnn
 from .clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm
 from .convert_parameters import parameters_to_vector, vector_to_parameters
 from .fusion import fuse_conv_bn_eval, fuse_conv_bn_weights, fuse_linear_bn_eval, fuse_linear_bn_weights
@@ -8,6 +9,10 @@ from .init import skip_init
 from .memory_format import convert_conv2d_weight_memory_format, convert_conv3d_weight_memory_format
 from .spectral_norm import remove_spectral_norm, spectral_norm
 from .weight_norm import remove_weight_norm, weight_norm
+
+# Loaded on first use: few programs prune or reparametrize, and their code is ~5% of ``import tinyframe.nn``.
+parametrizations, prune, stateless = (lazy_module(f"{__name__}.{name}")
+                                      for name in ("parametrizations", "prune", "stateless"))
 
 __all__ = ["clip_grad_norm_", "clip_grad_norm", "clip_grad_value_", "clip_grads_with_norm_", "get_total_norm",
            "parameters_to_vector", "vector_to_parameters", "rnn", "parametrize", "parametrizations",

@@ -6,9 +6,9 @@ from typing import Any
 import numpy as np
 
 from ... import creation
+from ... import linalg as linalg_functions
 from ...device import array_module_of
 from ...grad_mode import no_grad
-from ...linalg import matrix_exp, solve
 from ...ops import binary, linalg
 from ...ops import reduction as reductions
 from ...ops import shape as shape_ops
@@ -137,10 +137,10 @@ class _Orthogonal(Module):
                 X = shape_ops.cat([X, X.new_zeros(n, n - k).expand(*X.shape[:-2], -1, -1)], dim=-1)
             A = X - X.mH
             if self.orthogonal_map == "matrix_exp":
-                Q = matrix_exp(A)
+                Q = linalg_functions.matrix_exp(A)
             else:  # the Cayley retraction (I + A/2)(I - A/2)^-1
                 eye = creation.eye(n, dtype=A.dtype, device=A.device)
-                Q = solve(binary.add(eye, A, alpha=-0.5), binary.add(eye, A, alpha=0.5))
+                Q = linalg_functions.solve(binary.add(eye, A, alpha=-0.5), binary.add(eye, A, alpha=0.5))
             Q = Q[..., :k]
         if hasattr(self, "base"):  # right_inverse has set it by the time forward runs
             Q = self.base @ Q
