@@ -1,6 +1,6 @@
 """Counts the CPU instructions of one call of a benchmark case's step under valgrind's callgrind.
 
-    python benchmarks/instructions.py [--only tiny,mlp-small,mlp] [--iterations 2000]
+    python benchmarks/instructions.py [--only tiny,mlp-small,mlp,import] [--iterations 2000]
 
 A time on the shared 2-core machine moves by 30% with its load; an instruction count does not, so a
 change to the per-op bookkeeping can be measured to a few hundred instructions while other work runs.
@@ -10,7 +10,9 @@ Counts say nothing of cache misses or of the BLAS's speed: the interleaved times
 
 ``mlp-small`` is the MLP step at sizes (784, 512, 256 -> 8, 8, 4; batch 4) where the arithmetic is
 negligible: its count is the per-step cost of the framework itself, which the full ``mlp`` step pays
-too. Needs valgrind; ``setarch -R`` (no address randomisation) is used where it exists.
+too. ``import`` counts whole processes: ``import numpy``, ``import tinyframe`` and ``import tinyframe.nn,
+tinyframe.optim``, each also as the difference from NumPy's. Needs valgrind; ``setarch -R`` (no address
+randomisation) is used where it exists.
 """
 from __future__ import annotations
 
@@ -61,23 +63,48 @@ def run_step(case: str, implementation: str, calls: int) -> None:
 
 def instructions(case: str, implementation: str, calls: int) -> int:
     """The instructions callgrind counts for a child process making ``calls`` calls."""
-    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-               os.path.abspath(__file__), "--child", case, implementation, str(calls)]
+    return _callgrind([os.path.abspath(__file__), "--child", case, implementation, str(calls)])
+
+
+def import_instructions(modules: str) -> int:
+    """The instructions of ``python -c "import <modules>"``, interpreter start and exit included, from
+    compiled bytecode (written by a first, uncounted run), as an installed package imports."""
+    arguments = ["-c", f"import {modules}"]
+    subprocess.run([sys.executable, *arguments], env=_child_environment(), check=True)
+    return _callgrind(arguments)
+
+
+def _callgrind(arguments: list[str]) -> int:
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, *arguments]
     if shutil.which("setarch"):
         command = ["setarch", "-R", *command]
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # this checkout's tinyframe
-    env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
-               PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
-    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    done = subprocess.run(command, env=_child_environment(), capture_output=True, text=True, check=True)
     found = re.search(r"Collected : (\d+)", done.stderr)
     if found is None:
         raise RuntimeError(f"no instruction count in callgrind's output:\n{done.stderr[-2000:]}")
     return int(found.group(1))
 
 
+def _child_environment() -> dict[str, str]:
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # this checkout's tinyframe
+    env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
+               PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def _report_imports() -> None:
+    numpy = import_instructions("numpy")
+    print(f"{'import':10s} {'numpy':30s} {numpy / 1e6:8.1f}M instructions")
+    for modules in ("tinyframe", "tinyframe.nn, tinyframe.optim"):
+        count = import_instructions(modules)
+        print(f"{'import':10s} {modules:30s} {count / 1e6:8.1f}M instructions, {(count - numpy) / 1e6:.1f}M "
+              "beyond numpy's")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="tiny,mlp-small", help=f"cases, of {', '.join(BUILDERS)}")
+    parser.add_argument("--only", default="tiny,mlp-small", help=f"cases, of {', '.join(BUILDERS)}, import")
     parser.add_argument("--iterations", type=int, default=None, help="calls per count (default: per case)")
     parser.add_argument("--child", nargs=3, metavar=("CASE", "IMPLEMENTATION", "CALLS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -88,6 +115,9 @@ def main() -> None:
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (apt-get install valgrind)")
     for case in args.only.split(","):
+        if case == "import":
+            _report_imports()
+            continue
         calls = args.iterations or ITERATIONS[case]
         for implementation in BUILDERS[case]("cpu", 1).steps:
             if implementation == "torch":

@@ -68,3 +68,18 @@ def test_instruction_counts_child_runs_each_case_step_without_valgrind() -> None
         assert {"tinyframe", "numpy"} <= set(steps)
         instructions.run_step(case, "tinyframe", 2)
         instructions.run_step(case, "numpy", 2)
+
+
+def test_instruction_counts_of_imports_are_whole_processes_beside_numpys(monkeypatch, capsys) -> None:
+    counted: list = []
+
+    def callgrind(arguments: list) -> float:  # (valgrind itself is not needed for what is tested here)
+        counted.append(arguments[1])
+        return 1e8 * len(counted)
+
+    monkeypatch.setattr(instructions, "_callgrind", callgrind)
+    instructions._report_imports()
+    assert counted == ["import numpy", "import tinyframe", "import tinyframe.nn, tinyframe.optim"]
+    lines = capsys.readouterr().out.splitlines()
+    assert "100.0M beyond numpy's" in lines[1] and "200.0M beyond numpy's" in lines[2]
+    assert "PYTHONDONTWRITEBYTECODE" not in instructions._child_environment()
