@@ -347,16 +347,19 @@ class Op(Node):
         is recorded, ``create_graph=True``) go through ``apply`` and are recorded; arrays give an
         array and record nothing. So a backward that calls its adjoint op this way serves
         derivatives of every order without testing the mode."""
+        first = None  # the first array, when it is not a NumPy ndarray (a CuPy one)
+        numpy = False
         for value in inputs:
-            if isinstance(value, Tensor):
+            if type(value) is _ndarray:  # (the common case first: one test per input)
+                numpy = True
+            elif isinstance(value, Tensor):
                 return cls.apply(*inputs, **options)
+            elif not numpy and first is None and hasattr(value, "shape") and not isinstance(value, _numpy_scalar):
+                first = value
         ctx = _new_node(cls)
-        for value in inputs:
-            if hasattr(value, "shape"):
-                if type(value) is not np.ndarray and not isinstance(value, np.generic):
-                    ctx.xp = array_module_of(value)
-                break
-        return cls.forward(ctx, *inputs, **options)
+        if first is not None:
+            ctx.xp = array_module_of(first)
+        return cls.forward(ctx, *inputs, **options) if options else cls.forward(ctx, *inputs)
 
     def _record(self, edges: tuple, inputs: tuple, arrays: list, result: Any) -> None:
         self.next_functions = edges
