@@ -996,7 +996,7 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
     return binary.div(input, binary.pow(binary.add(binary.mul(div, alpha), k), beta))
 
 
-@composed_op("ChannelShuffleBackward0", ('input',))
+@composed_op("ChannelShuffleBackward0", ('input',), linear=True)
 def channel_shuffle(input: Tensor, groups: int) -> Tensor:
     """``(N, g*c, *) -> (N, c*g, *)``: channel ``i*c + j`` moves to ``j*g + i``."""
     n, channels = input.shape[:2]
