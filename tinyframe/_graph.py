@@ -196,10 +196,13 @@ class AccumulateGrad(Node):
         return self._variable()
 
 
-def accumulator_of(tensor: Any) -> AccumulateGrad:
-    """The leaf's AccumulateGrad node, made on first use."""
+def accumulator_of(tensor: Any) -> AccumulateGrad | None:
+    """The leaf's AccumulateGrad node, made on first use; none for a view made without grad of a tensor
+    that requires grad (it requires grad, but PyTorch's ops record no edge to it)."""
     node = tensor._accumulator
     if node is None:
+        if tensor._creation is NO_GRAD_VIEW:
+            return None
         node = tensor._accumulator = AccumulateGrad(tensor)
     return node
 
@@ -491,6 +494,9 @@ def mark_view(view: Any, base: Any, counter: list | None) -> None:
     view._base = root
     if not grad_mode.STATE.enabled:
         view._creation = NO_GRAD_VIEW
+        # PyTorch's view made without grad requires grad where its base does, and is a leaf that no
+        # gradient reaches (``accumulator_of``)
+        view._requires_grad = base._requires_grad
     elif root.grad_fn is not None:
         counter.append(weakref.ref(view))
         size = len(counter)
