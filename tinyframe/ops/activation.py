@@ -101,6 +101,8 @@ class Glu(Op):
 class Threshold(Op):
     """``x`` where it is greater than ``threshold``, ``value`` elsewhere."""
 
+    saved_options = ("threshold",)
+
     @staticmethod
     def forward(ctx: Threshold, x: Any, *, threshold: float, value: float) -> Any:
         dtypes.check_kernel("threshold_cpu", x.dtype, "iuf")

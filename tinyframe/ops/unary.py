@@ -580,6 +580,8 @@ class Gelu(Op):
 
 
 class Softplus(Op):
+    saved_options = ("beta", "threshold")
+
     @staticmethod
     def forward(ctx: Softplus, x: Any, *, beta: float, threshold: float) -> Any:
         dtypes.check_kernel("softplus_cpu", x.dtype, "f")
@@ -598,6 +600,8 @@ class Softplus(Op):
 
 
 class LeakyRelu(Op):
+    saved_options = ("negative_slope",)
+
     @staticmethod
     def forward(ctx: LeakyRelu, x: Any, *, negative_slope: float) -> Any:
         dtypes.check_kernel("leaky_relu_cpu", x.dtype, "f")
@@ -628,6 +632,8 @@ class Elu(Op):
 
 
 class Hardtanh(Op):
+    saved_options = ("min_val", "max_val")
+
     @staticmethod
     def forward(ctx: Hardtanh, x: Any, *, min_val: float, max_val: float) -> Any:
         if x.dtype.kind == "b":
