@@ -358,3 +358,15 @@ def test_load_state_dict_names_a_value_that_is_not_a_tensor(value: object, stric
         nn.Linear(2, 2).load_state_dict({"weight": value, "bias": tf.zeros(2)}, strict=strict)
     assert str(raised.value) == ("Error(s) in loading state_dict for Linear:\n\tWhile copying the parameter named "
                                  f'"weight", expected a Tensor from checkpoint but received {type(value)}')
+
+
+def test_copy_takes_a_number_and_randperm_a_0d_integer_tensor_as_pytorch() -> None:
+    x = tf.randn(3, requires_grad=True)
+    y = x.clone().copy_(2)
+    assert y.tolist() == [2.0, 2.0, 2.0] and type(y.grad_fn).__name__ == "CopyBackwards"
+    assert tf.zeros(3, dtype=tf.int64).copy_(2.7).tolist() == [2, 2, 2]
+    tf.manual_seed(0)
+    assert tf.randperm(tf.tensor(4)).tolist() == [0, 1, 3, 2]  # PyTorch 2.13's draw
+    for n in (tf.tensor(4.0), tf.tensor([4, 5])):
+        with pytest.raises(TypeError, match=r"^randperm\(\): argument 'n' \(position 1\) must be int, not Tensor$"):
+            tf.randperm(n)

@@ -128,8 +128,10 @@ def _fits(value: Any, expected: str, default: Any) -> bool:
     """Whether PyTorch's parser takes ``value`` for an argument of the ``expected`` type."""
     if value is None:
         return default is None
-    if isinstance(value, _graph.Tensor):
-        return expected.startswith("Tensor") or (expected in ("int", "Number", "bool") and value.ndim == 0)
+    if isinstance(value, _graph.Tensor):  # a 0-d one stands for a number, an integer one for an int
+        if expected.startswith("Tensor"):
+            return True
+        return value.ndim == 0 and (expected != "int" or value._data.dtype.kind in "iub")
     if expected == "Tensor":
         return False
     if expected in ("int", "tuple of ints"):  # (a reduction's dim may be a tuple too)

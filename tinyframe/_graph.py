@@ -196,10 +196,13 @@ class AccumulateGrad(Node):
         return self._variable()
 
 
-def accumulator_of(tensor: Any) -> AccumulateGrad:
-    """The leaf's AccumulateGrad node, made on first use."""
+def accumulator_of(tensor: Any) -> AccumulateGrad | None:
+    """The leaf's AccumulateGrad node, made on first use; none for a view made without grad of a tensor
+    that requires grad (it requires grad, but PyTorch's ops record no edge to it)."""
     node = tensor._accumulator
     if node is None:
+        if tensor._creation is NO_GRAD_VIEW:
+            return None
         node = tensor._accumulator = AccumulateGrad(tensor)
     return node
 
@@ -258,6 +261,9 @@ class Op(Node):
     # on the ctx (``ctx.alpha``); a saved output is ``_saved_result``.
     saved_inputs: tuple = ("self", "other")
     saved_options: tuple = ()
+    # True for ops that save one entry per operand, in order (Mul, Div): ``_saved_self`` is then the
+    # first entry, None where the op kept none, or a number saved as PyTorch's 0-d tensor
+    saves_operands = False
 
     if TYPE_CHECKING:
         # The op instance is also the ``ctx`` of its forward and backward: a free-form namespace for
@@ -268,7 +274,7 @@ class Op(Node):
     def __init_subclass__(cls, node_name: str | None = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.__name__ = cls.__qualname__ = node_name or cls.__name__ + "Backward0"
-        if "saved_inputs" in cls.__dict__ or "saved_options" in cls.__dict__:
+        if any(name in cls.__dict__ for name in ("saved_inputs", "saved_options", "saves_operands")):
             _add_saved_attributes(cls)
 
     @classmethod
@@ -347,16 +353,19 @@ class Op(Node):
         is recorded, ``create_graph=True``) go through ``apply`` and are recorded; arrays give an
         array and record nothing. So a backward that calls its adjoint op this way serves
         derivatives of every order without testing the mode."""
+        first = None  # the first array, when it is not a NumPy ndarray (a CuPy one)
+        numpy = False
         for value in inputs:
-            if isinstance(value, Tensor):
+            if type(value) is _ndarray:  # (the common case first: one test per input)
+                numpy = True
+            elif isinstance(value, Tensor):
                 return cls.apply(*inputs, **options)
+            elif not numpy and first is None and hasattr(value, "shape") and not isinstance(value, _numpy_scalar):
+                first = value
         ctx = _new_node(cls)
-        for value in inputs:
-            if hasattr(value, "shape"):
-                if type(value) is not np.ndarray and not isinstance(value, np.generic):
-                    ctx.xp = array_module_of(value)
-                break
-        return cls.forward(ctx, *inputs, **options)
+        if first is not None:
+            ctx.xp = array_module_of(first)
+        return cls.forward(ctx, *inputs, **options) if options else cls.forward(ctx, *inputs)
 
     def _record(self, edges: tuple, inputs: tuple, arrays: list, result: Any) -> None:
         self.next_functions = edges
@@ -426,11 +435,25 @@ class Op(Node):
         value = unpacked(value, kind)
         return value if kind == _INPUT else wrap(value, self, version_counter=counter)
 
+    def _unpack_operand(self, name: str, position: int) -> Any:
+        """``_saved_<name>`` of an op that ``saves_operands``: the operand at ``position`` as PyTorch shows it."""
+        saved = self._saved
+        if saved is None and self._freed:
+            raise RuntimeError(_FREED_MESSAGE)
+        if saved is None or position >= len(saved):
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{name}'")
+        kind, value = saved[position][:2]
+        if kind == _CONSTANT:  # a number operand (wrapped as PyTorch wraps it), or None: not kept
+            return None if value is None else wrap(np.asarray(value, _WRAPPED_NUMBER_DTYPES[type(value)]))
+        before = sum(1 for entry in saved[:position] if entry[0] == kind)
+        return self._unpack_saved(name, kind, before)
+
     def __dir__(self) -> list:
         """As PyTorch's: the ``_saved_*`` names listed are those this node has."""
         kinds = [entry[0] for entry in self._saved or () if type(entry) is tuple]
         cls = type(self)
-        has = {f"_saved_{name}" for name in cls.saved_inputs[:kinds.count(_INPUT)]}
+        count = len(kinds) if cls.saves_operands else kinds.count(_INPUT)
+        has = {f"_saved_{name}" for name in cls.saved_inputs[:count]}
         has.update(f"_saved_{name}" for name in cls.saved_options if name in vars(self))
         if _OUTPUT in kinds:
             has.add("_saved_result")
@@ -488,6 +511,9 @@ def mark_view(view: Any, base: Any, counter: list | None) -> None:
     view._base = root
     if not grad_mode.STATE.enabled:
         view._creation = NO_GRAD_VIEW
+        # PyTorch's view made without grad requires grad where its base does, and is a leaf that no
+        # gradient reaches (``accumulator_of``)
+        view._requires_grad = base._requires_grad
     elif root.grad_fn is not None:
         counter.append(weakref.ref(view))
         size = len(counter)
@@ -566,11 +592,16 @@ class NotImplementedOp(Op, node_name="NotImplemented"):
         return "torch::autograd::NotImplemented"
 
 
+# The dtype of a number that PyTorch wraps as a 0-d tensor
+_WRAPPED_NUMBER_DTYPES = {bool: np.bool_, int: np.int64, float: np.float64, complex: np.complex128}
+
+
 def _add_saved_attributes(cls: type[Op]) -> None:
     """The class's ``_saved_<name>`` properties, read on demand."""
     for index, name in enumerate(cls.saved_inputs):
-        setattr(cls, f"_saved_{name}", property(functools.partial(Op._unpack_saved, name=name, kind=_INPUT,
-                                                                  index=index)))
+        unpack = (functools.partial(Op._unpack_operand, name=name, position=index) if cls.saves_operands else
+                  functools.partial(Op._unpack_saved, name=name, kind=_INPUT, index=index))
+        setattr(cls, f"_saved_{name}", property(unpack))
     for name in cls.saved_options:
         setattr(cls, f"_saved_{name}", property(operator.attrgetter(name)))
 

@@ -529,5 +529,9 @@ def randint_like(input: Tensor, low: int, high: int | None = None, *, dtype: Any
 
 def randperm(n: int, *, generator: Generator | None = None, dtype: Any = None, device: Any = None) -> Tensor:
     """A random permutation of ``0 .. n-1``."""
+    if isinstance(n, _graph.Tensor):  # PyTorch's parser takes a 0-d integer tensor for an int
+        if n.ndim or dtypes.kind(n._data.dtype) not in "iu":
+            raise TypeError("randperm(): argument 'n' (position 1) must be int, not Tensor")
+        n = int(n)
     return _random((n,), lambda gen, shape, _: random.randperm(gen, n), dtype, device, generator, False,
                    dtypes.int64)

@@ -1505,7 +1505,10 @@ class Tensor:
         return inplace.fill(self, value)
 
     def copy_(self, src: Tensor, non_blocking: builtins.bool = False) -> Tensor:
-        """Copies ``src`` (broadcast to this tensor's shape, cast to its dtype and device) into it; returns self."""
+        """Copies ``src`` (broadcast to this tensor's shape, cast to its dtype and device) into it; returns self.
+        A number is taken as PyTorch's parser wraps it, a 0-d tensor (``CopyBackwards``)."""
+        if type(src) in (builtins.int, builtins.float, builtins.bool, builtins.complex):
+            src = _graph.wrap(np.asarray(src))
         return inplace.copy(self, src)
 
     def uniform_(self, a: builtins.float = 0.0, b: builtins.float = 1.0, *, generator: Any = None) -> Tensor:

@@ -250,6 +250,13 @@ CASES += [
     OpCase("hardswish", activation.hardswish, lambda x: x * np.clip(x + 3, 0, 6) / 6, [(3, 5)], domain=(-5.0, 5.0)),
     OpCase("hardsigmoid", activation.hardsigmoid, lambda x: np.clip(x + 3, 0, 6) / 6, [(3, 5)], domain=(-5.0, 5.0)),
     OpCase("glu", lambda x: activation.glu(x, 0), lambda x: x[:2] / (1 + np.exp(-x[2:])), [(4, 3)]),
+    OpCase("threshold", lambda x: activation.threshold(x, 0.5, -2.0), lambda x: np.where(x > 0.5, x, -2.0), [(3, 4)]),
+    OpCase("hardshrink", lambda x: activation.hardshrink(x, 0.5), lambda x: np.where(np.abs(x) > 0.5, x, 0.0),
+           [(3, 4)]),
+    OpCase("softshrink", lambda x: activation.softshrink(x, 0.5),
+           lambda x: np.where(np.abs(x) > 0.5, x - 0.5 * np.sign(x), 0.0), [(3, 4)]),
+    OpCase("rrelu_with_noise", lambda x: activation.rrelu_with_noise(x, 0.2), lambda x: np.where(x > 0, x, 0.2 * x),
+           [(3, 4)]),
     # piecewise constant: finite differences cannot check the straight-through gradient (tests/test_quantization.py)
     OpCase("fake_quantize_per_tensor_affine",
            lambda x: quantization.fake_quantize_per_tensor_affine(x, 0.25, 1, -4, 3),

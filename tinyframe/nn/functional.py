@@ -20,7 +20,7 @@ from ..ops import binary, indexing, linalg, unary
 from ..ops import inplace as inplace_ops
 from ..ops import reduction as reductions
 from ..ops import shape as shape_ops
-from ..ops._composite import composed, composed_op
+from ..ops._composite import composed_op
 from ..ops.bilinear import bilinear
 from ..ops.contraction import baddbmm
 from ..ops.convolution import check_convolution_arguments, conv1d, conv2d, conv_transpose1d, conv_transpose2d
@@ -760,16 +760,9 @@ def _threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fa
     """``input`` where it is greater than ``threshold``, ``value`` elsewhere."""
     if inplace:
         return inplace_ops.apply(input, _threshold, threshold, value)
-    return _thresholded(input, threshold, value)
+    return activation_ops.threshold(input, threshold, value)
 
 
-@composed_op("ThresholdBackward0", ("input",))
-def _thresholded(input: Tensor, threshold: float, value: float) -> Tensor:
-    if isinstance(input, Tensor):
-        dtypes.check_kernel("threshold_cpu", input.dtype, "iuf")
-        if not input.dtype.is_floating_point:  # the result keeps an integer dtype: value is cast to it
-            value = int(value)
-    return binary.where(binary.gt(input, threshold), input, value)
 
 
 threshold = _threshold  # PyTorch's name; the function's own parameter is also called threshold
@@ -779,11 +772,10 @@ def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
     return _threshold(input, threshold, value, True)
 
 
-@composed_op("HardshrinkBackward0", ("input",))
 def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """``input`` where ``|input| > lambd``, 0 elsewhere."""
     _require_floating("hardshrink", "hardshrink_cpu", input)
-    return binary.where(binary.gt(unary.abs(input), lambd), input, 0.0)
+    return activation_ops.hardshrink(input, lambd)
 
 
 def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
@@ -791,13 +783,7 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     if lambd < 0:
         raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
     _require_floating("softshrink", "softshrink_check", input)
-    return _softshrunk(input, lambd)
-
-
-@composed_op("SoftshrinkBackward0", ("input",))
-def _softshrunk(input: Tensor, lambd: float) -> Tensor:
-    shrunk = binary.sub(input, binary.mul(unary.sign(input), lambd))
-    return binary.where(binary.gt(unary.abs(input), lambd), shrunk, 0.0)
+    return activation_ops.softshrink(input, lambd)
 
 
 def tanhshrink(input: Tensor) -> Tensor:
@@ -821,7 +807,7 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
         raise RuntimeError(f"prelu: Type promoting not supported. Got {dtypes.scalar_type_name(input.dtype)} and "
                            f"{dtypes.scalar_type_name(weight.dtype)}")
     _require_floating("prelu", "prelu_cpu", input)
-    return binary.where(binary.ge(input, 0.0), input, binary.mul(weight, input))
+    return binary.where(binary.gt(input, 0.0), input, binary.mul(weight, input))
 
 
 def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
@@ -843,13 +829,7 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, trainin
         low, high = (float(data.dtype.type(bound)) for bound in (lower, upper))  # PyTorch's bounds are in opmath
         drawn = random.uniform(generator_for(device_of(data)), (int(nonpositive.sum()),), np.float64, low, high)
         slopes[nonpositive] = xp.asarray(drawn).astype(data.dtype)
-        slopes = Tensor._make(slopes)
-    # the slopes are drawn outside the node, so that recomputing it (double backward) draws nothing
-    return composed("RreluWithNoiseBackward0", _negatives_scaled, input, slopes=slopes)
-
-
-def _negatives_scaled(input: Tensor, slopes: Any) -> Tensor:
-    return binary.where(binary.ge(input, 0.0), input, binary.mul(input, slopes))
+    return activation_ops.rrelu_with_noise(input, slopes)
 
 
 def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
@@ -1016,7 +996,7 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
     return binary.div(input, binary.pow(binary.add(binary.mul(div, alpha), k), beta))
 
 
-@composed_op("ChannelShuffleBackward0", ('input',))
+@composed_op("ChannelShuffleBackward0", ('input',), linear=True)
 def channel_shuffle(input: Tensor, groups: int) -> Tensor:
     """``(N, g*c, *) -> (N, c*g, *)``: channel ``i*c + j`` moves to ``j*g + i``."""
     n, channels = input.shape[:2]

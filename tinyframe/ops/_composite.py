@@ -45,16 +45,22 @@ class Composite(Op):
     a backward pass is recorded), so first and higher orders come from one definition.
     Positional inputs are the node's graph inputs (its ``next_functions``), in PyTorch's order;
     ``options`` are constants (sizes, modes, index Tensors) and get no edge.
+
+    A ``linear`` composition (upsampling, pixel shuffles, ``affine_grid``'s theta) has a gradient that
+    does not depend on its inputs: as PyTorch's kernel, the node saves none of them, so it can run again
+    after its graph was freed, and every pass, recorded or not, differentiates the kept composition.
     """
 
     backward = None
     _direct = False
+    linear = False
     graph: tuple | None = None  # (leaves, output) of the forward's composition, when it was tracked
 
     @staticmethod
     def forward(ctx: Composite, *arrays: Any, function: Callable[..., Any], options: dict, tracked: tuple) -> Any:
         ctx.function, ctx.options = function, options
-        ctx.save_for_backward(*arrays)
+        if not ctx.linear:
+            ctx.save_for_backward(*arrays)
         leaves = tuple(_tensor(a) if not track else _graph.wrap(a, requires_grad=True)
                        for a, track in zip(arrays, tracked))
         with grad_mode.set_grad_enabled(any(tracked)):
@@ -70,6 +76,8 @@ class Composite(Op):
     @staticmethod
     def compose(ctx: Composite) -> tuple:
         """The inputs and the output from recordable ops (see ``Node.compose``)."""
+        if ctx.linear and ctx.graph is not None:  # (a node is recorded only where an input was tracked)
+            return ctx.graph
         inputs = ctx.saved_tensors  # raises once the pass that used them freed them, as for any op
         if ctx.recording or ctx.graph is None:
             return inputs, ctx.function(*inputs, **ctx.options)
@@ -79,19 +87,21 @@ class Composite(Op):
 _COMPOSITES: dict[str, type[Composite]] = {}
 
 
-def composed(node_name: str, function: Callable[..., Any], *inputs: Any, **options: Any) -> Any:
-    """``function(*inputs, **options)`` recorded as one node named ``node_name`` (see ``Composite``)."""
+def composed(node_name: str, function: Callable[..., Any], *inputs: Any, linear: bool = False, **options: Any) -> Any:
+    """``function(*inputs, **options)`` recorded as one node named ``node_name`` (see ``Composite``);
+    ``linear``: the function is linear in ``inputs``."""
     op = _COMPOSITES.get(node_name)
     if op is None:
-        op = _COMPOSITES[node_name] = type(node_name, (Composite,), {}, node_name=node_name)
+        op = _COMPOSITES[node_name] = type(node_name, (Composite,), {"linear": linear}, node_name=node_name)
     tracked = tuple(grad_mode.STATE.enabled and isinstance(t, _graph.Tensor) and t._requires_grad for t in inputs)
     return op.apply(*inputs, function=function, options=options, tracked=tracked)
 
 
-def composed_op(node_name: str, inputs: tuple) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def composed_op(node_name: str, inputs: tuple,
+                linear: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorates a function composed of ops so that, when it is differentiated, its result is one node
     named ``node_name`` (see ``Composite``); ``inputs`` names the parameters that are the node's graph
-    inputs, in PyTorch's order. Without grad it runs as written."""
+    inputs, in PyTorch's order; ``linear``: the function is linear in them. Without grad it runs as written."""
     def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
         signature = inspect.signature(function)
 
@@ -106,6 +116,6 @@ def composed_op(node_name: str, inputs: tuple) -> Callable[[Callable[..., Any]],
             if not (grad_mode.STATE.enabled and any(isinstance(t, _graph.Tensor) and t._requires_grad
                                                     for t in tensors)):
                 return function(*args, **kwargs)
-            return composed(node_name, on_inputs, *tensors, **options)
+            return composed(node_name, on_inputs, *tensors, linear=linear, **options)
         return wrapper
     return decorate

@@ -1,4 +1,5 @@
-"""Activations that PyTorch records as one node each: ``mish``, ``hardswish``, ``hardsigmoid`` and ``glu``.
+"""Activations that PyTorch records as one node each: ``mish``, ``hardswish``, ``hardsigmoid``, ``glu``,
+``threshold``, ``hardshrink``, ``softshrink`` and ``rrelu``'s kernel.
 
 Each backward is written with ``ctx.xp``, so it runs on arrays or, when the backward pass is
 recorded, on Tensors (second derivatives follow).
@@ -9,12 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 from .. import dtypes
 from .._graph import Op
-from .unary import _sigmoid_of
+from .unary import HardshrinkGrad, RreluWithNoiseGrad, Sigmoid, SoftshrinkGrad, ThresholdGrad
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
-__all__ = ["mish", "hardswish", "hardsigmoid", "glu"]
+__all__ = ["mish", "hardswish", "hardsigmoid", "glu", "threshold", "hardshrink", "softshrink",
+           "rrelu_with_noise"]
 
 
 def _tanh_softplus(xp: Any, x: Any) -> Any:
@@ -35,7 +37,7 @@ class Mish(Op):
     def backward(ctx: Mish, g: Any) -> Any:
         (x,) = ctx.saved_tensors
         t = _tanh_softplus(ctx.xp, x)
-        return g * (t + x * _sigmoid_of(ctx.xp, x) * (1.0 - t * t))
+        return g * (t + x * Sigmoid.call(x) * (1.0 - t * t))
 
 
 class Hardswish(Op):
@@ -80,20 +82,108 @@ class Glu(Op):
         ctx.save_for_backward(x)
         ctx.dim = dim
         a, b = ctx.xp.split(x, 2, axis=dim)
-        return a * _sigmoid_of(ctx.xp, b)
+        return a * Sigmoid.call(b)
 
     @staticmethod
     def backward(ctx: Glu, g: Any) -> Any:
         (x,) = ctx.saved_tensors
         xp, dim = ctx.xp, ctx.dim
         a, b = xp.split(x, 2, axis=dim)
-        s = _sigmoid_of(xp, b)
+        s = Sigmoid.call(b)
         half = a.shape[dim]
         before = [(0, 0)] * x.ndim
         after = [(0, 0)] * x.ndim
         after[dim], before[dim] = (0, half), (half, 0)
         # the two halves' gradients placed side by side (zero padding, so one formula serves recording)
         return xp.pad(g * s, after) + xp.pad(g * a * s * (1.0 - s), before)
+
+
+class Threshold(Op):
+    """``x`` where it is greater than ``threshold``, ``value`` elsewhere."""
+
+    saved_options = ("threshold",)
+
+    @staticmethod
+    def forward(ctx: Threshold, x: Any, *, threshold: float, value: float) -> Any:
+        dtypes.check_kernel("threshold_cpu", x.dtype, "iuf")
+        ctx.save_for_backward(x)
+        ctx.threshold = threshold
+        if x.dtype.kind != "f":  # the result keeps an integer dtype: value is cast to it
+            value = int(value)
+        return ctx.xp.where(x > threshold, x, ctx.xp.asarray(value, x.dtype))
+
+    @staticmethod
+    def backward(ctx: Threshold, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return ThresholdGrad.call(g, x, threshold=ctx.threshold)
+
+
+class Hardshrink(Op):
+    """``x`` where ``|x| > lambd``, 0 elsewhere."""
+
+    @staticmethod
+    def forward(ctx: Hardshrink, x: Any, *, lambd: float) -> Any:
+        ctx.save_for_backward(x)
+        ctx.lambd = lambd
+        return ctx.xp.where((x >= -lambd) & (x <= lambd), ctx.xp.zeros((), x.dtype), x)
+
+    @staticmethod
+    def backward(ctx: Hardshrink, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return HardshrinkGrad.call(g, x, lambd=ctx.lambd)
+
+
+class Softshrink(Op):
+    """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, 0 between."""
+
+    @staticmethod
+    def forward(ctx: Softshrink, x: Any, *, lambd: float) -> Any:
+        ctx.save_for_backward(x)
+        ctx.lambd = lambd
+        xp = ctx.xp
+        shrunk = xp.where(x > lambd, x - lambd, x + lambd).astype(x.dtype, copy=False)
+        return xp.where((x >= -lambd) & (x <= lambd), xp.zeros((), x.dtype), shrunk)
+
+    @staticmethod
+    def backward(ctx: Softshrink, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return SoftshrinkGrad.call(g, x, lambd=ctx.lambd)
+
+
+class RreluWithNoise(Op):
+    """``x`` where positive, ``x * slopes`` elsewhere: ``slopes`` one number (evaluation) or an array of
+    ``x``'s shape (training: drawn by the caller, so that nothing is drawn again in a recorded backward)."""
+
+    @staticmethod
+    def forward(ctx: RreluWithNoise, x: Any, *, slopes: Any) -> Any:
+        ctx.save_for_backward(x)
+        ctx.slopes = slopes
+        return ctx.xp.where(x > 0, x, x * slopes)
+
+    @staticmethod
+    def backward(ctx: RreluWithNoise, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return RreluWithNoiseGrad.call(g, x, slopes=ctx.slopes)
+
+
+def rrelu_with_noise(input: Tensor, slopes: Any) -> Tensor:
+    """``input`` where positive, ``input * slopes`` elsewhere (``RreluWithNoiseBackward0``)."""
+    return RreluWithNoise.apply(input, slopes=slopes)
+
+
+def threshold(input: Tensor, threshold: float, value: float) -> Tensor:
+    """``input`` where it is greater than ``threshold``, ``value`` elsewhere (``ThresholdBackward0``)."""
+    return Threshold.apply(input, threshold=threshold, value=value)
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """``input`` where ``|input| > lambd``, 0 elsewhere (``HardshrinkBackward0``)."""
+    return Hardshrink.apply(input, lambd=lambd)
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """``input`` moved ``lambd`` toward 0, and 0 within ``lambd`` of it (``SoftshrinkBackward0``)."""
+    return Softshrink.apply(input, lambd=lambd)
 
 
 def mish(input: Tensor) -> Tensor:

@@ -103,6 +103,8 @@ def _bool_subtraction_message(both: bool) -> str:
 
 
 class Mul(Op):
+    saves_operands = True
+
     @staticmethod
     def forward(ctx: Mul, x: Any, y: Any) -> Any:
         # PyTorch saves an operand only for the gradient that needs it: ``x * 2`` keeps no ``x``, so a later
@@ -134,6 +136,8 @@ class MulNumber(Op, node_name="MulBackward1"):
 
 
 class Div(Op):
+    saves_operands = True
+
     @staticmethod
     def forward(ctx: Div, x: Any, y: Any) -> Any:
         ctx.save_for_backward(None if type(y) in NUMBER_TYPES else x, y)  # (as Mul's: ``x / 2`` keeps no ``x``)
@@ -149,6 +153,8 @@ class Div(Op):
 
 class Pow(Op):
     """``input ** exponent`` for a number exponent."""
+
+    saved_inputs, saved_options = ("self",), ("exponent",)
 
     @staticmethod
     def forward(ctx: Pow, x: Any, *, exponent: Any) -> Any:
@@ -173,6 +179,8 @@ class Pow(Op):
 
 class PowTensor(Op, node_name="PowBackward1"):
     """``input ** exponent`` where the exponent is a Tensor (the base may be a number)."""
+
+    saved_inputs = ("self", "exponent")
 
     @staticmethod
     def forward(ctx: PowTensor, x: Any, y: Any) -> Any:
@@ -279,11 +287,13 @@ NO_COMPLEX_CLAMP = "clamp is not supported for complex types"
 
 
 class Clamp(Op, node_name="ClampBackward1"):
+    saved_options: tuple = ("min", "max")
+
     @staticmethod
     def forward(ctx: Clamp, x: Any, *, low: Any, high: Any) -> Any:
         reject_complex("clamp", x, low, high, message=NO_COMPLEX_CLAMP)
         ctx.save_for_backward(x)
-        ctx.low, ctx.high = low, high
+        ctx.min, ctx.max = low, high
         # An integer tensor clamped to a float bound becomes floating, as in PyTorch.
         if low is not None:
             x, low = promote(x, low)
@@ -294,18 +304,18 @@ class Clamp(Op, node_name="ClampBackward1"):
     @staticmethod
     def backward(ctx: Clamp, g: Any) -> tuple:
         (x,) = ctx.saved_tensors
-        inside = (x >= ctx.low) if ctx.low is not None else None
-        if ctx.high is not None:
-            inside = (x <= ctx.high) if inside is None else inside & (x <= ctx.high)
+        inside = (x >= ctx.min) if ctx.min is not None else None
+        if ctx.max is not None:
+            inside = (x <= ctx.max) if inside is None else inside & (x <= ctx.max)
         return ctx.xp.where(inside, g, ctx.xp.zeros_like(g))
 
 
 class ClampMin(Clamp, node_name="ClampMinBackward0"):
-    pass
+    saved_options = ("min",)
 
 
 class ClampMax(Clamp, node_name="ClampMaxBackward0"):
-    pass
+    saved_options = ("max",)
 
 
 class ClampTensor(Op, node_name="ClampBackward0"):
@@ -666,6 +676,8 @@ def _remainder(a: Any, b: Any) -> Any:
 class Lerp(Op):
     """``start + weight * (end - start)`` for a number ``weight``."""
 
+    saved_options = ("weight",)
+
     @staticmethod
     def forward(ctx: Lerp, start: Any, end: Any, *, weight: float) -> Any:
         ctx.weight = weight
@@ -696,6 +708,8 @@ class LerpTensor(Op, node_name="LerpBackward1"):
 
 class Addcmul(Op):
     """``input + value * tensor1 * tensor2``."""
+
+    saved_inputs, saved_options = ("tensor1", "tensor2"), ("value",)
 
     @staticmethod
     def forward(ctx: Addcmul, x: Any, t1: Any, t2: Any, *, value: float) -> Any:

@@ -500,7 +500,7 @@ def triu_indices(row: int, col: int, offset: int = 0, *, dtype: Any = None, devi
 def block_diag(*tensors: Tensor) -> Tensor:
     """The block-diagonal matrix of the given matrices (a 0-d tensor is a 1 x 1 block, a vector a
     1 x n block), zeros elsewhere."""
-    return composed("BlockDiagBackward0", _block_diag, *tensors) if tensors else _block_diag()
+    return composed("BlockDiagBackward0", _block_diag, *tensors, linear=True) if tensors else _block_diag()
 
 
 def _block_diag(*tensors: Tensor) -> Tensor:

@@ -43,13 +43,15 @@ class Embedding(Op):
 
     @staticmethod
     def forward(ctx: Embedding, weight: Any, *, indices: Any, padding_idx: int | None, counts: Any) -> Any:
-        ctx.indices, ctx.padding_idx, ctx.counts = indices, padding_idx, counts
+        ctx.padding_idx, ctx.counts = padding_idx, counts
+        ctx.save_for_backward(indices)  # saved as PyTorch's: a second pass after the graph was freed raises
         ctx.num_weights = weight.shape[0]
         return _lookup(ctx.xp, weight, indices, padding_idx, False)
 
     @staticmethod
     def backward(ctx: Embedding, g: Any) -> Any:
-        return _EmbeddingScatter.call(g, indices=ctx.indices, padding_idx=ctx.padding_idx, counts=ctx.counts,
+        (indices,) = ctx.saved_tensors
+        return _EmbeddingScatter.call(g, indices=indices, padding_idx=ctx.padding_idx, counts=ctx.counts,
                                       num_weights=ctx.num_weights)
 
 
@@ -82,7 +84,8 @@ class _EmbeddingLookup(Embedding, node_name="EmbeddingBackwardBackward0"):
 
     @staticmethod
     def forward(ctx: Embedding, v: Any, *, indices: Any, padding_idx: int | None, counts: Any) -> Any:
-        ctx.indices, ctx.padding_idx, ctx.counts = indices, padding_idx, counts
+        ctx.padding_idx, ctx.counts = padding_idx, counts
+        ctx.save_for_backward(indices)
         ctx.num_weights = v.shape[0]
         return _lookup_scaled(ctx.xp, v, indices, padding_idx, counts)
 

@@ -262,6 +262,13 @@ def _is_full(item: Any) -> bool:
     return item.start is None and item.stop is None and item.step is None
 
 
+def _takes_all(item: slice, size: int) -> bool:
+    """Whether PyTorch skips the slice ``item`` of a tuple index, on a dimension of ``size``: as given,
+    it starts at 0 (``-size:`` does not count), steps by 1 and stops at the end or beyond."""
+    start, stop, step = item.start, item.stop, item.step
+    return not start and (step is None or step == 1) and (stop is None or stop >= size)
+
+
 def _leading(shape: tuple) -> tuple:
     """The basic index of the leading ``shape`` block of a larger array."""
     return tuple(slice(0, n) for n in shape)
@@ -284,9 +291,9 @@ def _parse(data: Any, index: Any, check_arrays: bool = False) -> tuple:
     if kind is int:  # fast path: x[i]
         _check_int(index, 0, shape)
         return Select, (index, Ellipsis), None
-    if kind is slice and shape:  # fast path: x[a:b:c]
+    if kind is slice and shape:  # fast path: x[a:b:c], a slice even where it takes everything, as PyTorch's x[:]
         _check_step(index)
-        return (Alias if _is_full(index) else Slice), (index,), None
+        return Slice, (index,), None
     # x[indices]: NumPy checks bounds
     if kind is _graph.Tensor and shape and type(data) is np.ndarray and not check_arrays:
         array = index._data
@@ -334,7 +341,7 @@ def _parse(data: Any, index: Any, check_arrays: bool = False) -> tuple:
             _check_int(item, dim, shape)
             op, dim = Select, dim + 1
         elif kind is slice:
-            if not _is_full(item):
+            if not _takes_all(item, shape[dim]):
                 op = Slice
             dim += 1
         elif item is None:

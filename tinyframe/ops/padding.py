@@ -46,12 +46,14 @@ class _IndexPad(Op):
 
     @staticmethod
     def forward(ctx: _IndexPad, x: Any, *, sources: tuple) -> Any:
-        ctx.sources, ctx.shape = sources, x.shape
+        ctx.sources = sources
+        ctx.save_for_backward(x)  # as PyTorch's node: a second pass after the graph was freed raises
         return _gather(ctx.xp, x, sources)
 
     @staticmethod
     def backward(ctx: _IndexPad, g: Any) -> Any:
-        return type(ctx).adjoint.call(g, sources=ctx.sources, shape=ctx.shape)
+        (x,) = ctx.saved_tensors
+        return type(ctx).adjoint.call(g, sources=ctx.sources, shape=x.shape)
 
 
 class _IndexPadAdjoint(Op):

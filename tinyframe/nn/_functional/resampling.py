@@ -61,13 +61,13 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode:
     in_sizes = tuple(input.shape[2:])
     out_sizes, scales = _resample_sizes(in_sizes, size, scale_factor, recompute_scale_factor)
     if antialias:
-        return composed(f"Upsample{_NODE_NAMES[mode]}2DAaBackward0", _resample_antialiased, input,
+        return composed(f"Upsample{_NODE_NAMES[mode]}2DAaBackward0", _resample_antialiased, input, linear=True,
                         cubic=mode == "bicubic", sizes=(in_sizes, out_sizes, scales),
                         align_corners=bool(align_corners))
     if mode == "area":
         return {1: adaptive_avg_pool1d, 2: adaptive_avg_pool2d, 3: adaptive_avg_pool3d}[spatial](input, out_sizes)
     _check_resampling_kernel(mode, spatial, input)
-    return composed(f"Upsample{_NODE_NAMES[mode]}{spatial}DBackward0", _resample, input, mode=mode,
+    return composed(f"Upsample{_NODE_NAMES[mode]}{spatial}DBackward0", _resample, input, linear=True, mode=mode,
                     sizes=(in_sizes, out_sizes, scales), align_corners=align_corners)
 
 
@@ -230,7 +230,7 @@ def upsample(input: Tensor, size: Any = None, scale_factor: Any = None, mode: st
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
-@composed_op("PixelShuffleBackward0", ('input',))
+@composed_op("PixelShuffleBackward0", ('input',), linear=True)
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     """``(*, C*r^2, H, W) -> (*, C, H*r, W*r)``: each group of ``r^2`` channels becomes an ``r x r`` block."""
     r = upscale_factor
@@ -247,7 +247,7 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     return shape_ops.permute(blocks, order).reshape(*batch, c // (r * r), h * r, w * r)
 
 
-@composed_op("PixelUnshuffleBackward0", ('input',))
+@composed_op("PixelUnshuffleBackward0", ('input',), linear=True)
 def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
     """``(*, C, H*r, W*r) -> (*, C*r^2, H, W)``: the inverse of ``pixel_shuffle``."""
     r = downscale_factor
@@ -271,7 +271,7 @@ _ALIGN_CORNERS_WARNING = ("Default grid_sample and affine_grid behavior has chan
                           "documentation of grid_sample for details.")
 
 
-@composed_op("AffineGridGeneratorBackward0", ('theta',))
+@composed_op("AffineGridGeneratorBackward0", ('theta',), linear=True)
 def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> Tensor:
     """The sampling grid of the affine maps ``theta`` for an output of ``size``: ``(N, H, W, 2)`` for
     ``theta (N, 2, 3)`` and ``size = (N, C, H, W)``, ``grid[n, h, w] = theta[n] @ (x_w, y_h, 1)``; or

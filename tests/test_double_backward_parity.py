@@ -1,0 +1,260 @@
+"""Double backward through piecewise ops, against PyTorch 2.13's recorded behaviour.
+
+For each op ``f`` and ``x`` below, ``g = autograd.grad(loss, x, create_graph=True)`` with ``loss`` either
+``f(x).pow(2).sum()`` or ``f(x).sum()`` (where the second-order term is structurally zero): PyTorch's values
+of ``g``, whether it requires grad and its ``grad_fn``'s name, then ``autograd.grad(g.sum(), x,
+allow_unused=True)`` and ``x.grad`` after ``g.sum().backward()`` (a list, or the exception's type).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import tinyframe as torch
+import tinyframe.nn.functional as F
+
+DATA = [-1.5, -0.5, 0.0, 0.5, 1.5, 2.5]
+
+OPS: dict[str, Any] = {
+    "relu": torch.relu, "F.relu": F.relu, "leaky_relu": lambda x: F.leaky_relu(x, 0.1),
+    "hardtanh": F.hardtanh, "relu6": F.relu6, "threshold": lambda x: F.threshold(x, 0.5, -2.0),
+    "hardshrink": F.hardshrink, "softshrink": F.softshrink,
+    "clamp": lambda x: torch.clamp(x, -1, 1), "clamp_min": lambda x: torch.clamp(x, min=0),
+    "clamp_max": lambda x: torch.clamp(x, max=0), "clamp_min_": lambda x: x.clamp_min(0),
+    "clip": lambda x: torch.clip(x, -1, 1),
+    "sign": torch.sign, "floor": torch.floor, "ceil": torch.ceil, "round": torch.round,
+    "round_decimals": lambda x: torch.round(x, decimals=1), "trunc": torch.trunc, "frac": torch.frac,
+    "silu": F.silu, "softplus": F.softplus, "logsigmoid": F.logsigmoid,
+    "rrelu_eval": lambda x: F.rrelu(x, training=False),
+}
+
+# (op, squared): (g, g.requires_grad, g.grad_fn's name ("?": not compared), allow_unused grad, x.grad)
+EXPECTED: dict[tuple[str, bool], tuple] = {
+    ('F.relu', False): (
+        [0.0, 0.0, 0.0, 1.0, 1.0, 1.0], True, 'ThresholdBackwardBackward0',
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
+    ('F.relu', True): (
+        [0.0, 0.0, 0.0, 1.0, 3.0, 5.0], True, 'ThresholdBackwardBackward0',
+        [0.0, 0.0, 0.0, 2.0, 2.0, 2.0],
+        [0.0, 0.0, 0.0, 2.0, 2.0, 2.0]),
+    ('ceil', False): (
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0], False, None,
+        'RuntimeError',
+        'RuntimeError'),
+    ('ceil', True): (
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0], False, None,
+        'RuntimeError',
+        'RuntimeError'),
+    ('clamp', False): (
+        [0.0, 1.0, 1.0, 1.0, 0.0, 0.0], False, None,
+        'RuntimeError',
+        'RuntimeError'),
+    ('clamp', True): (
+        [0.0, -1.0, 0.0, 1.0, 0.0, 0.0], True, 'WhereBackward0',
+        [0.0, 2.0, 2.0, 2.0, 0.0, 0.0],
+        [0.0, 2.0, 2.0, 2.0, 0.0, 0.0]),
+    ('clamp_max', False): (
+        [1.0, 1.0, 1.0, 0.0, 0.0, 0.0], False, None,
+        'RuntimeError',
+        'RuntimeError'),
+    ('clamp_max', True): (
+        [-3.0, -1.0, 0.0, 0.0, 0.0, 0.0], True, 'WhereBackward0',
+        [2.0, 2.0, 2.0, 0.0, 0.0, 0.0],
+        [2.0, 2.0, 2.0, 0.0, 0.0, 0.0]),
+    ('clamp_min', False): (
+        [0.0, 0.0, 1.0, 1.0, 1.0, 1.0], False, None,
+        'RuntimeError',
+        'RuntimeError'),
+    ('clamp_min', True): (
+        [0.0, 0.0, 0.0, 1.0, 3.0, 5.0], True, 'WhereBackward0',
+        [0.0, 0.0, 2.0, 2.0, 2.0, 2.0],
+        [0.0, 0.0, 2.0, 2.0, 2.0, 2.0]),
+    ('clamp_min_', False): (
+        [0.0, 0.0, 1.0, 1.0, 1.0, 1.0], False, None,
+        'RuntimeError',
+        'RuntimeError'),
+    ('clamp_min_', True): (
+        [0.0, 0.0, 0.0, 1.0, 3.0, 5.0], True, 'WhereBackward0',
+        [0.0, 0.0, 2.0, 2.0, 2.0, 2.0],
+        [0.0, 0.0, 2.0, 2.0, 2.0, 2.0]),
+    ('clip', False): (
+        [0.0, 1.0, 1.0, 1.0, 0.0, 0.0], False, None,
+        'RuntimeError',
+        'RuntimeError'),
+    ('clip', True): (
+        [0.0, -1.0, 0.0, 1.0, 0.0, 0.0], True, 'WhereBackward0',
+        [0.0, 2.0, 2.0, 2.0, 0.0, 0.0],
+        [0.0, 2.0, 2.0, 2.0, 0.0, 0.0]),
+    ('floor', False): (
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0], False, None,
+        'RuntimeError',
+        'RuntimeError'),
+    ('floor', True): (
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0], False, None,
+        'RuntimeError',
+        'RuntimeError'),
+    ('frac', False): (
+        [1.0, 1.0, 1.0, 1.0, 1.0, 1.0], False, None,
+        'RuntimeError',
+        'RuntimeError'),
+    ('frac', True): (
+        [-1.0, -1.0, 0.0, 1.0, 1.0, 1.0], True, 'MulBackward0',
+        [2.0, 2.0, 2.0, 2.0, 2.0, 2.0],
+        [2.0, 2.0, 2.0, 2.0, 2.0, 2.0]),
+    ('hardshrink', False): (
+        [1.0, 0.0, 0.0, 0.0, 1.0, 1.0], True, 'HardshrinkBackwardBackward0',
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
+    ('hardshrink', True): (
+        [-3.0, 0.0, 0.0, 0.0, 3.0, 5.0], True, 'HardshrinkBackwardBackward0',
+        [2.0, 0.0, 0.0, 0.0, 2.0, 2.0],
+        [2.0, 0.0, 0.0, 0.0, 2.0, 2.0]),
+    ('hardtanh', False): (
+        [0.0, 1.0, 1.0, 1.0, 0.0, 0.0], True, 'HardtanhBackwardBackward0',
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
+    ('hardtanh', True): (
+        [0.0, -1.0, 0.0, 1.0, 0.0, 0.0], True, 'HardtanhBackwardBackward0',
+        [0.0, 2.0, 2.0, 2.0, 0.0, 0.0],
+        [0.0, 2.0, 2.0, 2.0, 0.0, 0.0]),
+    ('leaky_relu', False): (
+        [0.1, 0.1, 0.1, 1.0, 1.0, 1.0], True, 'LeakyReluBackwardBackward0',
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
+    ('leaky_relu', True): (
+        [-0.03, -0.01, 0.0, 1.0, 3.0, 5.0], True, 'LeakyReluBackwardBackward0',
+        [0.02, 0.02, 0.02, 2.0, 2.0, 2.0],
+        [0.02, 0.02, 0.02, 2.0, 2.0, 2.0]),
+    ('logsigmoid', False): (
+        [0.817574476194, 0.622459331202, 0.5, 0.377540668798, 0.182425523806, 0.075858180021], True, '?',
+        [-0.14914645207, -0.235003712202, -0.25, -0.235003712202, -0.14914645207, -0.070103716545],
+        [-0.14914645207, -0.235003712202, -0.25, -0.235003712202, -0.14914645207, -0.070103716545]),
+    ('logsigmoid', True): (
+        [-2.782064139071, -1.212646616224, -0.69314718056, -0.357966683338, -0.073485845475, -0.011968863332],
+        True, '?',
+        [1.84437555608, 1.232734652505, 0.84657359028, 0.507893615496, 0.126638295094, 0.022569854095],
+        [1.84437555608, 1.232734652505, 0.84657359028, 0.507893615496, 0.126638295094, 0.022569854095]),
+    ('relu', False): (
+        [0.0, 0.0, 0.0, 1.0, 1.0, 1.0], True, 'ThresholdBackwardBackward0',
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
+    ('relu', True): (
+        [0.0, 0.0, 0.0, 1.0, 3.0, 5.0], True, 'ThresholdBackwardBackward0',
+        [0.0, 0.0, 0.0, 2.0, 2.0, 2.0],
+        [0.0, 0.0, 0.0, 2.0, 2.0, 2.0]),
+    ('relu6', False): (
+        [0.0, 0.0, 0.0, 1.0, 1.0, 1.0], True, 'HardtanhBackwardBackward0',
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
+    ('relu6', True): (
+        [0.0, 0.0, 0.0, 1.0, 3.0, 5.0], True, 'HardtanhBackwardBackward0',
+        [0.0, 0.0, 0.0, 2.0, 2.0, 2.0],
+        [0.0, 0.0, 0.0, 2.0, 2.0, 2.0]),
+    ('round', False): (
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0], False, None,
+        'RuntimeError',
+        'RuntimeError'),
+    ('round', True): (
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0], False, None,
+        'RuntimeError',
+        'RuntimeError'),
+    ('round_decimals', False): (
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0], False, None,
+        'RuntimeError',
+        'RuntimeError'),
+    ('round_decimals', True): (
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0], False, None,
+        'RuntimeError',
+        'RuntimeError'),
+    ('rrelu_eval', False): (
+        [0.229166666667, 0.229166666667, 0.229166666667, 1.0, 1.0, 1.0], True, 'RreluWithNoiseBackwardBackward0',
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
+    ('rrelu_eval', True): (
+        [-0.157552083333, -0.052517361111, 0.0, 1.0, 3.0, 5.0], True, 'RreluWithNoiseBackwardBackward0',
+        [0.105034722222, 0.105034722222, 0.105034722222, 2.0, 2.0, 2.0],
+        [0.105034722222, 0.105034722222, 0.105034722222, 2.0, 2.0, 2.0]),
+    ('sign', False): (
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0], False, None,
+        'RuntimeError',
+        'RuntimeError'),
+    ('sign', True): (
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0], False, None,
+        'RuntimeError',
+        'RuntimeError'),
+    ('silu', False): (
+        [-0.041294154299, 0.260038812697, 0.5, 0.739961187303, 1.041294154299, 1.099401111342], True, 'MulBackward0',
+        [0.156197584964, 0.441229026977, 0.5, 0.441229026977, 0.156197584964, -0.008462156523],
+        [0.156197584964, 0.441229026977, 0.5, 0.441229026977, 0.156197584964, -0.008462156523]),
+    ('silu', True): (
+        [0.022599323184, -0.098175227259, 0.0, 0.460595745764, 2.554006568294, 5.080012719609], True, 'MulBackward0',
+        [-0.082072864404, -0.03134153372, 0.5, 1.369732242468, 2.551696507683, 2.378264443586],
+        [-0.082072864404, -0.03134153372, 0.5, 1.369732242468, 2.551696507683, 2.378264443586]),
+    ('softplus', False): (
+        [0.182425523806, 0.377540668798, 0.5, 0.622459331202, 0.817574476194, 0.924141819979], True, '?',
+        [0.14914645207, 0.235003712202, 0.25, 0.235003712202, 0.14914645207, 0.070103716545],
+        [0.14914645207, 0.235003712202, 0.25, 0.235003712202, 0.14914645207, 0.070103716545]),
+    ('softplus', True): (
+        [0.073485845475, 0.357966683338, 0.69314718056, 1.212646616224, 2.782064139071, 4.766519705147], True, '?',
+        [0.126638295094, 0.507893615496, 0.84657359028, 1.232734652505, 1.84437555608, 2.069655716735],
+        [0.126638295094, 0.507893615496, 0.84657359028, 1.232734652505, 1.84437555608, 2.069655716735]),
+    ('softshrink', False): (
+        [1.0, 0.0, 0.0, 0.0, 1.0, 1.0], True, 'SoftshrinkBackwardBackward0',
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
+    ('softshrink', True): (
+        [-2.0, 0.0, 0.0, 0.0, 2.0, 4.0], True, 'SoftshrinkBackwardBackward0',
+        [2.0, 0.0, 0.0, 0.0, 2.0, 2.0],
+        [2.0, 0.0, 0.0, 0.0, 2.0, 2.0]),
+    ('threshold', False): (
+        [0.0, 0.0, 0.0, 0.0, 1.0, 1.0], True, 'ThresholdBackwardBackward0',
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
+    ('threshold', True): (
+        [0.0, 0.0, 0.0, 0.0, 3.0, 5.0], True, 'ThresholdBackwardBackward0',
+        [0.0, 0.0, 0.0, 0.0, 2.0, 2.0],
+        [0.0, 0.0, 0.0, 0.0, 2.0, 2.0]),
+    ('trunc', False): (
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0], False, None,
+        'RuntimeError',
+        'RuntimeError'),
+    ('trunc', True): (
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0], False, None,
+        'RuntimeError',
+        'RuntimeError'),
+}
+
+
+def _rounded(t: Any) -> list:
+    return [round(v, 12) for v in t.tolist()]
+
+
+def _outcome(compute: Any) -> Any:
+    try:
+        value = compute()
+    except RuntimeError:
+        return "RuntimeError"
+    return value if value is None else _rounded(value)
+
+
+@pytest.mark.parametrize("case", list(EXPECTED), ids=lambda case: f"{case[0]}-{'squared' if case[1] else 'linear'}")
+def test_double_backward_as_pytorch(case: tuple[str, bool]) -> None:
+    name, squared = case
+    g_expected, requires_grad, grad_fn, unused_expected, x_grad_expected = EXPECTED[case]
+    x = torch.tensor(DATA, dtype=torch.float64, requires_grad=True)
+    y = OPS[name](x)
+    (g,) = torch.autograd.grad((y.pow(2) if squared else y).sum(), x, create_graph=True)
+    assert _rounded(g) == pytest.approx(g_expected, abs=1e-12)
+    assert g.requires_grad is requires_grad
+    if grad_fn != "?":
+        assert (None if g.grad_fn is None else type(g.grad_fn).__name__) == grad_fn
+    unused = _outcome(lambda: torch.autograd.grad(g.sum(), x, allow_unused=True, retain_graph=True)[0])
+    assert unused == unused_expected if isinstance(unused, str) else unused == pytest.approx(unused_expected)
+
+    def backward() -> Any:
+        g.sum().backward()
+        return x.grad
+    x_grad = _outcome(backward)
+    assert x_grad == x_grad_expected if isinstance(x_grad, str) else x_grad == pytest.approx(x_grad_expected)
