@@ -2,6 +2,9 @@
 grad_fn names and errors as PyTorch 2.13 gives them (values recorded from it)."""
 from __future__ import annotations
 
+import re
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -305,3 +308,18 @@ def test_index_reduce_matches_pytorch(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(RuntimeError, match=r"^index_reduce_\(\): self \(Float\) and source \(Double\) must have the "
                                            r"same scalar type$"):
         x.index_reduce(0, tf.tensor([1]), tf.ones(1, 2, dtype=tf.float64), "prod")
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    # PyTorch 2.13's errors, checked in its order (dtype, minlength, shape and sign, weights)
+    (lambda: tf.bincount(tf.tensor([1.0, 2.0])), NotImplementedError, "\"bincount_cpu\" not implemented for 'Float'"),
+    (lambda: tf.bincount(tf.tensor([True])), NotImplementedError, "\"bincount_cpu\" not implemented for 'Bool'"),
+    (lambda: tf.bincount(tf.tensor([[1]])), RuntimeError, "bincount only supports 1-d non-negative integral inputs."),
+    (lambda: tf.bincount(tf.tensor([-1, 2]), minlength=-1), RuntimeError, "minlength should be >= 0"),
+    (lambda: tf.bincount(tf.tensor([-1, 2]), tf.ones(3)), RuntimeError, "bincount only supports 1-d non-negative"),
+    (lambda: tf.bincount(tf.tensor([1, 2]), tf.ones(3)), RuntimeError,
+     "weights should be 1-d and have the same length as input"),
+])
+def test_bincount_errors_match_pytorch(call: Any, error: type, message: str) -> None:
+    with pytest.raises(error, match=re.escape(message)):
+        call()
