@@ -95,6 +95,18 @@ def test_sum_to_size_reduces_to_a_broadcastable_size() -> None:
         x.sum_to_size(4, 3)
 
 
+def test_untyped_storage_is_shared_by_views_and_empty_tensors_have_row_major_strides() -> None:
+    x = torch.arange(6.0)
+    storage = x[2:].view(2, 2).t().untyped_storage()
+    assert storage.data_ptr() == x.data_ptr() and storage.nbytes() == storage.size() == len(storage) == 24
+    assert storage.element_size() == 1 and storage.device == torch.device("cpu")
+    assert x.detach().untyped_storage().data_ptr() == x.data_ptr() != x.clone().untyped_storage().data_ptr()
+    assert torch.zeros(0).untyped_storage().nbytes() == 0
+    # PyTorch 2.13's strides of empty tensors (NumPy's are all zero)
+    assert torch.empty(0, 3).stride() == (3, 1) and torch.empty(3, 0).stride() == (1, 1)
+    assert torch.empty(2, 0, 4).stride() == (4, 4, 1) and torch.empty(0).stride(0) == 1
+
+
 def test_storage_queries_and_real_tensor_identities() -> None:
     x = torch.zeros(3, 3)
     assert (x.storage_offset(), x[1:].storage_offset(), x[:, 1].storage_offset()) == (0, 3, 1)
