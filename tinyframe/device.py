@@ -139,8 +139,9 @@ def array_module(dev: device) -> ModuleType:
 
 
 def array_module_of(array: Any) -> ModuleType:
-    """The module that made ``array`` (or arrays of type ``array``): NumPy for ndarrays, else CuPy."""
-    if array is np.ndarray or isinstance(array, np.ndarray) or array is None:
+    """The module that made ``array`` (or arrays of type ``array``): NumPy for ndarrays and NumPy scalars
+    (what arithmetic on 0-dim arrays gives), else CuPy."""
+    if array is np.ndarray or isinstance(array, np.ndarray) or array is None or isinstance(array, np.generic):
         return np
     return cupy_module()
 
