@@ -195,8 +195,8 @@ class UntypedStorage:
 
 
 def device_of(array: Any) -> device:
-    """The device of a NumPy or CuPy array."""
-    if isinstance(array, np.ndarray):
+    """The device of a NumPy or CuPy array (or NumPy scalar, what arithmetic on 0-dim arrays gives)."""
+    if isinstance(array, np.ndarray) or isinstance(array, np.generic):
         return CPU
     return device("cuda", array.device.id)
 
