@@ -91,7 +91,7 @@ batch = x.unsqueeze(0)
 for mode, kw in [("bilinear", {"align_corners": False}), ("bilinear", {"align_corners": True}), ("nearest", {}),
                  ("bilinear", {"align_corners": False, "antialias": True}), ("bicubic", {"align_corners": False})]:
     r = F.interpolate(batch, size=(8, 10), mode=mode, **kw)
-    print("resize", mode, kw, r.shape, round(r.sum().item(), 3))
+    print("resize", mode, kw, r.shape, [round(v, 4) for v in r[0, 0, 1, :5].tolist()])
 down = F.interpolate(batch, size=(2, 3), mode="bilinear", align_corners=False, antialias=True)
 print("antialias down", [round(v, 4) for v in down[0, 0].flatten().tolist()])
 print("rot90", torch.rot90(x, 1, dims=(1, 2)).shape, torch.rot90(x, 2, (1, 2))[0, 0].tolist()[:2],
