@@ -171,6 +171,19 @@ INPLACE_FORMS = {Squeeze: SqueezeInplace, SqueezeDim: SqueezeDimInplace, Squeeze
                  Unsqueeze: UnsqueezeInplace, Transpose: TransposeInplace, MatrixTranspose: MatrixTransposeInplace}
 
 
+def _expanded_strides(a: Any, shape: tuple) -> tuple:
+    """PyTorch's strides (in bytes) of ``a`` expanded to ``shape``: 0 where a size grows, a kept dimension's
+    own stride, and a new size-1 leading dimension's the row-major one (NumPy gives both of the last 0)."""
+    strides = [0] * len(shape)
+    for i in reversed(range(len(shape))):
+        old = a.ndim - len(shape) + i
+        if old >= 0:
+            strides[i] = a.strides[old] if a.shape[old] == shape[i] else 0
+        elif shape[i] == 1:
+            strides[i] = shape[i + 1] * strides[i + 1] if i + 1 < len(shape) else a.itemsize
+    return tuple(strides)
+
+
 class Expand(Op):
     """A broadcast view; the engine sums the gradient back over the broadcast dimensions."""
 
@@ -178,7 +191,8 @@ class Expand(Op):
 
     @staticmethod
     def forward(ctx: Expand, a: Any, *, shape: tuple) -> Any:
-        return ctx.xp.broadcast_to(a, shape)
+        # writable where ``a`` is, as PyTorch's: in-place writes check for repeated memory themselves
+        return ctx.xp.lib.stride_tricks.as_strided(a, shape, _expanded_strides(a, shape))
 
     @staticmethod
     def backward(ctx: Expand, g: Any) -> Any:
