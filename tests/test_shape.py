@@ -402,3 +402,11 @@ def test_expand_has_pytorchs_strides_and_writes_check_for_shared_memory() -> Non
     unrepeated = tf.arange(4.0).expand(1, -1)
     unrepeated[0, 1] = 7
     assert unrepeated.tolist() == [[0, 7, 2, 3]]
+
+
+def test_cat_gradient_under_create_graph_is_sliced_as_pytorchs_narrow() -> None:
+    a, b = tf.randn(2, 3, requires_grad=True), tf.randn(2, 2, requires_grad=True)
+    y = tf.cat([a, b], 1)
+    ga, gb = tf.autograd.grad(y, (a, b), tf.ones_like(y, requires_grad=True), create_graph=True)
+    assert [ga.grad_fn.name(), gb.grad_fn.name()] == ["SliceBackward0", "SliceBackward0"]  # PyTorch 2.13's
+    assert ga.shape == (2, 3) and gb.shape == (2, 2)

@@ -339,11 +339,12 @@ class Cat(Op):
 
     @staticmethod
     def backward(ctx: Cat, g: Any) -> tuple:
-        offsets, total = [], 0
-        for n in ctx.sizes[:-1]:
-            total += n
-            offsets.append(total)
-        return tuple(ctx.xp.split(g, offsets, axis=ctx.dim))
+        # one slice per input (PyTorch's narrow: SliceBackward0 nodes under create_graph)
+        pieces, start, lead = [], 0, (slice(None),) * ctx.dim
+        for n in ctx.sizes:
+            pieces.append(g[lead + (slice(start, start + n),)])
+            start += n
+        return tuple(pieces)
 
 
 class Stack(Op):
