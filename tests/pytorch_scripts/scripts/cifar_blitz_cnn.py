@@ -63,8 +63,8 @@ for f in net.parameters():
     f.data.sub_(f.grad.data * learning_rate)
 
 classes = ("plane", "car", "bird", "cat", "deer", "dog", "frog", "horse", "ship", "truck")
-images = torch.randn(64, 3, 32, 32)
-labels = torch.randint(0, 10, (64,))
+images = torch.randn(24, 3, 32, 32)
+labels = torch.randint(0, 10, (24,))
 trainloader = DataLoader(TensorDataset(images, labels), batch_size=4, shuffle=True)
 criterion = nn.CrossEntropyLoss()
 optimizer = optim.SGD(net.parameters(), lr=0.001, momentum=0.9)
@@ -78,8 +78,8 @@ for epoch in range(2):
         loss.backward()
         optimizer.step()
         running_loss += loss.item()
-        if i % 8 == 7:
-            print(f"[{epoch + 1}, {i + 1:5d}] loss: {running_loss / 8:.3f}")
+        if i % 3 == 2:
+            print(f"[{epoch + 1}, {i + 1:5d}] loss: {running_loss / 3:.3f}")
             running_loss = 0.0
 print("Finished Training")
 with tempfile.TemporaryDirectory() as d:
@@ -95,7 +95,7 @@ total = 0
 correct_pred = {classname: 0 for classname in classes}
 total_pred = {classname: 0 for classname in classes}
 with torch.no_grad():
-    for data in DataLoader(TensorDataset(images, labels), batch_size=16):
+    for data in DataLoader(TensorDataset(images, labels), batch_size=12):
         imgs, lbls = data
         outputs = net2(imgs)
         _, predictions = torch.max(outputs.data, 1)
@@ -105,7 +105,7 @@ with torch.no_grad():
             if label == prediction:
                 correct_pred[classes[label]] += 1
             total_pred[classes[label]] += 1
-print(f"Accuracy of the network on the 64 test images: {100 * correct // total} %")
+print(f"Accuracy of the network on the 24 test images: {100 * correct // total} %")
 for classname, correct_count in correct_pred.items():
     if total_pred[classname]:
         accuracy = 100 * float(correct_count) / total_pred[classname]

@@ -67,7 +67,7 @@ with torch.no_grad():
     inputs = prepare_sequence(training_data[0][0], word_to_ix)
     tag_scores = model(inputs)
     print(tag_scores.round(decimals=4))
-for epoch in range(60):
+for epoch in range(30):
     total = 0.0
     for sentence, tags in training_data:
         model.zero_grad()
@@ -78,7 +78,7 @@ for epoch in range(60):
         loss.backward()
         optimizer.step()
         total += loss.item()
-    if epoch % 20 == 0:
+    if epoch % 10 == 0:
         print(f"epoch {epoch} loss {total:.4f}")
 with torch.no_grad():
     inputs = prepare_sequence(training_data[0][0], word_to_ix)
@@ -108,7 +108,7 @@ class CharLSTMTagger(nn.Module):
 char_to_ix = {c: i for i, c in enumerate(sorted({c for s, _ in training_data for w in s for c in w}))}
 cmodel = CharLSTMTagger(len(word_to_ix), len(char_to_ix), len(tag_to_ix))
 copt = optim.SGD(cmodel.parameters(), lr=0.1)
-for epoch in range(30):
+for epoch in range(8):
     for sentence, tags in training_data:
         cmodel.zero_grad()
         chars = [prepare_sequence(list(w), char_to_ix) for w in sentence]
