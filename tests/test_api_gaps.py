@@ -125,6 +125,22 @@ def test_storage_queries_and_real_tensor_identities() -> None:
     np.testing.assert_array_equal(torch.arange(4.0).apply_(lambda v: v * 2).numpy(), [0, 2, 4, 6])
 
 
+def test_trapezoid_nodes_are_pytorchs_formulas() -> None:
+    # PyTorch 2.13 computes in C++ with scalars: (sum - (first + last) * 0.5) * dx, or sum(dx * pairs) / 2.
+    y = torch.tensor([[1.0, 2.0, 4.0], [0.0, 1.0, -1.0]], requires_grad=True)
+    points = torch.tensor([0.0, 1.0, 3.0])
+    cases = [(torch.trapezoid(y), "MulBackward1", [4.5, 0.5]), (torch.trapezoid(y, dx=2.0), "MulBackward1", [9.0, 1.0]),
+             (torch.trapezoid(y, points), "DivBackward1", [7.5, 0.5]),
+             (torch.cumulative_trapezoid(y), "CumsumBackward0", [[1.5, 4.5], [0.5, 0.5]]),
+             (torch.cumulative_trapezoid(y, points), "DivBackward1", [[1.5, 7.5], [0.5, 0.5]])]
+    for result, node, expected in cases:
+        assert result.grad_fn.name() == node and result.tolist() == expected
+    empty = torch.trapezoid(y[:, :0])
+    assert empty.tolist() == [0.0, 0.0] and empty.grad_fn is None
+    torch.trapezoid(y, points).sum().backward()
+    assert y.grad.tolist() == [[0.5, 1.5, 1.0], [0.5, 1.5, 1.0]]
+
+
 def test_top_level_functions_and_aliases_give_pytorchs_values() -> None:
     assert torch.trapezoid(torch.tensor([1.0, 2.0, 4.0])).item() == 4.5
     assert torch.trapezoid(torch.tensor([[1.0, 2.0, 4.0]]), dx=2).tolist() == [9.0]

@@ -323,3 +323,18 @@ def test_index_reduce_matches_pytorch(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_bincount_errors_match_pytorch(call: Any, error: type, message: str) -> None:
     with pytest.raises(error, match=re.escape(message)):
         call()
+
+
+@pytest.mark.parametrize(("equation", "shapes", "node"), [
+    # PyTorch 2.13's einsum is composed of other ops: its result's node is the last one's
+    ("ij->ji", [(2, 3)], "PermuteBackward0"), ("ii->i", [(3, 3)], "PermuteBackward0"),
+    ("ij->j", [(2, 3)], "SumBackward1"), ("ii", [(3, 3)], "SumBackward1"),
+    ("ij,jk->ik", [(2, 3), (3, 4)], "ViewBackward0"), ("ij,j,k->ik", [(2, 3), (3,), (4,)], "ViewBackward0"),
+    ("ij,ij->ji", [(2, 3), (2, 3)], "MulBackward0"), ("ii,i->i", [(3, 3), (3,)], "MulBackward0"),
+])
+def test_einsum_node_is_named_as_pytorchs_composition(equation: str, shapes: list, node: str) -> None:
+    operands = [tf.randn(*s, requires_grad=True) for s in shapes]
+    out = tf.einsum(equation, *operands)
+    assert out.grad_fn.name() == node
+    out.sum().backward()
+    assert all(op.grad.shape == op.shape for op in operands)

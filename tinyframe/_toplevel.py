@@ -209,19 +209,17 @@ matrix_exp = linalg_functions.matrix_exp
 
 
 # --------------------------------------------------------------------------- the trapezoidal rule
-def _spacing(y: Tensor, x: Any, dx: Any, dim: int) -> Any:
-    """The widths of the intervals along ``dim``: ``diff(x)`` (broadcast) or the number ``dx``."""
-    if x is None:
-        return 1 if dx is None else dx
+def _spacing(y: Tensor, x: Tensor, dim: int) -> Tensor:
+    """The widths of the intervals between the points ``x`` along ``dim`` (broadcast against ``y``)."""
     if x.ndim == 1:
         return construction.diff(x).reshape([-1 if d == dim % y.ndim else 1 for d in builtins.range(y.ndim)])
     return construction.diff(x, dim=dim)
 
 
-def _halves(y: Tensor, dim: int) -> Tensor:
-    """``(y[i] + y[i+1]) / 2`` along ``dim``."""
+def _pair_sums(y: Tensor, dim: int) -> Tensor:
+    """``y[i] + y[i+1]`` along ``dim``."""
     n = y.shape[dim]
-    return (y.narrow(dim, 0, n - 1) + y.narrow(dim, 1, n - 1)) / 2
+    return y.narrow(dim, 1, n - 1) + y.narrow(dim, 0, n - 1)
 
 
 def trapezoid(y: Tensor, x: Tensor | None = None, *, dx: Any = None, dim: int = -1) -> Tensor:
@@ -229,9 +227,16 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx: Any = None, dim: int = 
     (1 by default)."""
     if not y.is_floating_point():
         y = y.to(dtypes.get_default_dtype())
-    if y.shape[dim] == 0:
-        return reduction.sum(y, dim)
-    return reduction.sum(_halves(y, dim) * _spacing(y, x, dx, dim), dim)
+    n = y.shape[dim]
+    if n == 0:  # zeros, outside the graph as in PyTorch
+        return creation.zeros(*(s for d, s in enumerate(y.shape) if d != dim % y.ndim), dtype=y.dtype,
+                              device=y.device)
+    # PyTorch's formulas (and so its nodes): sum - (first + last) / 2 times a constant spacing, else
+    # the sum of spacing * (y[i] + y[i+1]) halved
+    if x is None:
+        ends = binary.MulNumber.apply(y.select(dim, 0) + y.select(dim, -1), other=0.5)
+        return binary.MulNumber.apply(reduction.sum(y, dim) - ends, other=1.0 if dx is None else dx)
+    return binary.DivNumber.apply(reduction.sum(_spacing(y, x, dim) * _pair_sums(y, dim), dim), 2.0)
 
 
 def trapz(y: Tensor, x: Tensor | None = None, *, dx: Any = None, dim: int = -1) -> Tensor:
@@ -243,7 +248,9 @@ def cumulative_trapezoid(y: Tensor, x: Tensor | None = None, *, dx: Any = None, 
     """The running integral of ``y`` along ``dim`` by the trapezoidal rule (one element fewer than ``y``)."""
     if not y.is_floating_point():
         y = y.to(dtypes.get_default_dtype())
-    return reduction.cumsum(_halves(y, dim) * _spacing(y, x, dx, dim), dim)
+    if x is None:  # PyTorch's formulas, and so its nodes
+        return reduction.cumsum(binary.MulNumber.apply(_pair_sums(y, dim), other=(1.0 if dx is None else dx) / 2), dim)
+    return binary.DivNumber.apply(reduction.cumsum(_spacing(y, x, dim) * _pair_sums(y, dim), dim), 2.0)
 
 
 # PyTorch's TypeErrors for arguments of a wrong type (see ``_arguments``).

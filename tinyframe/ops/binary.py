@@ -147,6 +147,11 @@ class Div(Op):
         return g / y if needs_x else None, -g * x / (y * y) if needs_y else None
 
 
+class DivNumber(Div, node_name="DivBackward1"):
+    """``input / other`` for a number ``other`` as PyTorch's own C++ code divides (``div(Tensor, Scalar)``,
+    in losses' means and trapezoid); Python's ``x / 2`` is DivBackward0."""
+
+
 class Pow(Op):
     """``input ** exponent`` for a number exponent."""
 
