@@ -338,3 +338,14 @@ def test_einsum_node_is_named_as_pytorchs_composition(equation: str, shapes: lis
     assert out.grad_fn.name() == node
     out.sum().backward()
     assert all(op.grad.shape == op.shape for op in operands)
+
+
+def test_atleast_3d_and_ravel_take_pytorchs_nodes() -> None:
+    # PyTorch 2.13: atleast_3d unsqueezes, ravel is contiguous().view(-1)
+    x = tf.randn(2, 3, requires_grad=True)
+    assert tf.atleast_3d(x).grad_fn.name() == "UnsqueezeBackward0"
+    assert tf.atleast_3d(x[0]).grad_fn.name() == "UnsqueezeBackward0" and tf.atleast_3d(x[0]).shape == (1, 3, 1)
+    assert tf.atleast_3d(x[0, 0]).grad_fn.name() == "ViewBackward0"
+    flat = tf.ravel(x.T)
+    assert flat.grad_fn.name() == "ViewBackward0" and flat.grad_fn.next_functions[0][0].name() == "CloneBackward0"
+    assert flat.tolist() == x.T.reshape(-1).tolist() and x.ravel()._base is x

@@ -803,8 +803,8 @@ class Tensor:
         return binary.clamp_max(self, max)
 
     def ravel(self) -> Tensor:
-        """The elements as a 1-D tensor (a view when the layout allows): ``reshape(-1)``."""
-        return self.reshape(-1)
+        """The elements as a 1-D tensor: ``contiguous().view(-1)``."""
+        return shape_ops.ravel(self)
 
     def select(self, dim: builtins.int, index: builtins.int) -> Tensor:
         """The slice at ``index`` along ``dim``, which is removed: ``self[..., index, ...]``."""

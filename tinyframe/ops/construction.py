@@ -556,7 +556,8 @@ def _expanded_rank(t: Tensor, ndim: int) -> Tensor:
         return shape.reshape(t, (1,) * ndim)
     if ndim == 2:
         return shape.unsqueeze(t, 0)
-    return shape.reshape(t, (1, t.shape[0], 1) if t.ndim == 1 else tuple(t.shape) + (1,))
+    # PyTorch's unsqueezes: (n,) -> (1, n, 1), (m, n) -> (m, n, 1)
+    return shape.unsqueeze(shape.unsqueeze(t, 0) if t.ndim == 1 else t, -1)
 
 
 def atleast_1d(*tensors: Tensor) -> Any:

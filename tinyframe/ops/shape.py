@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from ..tensor import Tensor
 
 __all__ = [
-    "reshape", "flatten", "unflatten", "transpose", "swapaxes", "swapdims", "t", "permute", "movedim",
+    "reshape", "ravel", "flatten", "unflatten", "transpose", "swapaxes", "swapdims", "t", "permute", "movedim",
     "moveaxis", "squeeze", "unsqueeze", "broadcast_to", "broadcast_tensors", "broadcast_shapes", "tile",
     "flip", "narrow", "split", "chunk", "unsafe_split", "unsafe_chunk", "unbind", "clone", "cat", "concat",
     "concatenate", "stack", "hstack", "vstack", "constant_pad_nd", "tensor_split", "hsplit", "vsplit", "dsplit",
@@ -855,6 +855,11 @@ def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
     for ``memory_format=contiguous_format``."""
     order = None if memory_format is contiguous_format else creation.preserved_order(input._data)
     return Clone.apply(input, order=order)
+
+
+def ravel(input: Tensor) -> Tensor:
+    """The elements as a 1-D tensor: ``contiguous().view(-1)`` (a view when they are already in order)."""
+    return view(contiguous(input), -1)
 
 
 def contiguous(input: Tensor) -> Tensor:
