@@ -134,7 +134,8 @@ q, k, v = (torch.randn(2, 2, 5, 4, requires_grad=True) for _ in range(3))
 for causal in (False, True):
     out = linear_attention(q, k, v, causal)
     print("linear attention causal" if causal else "linear attention", out.shape,
-          torch.allclose(out, quadratic_reference(q, k, v, causal), atol=1e-4))
+          torch.allclose(out, quadratic_reference(q, k, v, causal), atol=1e-4), out.grad_fn.name(),
+          torch.einsum("bhld,bhle->bhlde", k, v).grad_fn.name(), torch.einsum("bhld->bhl", q).grad_fn.name())
 out.sum().backward()
 print("grads", q.grad.shape, round(q.grad.abs().sum().item(), 3) > 0, k.grad.abs().sum().item() > 0)
 opt = torch.optim.AdamW(block.parameters(), lr=1e-2)
