@@ -3,6 +3,8 @@ legacy constructors, in-place views, diagonal fills, storage queries, and the mo
 import (values and messages recorded from PyTorch 2.13)."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -323,3 +325,36 @@ def test_bfloat16_tensors_are_made_as_nanogpt_makes_them() -> None:
         assert make().dtype is torch.bfloat16
     with torch.autocast(device_type="cpu", dtype=ptdtype):
         assert torch.nn.Linear(2, 2)(x).dtype is torch.bfloat16
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    # PyTorch 2.13's messages
+    (lambda: torch.lerp(torch.ones(2), torch.ones(2, dtype=torch.float64), 0.5),
+     "expected dtype float for `end` but got dtype double"),
+    (lambda: torch.lerp(torch.ones(2), torch.ones(2), torch.ones(2, dtype=torch.float64)),
+     "expected dtype float for `weight` but got dtype double"),
+    (lambda: torch.arange(5.0).as_strided((2, 2), (1, -2)),
+     "as_strided: Negative strides are not supported at the moment, got strides: [1, -2]"),
+    (lambda: torch.einsum("ij->k", torch.ones(2, 3)),
+     "einsum(): output subscript k does not appear in the equation for any input operand"),
+    (lambda: torch.einsum("ij->ii", torch.ones(2, 3)),
+     "einsum(): output subscript i appears more than once in the output"),
+    (lambda: torch.ones(2, 3, dtype=torch.int64).expand(3),
+     "expand(torch.LongTensor{[2, 3]}, size=[3]): the number of sizes provided (1) must be greater or equal to the "
+     "number of dimensions in the tensor (2)"),
+    (lambda: torch.nn.functional.embedding_bag(torch.tensor([1, 2]), torch.ones(5, 2), torch.tensor([1])),
+     "offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from position 0. However, got 1"),
+    (lambda: torch.nn.functional.embedding_bag(torch.tensor([1, 2]), torch.ones(5, 2), torch.tensor([0, 3])),
+     "offsets[-1] can not be greater than input's length 2 but got offsets[-1] of 3"),
+])
+def test_argument_checks_give_pytorchs_messages(call, message) -> None:
+    with pytest.raises(RuntimeError, match=re.escape(message)):
+        call()
+
+
+def test_a_0_dim_weight_of_another_dtype_keeps_lerps_dtype() -> None:
+    start = torch.ones(2, requires_grad=True)
+    weight = torch.tensor(0.25, dtype=torch.float64, requires_grad=True)
+    out = torch.lerp(start, torch.full((2,), 3.0), weight)
+    out.sum().backward()
+    assert out.dtype == torch.float32 and out.tolist() == [1.5, 1.5] and weight.grad.item() == 4.0

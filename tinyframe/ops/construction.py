@@ -229,6 +229,8 @@ def _as_strided_grad(ctx: AsStrided, g: Tensor) -> Tensor:
 def as_strided(input: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None) -> Tensor:
     """A view of ``input``'s storage with the given ``size`` and ``stride`` (in elements), starting at
     element ``storage_offset`` of the storage (the input's own start by default)."""
+    if any(step < 0 for step in stride):
+        raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got strides: {list(stride)}")
     return AsStrided.apply(input, size=tuple(size), stride=tuple(stride), offset=storage_offset)
 
 

@@ -620,9 +620,9 @@ def expand(input: Tensor, *sizes: Any) -> Tensor:
     shape = input._data.shape
     lead = len(sizes) - len(shape)
     if lead < 0:
-        raise RuntimeError(f"expand(tensor of shape {list(shape)}, size={list(sizes)}): the number of sizes "
-                           f"provided ({len(sizes)}) must be greater or equal to the number of dimensions in "
-                           f"the tensor ({len(shape)})")
+        raise RuntimeError(f"expand({_graph.type_string(input._data)}{{{list(shape)}}}, size={list(sizes)}): the "
+                           f"number of sizes provided ({len(sizes)}) must be greater or equal to the number of "
+                           f"dimensions in the tensor ({len(shape)})")
     target = list(sizes)
     for i, n in enumerate(sizes):
         if i < lead:
