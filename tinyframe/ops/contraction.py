@@ -128,9 +128,9 @@ def _parse_equation(equation: str, operands: tuple) -> tuple:
                    for term, n in zip(terms, ellipsis_ndims))
     if arrow:
         output = rhs.replace("...", ellipsis)
-        named = rhs.replace("...", "")
-        for c in named:  # PyTorch's checks of the output's subscripts
-            if named.count(c) > 1:
+        subscripts = rhs.replace("...", "")
+        for c in subscripts:  # PyTorch's checks of the output's subscripts
+            if subscripts.count(c) > 1:
                 raise RuntimeError(f"einsum(): output subscript {c} appears more than once in the output")
             if c not in lhs:
                 raise RuntimeError(f"einsum(): output subscript {c} does not appear in the equation for any input "
