@@ -62,3 +62,19 @@ print(torch.ones(2, 3).T.contiguous().stride(), torch.empty(0, 3).stride(), torc
 y = x.detach()
 print("detach shares storage:", y.untyped_storage().data_ptr() == x.untyped_storage().data_ptr(), y._base is None)
 print(x.data_ptr() == x.view(-1).data_ptr(), x[1].data_ptr() - x.data_ptr())
+position_ids = torch.arange(8).expand((1, -1))
+print("position_ids", position_ids.stride(), position_ids[:, 2:5].stride(), position_ids.is_contiguous())
+base = torch.zeros(1, 4)
+shared = base.expand(3, 4)
+shared[0, 1] = 5
+shared[2][2:] = torch.tensor([1.0, 2.0])
+print("write through expand", base.tolist(), shared.stride())
+try:
+    shared.add_(1)
+except RuntimeError as err:
+    print("RuntimeError:", str(err).splitlines()[0])
+shared.fill_(3)
+print("fill_ allowed", base.tolist())
+g = torch.randn(2, 3, requires_grad=True)
+print(torch.ravel(g.T).grad_fn.name(), g.ravel()._base is g, torch.atleast_3d(g).grad_fn.name(), torch.atleast_3d(g).shape)
+print(torch.empty(0, 3).stride(), torch.zeros(4, 0, 2).stride())
