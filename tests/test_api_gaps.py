@@ -358,3 +358,22 @@ def test_a_0_dim_weight_of_another_dtype_keeps_lerps_dtype() -> None:
     out = torch.lerp(start, torch.full((2,), 3.0), weight)
     out.sum().backward()
     assert out.dtype == torch.float32 and out.tolist() == [1.5, 1.5] and weight.grad.item() == 4.0
+
+
+def test_gradient_gives_pytorchs_values_nodes_and_errors() -> None:
+    x = torch.tensor([[1.0, 2.0, 4.0, 8.0], [10.0, 20.0, 40.0, 80.0]], requires_grad=True)
+    along_0, along_1 = torch.gradient(x)
+    assert along_0.tolist() == [[9, 18, 36, 72]] * 2 and along_1.tolist() == [[1, 1.5, 3, 4], [10, 15, 30, 40]]
+    assert along_1.grad_fn.name() == "CatBackward0"  # PyTorch 2.13's: the ends and the centre concatenated
+    assert torch.gradient(x, dim=1, edge_order=2)[0].tolist() == [[0.5, 1.5, 3, 5], [5, 15, 30, 50]]
+    coordinates = torch.gradient(x, spacing=(torch.tensor([0.0, 1.0, 3.0, 7.0]),), dim=1)[0]
+    assert coordinates.tolist() == [[1, 1, 1, 1], [10, 10, 10, 10]]
+    assert torch.gradient(torch.tensor([1, 4, 9, 16]))[0].tolist() == [3, 4, 6, 7]
+    with pytest.raises(RuntimeError, match=re.escape("torch.gradient expected each dimension size to be at least "
+                                                     "edge_order+1")):
+        torch.gradient(x, dim=0, edge_order=2)
+    with pytest.raises(RuntimeError, match=re.escape("torch.gradient only supports edge_order=1 and edge_order=2.")):
+        torch.gradient(x, edge_order=3)
+    with pytest.raises(RuntimeError, match=re.escape("a list of length equal to 'self.dim() = 2', since dim argument "
+                                                     "was not given, but got a list of length 3")):
+        torch.gradient(x, spacing=[1.0, 2.0, 3.0])

@@ -22,7 +22,7 @@ from .tensor import Tensor
 __all__ = ["clip", "greater", "greater_equal", "less", "less_equal", "not_equal", "row_stack",
            "select", "detach", "resolve_neg", "positive",
            "is_same_size", "is_storage", "set_default_tensor_type", "scalar_tensor", "range", "unravel_index",
-           "chain_matmul", "matrix_power", "matrix_exp", "trapezoid", "trapz", "cumulative_trapezoid",
+           "chain_matmul", "matrix_power", "matrix_exp", "trapezoid", "trapz", "cumulative_trapezoid", "gradient",
            "equal", "is_tensor", "is_floating_point", "is_nonzero", "typename", "numel", "promote_types", "result_type",
            "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
            "set_float32_matmul_precision", "get_float32_matmul_precision", "compile", "pi", "e", "inf", "nan",
@@ -251,6 +251,57 @@ def cumulative_trapezoid(y: Tensor, x: Tensor | None = None, *, dx: Any = None, 
     if x is None:  # PyTorch's formulas, and so its nodes
         return reduction.cumsum(binary.MulNumber.apply(_pair_sums(y, dim), other=(1.0 if dx is None else dx) / 2), dim)
     return binary.DivNumber.apply(reduction.cumsum(_spacing(y, x, dim) * _pair_sums(y, dim), dim), 2.0)
+
+
+# ------------------------------------------------------------------------- numerical derivatives
+def gradient(input: Tensor, *, spacing: Any = 1, dim: Any = None, edge_order: int = 1) -> tuple:
+    """Estimates of the derivatives of ``input`` along each of ``dim`` (every dimension by default) by
+    central differences inside and one-sided ones of order ``edge_order`` at the ends; ``spacing`` is
+    the step (a number, one per dimension) or the sample coordinates (1-D tensors, one per dimension)."""
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    dims = list(builtins.range(input.ndim)) if dim is None else [dim] if isinstance(dim, builtins.int) else list(dim)
+    steps = list(spacing) if isinstance(spacing, (list, tuple)) else [spacing] * len(dims)
+    if len(steps) != len(dims) and dim is None:
+        raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar, or a list of length equal "
+                           f"to 'self.dim() = {input.ndim}', since dim argument was not given, but got a list of "
+                           f"length {len(steps)}")
+    if len(steps) != len(dims):
+        raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim "
+                           f"arguments to have the same length, but got a spacing argument of length {len(steps)} "
+                           f"and a dim argument of length {len(dims)}.")
+    if any(input.shape[d] < edge_order + 1 for d in dims):
+        raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+    return tuple(_derivative(input, d % input.ndim, step, edge_order) for d, step in zip(dims, steps))
+
+
+def _derivative(y: Tensor, dim: int, step: Any, edge_order: int) -> Tensor:
+    """PyTorch's formulas along ``dim`` (and so its nodes): the ends and the centre concatenated."""
+    def part(start: int, stop: int | None = None) -> Tensor:  # y[start:stop] along dim
+        begin, end, _ = slice(start, stop).indices(y.shape[dim])
+        return y.narrow(dim, begin, end - begin)
+
+    if isinstance(step, Tensor):  # sample coordinates: the non-uniform formulas
+        dx = construction.diff(step)
+        dx1, dx2 = dx[:-1], dx[1:]
+        shape_ = [-1 if d == dim else 1 for d in builtins.range(y.ndim)]
+        center = ((-dx2 / (dx1 * (dx1 + dx2))).reshape(shape_) * part(0, -2)
+                  + ((dx2 - dx1) / (dx1 * dx2)).reshape(shape_) * part(1, -1)
+                  + (dx1 / (dx2 * (dx1 + dx2))).reshape(shape_) * part(2))
+        if edge_order == 1:
+            return shape.cat([(part(1, 2) - part(0, 1)) / dx[0], center, (part(-1) - part(-2, -1)) / dx[-1]], dim)
+        h0, h1, hn, hm = dx[0], dx[1], dx[-1], dx[-2]
+        prepend = (-(2.0 * h0 + h1) / (h0 * (h0 + h1)) * part(0, 1) + (h0 + h1) / (h0 * h1) * part(1, 2)
+                   + (-h0) / (h1 * (h0 + h1)) * part(2, 3))
+        append = (hn / (hm * (hn + hm)) * part(-3, -2) + -(hn + hm) / (hn * hm) * part(-2, -1)
+                  + (2 * hn + hm) / (hn * (hn + hm)) * part(-1))
+        return shape.cat([prepend, center, append], dim)
+    if edge_order == 1:
+        prepend, append = (part(1, 2) - part(0, 1)) / step, (part(-1) - part(-2, -1)) / step
+    else:
+        prepend = (-1.5 * part(0, 1) + 2 * part(1, 2) - 0.5 * part(2, 3)) / step
+        append = (0.5 * part(-3, -2) - 2 * part(-2, -1) + 1.5 * part(-1)) / step
+    return shape.cat([prepend, (part(2) - part(0, -2)) / step / 2, append], dim)
 
 
 # PyTorch's TypeErrors for arguments of a wrong type (see ``_arguments``).
