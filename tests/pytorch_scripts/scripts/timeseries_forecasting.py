@@ -139,3 +139,7 @@ for individual in (False, True):
           sum(p.numel() for p in model.parameters()), pred.grad_fn)
 naive = torch.roll(series, shifts=12, dims=0)[12:]
 print("seasonal naive mae", round(F.l1_loss(naive, series[12:]).item(), 4), torch.roll(torch.arange(5), -2).tolist())
+velocity, = torch.gradient(series[:, 1], spacing=(t,))
+accel = torch.gradient(series[:24], dim=0, edge_order=2)[0]
+print("gradient", velocity.shape, [round(v, 4) for v in velocity[:3].tolist()], accel.shape,
+      round(accel[:, 1].abs().max().item(), 4))
