@@ -3,6 +3,8 @@ legacy constructors, in-place views, diagonal fills, storage queries, and the mo
 import (values and messages recorded from PyTorch 2.13)."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -95,6 +97,18 @@ def test_sum_to_size_reduces_to_a_broadcastable_size() -> None:
         x.sum_to_size(4, 3)
 
 
+def test_untyped_storage_is_shared_by_views_and_empty_tensors_have_row_major_strides() -> None:
+    x = torch.arange(6.0)
+    storage = x[2:].view(2, 2).t().untyped_storage()
+    assert storage.data_ptr() == x.data_ptr() and storage.nbytes() == storage.size() == len(storage) == 24
+    assert storage.element_size() == 1 and storage.device == torch.device("cpu")
+    assert x.detach().untyped_storage().data_ptr() == x.data_ptr() != x.clone().untyped_storage().data_ptr()
+    assert torch.zeros(0).untyped_storage().nbytes() == 0
+    # PyTorch 2.13's strides of empty tensors (NumPy's are all zero)
+    assert torch.empty(0, 3).stride() == (3, 1) and torch.empty(3, 0).stride() == (1, 1)
+    assert torch.empty(2, 0, 4).stride() == (4, 4, 1) and torch.empty(0).stride(0) == 1
+
+
 def test_storage_queries_and_real_tensor_identities() -> None:
     x = torch.zeros(3, 3)
     assert (x.storage_offset(), x[1:].storage_offset(), x[:, 1].storage_offset()) == (0, 3, 1)
@@ -111,6 +125,22 @@ def test_storage_queries_and_real_tensor_identities() -> None:
     with pytest.raises(RuntimeError, match="tensor.mH is only supported on matrices or batches of matrices. Got 1-D"):
         _ = torch.zeros(3).mH
     np.testing.assert_array_equal(torch.arange(4.0).apply_(lambda v: v * 2).numpy(), [0, 2, 4, 6])
+
+
+def test_trapezoid_nodes_are_pytorchs_formulas() -> None:
+    # PyTorch 2.13 computes in C++ with scalars: (sum - (first + last) * 0.5) * dx, or sum(dx * pairs) / 2.
+    y = torch.tensor([[1.0, 2.0, 4.0], [0.0, 1.0, -1.0]], requires_grad=True)
+    points = torch.tensor([0.0, 1.0, 3.0])
+    cases = [(torch.trapezoid(y), "MulBackward1", [4.5, 0.5]), (torch.trapezoid(y, dx=2.0), "MulBackward1", [9.0, 1.0]),
+             (torch.trapezoid(y, points), "DivBackward1", [7.5, 0.5]),
+             (torch.cumulative_trapezoid(y), "CumsumBackward0", [[1.5, 4.5], [0.5, 0.5]]),
+             (torch.cumulative_trapezoid(y, points), "DivBackward1", [[1.5, 7.5], [0.5, 0.5]])]
+    for result, node, expected in cases:
+        assert result.grad_fn.name() == node and result.tolist() == expected
+    empty = torch.trapezoid(y[:, :0])
+    assert empty.tolist() == [0.0, 0.0] and empty.grad_fn is None
+    torch.trapezoid(y, points).sum().backward()
+    assert y.grad.tolist() == [[0.5, 1.5, 1.0], [0.5, 1.5, 1.0]]
 
 
 def test_top_level_functions_and_aliases_give_pytorchs_values() -> None:
@@ -295,3 +325,55 @@ def test_bfloat16_tensors_are_made_as_nanogpt_makes_them() -> None:
         assert make().dtype is torch.bfloat16
     with torch.autocast(device_type="cpu", dtype=ptdtype):
         assert torch.nn.Linear(2, 2)(x).dtype is torch.bfloat16
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    # PyTorch 2.13's messages
+    (lambda: torch.lerp(torch.ones(2), torch.ones(2, dtype=torch.float64), 0.5),
+     "expected dtype float for `end` but got dtype double"),
+    (lambda: torch.lerp(torch.ones(2), torch.ones(2), torch.ones(2, dtype=torch.float64)),
+     "expected dtype float for `weight` but got dtype double"),
+    (lambda: torch.arange(5.0).as_strided((2, 2), (1, -2)),
+     "as_strided: Negative strides are not supported at the moment, got strides: [1, -2]"),
+    (lambda: torch.einsum("ij->k", torch.ones(2, 3)),
+     "einsum(): output subscript k does not appear in the equation for any input operand"),
+    (lambda: torch.einsum("ij->ii", torch.ones(2, 3)),
+     "einsum(): output subscript i appears more than once in the output"),
+    (lambda: torch.ones(2, 3, dtype=torch.int64).expand(3),
+     "expand(torch.LongTensor{[2, 3]}, size=[3]): the number of sizes provided (1) must be greater or equal to the "
+     "number of dimensions in the tensor (2)"),
+    (lambda: torch.nn.functional.embedding_bag(torch.tensor([1, 2]), torch.ones(5, 2), torch.tensor([1])),
+     "offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from position 0. However, got 1"),
+    (lambda: torch.nn.functional.embedding_bag(torch.tensor([1, 2]), torch.ones(5, 2), torch.tensor([0, 3])),
+     "offsets[-1] can not be greater than input's length 2 but got offsets[-1] of 3"),
+])
+def test_argument_checks_give_pytorchs_messages(call, message) -> None:
+    with pytest.raises(RuntimeError, match=re.escape(message)):
+        call()
+
+
+def test_a_0_dim_weight_of_another_dtype_keeps_lerps_dtype() -> None:
+    start = torch.ones(2, requires_grad=True)
+    weight = torch.tensor(0.25, dtype=torch.float64, requires_grad=True)
+    out = torch.lerp(start, torch.full((2,), 3.0), weight)
+    out.sum().backward()
+    assert out.dtype == torch.float32 and out.tolist() == [1.5, 1.5] and weight.grad.item() == 4.0
+
+
+def test_gradient_gives_pytorchs_values_nodes_and_errors() -> None:
+    x = torch.tensor([[1.0, 2.0, 4.0, 8.0], [10.0, 20.0, 40.0, 80.0]], requires_grad=True)
+    along_0, along_1 = torch.gradient(x)
+    assert along_0.tolist() == [[9, 18, 36, 72]] * 2 and along_1.tolist() == [[1, 1.5, 3, 4], [10, 15, 30, 40]]
+    assert along_1.grad_fn.name() == "CatBackward0"  # PyTorch 2.13's: the ends and the centre concatenated
+    assert torch.gradient(x, dim=1, edge_order=2)[0].tolist() == [[0.5, 1.5, 3, 5], [5, 15, 30, 50]]
+    coordinates = torch.gradient(x, spacing=(torch.tensor([0.0, 1.0, 3.0, 7.0]),), dim=1)[0]
+    assert coordinates.tolist() == [[1, 1, 1, 1], [10, 10, 10, 10]]
+    assert torch.gradient(torch.tensor([1, 4, 9, 16]))[0].tolist() == [3, 4, 6, 7]
+    with pytest.raises(RuntimeError, match=re.escape("torch.gradient expected each dimension size to be at least "
+                                                     "edge_order+1")):
+        torch.gradient(x, dim=0, edge_order=2)
+    with pytest.raises(RuntimeError, match=re.escape("torch.gradient only supports edge_order=1 and edge_order=2.")):
+        torch.gradient(x, edge_order=3)
+    with pytest.raises(RuntimeError, match=re.escape("a list of length equal to 'self.dim() = 2', since dim argument "
+                                                     "was not given, but got a list of length 3")):
+        torch.gradient(x, spacing=[1.0, 2.0, 3.0])

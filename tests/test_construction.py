@@ -2,6 +2,9 @@
 grad_fn names and errors as PyTorch 2.13 gives them (values recorded from it)."""
 from __future__ import annotations
 
+import re
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -305,3 +308,44 @@ def test_index_reduce_matches_pytorch(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(RuntimeError, match=r"^index_reduce_\(\): self \(Float\) and source \(Double\) must have the "
                                            r"same scalar type$"):
         x.index_reduce(0, tf.tensor([1]), tf.ones(1, 2, dtype=tf.float64), "prod")
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    # PyTorch 2.13's errors, checked in its order (dtype, minlength, shape and sign, weights)
+    (lambda: tf.bincount(tf.tensor([1.0, 2.0])), NotImplementedError, "\"bincount_cpu\" not implemented for 'Float'"),
+    (lambda: tf.bincount(tf.tensor([True])), NotImplementedError, "\"bincount_cpu\" not implemented for 'Bool'"),
+    (lambda: tf.bincount(tf.tensor([[1]])), RuntimeError, "bincount only supports 1-d non-negative integral inputs."),
+    (lambda: tf.bincount(tf.tensor([-1, 2]), minlength=-1), RuntimeError, "minlength should be >= 0"),
+    (lambda: tf.bincount(tf.tensor([-1, 2]), tf.ones(3)), RuntimeError, "bincount only supports 1-d non-negative"),
+    (lambda: tf.bincount(tf.tensor([1, 2]), tf.ones(3)), RuntimeError,
+     "weights should be 1-d and have the same length as input"),
+])
+def test_bincount_errors_match_pytorch(call: Any, error: type, message: str) -> None:
+    with pytest.raises(error, match=re.escape(message)):
+        call()
+
+
+@pytest.mark.parametrize(("equation", "shapes", "node"), [
+    # PyTorch 2.13's einsum is composed of other ops: its result's node is the last one's
+    ("ij->ji", [(2, 3)], "PermuteBackward0"), ("ii->i", [(3, 3)], "PermuteBackward0"),
+    ("ij->j", [(2, 3)], "SumBackward1"), ("ii", [(3, 3)], "SumBackward1"),
+    ("ij,jk->ik", [(2, 3), (3, 4)], "ViewBackward0"), ("ij,j,k->ik", [(2, 3), (3,), (4,)], "ViewBackward0"),
+    ("ij,ij->ji", [(2, 3), (2, 3)], "MulBackward0"), ("ii,i->i", [(3, 3), (3,)], "MulBackward0"),
+])
+def test_einsum_node_is_named_as_pytorchs_composition(equation: str, shapes: list, node: str) -> None:
+    operands = [tf.randn(*s, requires_grad=True) for s in shapes]
+    out = tf.einsum(equation, *operands)
+    assert out.grad_fn.name() == node
+    out.sum().backward()
+    assert all(op.grad.shape == op.shape for op in operands)
+
+
+def test_atleast_3d_and_ravel_take_pytorchs_nodes() -> None:
+    # PyTorch 2.13: atleast_3d unsqueezes, ravel is contiguous().view(-1)
+    x = tf.randn(2, 3, requires_grad=True)
+    assert tf.atleast_3d(x).grad_fn.name() == "UnsqueezeBackward0"
+    assert tf.atleast_3d(x[0]).grad_fn.name() == "UnsqueezeBackward0" and tf.atleast_3d(x[0]).shape == (1, 3, 1)
+    assert tf.atleast_3d(x[0, 0]).grad_fn.name() == "ViewBackward0"
+    flat = tf.ravel(x.T)
+    assert flat.grad_fn.name() == "ViewBackward0" and flat.grad_fn.next_functions[0][0].name() == "CloneBackward0"
+    assert flat.tolist() == x.T.reshape(-1).tolist() and x.ravel()._base is x

@@ -4,6 +4,8 @@ Expected numbers and messages were taken from PyTorch 2.13.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -440,3 +442,24 @@ def test_python_sequences_index_as_pytorch_does_with_gradient(index, numpy_index
     np.testing.assert_array_equal(out.detach().cpu().numpy(), expected)
     out.sum().backward()
     assert x.grad.shape == x.shape and float(x.grad.sum()) == expected.size
+
+
+def test_a_0_dim_index_counts_as_a_1_element_vector_in_gather_and_scatters() -> None:
+    # the Transforms tutorial's one-hot target: torch.zeros(10).scatter_(0, torch.tensor(y), value=1)
+    assert tf.zeros(5).scatter_(0, tf.tensor(3), value=1).tolist() == [0, 0, 0, 1, 0]
+    src = tf.tensor([5.0, 6.0])
+    assert tf.zeros(5).scatter(0, tf.tensor(3), src).tolist() == [0, 0, 0, 5, 0]
+    assert tf.zeros(5).scatter(0, tf.tensor(3), tf.tensor(7.0)).tolist() == [0, 0, 0, 7, 0]
+    assert tf.zeros(5).scatter_add(0, tf.tensor(2), tf.tensor(4.0)).tolist() == [0, 0, 4, 0, 0]
+    assert tf.zeros(5).scatter_reduce(0, tf.tensor(2), tf.tensor(4.0), "sum").tolist() == [0, 0, 4, 0, 0]
+    x = tf.arange(5.0, requires_grad=True)
+    picked = x.gather(0, tf.tensor(2))
+    picked.backward()
+    assert picked.shape == () and picked.item() == 2 and x.grad.tolist() == [0, 0, 1, 0, 0]
+    with pytest.raises(RuntimeError, match=re.escape("Expected index [2] to be no larger than self [5] apart from "
+                                                     "dimension 0 and to be no larger size than src []")):
+        tf.zeros(5).scatter_(0, tf.tensor([1, 2]), tf.tensor(9.0))
+    with pytest.raises(RuntimeError, match="Index tensor must have the same number of dimensions as self tensor"):
+        tf.zeros(2, 3).scatter(1, tf.tensor(1), 1.0)
+    with pytest.raises(RuntimeError, match="Index tensor must have the same number of dimensions as input tensor"):
+        tf.zeros(2, 3).gather(0, tf.tensor(1))

@@ -3,6 +3,7 @@ gradients through ``log_softmax`` against finite differences."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -99,3 +100,27 @@ def test_lengths_and_padded_targets_must_match_the_batch_size() -> None:
                                            r"argument #2 'targets' \(while checking arguments for "
                                            r"ctc_loss_allocate_outputs\)"):
         F.ctc_loss(log_probs, tf.tensor(TARGETS[:2]), [6, 5, 6], [3, 2, 3])
+
+
+@pytest.mark.parametrize(("targets", "input_lengths", "target_lengths", "message"), [
+    # PyTorch 2.13's messages, checked in its order: target lengths, the targets' size, input lengths
+    ([[1, 2]], [3], [2], "Expected input_lengths to have value at most 2, but got value 3"),
+    ([[1, 2]], [-1], [2], "Expected input_lengths to have value at least 0, but got value -1"),
+    ([[1, 2]], [-1], [-3], "Expected target_lengths to have value at least 0, but got value -3"),
+    ([[1, 2]], [3], [3], "Expected tensor to have size at least 3 at dimension 1, but got size 2 for argument #2 "
+                         "'targets'"),
+    ([1, 2], [3], [3], "Expected tensor to have size 3 at dimension 0, but got size 2 for argument #2 'targets'"),
+])
+def test_length_and_target_size_errors_match_pytorch(targets, input_lengths, target_lengths, message) -> None:
+    log_probs = _log_probs()[:2, :1]
+    with pytest.raises(RuntimeError, match=re.escape(message + " (while checking arguments for "
+                                                               "ctc_loss_allocate_outputs)")):
+        F.ctc_loss(log_probs, tf.tensor(targets), tf.tensor(input_lengths), tf.tensor(target_lengths))
+
+
+def test_unbatched_1d_targets_are_concatenated_ones() -> None:
+    log_probs = _log_probs()[:, 0]
+    with pytest.raises(RuntimeError, match="Expected tensor to have size 2 at dimension 0, but got size 3"):
+        F.ctc_loss(log_probs, tf.tensor([1, 2, 0]), 6, 2)
+    assert F.ctc_loss(log_probs, tf.tensor([[1, 2, 0]]), 6, 2).item() == F.ctc_loss(log_probs, tf.tensor([1, 2]), 6,
+                                                                                      2).item()

@@ -283,6 +283,22 @@ def test_parameters_and_state_keep_their_dtype(device, cls, options, dtype):
             assert value.device == w.device, key
 
 
+@pytest.mark.parametrize("cls, options", ALL_OPTIMIZERS + [(optim.RAdam, dict(lr=0.1, weight_decay=0.1)),
+                                                          (optim.NAdam, dict(lr=0.1, weight_decay=0.1))],
+                         ids=OPTIMIZER_IDS + ["RAdam-l2", "NAdam-l2"])
+def test_a_0_dim_parameter_steps_as_a_1_element_one(device, cls, options):
+    # arithmetic on 0-dim arrays gives NumPy scalars, which the updates must take for arrays of their module
+    scalar = tinyframe.tensor(1.5, requires_grad=True, device=device)
+    vector = tinyframe.tensor([1.5], requires_grad=True, device=device)
+    optimizers = [cls([scalar], **options), cls([vector], **options)]
+    for _ in range(3):
+        for p, optimizer in zip((scalar, vector), optimizers):
+            optimizer.zero_grad()
+            (p * p * 2).sum().backward()
+            optimizer.step()
+    assert scalar.shape == () and scalar.item() == pytest.approx(vector.item(), rel=1e-6)
+
+
 @pytest.mark.parametrize("cls, options", ALL_OPTIMIZERS, ids=OPTIMIZER_IDS)
 def test_numpy_float64_hyper_parameters_do_not_promote_float32(cls, options):
     w = tinyframe.tensor(W0, requires_grad=True)

@@ -379,3 +379,34 @@ def test_view_succeeds_exactly_when_the_layout_allows(perm: tuple, new_shape: tu
         with pytest.raises(RuntimeError, match="view size is not compatible"):
             x.view(new_shape)
         assert x.reshape(new_shape)._base is None
+
+
+def test_expand_has_pytorchs_strides_and_writes_check_for_shared_memory() -> None:
+    # PyTorch 2.13: a new size-1 leading dimension gets the row-major stride, a kept size-1 one its own
+    assert tf.arange(16).expand((1, -1)).stride() == (16, 1)  # HF's position_ids buffer
+    assert tf.arange(4.0).view(4, 1).expand(4, 1).stride() == (1, 1)
+    assert tf.arange(4.0).view(1, 4).expand(2, 1, 4).stride() == (0, 4, 1)
+    assert tf.zeros(3, 1).expand(1, 3, 1).stride() == (3, 1, 1)
+    base = tf.zeros(1, 4)
+    expanded = base.expand(3, 4)
+    expanded[0, 1] = 5  # one element, one memory location: allowed
+    expanded[1][2:] = tf.tensor([1.0, 2.0])
+    assert base.tolist() == [[0, 5, 1, 2]]
+    expanded.zero_()  # fill_ and zero_ write the one value: allowed
+    assert base.tolist() == [[0, 0, 0, 0]]
+    overlap = "more than one element of the written-to tensor refers to a single memory location"
+    for write in (lambda: expanded.add_(1), lambda: expanded.copy_(tf.ones(3, 4)), lambda: expanded.normal_(),
+                  lambda: expanded.__setitem__((slice(None), 0), 5.0), lambda: expanded[:, :2].mul_(2)):
+        with pytest.raises(RuntimeError, match=overlap):
+            write()
+    unrepeated = tf.arange(4.0).expand(1, -1)
+    unrepeated[0, 1] = 7
+    assert unrepeated.tolist() == [[0, 7, 2, 3]]
+
+
+def test_cat_gradient_under_create_graph_is_sliced_as_pytorchs_narrow() -> None:
+    a, b = tf.randn(2, 3, requires_grad=True), tf.randn(2, 2, requires_grad=True)
+    y = tf.cat([a, b], 1)
+    ga, gb = tf.autograd.grad(y, (a, b), tf.ones_like(y, requires_grad=True), create_graph=True)
+    assert [ga.grad_fn.name(), gb.grad_fn.name()] == ["SliceBackward0", "SliceBackward0"]  # PyTorch 2.13's
+    assert ga.shape == (2, 3) and gb.shape == (2, 2)

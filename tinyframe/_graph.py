@@ -694,7 +694,7 @@ def _inplace_message(node: Any, value: Any, kind: int, found: int, expected: int
         source, array = (node, output_nr), value
     else:
         source, array = (value.grad_fn, value._output_nr), value._data
-    described = f"[{_type_string(array)} {list(array.shape)}]"
+    described = f"[{type_string(array)} {list(array.shape)}]"
     if source[0] is not None:
         name = source[0].name()
         base = name.rstrip("0123456789")
@@ -711,7 +711,7 @@ def _inplace_message(node: Any, value: Any, kind: int, found: int, expected: int
 _LEGACY_TYPES = frozenset(["Float", "Double", "Half", "Byte", "Char", "Short", "Int", "Long", "Bool"])
 
 
-def _type_string(array: Any) -> str:
+def type_string(array: Any) -> str:
     """PyTorch's ``Tensor::toString()`` of a tensor with this array: ``torch.FloatTensor``,
     ``torch.cuda.LongTensor``, ``CPUComplexFloatType``."""
     name = scalar_type_name(array.dtype)

@@ -24,7 +24,7 @@ _linalg = lazy_module("tinyframe.linalg")
 __all__ = ["clip", "greater", "greater_equal", "less", "less_equal", "not_equal", "row_stack",
            "select", "detach", "resolve_neg", "positive",
            "is_same_size", "is_storage", "set_default_tensor_type", "scalar_tensor", "range", "unravel_index",
-           "chain_matmul", "trapezoid", "trapz", "cumulative_trapezoid",
+           "chain_matmul", "trapezoid", "trapz", "cumulative_trapezoid", "gradient",
            "equal", "is_tensor", "is_floating_point", "is_nonzero", "typename", "numel", "promote_types", "result_type",
            "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
            "set_float32_matmul_precision", "get_float32_matmul_precision", "compile", "pi", "e", "inf", "nan",
@@ -207,19 +207,17 @@ def chain_matmul(*matrices: Tensor, out: Tensor | None = None) -> Tensor:
 
 
 # --------------------------------------------------------------------------- the trapezoidal rule
-def _spacing(y: Tensor, x: Any, dx: Any, dim: int) -> Any:
-    """The widths of the intervals along ``dim``: ``diff(x)`` (broadcast) or the number ``dx``."""
-    if x is None:
-        return 1 if dx is None else dx
+def _spacing(y: Tensor, x: Tensor, dim: int) -> Tensor:
+    """The widths of the intervals between the points ``x`` along ``dim`` (broadcast against ``y``)."""
     if x.ndim == 1:
         return construction.diff(x).reshape([-1 if d == dim % y.ndim else 1 for d in builtins.range(y.ndim)])
     return construction.diff(x, dim=dim)
 
 
-def _halves(y: Tensor, dim: int) -> Tensor:
-    """``(y[i] + y[i+1]) / 2`` along ``dim``."""
+def _pair_sums(y: Tensor, dim: int) -> Tensor:
+    """``y[i] + y[i+1]`` along ``dim``."""
     n = y.shape[dim]
-    return (y.narrow(dim, 0, n - 1) + y.narrow(dim, 1, n - 1)) / 2
+    return y.narrow(dim, 1, n - 1) + y.narrow(dim, 0, n - 1)
 
 
 def trapezoid(y: Tensor, x: Tensor | None = None, *, dx: Any = None, dim: int = -1) -> Tensor:
@@ -227,9 +225,16 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx: Any = None, dim: int = 
     (1 by default)."""
     if not y.is_floating_point():
         y = y.to(dtypes.get_default_dtype())
-    if y.shape[dim] == 0:
-        return reduction.sum(y, dim)
-    return reduction.sum(_halves(y, dim) * _spacing(y, x, dx, dim), dim)
+    n = y.shape[dim]
+    if n == 0:  # zeros, outside the graph as in PyTorch
+        return creation.zeros(*(s for d, s in enumerate(y.shape) if d != dim % y.ndim), dtype=y.dtype,
+                              device=y.device)
+    # PyTorch's formulas (and so its nodes): sum - (first + last) / 2 times a constant spacing, else
+    # the sum of spacing * (y[i] + y[i+1]) halved
+    if x is None:
+        ends = binary.MulNumber.apply(y.select(dim, 0) + y.select(dim, -1), other=0.5)
+        return binary.MulNumber.apply(reduction.sum(y, dim) - ends, other=1.0 if dx is None else dx)
+    return binary.DivNumber.apply(reduction.sum(_spacing(y, x, dim) * _pair_sums(y, dim), dim), 2.0)
 
 
 def trapz(y: Tensor, x: Tensor | None = None, *, dx: Any = None, dim: int = -1) -> Tensor:
@@ -241,7 +246,60 @@ def cumulative_trapezoid(y: Tensor, x: Tensor | None = None, *, dx: Any = None, 
     """The running integral of ``y`` along ``dim`` by the trapezoidal rule (one element fewer than ``y``)."""
     if not y.is_floating_point():
         y = y.to(dtypes.get_default_dtype())
-    return reduction.cumsum(_halves(y, dim) * _spacing(y, x, dx, dim), dim)
+    if x is None:  # PyTorch's formulas, and so its nodes
+        return reduction.cumsum(binary.MulNumber.apply(_pair_sums(y, dim), other=(1.0 if dx is None else dx) / 2), dim)
+    return binary.DivNumber.apply(reduction.cumsum(_spacing(y, x, dim) * _pair_sums(y, dim), dim), 2.0)
+
+
+# ------------------------------------------------------------------------- numerical derivatives
+def gradient(input: Tensor, *, spacing: Any = 1, dim: Any = None, edge_order: int = 1) -> tuple:
+    """Estimates of the derivatives of ``input`` along each of ``dim`` (every dimension by default) by
+    central differences inside and one-sided ones of order ``edge_order`` at the ends; ``spacing`` is
+    the step (a number, one per dimension) or the sample coordinates (1-D tensors, one per dimension)."""
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    dims = list(builtins.range(input.ndim)) if dim is None else [dim] if isinstance(dim, builtins.int) else list(dim)
+    steps = list(spacing) if isinstance(spacing, (list, tuple)) else [spacing] * len(dims)
+    if len(steps) != len(dims) and dim is None:
+        raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar, or a list of length equal "
+                           f"to 'self.dim() = {input.ndim}', since dim argument was not given, but got a list of "
+                           f"length {len(steps)}")
+    if len(steps) != len(dims):
+        raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim "
+                           f"arguments to have the same length, but got a spacing argument of length {len(steps)} "
+                           f"and a dim argument of length {len(dims)}.")
+    if any(input.shape[d] < edge_order + 1 for d in dims):
+        raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+    return tuple(_derivative(input, d % input.ndim, step, edge_order) for d, step in zip(dims, steps))
+
+
+def _derivative(y: Tensor, dim: int, step: Any, edge_order: int) -> Tensor:
+    """PyTorch's formulas along ``dim`` (and so its nodes): the ends and the centre concatenated."""
+    def part(start: int, stop: int | None = None) -> Tensor:  # y[start:stop] along dim
+        begin, end, _ = slice(start, stop).indices(y.shape[dim])
+        return y.narrow(dim, begin, end - begin)
+
+    if isinstance(step, Tensor):  # sample coordinates: the non-uniform formulas
+        dx = construction.diff(step)
+        dx1, dx2 = dx[:-1], dx[1:]
+        shape_ = [-1 if d == dim else 1 for d in builtins.range(y.ndim)]
+        center = ((-dx2 / (dx1 * (dx1 + dx2))).reshape(shape_) * part(0, -2)
+                  + ((dx2 - dx1) / (dx1 * dx2)).reshape(shape_) * part(1, -1)
+                  + (dx1 / (dx2 * (dx1 + dx2))).reshape(shape_) * part(2))
+        if edge_order == 1:
+            return shape.cat([(part(1, 2) - part(0, 1)) / dx[0], center, (part(-1) - part(-2, -1)) / dx[-1]], dim)
+        h0, h1, hn, hm = dx[0], dx[1], dx[-1], dx[-2]
+        prepend = (-(2.0 * h0 + h1) / (h0 * (h0 + h1)) * part(0, 1) + (h0 + h1) / (h0 * h1) * part(1, 2)
+                   + (-h0) / (h1 * (h0 + h1)) * part(2, 3))
+        append = (hn / (hm * (hn + hm)) * part(-3, -2) + -(hn + hm) / (hn * hm) * part(-2, -1)
+                  + (2 * hn + hm) / (hn * (hn + hm)) * part(-1))
+        return shape.cat([prepend, center, append], dim)
+    if edge_order == 1:
+        prepend, append = (part(1, 2) - part(0, 1)) / step, (part(-1) - part(-2, -1)) / step
+    else:
+        prepend = (-1.5 * part(0, 1) + 2 * part(1, 2) - 0.5 * part(2, 3)) / step
+        append = (0.5 * part(-3, -2) - 2 * part(-2, -1) + 1.5 * part(-1)) / step
+    return shape.cat([prepend, (part(2) - part(0, -2)) / step / 2, append], dim)
 
 
 # PyTorch's TypeErrors for arguments of a wrong type (see ``_arguments``).

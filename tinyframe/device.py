@@ -139,8 +139,9 @@ def array_module(dev: device) -> ModuleType:
 
 
 def array_module_of(array: Any) -> ModuleType:
-    """The module that made ``array`` (or arrays of type ``array``): NumPy for ndarrays, else CuPy."""
-    if array is np.ndarray or isinstance(array, np.ndarray) or array is None:
+    """The module that made ``array`` (or arrays of type ``array``): NumPy for ndarrays and NumPy scalars
+    (what arithmetic on 0-dim arrays gives), else CuPy."""
+    if array is np.ndarray or isinstance(array, np.ndarray) or array is None or isinstance(array, np.generic):
         return np
     return cupy_module()
 
@@ -165,9 +166,37 @@ def storage_of(array: Any) -> tuple[Any, int]:
     return root, (address_of(array) - address_of(root)) // array.itemsize
 
 
+class UntypedStorage:
+    """The memory a tensor views, as bytes (what ``Tensor.untyped_storage()`` returns): code compares
+    ``data_ptr()`` to see whether two tensors share memory and reads ``nbytes()``."""
+
+    def __init__(self, array: Any) -> None:
+        self._root = storage_of(array)[0]
+
+    def data_ptr(self) -> int:
+        """The address of the storage's first byte."""
+        return address_of(self._root)
+
+    def nbytes(self) -> int:
+        """The storage's size in bytes."""
+        return int(self._root.nbytes)
+
+    size = nbytes
+    __len__ = nbytes
+
+    def element_size(self) -> int:
+        """1: an untyped storage holds bytes."""
+        return 1
+
+    @property
+    def device(self) -> device:
+        """The device of the memory."""
+        return device_of(self._root)
+
+
 def device_of(array: Any) -> device:
-    """The device of a NumPy or CuPy array."""
-    if isinstance(array, np.ndarray):
+    """The device of a NumPy or CuPy array (or NumPy scalar, what arithmetic on 0-dim arrays gives)."""
+    if isinstance(array, np.ndarray) or isinstance(array, np.generic):
         return CPU
     return device("cuda", array.device.id)
 

@@ -18,7 +18,7 @@ from ._lazy import lazy_module
 from ._numpy_interop import array_ufunc, operand
 from ._tensor_str import tensor_repr
 from .autograd import engine, hooks
-from .device import address_of, as_device, device, device_of, storage_of
+from .device import UntypedStorage, address_of, as_device, device, device_of, storage_of
 from .ops import binary, conversion, indexing, inplace, linalg, reduction, unary
 from .ops import complex as complex_ops
 from .ops import construction as construction_ops
@@ -195,7 +195,10 @@ class Tensor:
 
     def stride(self, dim: int | None = None) -> tuple | int:
         """The step in elements between neighbours along each dimension, or along ``dim``."""
-        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        if self._data.size:
+            strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        else:  # NumPy gives empty arrays zero strides; PyTorch the row-major ones, sizes taken as at least 1
+            strides = tuple(int(np.prod([max(n, 1) for n in self.shape[d + 1:]])) for d in range(self.ndim))
         return strides if dim is None else strides[wrap_dim(dim, self.ndim)]
 
     def is_contiguous(self, memory_format: Any = None) -> bool:
@@ -807,8 +810,8 @@ class Tensor:
         return binary.clamp_max(self, max)
 
     def ravel(self) -> Tensor:
-        """The elements as a 1-D tensor (a view when the layout allows): ``reshape(-1)``."""
-        return self.reshape(-1)
+        """The elements as a 1-D tensor: ``contiguous().view(-1)``."""
+        return shape_ops.ravel(self)
 
     def select(self, dim: builtins.int, index: builtins.int) -> Tensor:
         """The slice at ``index`` along ``dim``, which is removed: ``self[..., index, ...]``."""
@@ -1790,6 +1793,10 @@ class Tensor:
     def data_ptr(self) -> builtins.int:
         """The address of the first element."""
         return address_of(self._data)
+
+    def untyped_storage(self) -> UntypedStorage:
+        """The memory this tensor views (shared by its views, its ``detach()`` and its base), as bytes."""
+        return UntypedStorage(self._data)
 
     def storage_offset(self) -> builtins.int:
         """Where the first element sits in the storage this tensor views, in elements."""

@@ -621,6 +621,12 @@ def _bags(input: Tensor, offsets: Tensor | None, include_last_offset: bool) -> t
         raise ValueError("offsets has to be a 1D Tensor")
     starts = np.asarray(offsets.detach().cpu().numpy(), dtype=np.int64)
     total = input.shape[0]
+    if starts.size and starts[0] != 0:
+        raise RuntimeError(f"offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from "
+                           f"position 0. However, got {starts[0]}")
+    if starts.size and starts[-1] > total:
+        raise RuntimeError(f"offsets[-1] can not be greater than input's length {total} but got offsets[-1] of "
+                           f"{starts[-1]}")
     ends = starts[1:] if include_last_offset else np.append(starts[1:], total)
     starts = starts[:-1] if include_last_offset else starts
     lengths = np.maximum(ends - starts, 0)

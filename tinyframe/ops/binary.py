@@ -151,6 +151,11 @@ class Div(Op):
         return g / y if needs_x else None, -g * x / (y * y) if needs_y else None
 
 
+class DivNumber(Div, node_name="DivBackward1"):
+    """``input / other`` for a number ``other`` as PyTorch's own C++ code divides (``div(Tensor, Scalar)``,
+    in losses' means and trapezoid); Python's ``x / 2`` is DivBackward0."""
+
+
 class Pow(Op):
     """``input ** exponent`` for a number exponent."""
 
@@ -696,7 +701,7 @@ class LerpTensor(Op, node_name="LerpBackward1"):
     def forward(ctx: LerpTensor, start: Any, end: Any, weight: Any) -> Any:
         ctx.save_for_backward(start, end, weight)
         start, end = promote(start, end)
-        return start + weight * (end - start)
+        return start + weight.astype(start.dtype, copy=False) * (end - start)  # a 0-dim weight takes start's dtype
 
     @staticmethod
     def backward(ctx: LerpTensor, g: Any) -> tuple:
@@ -748,6 +753,11 @@ class Addcdiv(Op):
 def lerp(input: Tensor, end: Tensor, weight: Any) -> Tensor:
     """``input + weight * (end - input)``: linear interpolation from ``input`` to ``end`` (``weight`` a
     number or a tensor)."""
+    # PyTorch's dtype checks: end as input, and a weight tensor but a 0-dim one
+    for name, other in (("end", end), ("weight", weight)):
+        if isinstance(other, _graph.Tensor) and other.dtype != input.dtype and (name == "end" or other.ndim):
+            raise RuntimeError(f"expected dtype {dtypes.cpp_type_name(input.dtype)} for `{name}` but got dtype "
+                               f"{dtypes.cpp_type_name(other.dtype)}")
     if isinstance(weight, _graph.Tensor):
         return LerpTensor.apply(input, end, weight)
     return Lerp.apply(input, end, weight=weight)

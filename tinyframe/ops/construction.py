@@ -229,6 +229,8 @@ def _as_strided_grad(ctx: AsStrided, g: Tensor) -> Tensor:
 def as_strided(input: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None) -> Tensor:
     """A view of ``input``'s storage with the given ``size`` and ``stride`` (in elements), starting at
     element ``storage_offset`` of the storage (the input's own start by default)."""
+    if any(step < 0 for step in stride):
+        raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got strides: {list(stride)}")
     return AsStrided.apply(input, size=tuple(size), stride=tuple(stride), offset=storage_offset)
 
 
@@ -556,7 +558,8 @@ def _expanded_rank(t: Tensor, ndim: int) -> Tensor:
         return shape.reshape(t, (1,) * ndim)
     if ndim == 2:
         return shape.unsqueeze(t, 0)
-    return shape.reshape(t, (1, t.shape[0], 1) if t.ndim == 1 else tuple(t.shape) + (1,))
+    # PyTorch's unsqueezes: (n,) -> (1, n, 1), (m, n) -> (m, n, 1)
+    return shape.unsqueeze(shape.unsqueeze(t, 0) if t.ndim == 1 else t, -1)
 
 
 def atleast_1d(*tensors: Tensor) -> Any:

@@ -29,8 +29,9 @@ __all__ = ["einsum", "tensordot", "cross", "kron", "cdist", "addmm", "addmv", "a
 
 
 # ------------------------------------------------------------------------------------------- einsum
-class Einsum(Op, node_name="EinsumBackward0"):
-    """``numpy.einsum`` of operands whose subscripts are letters (no ellipsis, sizes agreeing)."""
+class Einsum(Op):
+    """``numpy.einsum`` of operands whose subscripts are letters (no ellipsis, sizes agreeing); applied
+    through its subclasses below, which carry PyTorch's node names."""
 
     @staticmethod
     def forward(ctx: Einsum, *arrays: Any, inputs: tuple, output: str, sizes: dict) -> Any:
@@ -41,6 +42,32 @@ class Einsum(Op, node_name="EinsumBackward0"):
     @staticmethod
     def backward(ctx: Einsum, g: Any) -> tuple:
         return on_tensors(ctx, _einsum_grads, g)
+
+
+# PyTorch's einsum is composed of other ops; its result's node is that of the last one: a sum or a permute
+# for one operand, and for several the view after a contraction or the product when nothing is summed.
+class _SummedEinsum(Einsum, node_name="SumBackward1"):
+    pass
+
+
+class _PermutedEinsum(Einsum, node_name="PermuteBackward0"):
+    pass
+
+
+class _ContractedEinsum(Einsum, node_name="ViewBackward0"):
+    pass
+
+
+class _MultipliedEinsum(Einsum, node_name="MulBackward0"):
+    pass
+
+
+def _einsum_op(inputs: tuple, output: str) -> type[Einsum]:
+    """The Einsum named as PyTorch's composition would name the node of ``inputs -> output``."""
+    summed = any(label not in output for labels in inputs for label in labels)
+    if len(inputs) == 1:
+        return _SummedEinsum if summed else _PermutedEinsum
+    return _ContractedEinsum if summed else _MultipliedEinsum
 
 
 def _einsum_grads(ctx: Einsum, g: Tensor, *operands: Tensor) -> tuple:
@@ -57,8 +84,9 @@ def _einsum_grad(ctx: Einsum, g: Tensor, operands: tuple, i: int) -> Tensor:
     available = set(ctx.output).union(*(set(s) for s, _ in others))
     reached = "".join(label for label in unique if label in available)
     spec = ",".join([ctx.output] + [s for s, _ in others]) + "->" + reached
-    grad = Einsum.apply(g, *(t for _, t in others), inputs=tuple(spec.split("->")[0].split(",")), output=reached,
-                        sizes=ctx.sizes)
+    grad_inputs = tuple(spec.split("->")[0].split(","))
+    grad = _einsum_op(grad_inputs, reached).apply(g, *(t for _, t in others), inputs=grad_inputs, output=reached,
+                                                  sizes=ctx.sizes)
     if reached != unique:  # labels summed within this operand alone: every element gets the gradient
         grad = shape.reshape(grad, [ctx.sizes[label] if label in reached else 1 for label in unique])
         grad = shape.expand(grad, [ctx.sizes[label] for label in unique])
@@ -100,6 +128,13 @@ def _parse_equation(equation: str, operands: tuple) -> tuple:
                    for term, n in zip(terms, ellipsis_ndims))
     if arrow:
         output = rhs.replace("...", ellipsis)
+        subscripts = rhs.replace("...", "")
+        for c in subscripts:  # PyTorch's checks of the output's subscripts
+            if subscripts.count(c) > 1:
+                raise RuntimeError(f"einsum(): output subscript {c} appears more than once in the output")
+            if c not in lhs:
+                raise RuntimeError(f"einsum(): output subscript {c} does not appear in the equation for any input "
+                                   f"operand")
     else:
         counts: dict = {}
         for term in terms:
@@ -139,7 +174,7 @@ def einsum(equation: Any, *operands: Any) -> Tensor:
     for labels, op in zip(inputs, operands):
         target = [sizes[label] for label in labels]
         expanded.append(op if list(op.shape) == target else shape.expand(op, target))
-    return Einsum.apply(*expanded, inputs=inputs, output=output, sizes=sizes)
+    return _einsum_op(inputs, output).apply(*expanded, inputs=inputs, output=output, sizes=sizes)
 
 
 def _sublist_equation(arguments: tuple) -> tuple:

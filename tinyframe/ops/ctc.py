@@ -137,6 +137,24 @@ def _lengths(value: Any, name: str, n: int) -> np.ndarray:
     return lengths
 
 
+def _check_range(lengths: np.ndarray, name: str, most: int | None) -> None:
+    """PyTorch's error for the first length below 0 or above ``most``."""
+    for value in lengths:
+        if value < 0 or (most is not None and value > most):
+            bound = "at least 0" if value < 0 else f"at most {most}"
+            raise RuntimeError(f"Expected {name} to have value {bound}, but got value {value} "
+                               f"(while checking arguments for ctc_loss_allocate_outputs)")
+
+
+def _check_size(targets: np.ndarray, dim: int, size: int, relation: str) -> None:
+    """PyTorch's error for targets whose size along ``dim`` is not ``size`` (with ``relation``
+    ``'at least '``: smaller than it)."""
+    actual = targets.shape[dim]
+    if actual < size or (actual != size and not relation):
+        raise RuntimeError(f"Expected tensor to have size {relation}{size} at dimension {dim}, but got size {actual} "
+                           f"for argument #2 'targets' (while checking arguments for ctc_loss_allocate_outputs)")
+
+
 @_autocast.float32
 def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_lengths: Any, blank: int = 0,
              reduction: str = "mean", zero_infinity: bool = False) -> Tensor:
@@ -160,21 +178,18 @@ def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_leng
         raise RuntimeError("blank must be in label range")
     inputs = _lengths(input_lengths, "input_lengths", n)
     lengths = _lengths(target_lengths, "target_lengths", n)
-    if (inputs > steps).any():
-        bad = int(np.argmax(inputs > steps))
-        raise RuntimeError(f"Expected input_lengths to have value at most {steps}, but got value {inputs[bad]} "
-                           f"(while checking arguments for ctc_loss_cpu)")
     flat = np.asarray(targets.detach().cpu().numpy(), dtype=np.int64)
-    if not batched and flat.ndim == 1 and lengths.sum() != flat.shape[0]:
-        flat = flat[None]
-    if flat.ndim == 1:
+    # PyTorch's checks in its order: target lengths, the targets' size, then input lengths
+    _check_range(lengths, "target_lengths", None)
+    if flat.ndim == 1:  # concatenated targets (also for unbatched log_probs)
+        _check_size(flat, 0, int(lengths.sum()), "")
         starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
         samples = [flat[s:s + length] for s, length in zip(starts, lengths)]
     else:
-        if flat.shape[0] != n:
-            raise RuntimeError(f"Expected tensor to have size {n} at dimension 0, but got size {flat.shape[0]} for "
-                               f"argument #2 'targets' (while checking arguments for ctc_loss_allocate_outputs)")
+        _check_size(flat, 0, n, "")
+        _check_size(flat, 1, int(lengths.max(initial=0)), "at least ")
         samples = [row[:length] for row, length in zip(flat.reshape(n, -1), lengths)]
+    _check_range(inputs, "input_lengths", steps)
     losses = CtcLoss.apply(lp, paths=_Paths(samples, blank), input_lengths=inputs, zero_infinity=zero_infinity)
     if reduction == "none":
         return losses if batched else losses.squeeze(0)

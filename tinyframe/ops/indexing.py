@@ -270,8 +270,9 @@ def _takes_all(item: slice, size: int) -> bool:
 
 
 def _leading(shape: tuple) -> tuple:
-    """The basic index of the leading ``shape`` block of a larger array."""
-    return tuple(slice(0, n) for n in shape)
+    """The basic index of the leading ``shape`` block of a larger array (its first element for ``()``:
+    a 0-dim scatter index reads a vector src)."""
+    return tuple(slice(0, n) for n in shape) or (0,)
 
 
 # ---------------------------------------------------------------------------------- index parsing
@@ -495,7 +496,7 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
     """
     _check_dtype(index, ("int32", "int64"), "gather(): Expected dtype int32/int64 for index")
     d = wrap_dim(dim, input.ndim)
-    if index.ndim != input.ndim:
+    if max(index.ndim, 1) != input.ndim:  # a 0-dim index counts as a vector
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     for k in range(index.ndim):
         if k != d and index.shape[k] > input.shape[k]:
@@ -581,9 +582,10 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     if src.dtype != input.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     d = wrap_dim(dim, input.ndim)
-    if not index.ndim == input.ndim == src.ndim:
+    if not max(index.ndim, 1) == input.ndim == max(src.ndim, 1):  # 0-dim index and src count as vectors
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
-    if any(n > s or (k != d and n > i) for k, (n, s, i) in enumerate(zip(index.shape, src.shape, input.shape))):
+    shapes = zip(index.shape or (1,), src.shape or (1,), input.shape)
+    if any(n > s or (k != d and n > i) for k, (n, s, i) in enumerate(shapes)):
         raise RuntimeError(f"Expected index {list(index.shape)} to be no larger than self {list(input.shape)} apart "
                            f"from dimension {d} and to be no larger size than src {list(src.shape)}")
     idx = _on_device_of(index._data, input._data)
@@ -605,6 +607,8 @@ def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
 def _along(index: Any, dim: int, input_shape: tuple, out_shape: tuple) -> tuple:
     """The advanced index reading ``input[..., index[...], ...]`` at ``dim`` and each output position
     elsewhere (a size-1 input dimension is broadcast: its coordinate stays 0)."""
+    if not out_shape:  # a 0-dim index into a vector: PyTorch takes 0-dim tensors as 1-element vectors here
+        return (index,)
     xp = array_module_of(index)
     ndim = len(out_shape)
     parts = []

@@ -93,15 +93,27 @@ def _write(target: Tensor, data: Any) -> None:
     _store(target, data)
 
 
-def _store(target: Tensor, data: Any) -> None:
-    """Writes ``data`` into ``target``'s storage and bumps its version."""
+_OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a single memory "
+            "location. Please clone() the tensor before performing the operation.")
+
+
+def check_no_internal_overlap(array: Any) -> None:
+    """PyTorch's error for a write into an array whose elements share memory (a dimension of size > 1
+    with stride 0, as ``expand`` makes)."""
+    if 0 in array.strides and any(step == 0 and n > 1 for step, n in zip(array.strides, array.shape)):
+        raise RuntimeError(_OVERLAP)
+
+
+def _store(target: Tensor, data: Any, *, repeated_ok: bool = False) -> None:
+    """Writes ``data`` into ``target``'s storage and bumps its version; unless ``repeated_ok`` (fill_ and
+    zero_, which PyTorch lets write one value into memory that elements share), not into shared memory."""
+    if not repeated_ok:
+        check_no_internal_overlap(target._data)
     try:
         target._data[...] = dtypes.storable(data, target._data.dtype)
-    except ValueError as exc:  # NumPy's read-only broadcast views (expand) and bad broadcasts
+    except ValueError as exc:  # NumPy's read-only broadcast views and bad broadcasts
         if not target._data.flags.writeable:
-            raise RuntimeError("unsupported operation: more than one element of the written-to tensor "
-                               "refers to a single memory location. Please clone() the tensor before "
-                               "performing the operation.") from exc
+            raise RuntimeError(_OVERLAP) from exc
         raise RuntimeError(f"in-place write into a tensor of shape {list(target._data.shape)}: {exc}") from exc
     target._bump_version()
 
@@ -366,9 +378,11 @@ def setitem(input: Tensor, index: Any, value: Any) -> None:
         except IndexError as exc:
             raise _indexing_error(exc, data, index) from None
         return
+    target_data = data if pre is None else data[pre]
+    if op is not Index and 0 in data.strides:  # the region written to (advanced indexing PyTorch allows)
+        check_no_internal_overlap(target_data[key])
     try:
-        _assign(data if pre is None else data[pre], key, value._data if isinstance(value, _graph.Tensor) else value,
-                basic=op is not Index)
+        _assign(target_data, key, value._data if isinstance(value, _graph.Tensor) else value, basic=op is not Index)
     except IndexError as exc:
         raise _indexing_error(exc, data, index) from None
     input._bump_version()
@@ -403,7 +417,7 @@ def copy(target: Tensor, src: Tensor) -> Tensor:
 
 def _overwrite(target: Tensor, op: type[_graph.Op], value: Any) -> Tensor:
     if not _records(target, (value,)):
-        _store(target, value._data if isinstance(value, _graph.Tensor) else value)
+        _store(target, value._data if isinstance(value, _graph.Tensor) else value, repeated_ok=True)
         return target
     return apply(target, _replaced_by, op, value)
 
@@ -458,6 +472,7 @@ def random_fill(target: Tensor, kind: str, *parameters: Any, generator: Any = No
     _check_not_leaf(target)
     gen = generator_for(device_of(target._data), generator)
     data = target._data
+    check_no_internal_overlap(data)
     order = memory_order(data)
     view = data.transpose(order)
     if kind == "normal":  # PyTorch's normal_ takes its 16-wide path on contiguous tensors only

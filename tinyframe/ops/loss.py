@@ -317,10 +317,6 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
     return _smoothed(log_probabilities, loss, target, weight, reduction, ignore_index, label_smoothing, class_dim)
 
 
-class DivideByCount(binary.Div, node_name="DivBackward1"):
-    """``loss / count`` for a Python number ``count``: PyTorch's C++ losses divide by a scalar (DivBackward1)."""
-
-
 def _weight_along(weight: Tensor, ndim: int, class_dim: int) -> Tensor:
     """``weight`` ``(C,)`` shaped to broadcast along ``class_dim`` of an ``ndim``-dimensional tensor."""
     return shape.reshape(weight, tuple(weight.shape[0] if d == class_dim else 1 for d in range(ndim)))
@@ -369,7 +365,7 @@ def _cross_entropy_probabilities(input: Tensor, target: Tensor, weight: Tensor |
         return total
     if input.numel() == 0:
         return total * math.nan
-    return DivideByCount.apply(total, input.numel() // n_classes)
+    return binary.DivNumber.apply(total, input.numel() // n_classes)
 
 
 # --------------------------------------------------------------------------- regression losses

@@ -219,12 +219,14 @@ def _scatter_index(name: str, input: Tensor, dim: int, index: Tensor, src: Any) 
     """``(dim, advanced index)`` of a scatter, with PyTorch's checks of shapes and bounds."""
     indexing._check_dtype(index, ("int64",), f"{name}(): Expected dtype int64 for index")
     d = wrap_dim(dim, input.ndim)
-    if index.ndim != input.ndim and index.numel() > 0:
+    # PyTorch takes a 0-dim index or src as a 1-element vector
+    if max(index.ndim, 1) != input.ndim and index.numel() > 0:
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
     src_shape = src.shape if isinstance(src, _graph.Tensor) else index.shape
-    if isinstance(src, _graph.Tensor) and src.ndim != input.ndim:
+    if isinstance(src, _graph.Tensor) and max(src.ndim, 1) != input.ndim:
         raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
-    if any(n > s or (k != d and n > i) for k, (n, s, i) in enumerate(zip(index.shape, src_shape, input.shape))):
+    shapes = zip(index.shape or (1,), src_shape or (1,), input.shape)
+    if any(n > s or (k != d and n > i) for k, (n, s, i) in enumerate(shapes)):
         raise RuntimeError(f"Expected index {list(index.shape)} to be no larger than self {list(input.shape)} apart "
                            f"from dimension {d} and to be no larger size than src {list(src_shape)}")
     idx = indexing._on_device_of(index._data, input._data)

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from ..tensor import Tensor
 
 __all__ = [
-    "reshape", "flatten", "unflatten", "transpose", "swapaxes", "swapdims", "t", "permute", "movedim",
+    "reshape", "ravel", "flatten", "unflatten", "transpose", "swapaxes", "swapdims", "t", "permute", "movedim",
     "moveaxis", "squeeze", "unsqueeze", "broadcast_to", "broadcast_tensors", "broadcast_shapes", "tile",
     "flip", "narrow", "split", "chunk", "unsafe_split", "unsafe_chunk", "unbind", "clone", "cat", "concat",
     "concatenate", "stack", "hstack", "vstack", "constant_pad_nd", "tensor_split", "hsplit", "vsplit", "dsplit",
@@ -171,6 +171,19 @@ INPLACE_FORMS = {Squeeze: SqueezeInplace, SqueezeDim: SqueezeDimInplace, Squeeze
                  Unsqueeze: UnsqueezeInplace, Transpose: TransposeInplace, MatrixTranspose: MatrixTransposeInplace}
 
 
+def _expanded_strides(a: Any, shape: tuple) -> tuple:
+    """PyTorch's strides (in bytes) of ``a`` expanded to ``shape``: 0 where a size grows, a kept dimension's
+    own stride, and a new size-1 leading dimension's the row-major one (NumPy gives both of the last 0)."""
+    strides = [0] * len(shape)
+    for i in reversed(range(len(shape))):
+        old = a.ndim - len(shape) + i
+        if old >= 0:
+            strides[i] = a.strides[old] if a.shape[old] == shape[i] else 0
+        elif shape[i] == 1:
+            strides[i] = shape[i + 1] * strides[i + 1] if i + 1 < len(shape) else a.itemsize
+    return tuple(strides)
+
+
 class Expand(Op):
     """A broadcast view; the engine sums the gradient back over the broadcast dimensions."""
 
@@ -178,7 +191,8 @@ class Expand(Op):
 
     @staticmethod
     def forward(ctx: Expand, a: Any, *, shape: tuple) -> Any:
-        return ctx.xp.broadcast_to(a, shape)
+        # writable where ``a`` is, as PyTorch's: in-place writes check for repeated memory themselves
+        return ctx.xp.lib.stride_tricks.as_strided(a, shape, _expanded_strides(a, shape))
 
     @staticmethod
     def backward(ctx: Expand, g: Any) -> Any:
@@ -325,11 +339,12 @@ class Cat(Op):
 
     @staticmethod
     def backward(ctx: Cat, g: Any) -> tuple:
-        offsets, total = [], 0
-        for n in ctx.sizes[:-1]:
-            total += n
-            offsets.append(total)
-        return tuple(ctx.xp.split(g, offsets, axis=ctx.dim))
+        # one slice per input (PyTorch's narrow: SliceBackward0 nodes under create_graph)
+        pieces, start, lead = [], 0, (slice(None),) * ctx.dim
+        for n in ctx.sizes:
+            pieces.append(g[lead + (slice(start, start + n),)])
+            start += n
+        return tuple(pieces)
 
 
 class Stack(Op):
@@ -605,9 +620,9 @@ def expand(input: Tensor, *sizes: Any) -> Tensor:
     shape = input._data.shape
     lead = len(sizes) - len(shape)
     if lead < 0:
-        raise RuntimeError(f"expand(tensor of shape {list(shape)}, size={list(sizes)}): the number of sizes "
-                           f"provided ({len(sizes)}) must be greater or equal to the number of dimensions in "
-                           f"the tensor ({len(shape)})")
+        raise RuntimeError(f"expand({_graph.type_string(input._data)}{{{list(shape)}}}, size={list(sizes)}): the "
+                           f"number of sizes provided ({len(sizes)}) must be greater or equal to the number of "
+                           f"dimensions in the tensor ({len(shape)})")
     target = list(sizes)
     for i, n in enumerate(sizes):
         if i < lead:
@@ -840,6 +855,11 @@ def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
     for ``memory_format=contiguous_format``."""
     order = None if memory_format is contiguous_format else creation.preserved_order(input._data)
     return Clone.apply(input, order=order)
+
+
+def ravel(input: Tensor) -> Tensor:
+    """The elements as a 1-D tensor: ``contiguous().view(-1)`` (a view when they are already in order)."""
+    return view(contiguous(input), -1)
 
 
 def contiguous(input: Tensor) -> Tensor:

@@ -576,11 +576,15 @@ def cummin(input: Tensor, dim: int) -> Any:
 def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
     """How often each value ``0 .. max(input)`` occurs in a 1-D non-negative integer tensor (at least
     ``minlength`` bins); with ``weights``, the sum of the weights of its occurrences (in their dtype)."""
-    if input.ndim != 1 or input.dtype.name not in ("int64", "int32", "int16", "int8", "uint8"):
-        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    # PyTorch's checks in its order: the kernel's dtypes, minlength, the input's shape and sign, the weights
+    dtypes.check_kernel("bincount_cpu", input.dtype, "ui")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
     host = np.asarray(move_array(input._data, device_of(np.empty(0))))
-    if host.size and host.min() < 0:
+    if input.ndim != 1 or (host.size and host.min() < 0):
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is not None and (weights.ndim != 1 or weights.shape[0] != host.shape[0]):
+        raise RuntimeError("weights should be 1-d and have the same length as input")
     if weights is None:
         counts = np.bincount(host, minlength=minlength).astype(np.int64)
     else:

@@ -105,7 +105,7 @@ def adagrad_update(param: Any, grad: Any, state_sum: Any, step: float, *, lr: fl
     clr = lr / (1 + (step - 1) * lr_decay)
     square = grad * grad
     state_sum += square
-    std = xp.sqrt(state_sum, out=square)
+    std = xp.sqrt(state_sum)  # not into ``square``: for a 0-dim parameter that is a NumPy scalar
     std += eps
     update = grad * clr
     update /= std

@@ -203,8 +203,12 @@ class Hardswish(Mish):
     def forward(self, input: Any) -> Any:
         return F.hardswish(input, inplace=self.inplace)
 
+    def extra_repr(self) -> str:
+        # PyTorch's Hardswish and Hardsigmoid print no ``inplace=True``.
+        return ""
 
-class Hardsigmoid(Mish):
+
+class Hardsigmoid(Hardswish):
     """``relu6(x + 3) / 6``."""
 
     def forward(self, input: Any) -> Any:
