@@ -5,6 +5,8 @@ without PyTorch; the comparisons with live torch tensors are skipped when torch 
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -163,3 +165,30 @@ MESSAGE = r"Can't call numpy\(\) on Tensor that requires grad. Use tensor.detach
 def test_numpy_refuses_a_tensor_that_requires_grad(call):
     with pytest.raises(RuntimeError, match=MESSAGE):
         call(tinyframe.ones(2, requires_grad=True))
+
+
+def test_from_numpy_of_a_read_only_array_warns_once_and_writes_into_its_memory_as_pytorch() -> None:
+    from tinyframe import creation
+    creation._WARNED_NOT_WRITABLE.clear()
+    array = np.arange(4.0)
+    array.flags.writeable = False
+    with pytest.warns(UserWarning, match="The given NumPy array is not writable"):
+        x = tinyframe.from_numpy(array)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # once a program, as PyTorch
+        view = tinyframe.from_numpy(array[1:])
+    x[0] = 5
+    view.add_(1)
+    np.testing.assert_array_equal(array, [5.0, 2.0, 3.0, 4.0])  # PyTorch 2.13: tensor([5., 2., 3., 4.])
+    assert x.tolist() == [5.0, 2.0, 3.0, 4.0]
+
+
+def test_writing_into_read_only_memory_names_the_problem() -> None:
+    memory = np.frombuffer(b"\0" * 32, dtype=np.float64)  # bytes: the memory itself is read-only
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        x = tinyframe.from_numpy(memory)
+    for write in (lambda: x.__setitem__(0, 1.0), lambda: x.add_(1), lambda: x.zero_()):
+        with pytest.raises(RuntimeError, match="its memory is a read-only NumPy array"):
+            write()
+    assert x.tolist() == [0.0] * 4

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -173,7 +174,18 @@ def from_numpy(array: np.ndarray) -> Tensor:
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     dtypes.from_numpy_dtype(array.dtype)
+    if not array.flags.writeable and not _WARNED_NOT_WRITABLE:
+        _WARNED_NOT_WRITABLE.append(True)
+        warnings.warn(_NOT_WRITABLE, UserWarning, stacklevel=2)
     return _graph.wrap(array)
+
+
+# PyTorch's warning, given once a program, as PyTorch gives it: it then writes into such an array's memory.
+_NOT_WRITABLE = ("The given NumPy array is not writable, and PyTorch does not support non-writable tensors. This "
+                 "means writing to this tensor will result in undefined behavior. You may want to copy the array "
+                 "to protect its data or make it writable before converting it to a tensor. This type of warning "
+                 "will be suppressed for the rest of this program.")
+_WARNED_NOT_WRITABLE: list = []
 
 
 def _is_device_array(data: Any) -> bool:

@@ -201,6 +201,21 @@ def device_of(array: Any) -> device:
     return device("cuda", array.device.id)
 
 
+def make_writable(array: Any) -> None:
+    """Makes a read-only NumPy array (``from_numpy`` of an array marked read-only, and its views) writable:
+    PyTorch writes into such an array's memory, after the warning ``from_numpy`` gives. Raises where the
+    memory itself is read-only (bytes, a read-only mapping)."""
+    chain = [array]
+    while isinstance(chain[-1].base, np.ndarray):
+        chain.append(chain[-1].base)
+    try:
+        for owner_first in reversed(chain):
+            owner_first.flags.writeable = True
+    except (ValueError, AttributeError):
+        raise RuntimeError("cannot write into this tensor: its memory is a read-only NumPy array (from_numpy of a "
+                           "non-writable array); clone() it, or copy the array, before writing") from None
+
+
 def add_at(target: Any, index: Any, values: Any) -> None:
     """``target[index] += values`` without buffering: repeated indices accumulate."""
     if isinstance(target, np.ndarray):

@@ -16,7 +16,7 @@ import numpy as np
 from .. import _graph, dtypes
 from .._dims import wrap_dim
 from .._graph import Op
-from ..device import add_at, array_module_of, device_of, move_array
+from ..device import add_at, array_module_of, device_of, make_writable, move_array
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -229,11 +229,14 @@ def _assign(target: Any, index: tuple, value: Any, basic: bool) -> None:
     try:
         target[index] = dtypes.storable(value, target.dtype)
     except ValueError:
-        raise _assign_error(value, target[index].shape, basic) from None
+        if getattr(target.flags, "writeable", True) or 0 in target.strides:  # (CuPy's arrays are all writable)
+            raise _assign_error(value, target[index].shape, basic) from None
+        make_writable(target)
+        target[index] = dtypes.storable(value, target.dtype)  # from_numpy of a read-only array, as PyTorch
 
 
 def _assign_error(value: Any, target_shape: tuple, basic: bool) -> RuntimeError:
-    shape = tuple(value.shape)
+    shape = tuple(np.shape(value))
     if not basic:
         return RuntimeError(f"shape mismatch: value tensor of shape {list(shape)} cannot be broadcast to indexing "
                             f"result of shape {list(target_shape)}")
