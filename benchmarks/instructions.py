@@ -68,13 +68,14 @@ def instructions(case: str, implementation: str, calls: int) -> int:
 
 def import_instructions(modules: str) -> int:
     """The instructions of ``python -c "import <modules>"``, interpreter start and exit included, from
-    compiled bytecode (written by a first, uncounted run), as an installed package imports."""
-    arguments = ["-c", f"import {modules}"]
-    subprocess.run([sys.executable, *arguments], env=_child_environment(), check=True)
-    return _callgrind(arguments)
+    compiled bytecode, as an installed package imports."""
+    return _callgrind(["-c", f"import {modules}"])
 
 
 def _callgrind(arguments: list[str]) -> int:
+    """The instructions of ``python <arguments>``, after a first, uncounted run has written the bytecode
+    of what it imports: else the first counted process would also count compiling what changed."""
+    subprocess.run([sys.executable, *arguments], env=_child_environment(), check=True, capture_output=True)
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, *arguments]
     if shutil.which("setarch"):
         command = ["setarch", "-R", *command]

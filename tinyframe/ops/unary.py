@@ -473,6 +473,8 @@ class Relu(Op):
     @staticmethod
     def backward(ctx: Relu, g: Any) -> Any:
         (out,) = ctx.saved_tensors
+        if type(g) is np.ndarray:  # a first-order pass: the formula at once, not through Op.call (-8K a relu)
+            return _threshold_gradient(np, g, out, threshold=0)
         return ThresholdGrad.call(g, out, threshold=0)  # 0 at x = 0, as in PyTorch
 
 
