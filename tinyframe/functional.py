@@ -29,6 +29,7 @@ from .ops import (
     unary,
 )
 from .ops import complex as _complex_ops
+from .ops import inplace as _inplace
 from .ops.binary import *  # noqa: F401,F403
 from .ops.complex import *  # noqa: F401,F403
 from .ops.construction import *  # noqa: F401,F403
@@ -146,16 +147,16 @@ def _write_into(result: _Any, out: _Any, name: str, warn_resize: bool = True) ->
     if not _dtypes.can_cast(result.dtype, out.dtype):
         raise RuntimeError(f"result type {_dtypes.scalar_type_name(result.dtype)} can't be cast to the desired output "
                            f"type {_dtypes.scalar_type_name(out.dtype)}")
-    if out.shape == result.shape:
-        out._data[...] = result._data
-    else:
-        if out.numel() != 0 and warn_resize:
-            _warnings.warn(f"An output with one or more elements was resized since it had shape {list(out.shape)}, "
-                           f"which does not match the required output shape {list(result.shape)}. This behavior "
-                           "is deprecated, and in a future PyTorch release outputs will not be resized unless "
-                           "they have zero elements. You can explicitly reuse an out tensor t by resizing it, "
-                           "inplace, to zero elements with t.resize_(0).", UserWarning, stacklevel=3)
-        out._data = result._data.astype(out._data.dtype, copy=True)
+    if out.shape == result.shape:  # (with PyTorch's error for an ``out`` whose elements share memory)
+        _inplace.store(out, result._data)
+        return out
+    if out.numel() != 0 and warn_resize:
+        _warnings.warn(f"An output with one or more elements was resized since it had shape {list(out.shape)}, "
+                       f"which does not match the required output shape {list(result.shape)}. This behavior "
+                       "is deprecated, and in a future PyTorch release outputs will not be resized unless "
+                       "they have zero elements. You can explicitly reuse an out tensor t by resizing it, "
+                       "inplace, to zero elements with t.resize_(0).", UserWarning, stacklevel=3)
+    out._data = result._data.astype(out._data.dtype, copy=True)
     out._bump_version()
     return out
 

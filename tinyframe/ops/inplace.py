@@ -90,7 +90,7 @@ def _write(target: Tensor, data: Any) -> None:
         # PyTorch's rule for out= as well: never into a lower category (bool_tensor.add_(2) raises too)
         raise RuntimeError(f"result type {dtypes.scalar_type_name(data.dtype)} can't be cast to the desired "
                            f"output type {dtypes.scalar_type_name(array.dtype)}")
-    _store(target, data)
+    store(target, data)
 
 
 _OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a single memory "
@@ -104,7 +104,7 @@ def check_no_internal_overlap(array: Any) -> None:
         raise RuntimeError(_OVERLAP)
 
 
-def _store(target: Tensor, data: Any, *, repeated_ok: bool = False) -> None:
+def store(target: Tensor, data: Any, *, repeated_ok: bool = False) -> None:
     """Writes ``data`` into ``target``'s storage and bumps its version; unless ``repeated_ok`` (fill_ and
     zero_, which PyTorch lets write one value into memory that elements share), not into shared memory."""
     if not repeated_ok:
@@ -413,14 +413,14 @@ def copy(target: Tensor, src: Tensor) -> Tensor:
     if not isinstance(src, _graph.Tensor):
         raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
     if not _records(target, (src,)):
-        _store(target, move_array(src._data, device_of(target._data)))
+        store(target, move_array(src._data, device_of(target._data)))
         return target
     return apply(target, _replaced_by, Copy, src.to(target.device))
 
 
 def _overwrite(target: Tensor, op: type[_graph.Op], value: Any) -> Tensor:
     if not _records(target, (value,)):
-        _store(target, value._data if isinstance(value, _graph.Tensor) else value, repeated_ok=True)
+        store(target, value._data if isinstance(value, _graph.Tensor) else value, repeated_ok=True)
         return target
     return apply(target, _replaced_by, op, value)
 
