@@ -106,9 +106,8 @@ __all__ = [
 
 def __getattr__(name: str) -> _Any:
     """Loads a lazy submodule or function (``_LAZY``, ``functional.LAZY_FUNCTIONS``) on its first use; the
-    ``nn.functional`` ops that
-    PyTorch also exports at the top level (``torch.pixel_shuffle``, ``torch.layer_norm``, ...) come from
-    ``nn._toplevel``, loaded with ``nn`` when one of them is first asked for."""
+    ``nn.functional`` ops that PyTorch also exports at the top level (``torch.pixel_shuffle``,
+    ``torch.layer_norm``, ...) come from ``nn._toplevel``, loaded with ``nn`` when one is first asked for."""
     if name in _LAZY:
         module = _importlib.import_module(f".{_LAZY[name] or name}", __name__)
         value = module if _LAZY[name] is None else getattr(module, name)

@@ -201,10 +201,13 @@ def device_of(array: Any) -> device:
     return device("cuda", array.device.id)
 
 
-def make_writable(array: Any) -> None:
-    """Makes a read-only NumPy array (``from_numpy`` of an array marked read-only, and its views) writable:
-    PyTorch writes into such an array's memory, after the warning ``from_numpy`` gives. Raises where the
-    memory itself is read-only (bytes, a read-only mapping)."""
+def unlock_read_only(array: Any) -> bool:
+    """Makes a NumPy array marked read-only (``from_numpy`` of one, and its views) writable and returns True:
+    PyTorch writes into such an array's memory, after the warning ``from_numpy`` gives. False for a writable
+    array (CuPy's all are) and for a broadcast view (its elements share memory); raises where the memory
+    itself is read-only (bytes, a read-only mapping)."""
+    if getattr(array.flags, "writeable", True) or 0 in array.strides:
+        return False
     chain = [array]
     while isinstance(chain[-1].base, np.ndarray):
         chain.append(chain[-1].base)
@@ -214,6 +217,7 @@ def make_writable(array: Any) -> None:
     except (ValueError, AttributeError):
         raise RuntimeError("cannot write into this tensor: its memory is a read-only NumPy array (from_numpy of a "
                            "non-writable array); clone() it, or copy the array, before writing") from None
+    return True
 
 
 def add_at(target: Any, index: Any, values: Any) -> None:

@@ -16,7 +16,7 @@ import numpy as np
 from .. import _graph, dtypes
 from .._dims import wrap_dim
 from .._graph import Op
-from ..device import add_at, array_module_of, device_of, make_writable, move_array
+from ..device import add_at, array_module_of, device_of, move_array, unlock_read_only
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -229,9 +229,8 @@ def _assign(target: Any, index: tuple, value: Any, basic: bool) -> None:
     try:
         target[index] = dtypes.storable(value, target.dtype)
     except ValueError:
-        if getattr(target.flags, "writeable", True) or 0 in target.strides:  # (CuPy's arrays are all writable)
+        if not unlock_read_only(target):
             raise _assign_error(value, target[index].shape, basic) from None
-        make_writable(target)
         target[index] = dtypes.storable(value, target.dtype)  # from_numpy of a read-only array, as PyTorch
 
 

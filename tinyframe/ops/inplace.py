@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from .. import _graph, creation, dtypes, grad_mode, random
-from ..device import address_of, array_module_of, device_of, make_writable, move_array
+from ..device import address_of, array_module_of, device_of, move_array, unlock_read_only
 from ..random import generator_for
 from .complex import ViewAsComplex, ViewAsReal
 from .indexing import (
@@ -111,12 +111,11 @@ def store(target: Tensor, data: Any, *, repeated_ok: bool = False) -> None:
         check_no_internal_overlap(target._data)
     try:
         target._data[...] = dtypes.storable(data, target._data.dtype)
-    except ValueError as exc:  # NumPy's read-only broadcast views and arrays, and bad broadcasts
-        if getattr(target._data.flags, "writeable", True):  # (CuPy's arrays are all writable)
-            raise RuntimeError(f"in-place write into a tensor of shape {list(target._data.shape)}: {exc}") from exc
-        if 0 in target._data.strides:
+    except ValueError as exc:  # NumPy's read-only arrays and broadcast views, and bad broadcasts
+        if not unlock_read_only(target._data):
+            if getattr(target._data.flags, "writeable", True):  # (CuPy's arrays are all writable)
+                raise RuntimeError(f"in-place write into a tensor of shape {list(target._data.shape)}: {exc}") from exc
             raise RuntimeError(_OVERLAP) from exc
-        make_writable(target._data)
         target._data[...] = dtypes.storable(data, target._data.dtype)
     target._bump_version()
 

@@ -473,8 +473,6 @@ class Relu(Op):
     @staticmethod
     def backward(ctx: Relu, g: Any) -> Any:
         (out,) = ctx.saved_tensors
-        if type(g) is np.ndarray:  # a first-order pass: the formula at once, not through Op.call (-8K a relu)
-            return _threshold_gradient(np, g, out, threshold=0)
         return ThresholdGrad.call(g, out, threshold=0)  # 0 at x = 0, as in PyTorch
 
 
@@ -487,6 +485,15 @@ class _SlopeGrad(Op):
 
     saved_inputs = ("self",)
     gradient: Any
+
+    @classmethod
+    def call(cls, *inputs: Any, **options: Any) -> Any:
+        """``Op.call``; on NumPy arrays (a first-order pass) the formula at once, without a node: ~8K
+        instructions less per call, 20K of the small MLP step's two relus."""
+        g, x = inputs
+        if type(g) is np.ndarray and type(x) is np.ndarray:
+            return cls.gradient(np, g, x, **options)
+        return super().call(*inputs, **options)
 
     @staticmethod
     def forward(ctx: _SlopeGrad, g: Any, x: Any, **options: Any) -> Any:
