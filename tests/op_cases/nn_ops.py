@@ -206,6 +206,16 @@ CASES: list[OpCase] = [
     OpCase("conv_transpose1d", lambda x, w, b: conv.conv_transpose1d(x, w, b, stride=3, padding=1, output_padding=2),
            lambda x, w, b: conv_transpose_reference(x, w, b, stride=3, padding=1, output_padding=2),
            [(2, 3, 4), (3, 2, 3), (2,)]),
+    # the input gradient of a stride-1 convolution is itself a convolution where _by_convolution
+    # allows, else col2im: each side of its three conditions
+    OpCase("conv2d_many_output_channels", lambda x, w: conv.conv2d(x, w, padding=1),
+           lambda x, w: conv_reference(x, w, padding=1), [(2, 1, 5, 4), (3, 1, 3, 3)]),
+    OpCase("conv2d_wide_padding", lambda x, w: conv.conv2d(x, w, padding=(3, 1), dilation=(1, 2)),
+           lambda x, w: conv_reference(x, w, padding=(3, 1), dilation=(1, 2)), [(2, 2, 4, 5), (3, 2, 3, 2)]),
+    OpCase("conv_transpose2d_stride1_groups",
+           lambda x, w, b: conv.conv_transpose2d(x, w, b, padding=(1, 0), groups=2, dilation=(2, 1)),
+           lambda x, w, b: conv_transpose_reference(x, w, b, padding=(1, 0), groups=2, dilation=(2, 1)),
+           [(2, 4, 3, 4), (4, 3, 2, 3), (6,)]),
     OpCase("max_pool2d", lambda x: pool.max_pool2d(x, 2), lambda x: max_pool_reference(x, 2), [(2, 3, 6, 6)]),
     OpCase("max_pool2d_stride_padding", lambda x: pool.max_pool2d(x, 3, stride=2, padding=1),
            lambda x: max_pool_reference(x, 3, 2, 1), [(2, 2, 6, 5)]),
