@@ -42,6 +42,23 @@ def test_tensor_operands_are_saved_as_themselves() -> None:
     assert (node._saved_tensor1 is x, node._saved_tensor2 is w, node._saved_value) == (True, True, 2)
 
 
+
+def test_an_operand_is_saved_only_for_the_other_operands_gradient() -> None:
+    # PyTorch 2.13: mul keeps self only if other requires grad and other only if self does; div keeps
+    # its divisor always. An operand not kept may then change in place before backward.
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    w = torch.tensor([0.5, -1.0, 2.0])
+    h = x * 1
+    products = h * w, w * h
+    assert products[0].grad_fn._saved_self is None and products[0].grad_fn._saved_other is w
+    assert products[1].grad_fn._saved_self is w and products[1].grad_fn._saved_other is None
+    quotient = h / w
+    assert quotient.grad_fn._saved_self is None and quotient.grad_fn._saved_other is w
+    assert (w / h).grad_fn._saved_self is w
+    h.add_(1)
+    (products[0].sum() + products[1].sum() + quotient.sum()).backward()
+    assert x.grad.tolist() == [3.0, -3.0, 4.5]  # 2 * w + 1 / w, as PyTorch gives
+
 # (PyTorch's node, its saved options)
 _OPTIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "x.clamp(0, 1)": ("ClampBackward1", {"min": 0, "max": 1}),

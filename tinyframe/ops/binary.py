@@ -17,7 +17,7 @@ from .._graph import Op, shape_error
 from ..device import array_module_of
 from . import conversion, indexing
 from .complex import reject_complex, saved_conj
-from .promotion import NUMBER_TYPES, is_number, promote, promote_to_float
+from .promotion import is_number, promote, promote_to_float
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -102,14 +102,26 @@ def _bool_subtraction_message(both: bool) -> str:
             "mask, use the `~` or `logical_not()` operator instead.")
 
 
-class Mul(Op):
-    saves_operands = True
+class _SavedForTheOther(Op):
+    """Mul and Div: PyTorch saves an operand only where the other operand's gradient needs it, so
+    ``h * mask`` with a mask (or a number) that needs no gradient keeps no ``h``, and an in-place
+    change of ``h`` afterwards is no error. ``kept_for``: per saved operand, the input whose gradient needs it (None:
+    both need it)."""
 
+    saves_operands = True
+    kept_for: tuple = (1, 0)
+
+    def _record(self, edges: tuple, inputs: tuple, arrays: list, result: Any) -> None:
+        if edges[0][0] is None or edges[1][0] is None:
+            self._saved = tuple(None if needer is not None and edges[needer][0] is None else value
+                                for value, needer in zip(self._saved, self.kept_for))
+        super()._record(edges, inputs, arrays, result)
+
+
+class Mul(_SavedForTheOther):
     @staticmethod
     def forward(ctx: Mul, x: Any, y: Any) -> Any:
-        # PyTorch saves an operand only for the gradient that needs it: ``x * 2`` keeps no ``x``, so a later
-        # in-place change of ``x`` does not break its backward (tests written inline: the hot path of ``*``)
-        ctx.save_for_backward(None if type(y) in NUMBER_TYPES else x, None if type(x) in NUMBER_TYPES else y)
+        ctx.save_for_backward(x, y)
         x, y = promote(x, y)
         return x * y
 
@@ -135,12 +147,12 @@ class MulNumber(Op, node_name="MulBackward1"):
         return g * ctx.other.conjugate()
 
 
-class Div(Op):
-    saves_operands = True
+class Div(_SavedForTheOther):
+    kept_for = (1, None)  # the divisor serves both gradients
 
     @staticmethod
     def forward(ctx: Div, x: Any, y: Any) -> Any:
-        ctx.save_for_backward(None if type(y) in NUMBER_TYPES else x, y)  # (as Mul's: ``x / 2`` keeps no ``x``)
+        ctx.save_for_backward(x, y)
         x, y = promote_to_float(x, y)
         return x / y
 
