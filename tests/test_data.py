@@ -294,6 +294,18 @@ def test_shuffle_uses_the_given_generator() -> None:
     assert run(5) == first
 
 
+
+@pytest.mark.parametrize("workers, persistent, expected", [
+    # PyTorch 2.13's epochs for a generator seeded 0: every iterator draws its workers' base seed from the
+    # generator, and persistent workers are started (the seed drawn) for the first epoch only
+    (2, False, [[3, 7, 5, 2, 0, 8, 1, 6, 9, 4], [1, 3, 2, 7, 5, 9, 0, 6, 4, 8], [6, 8, 5, 7, 2, 4, 1, 0, 3, 9]]),
+    (2, True, [[3, 7, 5, 2, 0, 8, 1, 6, 9, 4], [6, 3, 9, 5, 0, 4, 7, 2, 1, 8], [1, 8, 4, 3, 0, 9, 5, 6, 7, 2]]),
+])
+def test_persistent_workers_draw_the_base_seed_once(workers: int, persistent: bool, expected: list) -> None:
+    loader = DataLoader(TensorDataset(tinyframe.arange(10)), batch_size=5, shuffle=True, num_workers=workers,
+                        persistent_workers=persistent, generator=tinyframe.Generator().manual_seed(0))
+    assert [[i for batch in loader for i in batch[0].tolist()] for _ in range(3)] == expected
+
 def test_tensor_dataset_batches_are_one_fancy_index_per_tensor(monkeypatch: pytest.MonkeyPatch) -> None:
     x = tinyframe.from_numpy(np.arange(20.0).reshape(10, 2).view(CountingArray))
     y = tinyframe.from_numpy(np.arange(10).view(CountingArray))

@@ -43,10 +43,10 @@ class DataLoader(Generic[T_co]):
     Batches stay on the dataset's device (cpu for data built from NumPy); move them with ``.to(device)``.
 
     Differences from PyTorch: ``num_workers > 0`` is accepted but data is still loaded in the calling
-    process (``worker_init_fn``, if given, is called once per epoch with worker id 0, and
-    ``get_worker_info()`` is ``None``); ``pin_memory``, ``timeout``, ``prefetch_factor``,
-    ``persistent_workers``, ``multiprocessing_context``, ``pin_memory_device`` and ``in_order`` are
-    checked as PyTorch checks them and otherwise have no effect.
+    process (``worker_init_fn``, if given, is called with worker id 0 once per epoch, or only for the
+    first with ``persistent_workers``, and ``get_worker_info()`` is ``None``); ``pin_memory``,
+    ``timeout``, ``prefetch_factor``, ``multiprocessing_context``, ``pin_memory_device`` and
+    ``in_order`` are checked as PyTorch checks them and otherwise have no effect.
     """
 
     def __init__(self, dataset: Dataset[T_co], batch_size: int | None = 1, shuffle: bool | None = None,
@@ -111,14 +111,18 @@ class DataLoader(Generic[T_co]):
         self.generator = generator
         self.prefetch_factor = 2 if num_workers > 0 and prefetch_factor is None else prefetch_factor
         self.persistent_workers = persistent_workers
+        self._workers_started = False
         self.pin_memory_device = pin_memory_device
         self.in_order = in_order
 
     def __iter__(self) -> Iterator[Any]:
-        # PyTorch's iterator draws its workers' base seed first, one int64 from the loader's generator
-        random.random_bits(generator_for(CPU, self.generator), (), np.int64)
-        if self.num_workers > 0 and self.worker_init_fn is not None:
-            self.worker_init_fn(0)
+        # PyTorch's iterator draws its workers' base seed first, one int64 from the loader's generator,
+        # and starts its workers; persistent workers are started, and the seed drawn, for the first epoch only
+        if not (self.persistent_workers and self._workers_started):
+            random.random_bits(generator_for(CPU, self.generator), (), np.int64)
+            if self.num_workers > 0 and self.worker_init_fn is not None:
+                self.worker_init_fn(0)
+            self._workers_started = True
         if self._iterable:
             return self._stream_batches()
         if self.batch_sampler is None:
