@@ -234,6 +234,8 @@ loaded = sorted(m for m in sys.modules if m.split(".")[:2] in lazy)
 loaded += [m for m in ("tinyframe.autograd.functional", "tinyframe.profiler") if m in sys.modules]
 assert not loaded, loaded
 from tinyframe import nn, optim  # the lazy layers still resolve, as do nn's top-level functions
+assert "tinyframe.distributed.process_group" not in sys.modules  # nn loads it on first use (SyncBatchNorm, DDP)
+assert "DistributedDataParallel" in dir(nn.parallel) and nn.parallel.DistributedDataParallel.__name__
 assert tinyframe.pixel_shuffle is nn.functional.pixel_shuffle and optim.SGD and tinyframe.distributions.Normal
 assert tinyframe.special.erf and tinyframe.backends.cudnn.enabled is not None and tinyframe.testing.assert_close
 assert tinyframe.autograd.functional.jacobian and tinyframe.autograd.profiler.profile and tinyframe.from_dlpack

@@ -4,8 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ... import creation, grad_mode
-from ...distributed import process_group as _dist
-from ...distributed.nn.functional import all_reduce as _all_reduce
+from ..._lazy import lazy_module
 from ...ops.shape import cat
 from ...tensor import Tensor
 from .. import functional as F
@@ -13,6 +12,9 @@ from .module import Module
 from .normalization import NormBase
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm"]
+
+# (loaded on a SyncBatchNorm's first forward, not with nn: few programs run several processes)
+_distributed = lazy_module("tinyframe.distributed")
 
 
 class _BatchNorm(NormBase):
@@ -90,8 +92,10 @@ class SyncBatchNorm(_BatchNorm):
             raise ValueError(f"expected at least 2D input (got {input.ndim}D input)")
 
     def forward(self, input: Tensor) -> Tensor:
-        if not (self.training and _dist.is_initialized() and _dist.get_world_size(self.process_group) > 1):
+        if not (self.training and _distributed.is_initialized()
+                and _distributed.get_world_size(self.process_group) > 1):
             return super().forward(input)
+        from ...distributed.nn.functional import all_reduce
         self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum
         if self.track_running_stats and self.num_batches_tracked is not None:
@@ -101,11 +105,11 @@ class SyncBatchNorm(_BatchNorm):
         dims = (0, *range(2, input.ndim))
         shape = (1, -1) + (1,) * (input.ndim - 2)
         local_count = creation.full((1,), input.numel() // input.shape[1], dtype=input.dtype, device=input.device)
-        sums = _all_reduce(cat([input.sum(dims), local_count]))  # one collective for the sums and the count
+        sums = all_reduce(cat([input.sum(dims), local_count]))  # one collective for the sums and the count
         count = float(sums[-1].item())
         mean = sums[:-1] / count
         centered = input - mean.reshape(shape)
-        var = _all_reduce((centered * centered).sum(dims)) / count
+        var = all_reduce((centered * centered).sum(dims)) / count
         if self.track_running_stats:
             self._update_running_stats(mean, var, count, factor)
         out = centered / (var.reshape(shape) + self.eps).sqrt()
