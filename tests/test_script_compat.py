@@ -284,14 +284,3 @@ def test_numpy_names_for_dim_and_keepdim_as_pytorchs_native_functions_take_them(
     with pytest.raises(TypeError, match="unexpected keyword argument 'axis'"):
         nn.functional.softmax(x, axis=1)
 
-
-def test_memory_formats_are_accepted_and_change_nothing():
-    x = torch.arange(8.0).view(1, 2, 2, 2)
-    assert repr(torch.channels_last) == "torch.channels_last"
-    assert x.contiguous(memory_format=torch.channels_last).tolist() == x.tolist()
-    assert x.to(memory_format=torch.channels_last) is x
-    # the one layout stands for every format: asked after a conversion, it is contiguous in that format
-    assert x.to(memory_format=torch.channels_last).is_contiguous(memory_format=torch.channels_last)
-    assert not x.transpose(1, 2).is_contiguous(memory_format=torch.contiguous_format)
-    conv = nn.Conv2d(2, 2, 1).to(memory_format=torch.channels_last)
-    assert conv.weight.shape == (2, 2, 1, 1)

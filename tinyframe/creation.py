@@ -11,7 +11,7 @@ import numpy as np
 
 from . import _graph, dtypes, random
 from .device import array_module, as_device, check_dtype_on, device_of, move_array
-from .memory_format import contiguous_format
+from .memory_format import channels_last_order, contiguous_format, preserve_format
 from .random import Generator, generator_for
 
 if TYPE_CHECKING:
@@ -244,9 +244,17 @@ def ones(*shape: Any, size: Any = None, dtype: Any = None, device: Any = None, r
     return _filled(_size(shape, size), 1, dtype, device, requires_grad)
 
 
-def empty(*shape: Any, size: Any = None, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    """An uninitialised tensor of shape ``size`` (zero-filled here)."""
-    return _filled(_size(shape, size), 0, dtype, device, requires_grad)
+def empty(*shape: Any, size: Any = None, dtype: Any = None, device: Any = None, requires_grad: bool = False,
+          memory_format: Any = None) -> Tensor:
+    """An uninitialised tensor of shape ``size`` (zero-filled here), laid out in ``memory_format``
+    (``contiguous_format`` by default, or ``channels_last`` / ``channels_last_3d``)."""
+    size = _size(shape, size)
+    if memory_format is None or memory_format is contiguous_format:
+        return _filled(size, 0, dtype, device, requires_grad)
+    if memory_format is preserve_format:
+        raise RuntimeError("unsupported memory format Preserve")
+    return _in_order(size, channels_last_order(memory_format, len(size)),
+                     lambda shape: _filled(shape, 0, dtype, device, requires_grad))
 
 
 def full(size: Sequence[int], fill_value: Any, *, dtype: Any = None, device: Any = None,
@@ -263,14 +271,30 @@ def _like(input: Tensor, dtype: Any, device: Any) -> tuple:
 
 
 def _laid_out_like(input: Tensor, make: Callable[[tuple], Tensor], memory_format: Any = None) -> Tensor:
-    """``make(shape)``'s tensor of ``input``'s shape, laid out in memory as ``input`` is (PyTorch's default
-    ``preserve_format``, see ``preserved_order``): made in that order, then its dimensions put back."""
-    order = None if memory_format is contiguous_format else preserved_order(input._data)
+    """``make(shape)``'s tensor of ``input``'s shape, laid out in ``memory_format``: by default
+    (``preserve_format``) as ``input`` is (see ``format_order``)."""
+    return _in_order(tuple(input.shape), format_order(input._data, memory_format), make)
+
+
+def _in_order(shape: tuple, order: list | None, make: Callable[[tuple], Tensor]) -> Tensor:
+    """``make``'s tensor of ``shape`` with its dimensions laid out from the outermost in memory as ``order``
+    says (None: row-major): made in that order, then its dimensions put back."""
     if order is None:
-        return make(tuple(input.shape))
-    out = make(tuple(input.shape[d] for d in order))
+        return make(shape)
+    out = make(tuple(shape[d] for d in order))
     out._data = out._data.transpose(tuple(np.argsort(order)))
     return out
+
+
+def format_order(data: Any, memory_format: Any) -> list | None:
+    """The dimension order (outermost first, None for row-major) in which ``memory_format`` lays out a copy
+    of ``data``: ``data``'s own for ``preserve_format`` (or None, the default; see ``preserved_order``),
+    the channels innermost for ``channels_last`` (rank 4) and ``channels_last_3d`` (rank 5)."""
+    if memory_format is None or memory_format is preserve_format:
+        return preserved_order(data)
+    if memory_format is contiguous_format:
+        return None
+    return channels_last_order(memory_format, data.ndim)
 
 
 def preserved_order(data: Any) -> list | None:
@@ -514,29 +538,37 @@ def randint(low: int, high: int | None = None, size: Sequence[int] = (), *, gene
                    generator, False, dtypes.int64)
 
 
-def rand_like(input: Tensor, *, dtype: Any = None, device: Any = None) -> Tensor:
+def rand_like(input: Tensor, *, generator: Generator | None = None, dtype: Any = None, device: Any = None,
+              requires_grad: bool = False, memory_format: Any = None) -> Tensor:
     """Uniform samples on ``[0, 1)`` shaped like ``input``, laid out like it (see ``_random_like``)."""
-    return _random_like(input, random.uniform, dtype, device)
+    return _random_like(input, random.uniform, generator, dtype, device, requires_grad, memory_format)
 
 
-def randn_like(input: Tensor, *, dtype: Any = None, device: Any = None) -> Tensor:
+def randn_like(input: Tensor, *, generator: Generator | None = None, dtype: Any = None, device: Any = None,
+               requires_grad: bool = False, memory_format: Any = None) -> Tensor:
     """Standard normal samples shaped like ``input``, laid out like it (see ``_random_like``)."""
-    return _random_like(input, random.normal, dtype, device)
+    return _random_like(input, random.normal, generator, dtype, device, requires_grad, memory_format)
 
 
-def _random_like(input: Tensor, draw: Any, dtype: Any, device: Any) -> Tensor:
-    """Samples laid out as ``input`` is (PyTorch's ``preserve_format``, see ``preserved_order``), filled in
+def _random_like(input: Tensor, draw: Any, generator: Generator | None, dtype: Any, device: Any,
+                 requires_grad: bool, memory_format: Any) -> Tensor:
+    """Samples laid out in ``memory_format`` (by default as ``input`` is, see ``format_order``), filled in
     memory order; PyTorch's normal fills a non-contiguous output one pair at a time, not 16 at a time."""
     _, dtype, device = _like(input, dtype, device)
-    if draw is random.normal and preserved_order(input._data) is not None:
+    if draw is random.normal and format_order(input._data, memory_format) is not None:
         draw = functools.partial(random.normal, contiguous=False)
-    return _laid_out_like(input, lambda shape: _random(shape, draw, dtype, device, None, False))
+    return _laid_out_like(input, lambda shape: _random(shape, draw, dtype, device, generator, requires_grad),
+                          memory_format)
 
 
-def randint_like(input: Tensor, low: int, high: int | None = None, *, dtype: Any = None) -> Tensor:
-    """Integers in ``[low, high)`` shaped and laid out like ``input``."""
-    return _laid_out_like(input, lambda shape: randint(low, high, shape, dtype=dtype or input.dtype,
-                                                       device=input.device))
+def randint_like(input: Tensor, low: int, high: int | None = None, *, generator: Generator | None = None,
+                 dtype: Any = None, device: Any = None, requires_grad: bool = False,
+                 memory_format: Any = None) -> Tensor:
+    """Integers in ``[low, high)`` shaped and laid out like ``input`` (or as ``memory_format`` says)."""
+    out = _laid_out_like(input, lambda shape: randint(low, high, shape, generator=generator,
+                                                      dtype=dtype or input.dtype, device=device or input.device),
+                         memory_format)
+    return out.requires_grad_() if requires_grad else out
 
 
 def randperm(n: int, *, generator: Generator | None = None, dtype: Any = None, device: Any = None) -> Tensor:

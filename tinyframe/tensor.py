@@ -202,9 +202,9 @@ class Tensor:
         return strides if dim is None else strides[wrap_dim(dim, self.ndim)]
 
     def is_contiguous(self, memory_format: Any = None) -> bool:
-        """Whether the elements lie in memory in row-major (C) order without gaps. (``memory_format`` is
-        accepted: tinyframe has the one layout, which stands for every format, as in ``contiguous``.)"""
-        return bool(self._data.flags.c_contiguous)
+        """Whether the elements lie in memory without gaps in row-major (C) order, or in the order of
+        ``memory_format`` (``channels_last``: ``(N, H, W, C)``)."""
+        return shape_ops.is_contiguous(self._data, memory_format)
 
     @property
     def _version(self) -> int:
@@ -386,12 +386,14 @@ class Tensor:
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
         """Returns the tensor on another device and/or dtype: ``to(device)``, ``to(dtype)``,
         ``to(device, dtype)``, ``to(other)``; ``self`` when nothing changes and ``copy`` is False."""
-        target_device, target_dtype, copy = parse_to_arguments(args, kwargs)
+        target_device, target_dtype, copy, target_format = parse_to_arguments(args, kwargs)
         out = self
         if target_dtype is not None and target_dtype.numpy != self._data.dtype:
             out = conversion.to_dtype(out, target_dtype)
         if target_device is not None and target_device != out.device:
             out = conversion.to_device(out, target_device)
+        if target_format not in (None, memory_format.preserve_format) and not out.is_contiguous(target_format):
+            out = shape_ops.Relayout.apply(out, order=creation.format_order(out._data, target_format))
         if copy and out is self:
             out = self.clone()
         return out
@@ -1142,9 +1144,9 @@ class Tensor:
         return shape_ops.clone(self, memory_format=memory_format)
 
     def contiguous(self, memory_format: Any = None) -> Tensor:
-        """The tensor with its elements in row-major order: ``self`` if they already are, else a copy.
-        (``memory_format`` is accepted; tinyframe has the one layout.)"""
-        return shape_ops.contiguous(self)
+        """The tensor with its elements in row-major order (or in ``memory_format``'s): ``self`` if they
+        already are, else a copy."""
+        return shape_ops.contiguous(self, memory_format)
 
     # ----------------------------------------------------------------- indexing
     def gather(self, dim: builtins.int, index: Tensor) -> Tensor:
@@ -1954,9 +1956,9 @@ class Tensor:
         if self.grad_fn is not None:
             raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support "
                                "the deepcopy protocol at the moment.")
-        out = Tensor._make(self._data.copy(), None, self._requires_grad)
+        out = Tensor._make(self._data.copy(order="K"), None, self._requires_grad)
         if self._grad is not None:
-            out._grad = Tensor._make(self._grad._data.copy())
+            out._grad = Tensor._make(self._grad._data.copy(order="K"))
         memo[id(self)] = out
         return out
 
@@ -1974,12 +1976,12 @@ _NON_LEAF_GRAD_WARNING = (
 
 
 def parse_to_arguments(args: tuple, kwargs: dict) -> tuple:
-    """``(device, dtype, copy)`` from the arguments of ``Tensor.to`` / ``Module.to``."""
+    """``(device, dtype, copy, memory_format)`` from the arguments of ``Tensor.to`` / ``Module.to``."""
     target_device = kwargs.pop("device", None)
     target_dtype = kwargs.pop("dtype", None)
     copy = kwargs.pop("copy", False)
     kwargs.pop("non_blocking", None)
-    kwargs.pop("memory_format", None)  # one layout in tinyframe: any format is already satisfied
+    target_format = kwargs.pop("memory_format", None)
     if kwargs:
         raise TypeError(f"to() got unexpected keyword arguments {sorted(kwargs)}")
     for arg in args:
@@ -1994,7 +1996,7 @@ def parse_to_arguments(args: tuple, kwargs: dict) -> tuple:
         else:
             raise TypeError(f"to() received an invalid argument {arg!r}")
     return (None if target_device is None else as_device(target_device),
-            None if target_dtype is None else dtypes.as_dtype(target_dtype), copy)
+            None if target_dtype is None else dtypes.as_dtype(target_dtype), copy, target_format)
 
 
 # Ops, the engine and the factory functions make their results with this class (see _graph).

@@ -33,9 +33,9 @@ class Parameter(Tensor):
         return (Parameter, (Tensor._make(self._host_array().copy()), self._requires_grad))
 
     def __deepcopy__(self, memo: dict) -> Parameter:
-        copied = Parameter(Tensor._make(self._data.copy()), self._requires_grad)
+        copied = Parameter(Tensor._make(self._data.copy(order="K")), self._requires_grad)
         if self._grad is not None:
-            copied._grad = Tensor._make(self._grad._data.copy())
+            copied._grad = Tensor._make(self._grad._data.copy(order="K"))
         memo[id(self)] = copied
         return copied
 

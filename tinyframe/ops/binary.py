@@ -112,9 +112,10 @@ class _SavedForTheOther(Op):
     kept_for: tuple = (1, 0)
 
     def _record(self, edges: tuple, inputs: tuple, arrays: list, result: Any) -> None:
-        if edges[0][0] is None or edges[1][0] is None:
+        saved = self._saved  # (the forward saved both operands)
+        if saved is not None and (edges[0][0] is None or edges[1][0] is None):
             self._saved = tuple(None if needer is not None and edges[needer][0] is None else value
-                                for value, needer in zip(self._saved, self.kept_for))
+                                for value, needer in zip(saved, self.kept_for))
         super()._record(edges, inputs, arrays, result)
 
 

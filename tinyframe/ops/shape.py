@@ -18,7 +18,7 @@ from .. import _graph, creation, dtypes
 from .._dims import Size, wrap_dim
 from .._graph import MultiOutputOp, Op
 from ..device import storage_of
-from ..memory_format import contiguous_format
+from ..memory_format import contiguous_format, is_channels_last, preserve_format
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -266,19 +266,28 @@ class Unbind(MultiOutputOp):
 
 
 # --------------------------------------------------------------------------- copies
+def copy_in_order(xp: Any, a: Any, order: list | None) -> Any:
+    """A copy of the array ``a`` with its dimensions laid out from the outermost in memory as ``order`` says
+    (None: row-major)."""
+    if order is None:
+        return a.copy()
+    out = xp.empty(tuple(a.shape[d] for d in order), a.dtype).transpose(tuple(np.argsort(order)))
+    out[...] = a
+    return out
+
+
 class Clone(Op):
     @staticmethod
     def forward(ctx: Clone, a: Any, *, order: list | None) -> Any:
-        """A copy with its dimensions laid out from the outermost in memory as ``order`` says (None: row-major)."""
-        if order is None:
-            return a.copy()
-        out = ctx.xp.empty(tuple(a.shape[d] for d in order), a.dtype).transpose(tuple(np.argsort(order)))
-        out[...] = a
-        return out
+        return copy_in_order(ctx.xp, a, order)
 
     @staticmethod
     def backward(ctx: Clone, g: Any) -> Any:
         return g
+
+
+class Relayout(Clone, node_name="ToCopyBackward0"):
+    """``to(memory_format=...)``'s copy into another layout: PyTorch's node for it is its copy's."""
 
 
 class Repeat(Op):
@@ -851,10 +860,9 @@ def unbind(input: Tensor, dim: int = 0) -> tuple:
 # --------------------------------------------------------------------------- copies
 def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
     """A copy with its own storage, in the graph (its gradient is the output's), laid out in memory as
-    ``input`` is (PyTorch's default ``preserve_format``, see ``creation.preserved_order``) or row-major
-    for ``memory_format=contiguous_format``."""
-    order = None if memory_format is contiguous_format else creation.preserved_order(input._data)
-    return Clone.apply(input, order=order)
+    ``input`` is (PyTorch's default ``preserve_format``), or as ``memory_format`` says (see
+    ``creation.format_order``)."""
+    return Clone.apply(input, order=creation.format_order(input._data, memory_format))
 
 
 def ravel(input: Tensor) -> Tensor:
@@ -862,11 +870,22 @@ def ravel(input: Tensor) -> Tensor:
     return view(contiguous(input), -1)
 
 
-def contiguous(input: Tensor) -> Tensor:
-    """``input`` itself when its elements are laid out in row-major order, else a row-major copy."""
-    if input._data.flags.c_contiguous:
+def contiguous(input: Tensor, memory_format: Any = None) -> Tensor:
+    """``input`` itself when its elements are laid out in ``memory_format`` (row-major by default, or
+    ``channels_last`` / ``channels_last_3d``), else a copy so laid out."""
+    if is_contiguous(input._data, memory_format):
         return input
-    return Clone.apply(input, order=None)
+    return Clone.apply(input, order=creation.format_order(input._data, memory_format or contiguous_format))
+
+
+def is_contiguous(data: Any, memory_format: Any = None) -> bool:
+    """Whether the array ``data`` is laid out densely in ``memory_format`` (row-major by default)."""
+    if memory_format in _ROW_MAJOR:
+        return bool(data.flags.c_contiguous)
+    return is_channels_last(data.shape, data.strides, data.itemsize, memory_format)
+
+
+_ROW_MAJOR = (None, contiguous_format, preserve_format)
 
 
 def constant_pad_nd(input: Tensor, pad: Sequence[int], value: Any = 0) -> Tensor:

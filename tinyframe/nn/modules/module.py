@@ -6,10 +6,11 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
-from ... import dtypes, grad_mode
+from ... import creation, dtypes, grad_mode
 from ..._toplevel import typename
 from ...autograd.hooks import RemovableHandle
-from ...device import as_device, check_dtype_on, device_of, move_array
+from ...device import array_module_of, as_device, check_dtype_on, device_of, move_array
+from ...ops import shape as shape_ops
 from ...tensor import Tensor, parse_to_arguments
 from ..parameter import Buffer, Parameter
 from ._backward_hooks import call_with_backward_hooks
@@ -405,19 +406,22 @@ class Module:
     # ----------------------------------------------------------------- devices and dtypes
     def to(self, *args: Any, **kwargs: Any) -> Module:
         """Moves and/or casts parameters and buffers in place: ``to(device)``, ``to(dtype)``,
-        ``to(device, dtype)``. Parameters stay the same objects, so optimizers keep working; only
-        floating parameters and buffers change dtype."""
-        target_device, target_dtype, _ = parse_to_arguments(args, kwargs)
+        ``to(device, dtype)``, ``to(memory_format=...)`` (for those of 4 or 5 dimensions). Parameters stay
+        the same objects, so optimizers keep working; only floating parameters and buffers change dtype."""
+        target_device, target_dtype, _, target_format = parse_to_arguments(args, kwargs)
         if target_dtype is not None and not (target_dtype.is_floating_point or target_dtype.numpy.kind == "c"):
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got desired "
                             f"dtype={target_dtype}")
-        return self._convert(target_device, target_dtype)
+        return self._convert(target_device, target_dtype, target_format)
 
-    def _convert(self, target_device: Any, target_dtype: dtypes.dtype | None) -> Module:
+    def _convert(self, target_device: Any, target_dtype: dtypes.dtype | None, target_format: Any = None) -> Module:
         def convert(array: Any) -> Any:
             if target_dtype is not None and dtypes.kind(array.dtype) == "f" and array.dtype != target_dtype.numpy:
                 check_dtype_on(target_dtype.numpy, device_of(array))
                 array = array.astype(target_dtype.numpy)
+            if target_format is not None and array.ndim in (4, 5) and not shape_ops.is_contiguous(array, target_format):
+                order = creation.format_order(array, target_format)
+                array = shape_ops.copy_in_order(array_module_of(array), array, order)
             return array if target_device is None else move_array(array, target_device)
 
         for module in self.modules():

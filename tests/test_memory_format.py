@@ -1,0 +1,132 @@
+"""Memory formats (``channels_last``, ``channels_last_3d``) against PyTorch 2.13's recorded strides, nodes and
+errors: a tensor in another format is an array with those strides; values never depend on the layout."""
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+import tinyframe as torch
+from tinyframe import nn
+
+
+def _nchw(device: str, *shape: int) -> torch.Tensor:
+    return torch.arange(float(np.prod(shape)), device=device).reshape(shape)
+
+
+def test_to_channels_last_gives_pytorchs_strides_and_keeps_values(device: str) -> None:
+    x = _nchw(device, 2, 3, 4, 5)
+    y = x.to(memory_format=torch.channels_last)
+    assert y.stride() == (60, 1, 15, 3) and y.tolist() == x.tolist()
+    assert not y.is_contiguous() and y.is_contiguous(memory_format=torch.channels_last)
+    assert not x.is_contiguous(memory_format=torch.channels_last)
+    assert y.to(memory_format=torch.channels_last) is y and y.contiguous(memory_format=torch.channels_last) is y
+    assert x.to(memory_format=torch.contiguous_format) is x and x.to(memory_format=torch.preserve_format) is x
+    assert y.contiguous().stride() == (60, 20, 5, 1) and y.to(memory_format=torch.contiguous_format).is_contiguous()
+    assert y.permute(0, 2, 3, 1).is_contiguous()  # the NHWC view of its memory
+    assert y.to(torch.float64).stride() == (60, 1, 15, 3)  # a cast keeps the layout
+    z = torch.randn(2, 3, 4, 5, 6, device=device).to(memory_format=torch.channels_last_3d)
+    assert z.stride() == (360, 1, 90, 18, 3) and z.is_contiguous(memory_format=torch.channels_last_3d)
+
+
+def test_size_one_dimensions_do_not_count_for_contiguity() -> None:
+    assert torch.randn(2, 1, 4, 5).is_contiguous(memory_format=torch.channels_last)
+    assert torch.randn(2, 3, 1, 1).is_contiguous(memory_format=torch.channels_last)
+    assert not torch.randn(2, 3, 4, 5)[:, :, :, :1].is_contiguous(memory_format=torch.channels_last)
+    assert not torch.randn(3, 4, 5).is_contiguous(memory_format=torch.channels_last)
+
+
+def test_factories_and_clone_take_a_memory_format(device: str) -> None:
+    x = _nchw(device, 2, 3, 4, 5)
+    cl = (60, 1, 15, 3)
+    assert torch.empty(2, 3, 4, 5, memory_format=torch.channels_last, device=device).stride() == cl
+    assert torch.empty((2, 3, 4, 5), memory_format=torch.contiguous_format).stride() == (60, 20, 5, 1)
+    for make in (torch.empty_like, torch.zeros_like, torch.ones_like, torch.rand_like, torch.randn_like):
+        assert make(x, memory_format=torch.channels_last).stride() == cl, make
+    assert torch.full_like(x, 2, memory_format=torch.channels_last).stride() == cl
+    assert torch.randint_like(x, 5, memory_format=torch.channels_last).stride() == cl
+    assert torch.empty_like(x.to(memory_format=torch.channels_last)).stride() == cl  # preserve_format
+    assert x.clone(memory_format=torch.channels_last).stride() == cl
+    assert torch.rand_like(x, requires_grad=True).requires_grad
+    generator = torch.Generator(device=device).manual_seed(3)
+    first = torch.rand_like(x, generator=generator)
+    assert torch.equal(first, torch.rand_like(x, generator=torch.Generator(device=device).manual_seed(3)))
+
+
+@pytest.mark.parametrize("expression, message", [
+    ("x[0].to(memory_format=torch.channels_last)", "required rank 4 tensor to use channels_last format"),
+    ("x[0].contiguous(memory_format=torch.channels_last)", "required rank 4 tensor to use channels_last format"),
+    ("x[0].clone(memory_format=torch.channels_last)", "required rank 4 tensor to use channels_last format"),
+    ("torch.empty(2, 3, memory_format=torch.channels_last_3d)",
+     "required rank 5 tensor to use channels_last_3d format"),
+    ("x.to(memory_format=torch.channels_last_3d)", "required rank 5 tensor to use channels_last_3d format"),
+    ("torch.empty(2, 3, 4, 5, memory_format=torch.preserve_format)", "unsupported memory format Preserve"),
+    ("nn.Conv3d(2, 4, 3).to(memory_format=torch.channels_last)", "required rank 4 tensor to use channels_last format"),
+])
+def test_a_format_of_another_rank_is_pytorchs_error(expression: str, message: str) -> None:
+    with pytest.raises(RuntimeError, match=message):
+        eval(expression, {"torch": torch, "nn": nn, "x": torch.randn(2, 3, 4, 5)})
+
+
+def test_nodes_and_gradients_through_a_change_of_format() -> None:
+    x = torch.arange(24.0).reshape(1, 2, 3, 4).requires_grad_()
+    y = x.to(memory_format=torch.channels_last)
+    assert type(y.grad_fn).__name__ == "ToCopyBackward0"
+    assert type(x.contiguous(memory_format=torch.channels_last).grad_fn).__name__ == "CloneBackward0"
+    assert type(x.clone(memory_format=torch.channels_last).grad_fn).__name__ == "CloneBackward0"
+    (y * torch.arange(24.0).reshape(1, 2, 3, 4)).sum().backward()
+    assert x.grad.tolist() == torch.arange(24.0).reshape(1, 2, 3, 4).tolist()
+
+
+def test_ops_on_a_channels_last_tensor() -> None:
+    x = torch.randn(2, 3, 4, 5).to(memory_format=torch.channels_last)
+    assert nn.functional.relu(x).stride() == (60, 1, 15, 3)  # elementwise ops keep the layout
+    assert x.sum(1).stride() == (20, 5, 1) and x.flatten(1).stride() == (60, 1)
+    assert x.reshape(2, -1).stride() == (60, 1)
+    with pytest.raises(RuntimeError, match="view size is not compatible with input tensor's size and stride"):
+        x.view(2, -1)
+    assert x.numpy().strides == (240, 4, 60, 12)
+    conv = nn.Conv2d(3, 4, 3, padding=1)
+    expected = conv(x.contiguous())
+    assert torch.allclose(conv(x), expected)
+
+
+def test_module_to_memory_format_changes_four_dimensional_parameters_in_place() -> None:
+    conv, linear = nn.Conv2d(2, 4, 3), nn.Linear(2, 2)
+    weight, values = conv.weight, conv.weight.tolist()
+    assert conv.to(memory_format=torch.channels_last) is conv
+    assert conv.weight is weight and weight.is_leaf and weight.stride() == (18, 1, 6, 2)
+    assert weight.tolist() == values and conv.bias.stride() == (1,)
+    assert linear.to(memory_format=torch.channels_last).weight.stride() == (2, 1)
+    assert nn.BatchNorm2d(3).to(memory_format=torch.channels_last).weight.stride() == (1,)
+    assert copy.deepcopy(conv).weight.stride() == (18, 1, 6, 2)  # a copy keeps the layout
+
+
+def test_convert_conv_weight_memory_format_lays_out_convolution_weights() -> None:
+    model = nn.Sequential(nn.Conv2d(2, 3, 3), nn.ConvTranspose2d(3, 2, 2), nn.Linear(2, 2))
+    weight = model[0].weight
+    assert nn.utils.convert_conv2d_weight_memory_format(model, torch.channels_last) is model
+    assert model[0].weight is weight and weight.stride() == (18, 1, 6, 2)
+    assert model[1].weight.stride() == (8, 1, 4, 2) and model[2].weight.stride() == (2, 1)
+    conv3d = nn.Conv3d(2, 3, 3)
+    nn.utils.convert_conv3d_weight_memory_format(conv3d, torch.channels_last_3d)
+    assert conv3d.weight.stride() == (54, 1, 18, 6, 2)
+
+
+def test_a_channels_last_model_trains_as_the_contiguous_one() -> None:
+    def model() -> nn.Module:
+        torch.manual_seed(0)
+        return nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2),
+                             nn.Conv2d(4, 2, 1), nn.Flatten(), nn.Linear(8, 2))
+
+    x = torch.randn(2, 3, 4, 4, generator=torch.Generator().manual_seed(1))
+    plain, channels_last = model(), model().to(memory_format=torch.channels_last)
+    losses = []
+    for net, inputs in ((plain, x), (channels_last, x.to(memory_format=torch.channels_last))):
+        loss = net(inputs).square().sum()
+        loss.backward()
+        losses.append(loss.item())
+    assert losses[0] == pytest.approx(losses[1], rel=1e-6)
+    for a, b in zip(plain.parameters(), channels_last.parameters()):
+        assert torch.allclose(a.grad, b.grad, atol=1e-6) and a.grad.shape == b.grad.shape
