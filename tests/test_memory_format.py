@@ -130,3 +130,17 @@ def test_a_channels_last_model_trains_as_the_contiguous_one() -> None:
     assert losses[0] == pytest.approx(losses[1], rel=1e-6)
     for a, b in zip(plain.parameters(), channels_last.parameters()):
         assert torch.allclose(a.grad, b.grad, atol=1e-6) and a.grad.shape == b.grad.shape
+
+
+def test_a_convolution_gives_the_layout_its_operands_suggest() -> None:
+    # PyTorch 2.13: channels last out where the input or the weight is channels last
+    x = torch.randn(2, 3, 5, 5)
+    conv, transposed = nn.Conv2d(3, 4, 3, padding=1), nn.ConvTranspose2d(3, 4, 2, stride=2)
+    channels_last = x.to(memory_format=torch.channels_last)
+    assert conv(x).stride() == (100, 25, 5, 1) and conv(channels_last).stride() == (100, 1, 20, 4)
+    assert transposed(channels_last).stride() == (400, 1, 40, 4)
+    conv.to(memory_format=torch.channels_last)
+    transposed.to(memory_format=torch.channels_last)
+    assert conv(x).stride() == (100, 1, 20, 4) and transposed(x).stride() == (400, 1, 40, 4)
+    assert conv(x[0]).stride() == (1, 20, 4)
+    assert torch.allclose(conv(x), conv(channels_last))

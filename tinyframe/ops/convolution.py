@@ -31,6 +31,7 @@ import numpy as np
 from .. import _autocast, _graph, dtypes
 from .._graph import Op
 from ..dtypes import cpp_type_name
+from ..memory_format import channels_last, channels_last_order, is_channels_last
 from ..threads import known_num_threads
 from . import shape
 from ._composite import composed_op
@@ -249,6 +250,19 @@ def col2im(xp: Any, columns: Any, geo: _Geometry) -> Any:
     return xp.ascontiguousarray(canvas[:, :, top:top + h, left:left + wd].transpose(1, 0, 2, 3))
 
 
+def _laid_out_as_operands(xp: Any, y: Any, x: Any, w: Any) -> Any:
+    """The output ``y (N, C, H, W)`` laid out channels last where the input or the weight is (PyTorch's
+    convolutions give the memory format their operands suggest: ``model.to(memory_format=channels_last)``
+    makes every convolution's output channels last), else as it is."""
+    if y.ndim == 4 and (_is_channels_last(x) or _is_channels_last(w)):
+        return shape.copy_in_order(xp, y, channels_last_order(channels_last, 4))
+    return y
+
+
+def _is_channels_last(a: Any) -> bool:
+    return a.ndim == 4 and not a.flags.c_contiguous and is_channels_last(a.shape, a.strides, a.itemsize, channels_last)
+
+
 # ------------------------------------------------------------------ ops
 
 class Convolution(Op, node_name="ConvolutionBackward0"):
@@ -258,7 +272,8 @@ class Convolution(Op, node_name="ConvolutionBackward0"):
     def forward(ctx: Convolution, x: Any, w: Any, b: Any = None, *, geometry: _Geometry) -> Any:
         ctx.save_for_backward(x, w)
         ctx.geometry = geometry
-        return geometry.drop(_convolve(ctx.xp, geometry.lift(x), geometry.lift_weight(w), geometry, b))
+        y = _convolve(ctx.xp, geometry.lift(x), geometry.lift_weight(w), geometry, b)
+        return geometry.drop(_laid_out_as_operands(ctx.xp, y, x, w))
 
     @staticmethod
     def backward(ctx: Convolution, g: Any) -> tuple:
@@ -282,7 +297,7 @@ class ConvolutionTranspose(Op, node_name="ConvolutionBackward0"):
         y = _input_grad(xp, geometry.lift(x), geometry.lift_weight(w), geometry)
         if b is not None:
             y += b.reshape(-1, 1, 1)
-        return geometry.drop(y)
+        return geometry.drop(_laid_out_as_operands(xp, y, x, w))
 
     @staticmethod
     def backward(ctx: ConvolutionTranspose, g: Any) -> tuple:
