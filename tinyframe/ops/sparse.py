@@ -1,0 +1,551 @@
+"""Sparse COO tensors (PyTorch's ``torch.sparse_coo`` layout): the array they hold, and their ops.
+
+A sparse tensor is a Tensor whose ``_data`` is a ``COO``: an ``(sparse_dim, nnz)`` int64 index array, a
+``(nnz, *dense_shape)`` value array (NumPy or CuPy) and the shape, as PyTorch's SparseTensorImpl holds them.
+The engine carries a sparse gradient as a ``COO`` too, so a sparse leaf gets a sparse ``.grad``.
+
+Dense ops reach sparse tensors through the dispatch in ``_graph.Op.apply``: a ``COO`` raises
+``_graph.SparseInput`` when a dense forward computes on it, or the op meets a sparse and a dense array, and
+the op's kernel registered here in ``_graph.SPARSE_KERNELS`` runs instead (``mm``, ``t``, ``add``, ...), or
+PyTorch's NotImplementedError. The few array operations a ``COO`` supports itself (scaling by a number,
+adding, ``astype``) are those gradient accumulation and the optimizers use; they keep dense ops such as
+``s * 2`` and ``s + s`` working with their own backward, as PyTorch's MulBackward0 and AddBackward0 do.
+
+Loaded on first use (``ops.LAZY_FAMILIES``): ``import tinyframe`` does not pay for it.
+"""
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .. import _graph, dtypes
+from .._graph import Op, SparseInput
+from ..device import add_at, array_module_of, device, device_of, move_array
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
+
+__all__ = ["COO", "sparse_coo_tensor", "to_sparse", "to_dense", "coalesce", "sparse_mm", "sparse_sum",
+           "sparse_repr", "is_sparse"]
+
+
+class COO:
+    """The storage of a sparse COO tensor: ``indices (sparse_dim, nnz)``, ``values (nnz, *dense_shape)``,
+    ``shape``, and whether the indices are known sorted and unique (``coalesced``)."""
+
+    layout = "sparse_coo"  # what ``_graph`` and ``Tensor.is_sparse`` recognise
+    array_module: Any = np  # ``device.array_module_of``: CuPy for CuPy values (set per instance)
+    base = None  # no array owns its memory (the engine's ``claim`` asks)
+    __array_priority__ = 1000  # NumPy and CuPy arrays defer their operators to it
+
+    def __init__(self, indices: Any, values: Any, shape: tuple, coalesced: bool) -> None:
+        self.indices, self.values, self.shape, self.coalesced = indices, values, tuple(shape), coalesced
+        xp = array_module_of(values)
+        if xp is not np:
+            self.array_module = xp
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def dtype(self) -> Any:
+        return self.values.dtype
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def itemsize(self) -> int:
+        return int(self.values.itemsize)
+
+    @property
+    def nnz(self) -> int:
+        return int(self.indices.shape[1])
+
+    @property
+    def sparse_dim(self) -> int:
+        return int(self.indices.shape[0])
+
+    def copy(self) -> COO:
+        return COO(self.indices.copy(), self.values.copy(), self.shape, self.coalesced)
+
+    def astype(self, dtype: Any) -> COO:
+        return COO(self.indices, self.values.astype(dtype), self.shape, self.coalesced)
+
+    def with_values(self, values: Any) -> COO:
+        """The same indices with other values (PyTorch's ``sparse_mask`` result, a scaled tensor)."""
+        return COO(self.indices, values, self.shape, self.coalesced)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):  # protocols (copy, pickle) ask with getattr and a default
+            raise AttributeError(name)
+        raise SparseInput(name)  # a dense computation asked for an array method
+
+    def __array__(self, *args: Any, **kwargs: Any) -> Any:
+        raise SparseInput("__array__")
+
+    def __array_function__(self, *args: Any, **kwargs: Any) -> Any:
+        raise SparseInput("__array_function__")
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        if method == "__call__":
+            if ufunc in (np.add, np.subtract) and len(inputs) == 2:
+                return _added(inputs[0], inputs[1], ufunc is np.subtract, kwargs.get("out"))
+            scale = _scale_of(ufunc, inputs)
+            if scale is not None and not kwargs:
+                sparse, factor = scale
+                return sparse.with_values(ufunc(*(sparse.values if v is sparse else v for v in inputs)))
+        raise SparseInput(ufunc.__name__)
+
+    def __add__(self, other: Any) -> Any:
+        return np.add(self, other)
+
+    def __radd__(self, other: Any) -> Any:
+        return np.add(other, self)
+
+    def __iadd__(self, other: Any) -> Any:
+        if isinstance(other, COO):  # a sparse ``.grad`` accumulating another, in place as PyTorch's
+            total = _added(self, other, False, None)
+            self.indices, self.values, self.coalesced = total.indices, total.values, total.coalesced
+            return self
+        return np.add(self, other)
+
+    def __sub__(self, other: Any) -> Any:
+        return np.subtract(self, other)
+
+    def __rsub__(self, other: Any) -> Any:
+        return np.subtract(other, self)
+
+    def __mul__(self, other: Any) -> Any:
+        return np.multiply(self, other)
+
+    def __rmul__(self, other: Any) -> Any:
+        return np.multiply(other, self)
+
+    def __truediv__(self, other: Any) -> Any:
+        return np.true_divide(self, other)
+
+    def __neg__(self) -> Any:
+        return np.negative(self)
+
+
+def _scale_of(ufunc: Any, inputs: tuple) -> tuple | None:
+    """``(sparse, number)`` for a ufunc that scales a sparse array's values (``s * 2``, ``s / 2``, ``-s``)."""
+    if ufunc is np.negative and len(inputs) == 1:
+        return inputs[0], -1
+    if ufunc not in (np.multiply, np.true_divide) or len(inputs) != 2:
+        return None
+    sparse, other = inputs if isinstance(inputs[0], COO) else inputs[::-1]
+    if ufunc is np.true_divide and sparse is not inputs[0]:
+        return None
+    if isinstance(other, COO) or getattr(other, "ndim", 0) != 0:
+        return None
+    return sparse, other
+
+
+def _concatenated(a: COO, b: COO) -> tuple:
+    xp = a.array_module
+    return xp.concatenate([a.indices, b.indices], axis=1), xp.concatenate([a.values, b.values.astype(a.dtype)])
+
+
+def _added(x: Any, y: Any, subtract: bool, out: Any) -> Any:
+    """``x + y`` or ``x - y`` where one or both are sparse: sparse for two sparse arrays (their entries
+    concatenated, uncoalesced), else dense; into ``out`` (a dense ``+=``, as gradients accumulate)."""
+    if isinstance(x, COO) and isinstance(y, COO):
+        if x.shape != y.shape:
+            raise RuntimeError(f"add: expected sizes of 'self' and 'other' to match, but {list(x.shape)} != "
+                               f"{list(y.shape)}")
+        # PyTorch's sum has the entries of both, repeated indices summed (not marked coalesced unless both were)
+        summed = coalesced(COO(*_concatenated(x, -y if subtract else y), x.shape, False))
+        return COO(summed.indices, summed.values, x.shape, x.coalesced and y.coalesced)
+    if out is not None:
+        (target,) = out
+        if target is not x or not isinstance(y, COO):
+            raise SparseInput("add")
+    elif isinstance(y, COO):
+        target = x.copy()
+    else:  # PyTorch adds a sparse tensor into a dense one only
+        raise RuntimeError("add(sparse, dense) is not supported. Use add(dense, sparse) instead.")
+    add_at(target, tuple(y.indices), -y.values if subtract else y.values)
+    return target
+
+
+# ----------------------------------------------------------------- index arithmetic
+
+def _keys(indices: Any, shape: tuple) -> Any:
+    """Each entry's position in the row-major order of the sparse dimensions (one int64 per entry)."""
+    xp = array_module_of(indices)
+    keys = xp.zeros(indices.shape[1], dtype=np.int64)
+    for row, size in zip(indices, shape):
+        keys = keys * size + row
+    return keys
+
+
+def coalesced(a: COO) -> COO:
+    """``a`` with its indices sorted and unique, the values of repeated indices summed."""
+    if a.coalesced:
+        return a
+    xp = a.array_module
+    sparse_shape = a.shape[:a.sparse_dim]
+    keys, inverse = xp.unique(_keys(a.indices, sparse_shape), return_inverse=True)
+    values = xp.zeros((len(keys), *a.values.shape[1:]), dtype=a.dtype)
+    add_at(values, inverse.reshape(-1), a.values)
+    indices = xp.stack(xp.unravel_index(keys, sparse_shape)).astype(np.int64).reshape(a.sparse_dim, -1)
+    return COO(indices, values, a.shape, True)
+
+
+def dense_of(a: COO) -> Any:
+    out = a.array_module.zeros(a.shape, dtype=a.dtype)
+    add_at(out, tuple(a.indices), a.values)
+    return out
+
+
+def values_at(g: Any, indices: Any, shape: tuple) -> Any:
+    """The values of the gradient ``g`` (dense or sparse) at each of ``indices`` (PyTorch's ``sparse_mask``):
+    what a sparse tensor's values get from the gradient of the tensor."""
+    if not isinstance(g, COO):
+        return g[tuple(indices)]
+    xp = array_module_of(indices)
+    g = coalesced(g)
+    found_keys, keys = _keys(g.indices, shape), _keys(indices, shape)
+    position = xp.minimum(xp.searchsorted(found_keys, keys), max(g.nnz - 1, 0))
+    if not g.nnz:
+        return xp.zeros((len(keys), *g.values.shape[1:]), dtype=g.dtype)
+    found = (found_keys[position] == keys).reshape(-1, *(1,) * (g.values.ndim - 1))
+    return xp.where(found, g.values[position], 0).astype(g.dtype)
+
+
+# ----------------------------------------------------------------- ops
+
+class SparseCooTensorWithDimsAndTensors(Op):
+    """A sparse tensor made of given indices and values; the values' gradient is the gradient's values
+    at those indices."""
+
+    @staticmethod
+    def forward(ctx: SparseCooTensorWithDimsAndTensors, values: Any, *, indices: Any, shape: tuple,
+                coalesced: bool) -> Any:
+        ctx.indices, ctx.sparse_shape = indices, shape[:indices.shape[0]]
+        return COO(indices, values, shape, coalesced)
+
+    @staticmethod
+    def backward(ctx: SparseCooTensorWithDimsAndTensors, g: Any) -> Any:
+        return values_at(g, ctx.indices, ctx.sparse_shape)
+
+
+class ToDense(Op):
+    @staticmethod
+    def forward(ctx: ToDense, a: COO) -> Any:
+        ctx.mask = a
+        return dense_of(a)
+
+    @staticmethod
+    def backward(ctx: ToDense, g: Any) -> Any:
+        # PyTorch's ``sparse_mask``: the entries of the input coalesced (its order), not marked coalesced
+        mask = coalesced(ctx.mask)
+        return COO(mask.indices, values_at(g, mask.indices, mask.shape[:mask.sparse_dim]), mask.shape, False)
+
+
+class ToSparse(Op, node_name="ToSparseBackward1"):
+    @staticmethod
+    def forward(ctx: ToSparse, a: Any) -> Any:
+        xp = ctx.xp
+        indices = xp.stack(xp.nonzero(a)).astype(np.int64).reshape(a.ndim, -1)
+        return COO(indices, a[tuple(indices)], a.shape, True)
+
+    @staticmethod
+    def backward(ctx: ToSparse, g: Any) -> Any:
+        return dense_of(g) if isinstance(g, COO) else g
+
+
+class Coalesce(Op):
+    @staticmethod
+    def forward(ctx: Coalesce, a: COO) -> Any:
+        return coalesced(a)
+
+    @staticmethod
+    def backward(ctx: Coalesce, g: Any) -> Any:
+        return g
+
+
+class SparseAddmm(Op):
+    """``sparse @ dense`` for a 2-D sparse matrix: the dense operand's gradient is ``sparse^T @ g``, the
+    sparse one's the gradient's values at its entries only (sparse, as PyTorch's)."""
+
+    mixes_layouts = True
+    saved_inputs = ("mat1", "mat2")
+
+    @staticmethod
+    def forward(ctx: SparseAddmm, a: COO, x: Any) -> Any:
+        ctx.save_for_backward(a, x)
+        rows, cols = a.indices
+        out = a.array_module.zeros((a.shape[0], *x.shape[1:]), dtype=np.result_type(a.dtype, x.dtype))
+        add_at(out, rows, a.values.reshape(-1, 1) * x[cols])
+        return out
+
+    @staticmethod
+    def backward(ctx: SparseAddmm, g: Any) -> tuple:
+        a, x = ctx.saved_tensors
+        rows, cols = a.indices
+        needs_a, needs_x = ctx.needs_input_grad
+        grad_a = a.with_values((g[rows] * x[cols]).sum(axis=1)) if needs_a else None  # (at the entries only)
+        grad_x = None
+        if needs_x:
+            grad_x = a.array_module.zeros(x.shape, dtype=g.dtype)
+            add_at(grad_x, cols, a.values.reshape(-1, 1) * g[rows])
+        return grad_a, grad_x
+
+
+class SparseMm(SparseAddmm, node_name="MmBackward0"):
+    """``torch.mm``, ``matmul`` and ``@`` of a sparse and a dense matrix, which PyTorch records as mm: the
+    sparse operand's gradient is then dense, ``g @ dense^T``, as PyTorch's."""
+
+    @staticmethod
+    def backward(ctx: SparseAddmm, g: Any) -> tuple:
+        grad_a, grad_x = SparseAddmm.backward(ctx, g) if ctx.needs_input_grad[1] else (None, None)
+        if ctx.needs_input_grad[0]:
+            _, x = ctx.saved_tensors
+            grad_a = g @ x.T
+        return grad_a, grad_x
+
+
+class SparseTranspose(Op, node_name="TransposeBackward0"):
+    @staticmethod
+    def forward(ctx: SparseTranspose, a: COO, *, dim0: int, dim1: int) -> Any:
+        ctx.dims = dim0, dim1
+        return _transposed(a, dim0, dim1)
+
+    @staticmethod
+    def backward(ctx: SparseTranspose, g: Any) -> Any:
+        return _transposed(g, *ctx.dims) if isinstance(g, COO) else g.swapaxes(*ctx.dims)
+
+
+class SparseMatrixTranspose(SparseTranspose, node_name="TBackward0"):
+    pass
+
+
+def _transposed(a: COO, dim0: int, dim1: int) -> COO:
+    if max(dim0, dim1) >= a.sparse_dim:
+        raise RuntimeError("transpose: transposing a dense dimension of a sparse tensor is not supported")
+    order = list(range(a.ndim))
+    order[dim0], order[dim1] = dim1, dim0
+    return COO(a.indices[order[:a.sparse_dim]], a.values, tuple(a.shape[i] for i in order),
+               a.coalesced and dim0 == dim1)
+
+
+class SparseSum(Op, node_name="SumBackward0"):
+    """The sum of all elements: a dense 0-dim tensor."""
+
+    @staticmethod
+    def forward(ctx: SparseSum, a: COO) -> Any:
+        ctx.mask = a
+        return a.values.sum()
+
+    @staticmethod
+    def backward(ctx: SparseSum, g: Any) -> Any:
+        mask = ctx.mask
+        return mask.with_values(mask.array_module.broadcast_to(g, mask.values.shape).copy())
+
+
+class SparseSumDims(Op, node_name="SparseSumBackward0"):
+    """The sum over some sparse dimensions: sparse over the other ones (coalesced)."""
+
+    @staticmethod
+    def forward(ctx: SparseSumDims, a: COO, *, dims: tuple) -> Any:
+        kept = [d for d in range(a.sparse_dim) if d not in dims]
+        ctx.mask, ctx.kept = a, kept
+        shape = tuple(n for d, n in enumerate(a.shape) if d not in dims)
+        return coalesced(COO(a.indices[kept], a.values, shape, False))
+
+    @staticmethod
+    def backward(ctx: SparseSumDims, g: Any) -> Any:
+        mask, kept = ctx.mask, ctx.kept
+        reduced_shape = tuple(mask.shape[d] for d in kept)
+        return mask.with_values(values_at(g, mask.indices[kept], reduced_shape))
+
+
+class SparseToDevice(Op, node_name="ToCopyBackward0"):
+    widens_bfloat16 = False
+
+    @staticmethod
+    def forward(ctx: SparseToDevice, a: COO, *, target: device) -> Any:
+        ctx.source = device_of(a)
+        return COO(move_array(a.indices, target), move_array(a.values, target), a.shape, a.coalesced)
+
+    @staticmethod
+    def backward(ctx: SparseToDevice, g: Any) -> Any:
+        if isinstance(g, COO):
+            return COO(move_array(g.indices, ctx.source), move_array(g.values, ctx.source), g.shape, g.coalesced)
+        return move_array(g, ctx.source)
+
+
+# ----------------------------------------------------------------- functions
+
+def is_sparse(t: Any) -> bool:
+    return isinstance(t, _graph.Tensor) and isinstance(t._data, COO)
+
+
+def _require_sparse(t: Tensor, name: str) -> COO:
+    if not is_sparse(t):
+        raise RuntimeError(f"{name} expected sparse coordinate tensor layout but got Strided")
+    return t._data
+
+
+def sparse_coo_tensor(indices: Any, values: Any, size: Any = None, *, dtype: Any = None, device: Any = None,
+                      requires_grad: bool = False, check_invariants: bool | None = None,
+                      is_coalesced: bool | None = None) -> Tensor:
+    """A sparse COO tensor with ``values`` at ``indices`` (``(sparse_dim, nnz)`` integers); ``size`` defaults
+    to the smallest that holds every index. Values that require grad get ``SparseCooTensorWithDimsAndTensors``
+    as the result's ``grad_fn``; ``requires_grad=True`` makes a sparse leaf, whose ``.grad`` is sparse."""
+    from .. import creation
+    index_tensor = indices if isinstance(indices, _graph.Tensor) else creation.tensor(indices, device=device)
+    value_tensor = values if isinstance(values, _graph.Tensor) else creation.tensor(values, dtype=dtype, device=device)
+    if dtype is not None and value_tensor.dtype is not dtype:
+        value_tensor = value_tensor.to(dtype)
+    if device is not None:
+        index_tensor, value_tensor = index_tensor.to(device), value_tensor.to(device)
+    index_array = index_tensor._data
+    if index_array.dtype.kind not in "iu":
+        raise RuntimeError(f"indices must be an int64 tensor")
+    if index_array.ndim != 2:
+        raise RuntimeError(f"indices must be sparse_dim x nnz, but got: {list(index_array.shape)}")
+    sparse_dim, nnz = index_array.shape
+    if value_tensor.ndim == 0 or value_tensor.shape[0] != nnz:
+        raise RuntimeError(f"indices and values must have same nnz, but got nnz from indices: {nnz}, nnz from "
+                           f"values: {value_tensor.shape[0] if value_tensor.ndim else 0}")
+    dense_shape = tuple(value_tensor.shape[1:])
+    if size is None:
+        xp = array_module_of(index_array)
+        size = (*(int(n) + 1 for n in (xp.max(index_array, axis=1) if nnz else [-1] * sparse_dim)), *dense_shape)
+    size = tuple(int(n) for n in size)
+    if len(size) != sparse_dim + len(dense_shape):
+        raise RuntimeError(f"'len(size) == sparse_dim + dense_dim' is not satisfied: len(size) = {len(size)}, "
+                           f"sparse_dim = {sparse_dim}, dense_dim = {len(dense_shape)}")
+    out = SparseCooTensorWithDimsAndTensors.apply(value_tensor, indices=index_array.astype(np.int64), shape=size,
+                                                  coalesced=bool(is_coalesced) or nnz <= 1)
+    if requires_grad:
+        out.requires_grad_(True)
+    return out
+
+
+def to_sparse(input: Tensor, sparse_dim: int | None = None) -> Tensor:
+    """The nonzero elements of a dense tensor as a coalesced sparse COO tensor."""
+    if is_sparse(input):
+        if sparse_dim is not None and sparse_dim != input._data.sparse_dim:
+            raise RuntimeError("to_sparse: conversion to a different sparse_dim is not supported")
+        return input
+    if sparse_dim is not None and sparse_dim != input.ndim:
+        raise NotImplementedError("to_sparse: tinyframe makes sparse tensors of sparse_dim == ndim only")
+    return ToSparse.apply(input)
+
+
+def to_dense(input: Tensor) -> Tensor:
+    """The dense tensor of a sparse one (repeated indices summed); a dense tensor as it is."""
+    return ToDense.apply(input) if is_sparse(input) else input
+
+
+def coalesce(input: Tensor) -> Tensor:
+    """The sparse tensor with sorted unique indices, the values of repeated ones summed."""
+    a = _require_sparse(input, "coalesce")
+    return input if a.coalesced else Coalesce.apply(input)
+
+
+def sparse_mm(sparse: Tensor, dense: Tensor, node: type[SparseAddmm] = SparseAddmm) -> Tensor:
+    """``sparse @ dense`` for a 2-D sparse and a dense matrix (``torch.sparse.mm``)."""
+    if not is_sparse(sparse):
+        if is_sparse(dense):
+            raise NotImplementedError("mm of a dense and a sparse matrix: tinyframe computes sparse @ dense only")
+        raise RuntimeError("sparse.mm: expected a sparse first argument")
+    a, x = sparse._data, dense._data
+    if a.ndim != 2 or a.sparse_dim != 2:
+        raise RuntimeError(f"addmm: matrices expected, got {a.ndim}D tensor")
+    if x.ndim != 2:
+        raise RuntimeError(f"addmm: matrices expected, got {x.ndim}D tensor")
+    if x.shape[0] != a.shape[1]:
+        raise RuntimeError(f"addmm: Argument #3 (dense): Expected dim 0 size {a.shape[1]}, got {x.shape[0]}")
+    if type(a.values) is not type(x):
+        _graph._raise_device_mismatch((sparse, dense))
+    return node.apply(sparse, dense)
+
+
+def sparse_sum(input: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
+    """The sum of all elements (a dense 0-dim tensor), or over the sparse dimensions ``dim`` (sparse over the
+    others; dense where every sparse dimension is summed)."""
+    a = _require_sparse(input, "sparse.sum")
+    if dtype is not None:
+        input = input.to(dtype)
+    if dim is None:
+        return SparseSum.apply(input)
+    dims = tuple(sorted(d % a.ndim for d in ((dim,) if isinstance(dim, int) else dim)))
+    if any(d >= a.sparse_dim for d in dims):
+        raise NotImplementedError("sparse.sum over a dense dimension is not supported by tinyframe")
+    out = SparseSumDims.apply(input, dims=dims)
+    return to_dense(out) if len(dims) == a.sparse_dim else out
+
+
+def sparse_repr(t: Tensor) -> str:
+    """PyTorch's ``repr`` of a sparse tensor: its indices, values, size, nnz and layout."""
+    from .._tensor_str import _add_suffixes, _contents_and_size
+    from ..memory_format import sparse_coo
+    from ..dtypes import bool_, get_default_dtype, int64
+    a, prefix = t._data, "tensor("
+    indent = len(prefix)
+    parts = []
+    for name, array, dtype in (("indices", a.indices, int64), ("values", a.values, t.dtype)):
+        host = array if isinstance(array, np.ndarray) else array.get()
+        contents, _ = _contents_and_size(host, dtype, indent + len(name) + len("=tensor("))
+        if host.size == 0:
+            contents += f", size={host.shape}"
+        parts.append(f"{name}=tensor({contents})")
+    suffixes = [f"size={a.shape}", f"nnz={a.nnz}"]
+    if t.device.type != "cpu":
+        suffixes.insert(0, f"device='{t.device}'")
+    if t.dtype not in (get_default_dtype(), int64, bool_):
+        suffixes.append(f"dtype={t.dtype}")
+    suffixes.append(f"layout={sparse_coo}")
+    if t.grad_fn is not None:
+        suffixes.append(f"grad_fn=<{type(t.grad_fn).__name__}>")
+    elif t.requires_grad:
+        suffixes.append("requires_grad=True")
+    text = prefix + f",\n{' ' * indent}".join(parts) + f",\n{' ' * indent}{suffixes[0]}"
+    return _add_suffixes(text, suffixes[1:], indent)
+
+
+# ----------------------------------------------------------------- kernels of dense ops
+
+def _mm_kernel(input: Tensor, mat2: Tensor) -> Tensor:
+    return sparse_mm(input, mat2, SparseMm)
+
+
+def _add_kernel(input: Any, other: Any, alpha: Any = 1) -> Tensor:
+    if not is_sparse(input):  # dense + sparse: a dense sum, the sparse operand's gradient sparse
+        from . import binary
+        return binary.Add.apply(input, ToDense.apply(other), alpha)
+    raise RuntimeError("add(sparse, dense) is not supported. Use add(dense, sparse) instead.")
+
+
+def _to_device_kernel(input: Tensor, *, target: device) -> Tensor:
+    return SparseToDevice.apply(input, target=target)
+
+
+def _sum_kernel(input: Tensor, *, axes: tuple | None, keepdim: bool, dtype: Any) -> Tensor:
+    if axes is not None or keepdim:
+        raise NotImplementedError("sum of a sparse tensor over dimensions: use torch.sparse.sum")
+    return sparse_sum(input, None, None if dtype is None else dtypes.from_numpy_dtype(dtype))
+
+
+def _t_kernel(input: Tensor) -> Tensor:
+    return SparseMatrixTranspose.apply(input, dim0=0, dim1=1)
+
+
+_graph.SPARSE_KERNELS.update({
+    "MmBackward0": _mm_kernel,
+    "AddBackward0": _add_kernel,
+    "TBackward0": _t_kernel,
+    "TransposeBackward0": SparseTranspose.apply,
+    "ToCopyBackward0": _to_device_kernel,
+    "SumBackward0": _sum_kernel,
+})
