@@ -22,7 +22,10 @@ import numpy as np
 
 from .. import _graph, dtypes
 from .._graph import Op, SparseInput
+from .._tensor_str import _add_suffixes, _contents_and_size
 from ..device import add_at, array_module_of, device, device_of, move_array
+from ..dtypes import bool_, get_default_dtype, int64
+from ..memory_format import sparse_coo
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -114,6 +117,10 @@ class COO:
             return self
         return np.add(self, other)
 
+    def __imul__(self, other: Any) -> Any:  # a sparse momentum buffer scaled in place (values not shared)
+        self.values = self.values * other
+        return self
+
     def __sub__(self, other: Any) -> Any:
         return np.subtract(self, other)
 
@@ -160,7 +167,8 @@ def _added(x: Any, y: Any, subtract: bool, out: Any) -> Any:
             raise RuntimeError(f"add: expected sizes of 'self' and 'other' to match, but {list(x.shape)} != "
                                f"{list(y.shape)}")
         # PyTorch's sum has the entries of both, repeated indices summed (not marked coalesced unless both were)
-        summed = coalesced(COO(*_concatenated(x, -y if subtract else y), x.shape, False))
+        indices, values = _concatenated(x, -y if subtract else y)
+        summed = coalesced(COO(indices, values, x.shape, False))
         return COO(summed.indices, summed.values, x.shape, x.coalesced and y.coalesced)
     if out is not None:
         (target,) = out
@@ -409,7 +417,7 @@ def sparse_coo_tensor(indices: Any, values: Any, size: Any = None, *, dtype: Any
         index_tensor, value_tensor = index_tensor.to(device), value_tensor.to(device)
     index_array = index_tensor._data
     if index_array.dtype.kind not in "iu":
-        raise RuntimeError(f"indices must be an int64 tensor")
+        raise RuntimeError("indices must be an int64 tensor")
     if index_array.ndim != 2:
         raise RuntimeError(f"indices must be sparse_dim x nnz, but got: {list(index_array.shape)}")
     sparse_dim, nnz = index_array.shape
@@ -488,9 +496,6 @@ def sparse_sum(input: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
 
 def sparse_repr(t: Tensor) -> str:
     """PyTorch's ``repr`` of a sparse tensor: its indices, values, size, nnz and layout."""
-    from .._tensor_str import _add_suffixes, _contents_and_size
-    from ..memory_format import sparse_coo
-    from ..dtypes import bool_, get_default_dtype, int64
     a, prefix = t._data, "tensor("
     indent = len(prefix)
     parts = []
