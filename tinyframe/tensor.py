@@ -1862,10 +1862,8 @@ class Tensor:
         return _graph.wrap(sparse_ops._require_sparse(self, "_values").values)
 
     def values(self) -> Tensor:
-        """A coalesced sparse tensor's values."""
-        if not sparse_ops._require_sparse(self, "values").coalesced:
-            raise RuntimeError("Cannot get values on an uncoalesced tensor, please call .coalesce() first")
-        return self._values()
+        """A coalesced sparse tensor's values (differentiable: ``ValuesBackward0``)."""
+        return sparse_ops.values(self)
 
     def _nnz(self) -> builtins.int:
         """The number of stored entries of a sparse tensor."""

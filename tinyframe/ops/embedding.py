@@ -72,7 +72,7 @@ class _EmbeddingScatter(Op, node_name="EmbeddingDenseBackwardBackward0"):
 
 class SparseEmbedding(Embedding, node_name="EmbeddingBackward0"):
     """The lookup of ``embedding(sparse=True)``: the weight's gradient is sparse, one entry per index looked
-    up but ``padding_idx`` (first-order only: its backward is not recorded)."""
+    up but ``padding_idx``."""
 
     @staticmethod
     def backward(ctx: Embedding, g: Any) -> Any:
@@ -80,11 +80,12 @@ class SparseEmbedding(Embedding, node_name="EmbeddingBackward0"):
         flat = indices.reshape(-1)
         rows = g.reshape(-1, g.shape[-1])
         if ctx.counts is not None:
-            rows = rows / ctx.counts[flat].reshape(-1, 1).astype(rows.dtype)
+            rows = rows / ctx.counts[flat].reshape(-1, 1).astype(g.dtype)
         if ctx.padding_idx is not None:
             kept = flat != ctx.padding_idx
             flat, rows = flat[kept], rows[kept]
-        return sparse_ops.COO(flat.reshape(1, -1).astype("int64"), rows, (ctx.num_weights, g.shape[-1]), False)
+        return sparse_ops.SparseCooTensorWithDimsAndTensors.call(
+            rows, indices=flat.reshape(1, -1).astype("int64"), shape=(ctx.num_weights, g.shape[-1]))
 
 
 def _lookup_scaled(xp: Any, v: Any, indices: Any, padding_idx: int | None, counts: Any) -> Any:

@@ -193,6 +193,14 @@ def _keys(indices: Any, shape: tuple) -> Any:
     return keys
 
 
+def _distinct(indices: Any, shape: tuple) -> Any:
+    """The distinct columns of ``indices``, sorted (the indices of the coalesced tensor)."""
+    xp = array_module_of(indices)
+    sparse_shape = shape[:indices.shape[0]]
+    keys = xp.unique(_keys(indices, sparse_shape))
+    return xp.stack(xp.unravel_index(keys, sparse_shape)).astype(np.int64).reshape(len(sparse_shape), -1)
+
+
 def coalesced(a: COO) -> COO:
     """``a`` with its indices sorted and unique, the values of repeated indices summed."""
     if a.coalesced:
@@ -202,8 +210,7 @@ def coalesced(a: COO) -> COO:
     keys, inverse = xp.unique(_keys(a.indices, sparse_shape), return_inverse=True)
     values = xp.zeros((len(keys), *a.values.shape[1:]), dtype=a.dtype)
     add_at(values, inverse.reshape(-1), a.values)
-    indices = xp.stack(xp.unravel_index(keys, sparse_shape)).astype(np.int64).reshape(a.sparse_dim, -1)
-    return COO(indices, values, a.shape, True)
+    return COO(_distinct(a.indices, a.shape), values, a.shape, True)
 
 
 def dense_of(a: COO) -> Any:
@@ -228,20 +235,50 @@ def values_at(g: Any, indices: Any, shape: tuple) -> Any:
 
 
 # ----------------------------------------------------------------- ops
+# Each backward calls its adjoint ops through ``Op.call``: on arrays in a plain backward pass, recorded on
+# Tensors (sparse ones included) with ``create_graph=True``, so higher-order gradients follow.
+
+def _is_sparse_value(g: Any) -> bool:
+    """Whether a gradient is sparse: a ``COO``, or a sparse Tensor in a recorded backward pass."""
+    return isinstance(g, COO) or (isinstance(g, _graph.Tensor) and isinstance(g._data, COO))
+
 
 class SparseCooTensorWithDimsAndTensors(Op):
-    """A sparse tensor made of given indices and values; the values' gradient is the gradient's values
-    at those indices."""
+    """Values placed at given indices: the sparse tensor (or, for ``dense``, its dense tensor, as the adjoint
+    of ``_Gather`` from a dense array). The values' gradient is the gradient's values at the indices."""
 
     @staticmethod
     def forward(ctx: SparseCooTensorWithDimsAndTensors, values: Any, *, indices: Any, shape: tuple,
-                coalesced: bool) -> Any:
-        ctx.indices, ctx.sparse_shape = indices, shape[:indices.shape[0]]
-        return COO(indices, values, shape, coalesced)
+                coalesced: bool = False, dense: bool = False) -> Any:
+        ctx.indices, ctx.shape = indices, shape
+        out = COO(indices, values, shape, coalesced)
+        return dense_of(out) if dense else out
 
     @staticmethod
     def backward(ctx: SparseCooTensorWithDimsAndTensors, g: Any) -> Any:
-        return values_at(g, ctx.indices, ctx.sparse_shape)
+        return _Gather.call(g, indices=ctx.indices, shape=ctx.shape)
+
+
+class _Gather(Op, node_name="SparseMaskBackward0"):
+    """The values of ``g`` (dense or sparse) at each of ``indices``, zero where a sparse ``g`` has no entry."""
+
+    mixes_layouts = True
+
+    @staticmethod
+    def forward(ctx: _Gather, g: Any, *, indices: Any, shape: tuple) -> Any:
+        ctx.indices, ctx.shape, ctx.dense = indices, shape, not isinstance(g, COO)
+        return values_at(g, indices, shape[:indices.shape[0]])
+
+    @staticmethod
+    def backward(ctx: _Gather, gv: Any) -> Any:
+        return SparseCooTensorWithDimsAndTensors.call(gv, indices=ctx.indices, shape=ctx.shape, dense=ctx.dense)
+
+
+def _masked(g: Any, mask: COO) -> Any:
+    """PyTorch's ``g.sparse_mask(mask)``: ``g``'s values at ``mask``'s entries (coalesced), as a sparse tensor."""
+    mask = coalesced(mask)
+    values = _Gather.call(g, indices=mask.indices, shape=mask.shape)
+    return SparseCooTensorWithDimsAndTensors.call(values, indices=mask.indices, shape=mask.shape)
 
 
 class ToDense(Op):
@@ -252,9 +289,7 @@ class ToDense(Op):
 
     @staticmethod
     def backward(ctx: ToDense, g: Any) -> Any:
-        # PyTorch's ``sparse_mask``: the entries of the input coalesced (its order), not marked coalesced
-        mask = coalesced(ctx.mask)
-        return COO(mask.indices, values_at(g, mask.indices, mask.shape[:mask.sparse_dim]), mask.shape, False)
+        return _masked(g, ctx.mask)
 
 
 class ToSparse(Op, node_name="ToSparseBackward1"):
@@ -266,7 +301,7 @@ class ToSparse(Op, node_name="ToSparseBackward1"):
 
     @staticmethod
     def backward(ctx: ToSparse, g: Any) -> Any:
-        return dense_of(g) if isinstance(g, COO) else g
+        return ToDense.call(g) if _is_sparse_value(g) else g
 
 
 class Coalesce(Op):
@@ -279,9 +314,22 @@ class Coalesce(Op):
         return g
 
 
+class Values(Op):
+    """A coalesced sparse tensor's values; their gradient is sparse, at its indices."""
+
+    @staticmethod
+    def forward(ctx: Values, a: COO) -> Any:
+        ctx.indices, ctx.shape = a.indices, a.shape
+        return a.values
+
+    @staticmethod
+    def backward(ctx: Values, g: Any) -> Any:
+        return SparseCooTensorWithDimsAndTensors.call(g, indices=ctx.indices, shape=ctx.shape, coalesced=True)
+
+
 class SparseAddmm(Op):
     """``sparse @ dense`` for a 2-D sparse matrix: the dense operand's gradient is ``sparse^T @ g``, the
-    sparse one's the gradient's values at its entries only (sparse, as PyTorch's)."""
+    sparse one's the values of ``g @ dense^T`` at its entries only (sparse, as PyTorch's)."""
 
     mixes_layouts = True
     saved_inputs = ("mat1", "mat2")
@@ -289,6 +337,7 @@ class SparseAddmm(Op):
     @staticmethod
     def forward(ctx: SparseAddmm, a: COO, x: Any) -> Any:
         ctx.save_for_backward(a, x)
+        ctx.indices, ctx.shape = a.indices, a.shape
         rows, cols = a.indices
         out = a.array_module.zeros((a.shape[0], *x.shape[1:]), dtype=np.result_type(a.dtype, x.dtype))
         add_at(out, rows, a.values.reshape(-1, 1) * x[cols])
@@ -297,13 +346,13 @@ class SparseAddmm(Op):
     @staticmethod
     def backward(ctx: SparseAddmm, g: Any) -> tuple:
         a, x = ctx.saved_tensors
-        rows, cols = a.indices
         needs_a, needs_x = ctx.needs_input_grad
-        grad_a = a.with_values((g[rows] * x[cols]).sum(axis=1)) if needs_a else None  # (at the entries only)
-        grad_x = None
-        if needs_x:
-            grad_x = a.array_module.zeros(x.shape, dtype=g.dtype)
-            add_at(grad_x, cols, a.values.reshape(-1, 1) * g[rows])
+        grad_a = None
+        if needs_a:  # PyTorch's ``(g @ x^T).sparse_mask(a)``: at a's distinct entries
+            indices = _distinct(ctx.indices, ctx.shape)
+            values = _RowDot.call(g, x, indices=indices)
+            grad_a = SparseCooTensorWithDimsAndTensors.call(values, indices=indices, shape=ctx.shape)
+        grad_x = SparseAddmm.call(SparseTranspose.call(a, dim0=0, dim1=1), g) if needs_x else None
         return grad_a, grad_x
 
 
@@ -320,6 +369,28 @@ class SparseMm(SparseAddmm, node_name="MmBackward0"):
         return grad_a, grad_x
 
 
+class _RowDot(Op, node_name="SparseAddmmBackwardBackward0"):
+    """``(g @ x^T)`` at the entries ``indices`` only: the values of a sparse matrix's gradient in ``s @ x``."""
+
+    saved_inputs = ("grad", "mat2")
+
+    @staticmethod
+    def forward(ctx: _RowDot, g: Any, x: Any, *, indices: Any) -> Any:
+        ctx.save_for_backward(g, x)
+        ctx.indices = indices
+        rows, cols = indices
+        return (g[rows] * x[cols]).sum(axis=1)
+
+    @staticmethod
+    def backward(ctx: _RowDot, gv: Any) -> tuple:
+        g, x = ctx.saved_tensors
+        shape = (g.shape[0], x.shape[0])
+        s = SparseCooTensorWithDimsAndTensors.call(gv, indices=ctx.indices, shape=shape)
+        needs_g, needs_x = ctx.needs_input_grad
+        return (SparseAddmm.call(s, x) if needs_g else None,
+                SparseAddmm.call(SparseTranspose.call(s, dim0=0, dim1=1), g) if needs_x else None)
+
+
 class SparseTranspose(Op, node_name="TransposeBackward0"):
     @staticmethod
     def forward(ctx: SparseTranspose, a: COO, *, dim0: int, dim1: int) -> Any:
@@ -328,7 +399,8 @@ class SparseTranspose(Op, node_name="TransposeBackward0"):
 
     @staticmethod
     def backward(ctx: SparseTranspose, g: Any) -> Any:
-        return _transposed(g, *ctx.dims) if isinstance(g, COO) else g.swapaxes(*ctx.dims)
+        dim0, dim1 = ctx.dims
+        return SparseTranspose.call(g, dim0=dim0, dim1=dim1) if _is_sparse_value(g) else g.swapaxes(dim0, dim1)
 
 
 class SparseMatrixTranspose(SparseTranspose, node_name="TBackward0"):
@@ -349,13 +421,15 @@ class SparseSum(Op, node_name="SumBackward0"):
 
     @staticmethod
     def forward(ctx: SparseSum, a: COO) -> Any:
-        ctx.mask = a
+        ctx.indices, ctx.shape, ctx.dense_shape = a.indices, a.shape, a.values.shape[1:]
         return a.values.sum()
 
     @staticmethod
     def backward(ctx: SparseSum, g: Any) -> Any:
-        mask = ctx.mask
-        return mask.with_values(mask.array_module.broadcast_to(g, mask.values.shape).copy())
+        # A sparse gradient has each index once (``_distinct``), as PyTorch's ``sparse_mask`` gives it
+        indices = _distinct(ctx.indices, ctx.shape)
+        values = ctx.xp.broadcast_to(g, (indices.shape[1], *ctx.dense_shape)) * 1  # (* 1: an array of its own)
+        return SparseCooTensorWithDimsAndTensors.call(values, indices=indices, shape=ctx.shape)
 
 
 class SparseSumDims(Op, node_name="SparseSumBackward0"):
@@ -364,15 +438,15 @@ class SparseSumDims(Op, node_name="SparseSumBackward0"):
     @staticmethod
     def forward(ctx: SparseSumDims, a: COO, *, dims: tuple) -> Any:
         kept = [d for d in range(a.sparse_dim) if d not in dims]
-        ctx.mask, ctx.kept = a, kept
         shape = tuple(n for d, n in enumerate(a.shape) if d not in dims)
+        ctx.indices, ctx.shape, ctx.kept, ctx.reduced_shape = a.indices, a.shape, kept, shape
         return coalesced(COO(a.indices[kept], a.values, shape, False))
 
     @staticmethod
     def backward(ctx: SparseSumDims, g: Any) -> Any:
-        mask, kept = ctx.mask, ctx.kept
-        reduced_shape = tuple(mask.shape[d] for d in kept)
-        return mask.with_values(values_at(g, mask.indices[kept], reduced_shape))
+        indices = _distinct(ctx.indices, ctx.shape)
+        values = _Gather.call(g, indices=indices[ctx.kept], shape=ctx.reduced_shape)
+        return SparseCooTensorWithDimsAndTensors.call(values, indices=indices, shape=ctx.shape)
 
 
 class SparseToDevice(Op, node_name="ToCopyBackward0"):
@@ -385,6 +459,8 @@ class SparseToDevice(Op, node_name="ToCopyBackward0"):
 
     @staticmethod
     def backward(ctx: SparseToDevice, g: Any) -> Any:
+        if isinstance(g, _graph.Tensor):
+            return g.to(ctx.source)
         if isinstance(g, COO):
             return COO(move_array(g.indices, ctx.source), move_array(g.values, ctx.source), g.shape, g.coalesced)
         return move_array(g, ctx.source)
@@ -433,7 +509,7 @@ def sparse_coo_tensor(indices: Any, values: Any, size: Any = None, *, dtype: Any
         raise RuntimeError(f"'len(size) == sparse_dim + dense_dim' is not satisfied: len(size) = {len(size)}, "
                            f"sparse_dim = {sparse_dim}, dense_dim = {len(dense_shape)}")
     out = SparseCooTensorWithDimsAndTensors.apply(value_tensor, indices=index_array.astype(np.int64), shape=size,
-                                                  coalesced=bool(is_coalesced) or nnz <= 1)
+                                                  coalesced=bool(is_coalesced) or nnz <= 1, dense=False)
     if requires_grad:
         out.requires_grad_(True)
     return out
@@ -448,6 +524,13 @@ def to_sparse(input: Tensor, sparse_dim: int | None = None) -> Tensor:
     if sparse_dim is not None and sparse_dim != input.ndim:
         raise NotImplementedError("to_sparse: tinyframe makes sparse tensors of sparse_dim == ndim only")
     return ToSparse.apply(input)
+
+
+def values(input: Tensor) -> Tensor:
+    """A coalesced sparse tensor's values (differentiable, unlike ``_values()``)."""
+    if not _require_sparse(input, "values").coalesced:
+        raise RuntimeError("Cannot get values on an uncoalesced tensor, please call .coalesce() first")
+    return Values.apply(input)
 
 
 def to_dense(input: Tensor) -> Tensor:
