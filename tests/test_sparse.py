@@ -285,3 +285,22 @@ def test_sparse_loads_lazily():
             "print(bool(_graph.SPARSE_KERNELS), 'tinyframe.sparse' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
+
+
+def test_softmax(device):
+    v = torch.tensor([1., 2., 3., 4.], device=device, requires_grad=True)
+    indices = torch.tensor([[0, 0, 1, 2], [0, 2, 1, 0]], device=device)
+    weights = torch.arange(9., device=device).reshape(3, 3)
+    y = torch.sparse.softmax(torch.sparse_coo_tensor(indices, v, (3, 3)), 1)
+    assert y.grad_fn.name() == "SparseSoftmaxBackward0" and y.is_coalesced()
+    _check(y, [[0, 0, 1, 2], [0, 2, 1, 0]], [0.26894142, 0.73105858, 1., 1.], (3, 3))
+    (y.to_dense() * weights).sum().backward()
+    np.testing.assert_allclose(v.grad.cpu().numpy(), [-0.3932, 0.3932, 0., 0.], atol=1e-4)
+    v.grad = None
+    z = torch.sparse.log_softmax(torch.sparse_coo_tensor(indices, v, (3, 3)), 0)
+    assert z.grad_fn.name() == "SparseLogSoftmaxBackward0"
+    _check(z, [[0, 0, 1, 2], [0, 2, 1, 0]], [-3.0485873, 0., 0., -0.0485873], (3, 3))
+    (z.to_dense() * weights).sum().backward()
+    np.testing.assert_allclose(v.grad.cpu().numpy(), [-0.2846, 0., 0., 0.2846], atol=1e-4)
+    uncoalesced = torch.sparse_coo_tensor([[0, 0, 0], [2, 0, 2]], [1., 2., 3.], (1, 3))
+    _check(torch.sparse.softmax(uncoalesced, 1), [[0, 0], [0, 2]], [0.11920292, 0.88079708], (1, 3))

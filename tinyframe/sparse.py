@@ -9,7 +9,7 @@ from .ops import sparse as sparse_ops
 if TYPE_CHECKING:
     from .tensor import Tensor
 
-__all__ = ["mm", "sum", "sparse_coo_tensor", "spmm"]
+__all__ = ["mm", "sum", "softmax", "log_softmax", "sparse_coo_tensor", "spmm"]
 
 sparse_coo_tensor = sparse_ops.sparse_coo_tensor
 
@@ -28,3 +28,14 @@ def spmm(input: Tensor, mat2: Tensor) -> Tensor:
 def sum(input: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
     """The sum of a sparse tensor's elements (a dense 0-dim tensor), or over its sparse dimensions ``dim``."""
     return sparse_ops.sparse_sum(input, dim, dtype)
+
+
+def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    """Softmax along ``dim`` over each slice's stored entries (absent ones are minus infinity, not zero):
+    a sparse tensor with the input's coalesced entries (``SparseSoftmaxBackward0``)."""
+    return sparse_ops.sparse_softmax(input, dim, dtype)
+
+
+def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    """The logarithm of ``softmax`` (``SparseLogSoftmaxBackward0``)."""
+    return sparse_ops.sparse_softmax(input, dim, dtype, log=True)

@@ -23,6 +23,15 @@ def _dense(values: np.ndarray) -> np.ndarray:
     return out
 
 
+def _softmax(values: np.ndarray, log: bool) -> np.ndarray:
+    """Row softmax over the stored entries of the coalesced matrix; zero where nothing is stored."""
+    dense = _dense(values)
+    stored = _dense(np.ones(5)) > 0
+    exp = np.where(stored, np.exp(dense), 0)
+    out = exp / exp.sum(1, keepdims=True)
+    return np.where(stored, np.log(np.where(stored, out, 1)), 0) if log else out
+
+
 CASES: list[OpCase] = [
     OpCase("sparse_coo_tensor_to_dense", lambda v: _sparse(v).to_dense(), _dense, [(5,)]),
     OpCase("sparse_mm", lambda v, x: tf.sparse.mm(_sparse(v), x), lambda v, x: _dense(v) @ x, [(5,), (3, 2)]),
@@ -33,6 +42,10 @@ CASES: list[OpCase] = [
     OpCase("sparse_add", lambda v, w: (_sparse(v) + _sparse(w)).to_dense(), lambda v, w: _dense(v) + _dense(w),
            [(5,), (5,)]),
     OpCase("sparse_coalesce", lambda v: _sparse(v).coalesce().values(), lambda v: _dense(v)[[0, 1, 1, 2], [2, 0, 2, 1]],
+           [(5,)]),
+    OpCase("sparse_softmax", lambda v: tf.sparse.softmax(_sparse(v), 1).to_dense(), lambda v: _softmax(v, False),
+           [(5,)]),
+    OpCase("sparse_log_softmax", lambda v: tf.sparse.log_softmax(_sparse(v), 1).to_dense(), lambda v: _softmax(v, True),
            [(5,)]),
     OpCase("sparse_sum", lambda v: tf.sparse.sum(_sparse(v)), lambda v: _dense(v).sum(), [(5,)]),
     OpCase("sparse_sum_dim", lambda v: tf.sparse.sum(_sparse(v), 1).to_dense(), lambda v: _dense(v).sum(1), [(5,)]),

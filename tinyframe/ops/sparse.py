@@ -449,6 +449,85 @@ class SparseSumDims(Op, node_name="SparseSumBackward0"):
         return SparseCooTensorWithDimsAndTensors.call(values, indices=indices, shape=ctx.shape)
 
 
+class SparseSoftmax(Op):
+    """Softmax (or log-softmax) along ``dim`` over each slice's stored entries only (absent ones count as
+    minus infinity, as in PyTorch's ``torch.sparse.softmax``); the input is coalesced first."""
+
+    log = False
+
+    @staticmethod
+    def forward(ctx: SparseSoftmax, a: COO, *, dim: int) -> Any:
+        ctx.save_for_backward(a)
+        ctx.dim = dim
+        log = ctx.log
+        a = coalesced(a)
+        xp = a.array_module
+        groups, count = _slices(a.indices, a.shape, dim)
+        ctx.indices, ctx.shape, ctx.groups, ctx.count = a.indices, a.shape, groups, count
+        peak = xp.full(count, -np.inf, dtype=a.dtype)
+        xp.maximum.at(peak, groups, a.values)
+        shifted = a.values - peak[groups]
+        exp = xp.exp(shifted)
+        total = xp.zeros(count, dtype=a.dtype)
+        add_at(total, groups, exp)
+        values = shifted - xp.log(total)[groups] if log else exp / total[groups]
+        return COO(a.indices, values, a.shape, True)
+
+    @staticmethod
+    def backward(ctx: SparseSoftmax, g: Any) -> Any:
+        (a,) = ctx.saved_tensors
+        options = {"groups": ctx.groups, "count": ctx.count}
+        y = Values.call(type(ctx).call(a, dim=ctx.dim))  # the output's values, recorded when needed
+        gv = _Gather.call(g, indices=ctx.indices, shape=ctx.shape)
+        if ctx.log:
+            grad = gv - ctx.xp.exp(y) * _GroupGather.call(_GroupSum.call(gv, **options), **options)
+        else:
+            grad = y * (gv - _GroupGather.call(_GroupSum.call(gv * y, **options), **options))
+        return SparseCooTensorWithDimsAndTensors.call(grad, indices=ctx.indices, shape=ctx.shape)
+
+
+class SparseLogSoftmax(SparseSoftmax):
+    log = True
+
+
+def _slices(indices: Any, shape: tuple, dim: int) -> tuple:
+    """For each entry, the number of its slice along ``dim`` (entries equal in every other index), and how
+    many slices there are."""
+    others = [d for d in range(indices.shape[0]) if d != dim]
+    xp = array_module_of(indices)
+    keys = _keys(indices[others], tuple(shape[d] for d in others))
+    unique, groups = xp.unique(keys, return_inverse=True)
+    return groups.reshape(-1), len(unique)
+
+
+class _GroupSum(Op, node_name="SparseSoftmaxBackwardBackward0"):
+    """The sum of the values of each slice (``_slices``)."""
+
+    @staticmethod
+    def forward(ctx: _GroupSum, v: Any, *, groups: Any, count: int) -> Any:
+        ctx.groups, ctx.count = groups, count
+        out = ctx.xp.zeros(count, dtype=v.dtype)
+        add_at(out, groups, v)
+        return out
+
+    @staticmethod
+    def backward(ctx: _GroupSum, g: Any) -> Any:
+        return _GroupGather.call(g, groups=ctx.groups, count=ctx.count)
+
+
+class _GroupGather(Op, node_name="SparseSoftmaxBackwardBackward1"):
+    """Each entry's slice's value: the adjoint of ``_GroupSum``."""
+
+    @staticmethod
+    def forward(ctx: _GroupGather, v: Any, *, groups: Any, count: int) -> Any:
+        ctx.groups, ctx.count = groups, count
+        return v[groups]
+
+    @staticmethod
+    def backward(ctx: _GroupGather, g: Any) -> Any:
+        return _GroupSum.call(g, groups=ctx.groups, count=ctx.count)
+
+
 class SparseToDevice(Op, node_name="ToCopyBackward0"):
     widens_bfloat16 = False
 
@@ -575,6 +654,20 @@ def sparse_sum(input: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
         raise NotImplementedError("sparse.sum over a dense dimension is not supported by tinyframe")
     out = SparseSumDims.apply(input, dims=dims)
     return to_dense(out) if len(dims) == a.sparse_dim else out
+
+
+def sparse_softmax(input: Tensor, dim: int, dtype: Any = None, log: bool = False) -> Tensor:
+    """Softmax (``log``: log-softmax) of a sparse tensor along ``dim``, over the stored entries of each slice."""
+    a = _require_sparse(input, "sparse.softmax")
+    if a.ndim != a.sparse_dim:
+        raise NotImplementedError("sparse.softmax of a sparse tensor with dense dimensions is not supported")
+    if dtype is not None:
+        input = input.to(dtype)
+    dim = dim % a.ndim if -a.ndim <= dim < a.ndim else dim
+    if not 0 <= dim < a.ndim:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-a.ndim}, {a.ndim - 1}], but got "
+                         f"{dim})")
+    return (SparseLogSoftmax if log else SparseSoftmax).apply(input, dim=dim)
 
 
 def sparse_repr(t: Tensor) -> str:
