@@ -98,9 +98,8 @@ class COO:
         if method == "__call__":
             if ufunc in (np.add, np.subtract) and len(inputs) == 2:
                 return _added(inputs[0], inputs[1], ufunc is np.subtract, kwargs.get("out"))
-            scale = _scale_of(ufunc, inputs)
-            if scale is not None and not kwargs:
-                sparse, factor = scale
+            sparse = _scaled_operand(ufunc, inputs)
+            if sparse is not None and not kwargs:
                 return sparse.with_values(ufunc(*(sparse.values if v is sparse else v for v in inputs)))
         raise SparseInput(ufunc.__name__)
 
@@ -140,18 +139,16 @@ class COO:
         return np.negative(self)
 
 
-def _scale_of(ufunc: Any, inputs: tuple) -> tuple | None:
-    """``(sparse, number)`` for a ufunc that scales a sparse array's values (``s * 2``, ``s / 2``, ``-s``)."""
+def _scaled_operand(ufunc: Any, inputs: tuple) -> COO | None:
+    """The sparse operand of a ufunc that scales its values (``s * 2``, ``2 * s``, ``s / 2``, ``-s``), else None."""
     if ufunc is np.negative and len(inputs) == 1:
-        return inputs[0], -1
+        return inputs[0]
     if ufunc not in (np.multiply, np.true_divide) or len(inputs) != 2:
         return None
     sparse, other = inputs if isinstance(inputs[0], COO) else inputs[::-1]
-    if ufunc is np.true_divide and sparse is not inputs[0]:
+    if (ufunc is np.true_divide and sparse is not inputs[0]) or isinstance(other, COO):
         return None
-    if isinstance(other, COO) or getattr(other, "ndim", 0) != 0:
-        return None
-    return sparse, other
+    return sparse if getattr(other, "ndim", 0) == 0 else None  # a number or a 0-dim array
 
 
 def _concatenated(a: COO, b: COO) -> tuple:
@@ -160,8 +157,8 @@ def _concatenated(a: COO, b: COO) -> tuple:
 
 
 def _added(x: Any, y: Any, subtract: bool, out: Any) -> Any:
-    """``x + y`` or ``x - y`` where one or both are sparse: sparse for two sparse arrays (their entries
-    concatenated, uncoalesced), else dense; into ``out`` (a dense ``+=``, as gradients accumulate)."""
+    """``x + y`` or ``x - y`` where one or both are sparse: sparse for two sparse arrays (the entries of both,
+    repeated indices summed), else dense; into ``out`` (a dense ``+=``, as gradients accumulate)."""
     if isinstance(x, COO) and isinstance(y, COO):
         if x.shape != y.shape:
             raise RuntimeError(f"add: expected sizes of 'self' and 'other' to match, but {list(x.shape)} != "
