@@ -304,3 +304,21 @@ def test_softmax(device):
     np.testing.assert_allclose(v.grad.cpu().numpy(), [-0.2846, 0., 0., 0.2846], atol=1e-4)
     uncoalesced = torch.sparse_coo_tensor([[0, 0, 0], [2, 0, 2]], [1., 2., 3.], (1, 3))
     _check(torch.sparse.softmax(uncoalesced, 1), [[0, 0], [0, 2]], [0.11920292, 0.88079708], (1, 3))
+
+
+def test_legacy_sparse_constructors():
+    """pygcn's ``torch.sparse.FloatTensor(indices, values, shape)``: PyTorch's deprecation warning, the values'
+    own dtype kept; ``FloatTensor(2, 3)`` is empty; ``isinstance`` tells sparse from dense types."""
+    indices = torch.tensor([[0, 1], [1, 0]])
+    with pytest.warns(UserWarning, match=r"torch.sparse.SparseTensor\(indices, values, shape, \*, device=\) is "
+                                         r"deprecated.  Please use torch.sparse_coo_tensor\(indices, values, shape"):
+        s = torch.sparse.FloatTensor(indices, torch.tensor([1., 2.]), torch.Size([2, 2]))
+    _check(s, [[0, 1], [1, 0]], [1., 2.], (2, 2))
+    with pytest.warns(UserWarning):
+        assert torch.sparse.FloatTensor(indices, torch.tensor([1, 2]), torch.Size([2, 2])).dtype == torch.int64
+    with pytest.warns(UserWarning, match=r"torch.sparse.SparseTensor\(shape, \*, device=\) is deprecated"):
+        empty = torch.sparse.FloatTensor(2, 3)
+    _check(empty, np.zeros((2, 0)), [], (2, 3))
+    assert empty.is_coalesced() and empty.dtype == torch.float32
+    assert isinstance(empty, torch.sparse.FloatTensor) and not isinstance(empty, torch.FloatTensor)
+    assert not isinstance(torch.ones(2), torch.sparse.FloatTensor)

@@ -2,14 +2,18 @@
 ops are in ``ops.sparse``. Loaded on first use, with ``torch.sparse_coo_tensor`` and ``torch.spmm``."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import warnings
+from typing import Any
 
+import numpy as np
+
+from . import _graph, dtypes
+from .legacy_tensor_types import _LegacyTensorType
 from .ops import sparse as sparse_ops
+from .tensor import Tensor
 
-if TYPE_CHECKING:
-    from .tensor import Tensor
-
-__all__ = ["mm", "sum", "softmax", "log_softmax", "sparse_coo_tensor", "spmm"]
+__all__ = ["mm", "sum", "softmax", "log_softmax", "sparse_coo_tensor", "spmm", "FloatTensor", "DoubleTensor",
+           "LongTensor", "IntTensor"]
 
 sparse_coo_tensor = sparse_ops.sparse_coo_tensor
 
@@ -39,3 +43,35 @@ def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
 def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
     """The logarithm of ``softmax`` (``SparseLogSoftmaxBackward0``)."""
     return sparse_ops.sparse_softmax(input, dim, dtype, log=True)
+
+
+class _SparseTensorType(_LegacyTensorType):
+    """The legacy sparse constructors (``torch.sparse.FloatTensor(indices, values, size)``, as older GCN scripts
+    build their adjacency matrix; ``torch.sparse.FloatTensor(2, 3)``, empty), with PyTorch's deprecation warning."""
+
+    def __call__(cls, *args: Any) -> Tensor:
+        if all(isinstance(n, int) for n in args) or len(args) == 1 and isinstance(args[0], tuple):
+            size = tuple(args[0] if len(args) == 1 and isinstance(args[0], tuple) else args)
+            warnings.warn("torch.sparse.SparseTensor(shape, *, device=) is deprecated.  Please use "
+                          "torch.sparse_coo_tensor(shape, dtype=, device=).", UserWarning, stacklevel=2)
+            return sparse_coo_tensor(_graph.wrap(np.zeros((len(size), 0), np.int64)), [], size, dtype=cls.dtype)
+        warnings.warn("torch.sparse.SparseTensor(indices, values, shape, *, device=) is deprecated.  Please use "
+                      "torch.sparse_coo_tensor(indices, values, shape, dtype=, device=).", UserWarning, stacklevel=2)
+        indices, values, *shape = args
+        # (PyTorch keeps the dtype of a values Tensor: FloatTensor(indices, int64 values) is int64)
+        dtype = None if isinstance(values, _graph.Tensor) else cls.dtype
+        return sparse_coo_tensor(indices, values, *shape, dtype=dtype)
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, Tensor) and obj.is_sparse and obj.dtype is cls.dtype and obj.device.type == "cpu"
+
+
+def _sparse_type(d: dtypes.dtype) -> _SparseTensorType:
+    name = dtypes.legacy_type_name(d)
+    return _SparseTensorType(name, (), {"dtype": d, "__module__": "tinyframe.sparse", "__qualname__": name})
+
+
+FloatTensor = _sparse_type(dtypes.float32)
+DoubleTensor = _sparse_type(dtypes.float64)
+LongTensor = _sparse_type(dtypes.int64)
+IntTensor = _sparse_type(dtypes.int32)
