@@ -322,3 +322,15 @@ def test_legacy_sparse_constructors():
     assert empty.is_coalesced() and empty.dtype == torch.float32
     assert isinstance(empty, torch.sparse.FloatTensor) and not isinstance(empty, torch.FloatTensor)
     assert not isinstance(torch.ones(2), torch.sparse.FloatTensor)
+
+
+def test_zero_grad_keeps_an_empty_sparse_grad():
+    emb = torch.nn.Embedding(3, 2, sparse=True)
+    opt = torch.optim.SGD(emb.parameters(), lr=0.1)
+    emb(torch.tensor([0, 2])).sum().backward()
+    opt.zero_grad(set_to_none=False)
+    assert repr(emb.weight.grad) == ("tensor(indices=tensor([], size=(1, 0)),\n       values=tensor([], size=(0, 2)),\n"
+                                     "       size=(3, 2), nnz=0, layout=torch.sparse_coo)")
+    assert emb.weight.grad.is_coalesced()
+    emb(torch.tensor([1])).sum().backward()
+    _check(emb.weight.grad, [[1]], [[1., 1.]], (3, 2))

@@ -83,6 +83,12 @@ class COO:
         """The same indices with other values (PyTorch's ``sparse_mask`` result, a scaled tensor)."""
         return COO(self.indices, values, self.shape, self.coalesced)
 
+    def fill(self, value: Any) -> None:
+        """Zeroing in place (``Optimizer.zero_grad(set_to_none=False)``): no entries left, as PyTorch's ``zero_``."""
+        if value != 0:
+            raise SparseInput("fill")
+        self.indices, self.values, self.coalesced = self.indices[:, :0], self.values[:0], True
+
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):  # protocols (copy, pickle) ask with getattr and a default
             raise AttributeError(name)
