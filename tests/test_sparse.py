@@ -334,3 +334,15 @@ def test_zero_grad_keeps_an_empty_sparse_grad():
     assert emb.weight.grad.is_coalesced()
     emb(torch.tensor([1])).sum().backward()
     _check(emb.weight.grad, [[1]], [[1., 1.]], (3, 2))
+
+
+def test_matrix_vector_product():
+    s = torch.sparse_coo_tensor([[0, 1], [1, 0]], [1., 2.], (2, 2), requires_grad=True)
+    x = torch.tensor([3., 4.], requires_grad=True)
+    y = s @ x
+    assert y.grad_fn.name() == "MvBackward0"
+    np.testing.assert_array_equal(y.detach().numpy(), [4., 6.])
+    y.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [2., 1.])
+    np.testing.assert_array_equal(s.grad.numpy(), [[3., 4.], [3., 4.]])  # dense, as PyTorch's mv gives it
+    np.testing.assert_array_equal(torch.mv(s.detach(), torch.ones(2)).numpy(), [1., 2.])

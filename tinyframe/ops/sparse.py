@@ -343,7 +343,7 @@ class SparseAddmm(Op):
         ctx.indices, ctx.shape = a.indices, a.shape
         rows, cols = a.indices
         out = a.array_module.zeros((a.shape[0], *x.shape[1:]), dtype=np.result_type(a.dtype, x.dtype))
-        add_at(out, rows, a.values.reshape(-1, 1) * x[cols])
+        add_at(out, rows, a.values.reshape(-1, *(1,) * (x.ndim - 1)) * x[cols])  # (x a matrix or a vector)
         return out
 
     @staticmethod
@@ -368,8 +368,12 @@ class SparseMm(SparseAddmm, node_name="MmBackward0"):
         grad_a, grad_x = SparseAddmm.backward(ctx, g) if ctx.needs_input_grad[1] else (None, None)
         if ctx.needs_input_grad[0]:
             _, x = ctx.saved_tensors
-            grad_a = g @ x.T
+            grad_a = g @ x.T if x.ndim == 2 else g[:, None] * x[None, :]
         return grad_a, grad_x
+
+
+class SparseMv(SparseMm, node_name="MvBackward0"):
+    """``torch.mv`` and ``@`` of a sparse matrix and a dense vector."""
 
 
 class _RowDot(Op, node_name="SparseAddmmBackwardBackward0"):
@@ -382,7 +386,8 @@ class _RowDot(Op, node_name="SparseAddmmBackwardBackward0"):
         ctx.save_for_backward(g, x)
         ctx.indices = indices
         rows, cols = indices
-        return (g[rows] * x[cols]).sum(axis=1)
+        products = g[rows] * x[cols]
+        return products.sum(axis=1) if products.ndim == 2 else products
 
     @staticmethod
     def backward(ctx: _RowDot, gv: Any) -> tuple:
@@ -704,6 +709,12 @@ def _mm_kernel(input: Tensor, mat2: Tensor) -> Tensor:
     return sparse_mm(input, mat2, SparseMm)
 
 
+def _mv_kernel(input: Tensor, vec: Tensor) -> Tensor:
+    if not is_sparse(input) or input._data.sparse_dim != 2:
+        raise NotImplementedError("mv: tinyframe computes a sparse matrix times a dense vector only")
+    return SparseMv.apply(input, vec)
+
+
 def _add_kernel(input: Any, other: Any, alpha: Any = 1) -> Tensor:
     if not is_sparse(input):  # dense + sparse: a dense sum, the sparse operand's gradient sparse
         from . import binary
@@ -727,6 +738,7 @@ def _t_kernel(input: Tensor) -> Tensor:
 
 _graph.SPARSE_KERNELS.update({
     "MmBackward0": _mm_kernel,
+    "MvBackward0": _mv_kernel,
     "AddBackward0": _add_kernel,
     "TBackward0": _t_kernel,
     "TransposeBackward0": SparseTranspose.apply,
