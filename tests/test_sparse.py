@@ -346,3 +346,14 @@ def test_matrix_vector_product():
     np.testing.assert_array_equal(x.grad.numpy(), [2., 1.])
     np.testing.assert_array_equal(s.grad.numpy(), [[3., 4.], [3., 4.]])  # dense, as PyTorch's mv gives it
     np.testing.assert_array_equal(torch.mv(s.detach(), torch.ones(2)).numpy(), [1., 2.])
+
+
+def test_dense_times_sparse(device):
+    s = torch.sparse_coo_tensor([[0, 1, 1], [1, 0, 1]], [1., 2., 3.], (2, 2), device=device, requires_grad=True)
+    x = torch.tensor([[1., 2.], [3., 4.], [5., 6.]], device=device, requires_grad=True)
+    y = x @ s
+    assert y.grad_fn.name() == "MmBackward0" and torch.mm(x, s).grad_fn.name() == "MmBackward0"
+    np.testing.assert_array_equal(y.detach().cpu().numpy(), [[4., 7.], [8., 15.], [12., 23.]])
+    (y * torch.arange(6., device=device).reshape(3, 2)).sum().backward()
+    np.testing.assert_array_equal(x.grad.cpu().numpy(), [[1., 3.], [3., 13.], [5., 23.]])
+    np.testing.assert_array_equal(s.grad.cpu().numpy(), [[26., 35.], [32., 44.]])

@@ -36,6 +36,7 @@ CASES: list[OpCase] = [
     OpCase("sparse_coo_tensor_to_dense", lambda v: _sparse(v).to_dense(), _dense, [(5,)]),
     OpCase("sparse_mm", lambda v, x: tf.sparse.mm(_sparse(v), x), lambda v, x: _dense(v) @ x, [(5,), (3, 2)]),
     OpCase("sparse_matmul_operator", lambda v, x: _sparse(v) @ x, lambda v, x: _dense(v) @ x, [(5,), (3, 2)]),
+    OpCase("dense_mm_sparse", lambda x, v: x @ _sparse(v), lambda x, v: x @ _dense(v), [(2, 3), (5,)]),
     OpCase("sparse_mv", lambda v, x: _sparse(v) @ x, lambda v, x: _dense(v) @ x, [(5,), (3,)]),
     OpCase("sparse_mm_of_to_sparse", lambda d, x: tf.sparse.mm(d.to_sparse(), x), np.matmul, [(3, 3), (3, 4)]),
     OpCase("sparse_t", lambda v: _sparse(v).t().to_dense(), lambda v: _dense(v).T, [(5,)]),

@@ -372,6 +372,25 @@ class SparseMm(SparseAddmm, node_name="MmBackward0"):
         return grad_a, grad_x
 
 
+class DenseSparseMm(Op, node_name="MmBackward0"):
+    """``dense @ sparse`` of two matrices, as ``(sparse^T @ dense^T)^T``; both gradients dense, as PyTorch's mm
+    gives them."""
+
+    mixes_layouts = True
+    saved_inputs = ("self", "mat2")
+
+    @staticmethod
+    def forward(ctx: DenseSparseMm, x: Any, a: COO) -> Any:
+        ctx.save_for_backward(x, a)
+        return SparseAddmm.call(_transposed(a, 0, 1), x.T).T.copy()
+
+    @staticmethod
+    def backward(ctx: DenseSparseMm, g: Any) -> tuple:
+        x, a = ctx.saved_tensors
+        needs_x, needs_a = ctx.needs_input_grad
+        return SparseAddmm.call(a, g.T).T if needs_x else None, x.T @ g if needs_a else None
+
+
 class SparseMv(SparseMm, node_name="MvBackward0"):
     """``torch.mv`` and ``@`` of a sparse matrix and a dense vector."""
 
@@ -634,8 +653,6 @@ def coalesce(input: Tensor) -> Tensor:
 def sparse_mm(sparse: Tensor, dense: Tensor, node: type[SparseAddmm] = SparseAddmm) -> Tensor:
     """``sparse @ dense`` for a 2-D sparse and a dense matrix (``torch.sparse.mm``)."""
     if not is_sparse(sparse):
-        if is_sparse(dense):
-            raise NotImplementedError("mm of a dense and a sparse matrix: tinyframe computes sparse @ dense only")
         raise RuntimeError("sparse.mm: expected a sparse first argument")
     a, x = sparse._data, dense._data
     if a.ndim != 2 or a.sparse_dim != 2:
@@ -706,7 +723,11 @@ def sparse_repr(t: Tensor) -> str:
 # ----------------------------------------------------------------- kernels of dense ops
 
 def _mm_kernel(input: Tensor, mat2: Tensor) -> Tensor:
-    return sparse_mm(input, mat2, SparseMm)
+    if is_sparse(input):
+        return sparse_mm(input, mat2, SparseMm)
+    if mat2._data.sparse_dim != 2 or type(mat2._data.values) is not type(input._data):
+        raise NotImplementedError("mm: tinyframe multiplies a dense matrix by a 2-D sparse one on its device only")
+    return DenseSparseMm.apply(input, mat2)
 
 
 def _mv_kernel(input: Tensor, vec: Tensor) -> Tensor:
