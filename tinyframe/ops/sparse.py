@@ -448,6 +448,7 @@ class SparseSum(Op, node_name="SumBackward0"):
 
     @staticmethod
     def forward(ctx: SparseSum, a: COO) -> Any:
+        ctx.xp = a.array_module  # (``Op.apply`` knows the array module of a sparse input's class only: NumPy)
         ctx.indices, ctx.shape, ctx.dense_shape = a.indices, a.shape, a.values.shape[1:]
         return a.values.sum()
 
@@ -488,7 +489,7 @@ class SparseSoftmax(Op):
         ctx.dim = dim
         log = ctx.log
         a = coalesced(a)
-        xp = a.array_module
+        xp = ctx.xp = a.array_module  # (as in SparseSum)
         groups, count = _slices(a.indices, a.shape, dim)
         ctx.indices, ctx.shape, ctx.groups, ctx.count = a.indices, a.shape, groups, count
         peak = xp.full(count, -np.inf, dtype=a.dtype)
