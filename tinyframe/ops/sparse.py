@@ -212,8 +212,22 @@ def coalesced(a: COO) -> COO:
     sparse_shape = a.shape[:a.sparse_dim]
     keys, inverse = xp.unique(_keys(a.indices, sparse_shape), return_inverse=True)
     values = xp.zeros((len(keys), *a.values.shape[1:]), dtype=a.dtype)
-    add_at(values, inverse.reshape(-1), a.values)
+    _add_rows(values, inverse.reshape(-1), a.values)
     return COO(_distinct(a.indices, a.shape), values, a.shape, True)
+
+
+def _add_rows(out: Any, rows: Any, contributions: Any) -> None:
+    """``out[rows[k]] += contributions[k]`` for every entry k, repeated rows accumulating. On NumPy, as sums of
+    runs of equal rows (``add.reduceat`` after a stable sort): ``add.at`` of (13k, 16) float32 rows into 2708
+    takes 5.7 ms, this 1.8 ms (1.0 ms for rows already sorted, as a coalesced matrix's are). CuPy adds atomically."""
+    if type(out) is not np.ndarray or not len(rows):
+        add_at(out, rows, contributions)
+        return
+    if (rows[1:] < rows[:-1]).any():
+        order = np.argsort(rows, kind="stable")
+        rows, contributions = rows[order], contributions[order]
+    starts = np.flatnonzero(np.concatenate([[True], rows[1:] != rows[:-1]]))
+    out[rows[starts]] += np.add.reduceat(contributions, starts, axis=0)
 
 
 def dense_of(a: COO) -> Any:
@@ -343,7 +357,7 @@ class SparseAddmm(Op):
         ctx.indices, ctx.shape = a.indices, a.shape
         rows, cols = a.indices
         out = a.array_module.zeros((a.shape[0], *x.shape[1:]), dtype=np.result_type(a.dtype, x.dtype))
-        add_at(out, rows, a.values.reshape(-1, *(1,) * (x.ndim - 1)) * x[cols])  # (x a matrix or a vector)
+        _add_rows(out, rows, a.values.reshape(-1, *(1,) * (x.ndim - 1)) * x[cols])  # (x a matrix or a vector)
         return out
 
     @staticmethod
