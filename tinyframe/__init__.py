@@ -80,8 +80,9 @@ cdouble = complex128
 _LAZY = {"distributed": None, "distributions": None, "fft": None, "func": None, "hub": None, "jit": None,
          "multiprocessing": None,
          "nn": None, "optim": None, "profiler": None, "utils": None, "version": None,
-         "special": None, "accelerator": None, "backends": None, "testing": None,
-         "save": "serialization", "load": "serialization", "vmap": "func", "from_dlpack": "_dlpack"}
+         "special": None, "sparse": None, "accelerator": None, "backends": None, "testing": None,
+         "save": "serialization", "load": "serialization", "vmap": "func", "from_dlpack": "_dlpack",
+         "sparse_coo_tensor": "sparse", "spmm": "sparse"}
 
 __all__ = [
     "__version__", "Tensor", "Size", "dtype", "device", "autograd", "cuda", "no_grad", "enable_grad",

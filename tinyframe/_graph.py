@@ -264,6 +264,8 @@ class Op(Node):
     # True for ops that save one entry per operand, in order (Mul, Div): ``_saved_self`` is then the
     # first entry, None where the op kept none, or a number saved as PyTorch's 0-d tensor
     saves_operands = False
+    # True for the sparse ops (``ops.sparse``), whose inputs mix sparse and dense arrays by design
+    mixes_layouts = False
 
     if TYPE_CHECKING:
         # The op instance is also the ``ctx`` of its forward and backward: a free-form namespace for
@@ -289,8 +291,8 @@ class Op(Node):
                 data = value._data
                 if array_type is None:
                     array_type = type(data)
-                elif type(data) is not array_type:
-                    _raise_device_mismatch(inputs)
+                elif type(data) is not array_type and not cls.mixes_layouts:
+                    return _mixed_arrays(cls, inputs, options)
                 arrays.append(data)
                 node = value.grad_fn
                 if node is not None:
@@ -327,6 +329,8 @@ class Op(Node):
             if cls.backward is None:  # a composition's ValueErrors are its own checks' (Composite)
                 raise
             raise shape_error(cls.__name__.removesuffix("Backward0"), inputs, exc) from exc
+        except SparseInput:  # the forward met a sparse tensor: the op's sparse kernel runs instead
+            return _sparse_kernel(cls, inputs, options)
         if type(out) is not array_type and isinstance(out, _numpy_scalar):
             scalar, out = out, np.asarray(out)  # NumPy returns scalars from 0-d computations; tensors hold arrays
             if ctx._saved is not None:  # a saved output must be the result's own array
@@ -733,6 +737,46 @@ def shape_error(op_name: str, inputs: tuple, cause: Exception) -> RuntimeError:
                                     f"({b[-dim]}) at non-singleton dimension {max(len(a), len(b)) - dim} "
                                     f"({op_name} of shapes {described})")
     return RuntimeError(f"{op_name}: incompatible shapes {described}: {cause}")
+
+
+class SparseInput(NotImplementedError):
+    """Raised by a sparse tensor's array (``ops.sparse.COO``) when a dense op's forward computes on it: the op
+    then runs its sparse kernel from ``SPARSE_KERNELS``, where PyTorch's dispatcher picks the SparseCPU one.
+    Dense tensors never reach this: the dispatch costs nothing on their path. Outside an op's forward (a
+    method that reads the array itself) it reaches the caller, as PyTorch's NotImplementedError."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"sparse COO tensors do not support this operation (it needs the array's '{name}')")
+
+
+# The sparse kernels of dense ops, by node class name (``MmBackward0``): ``kernel(*inputs, **options)``.
+# ``ops.sparse`` fills it when it loads, which it does before any sparse tensor exists.
+SPARSE_KERNELS: dict[str, Callable[..., Any]] = {}
+
+
+def _is_sparse_input(value: Any) -> bool:
+    return isinstance(value, Tensor) and getattr(value._data, "layout", None) == "sparse_coo"
+
+
+def _sparse_kernel(cls: type, inputs: tuple, options: dict) -> Any:
+    """The op's sparse kernel run on its inputs; PyTorch's NotImplementedError where there is none."""
+    kernel = SPARSE_KERNELS.get(cls.__name__)
+    if kernel is None:
+        name = cls.__name__.removesuffix("Backward0").removesuffix("Backward1")
+        aten = "".join(f"_{c.lower()}" if c.isupper() else c for c in name).lstrip("_")
+        backend = next(f"Sparse{'CPU' if v.device.type == 'cpu' else 'CUDA'}" for v in inputs if _is_sparse_input(v))
+        raise NotImplementedError(f"Could not run 'aten::{aten}' with arguments from the '{backend}' backend. This "
+                                  "could be because the operator doesn't exist for this backend, or was omitted "
+                                  "during the selective/custom build process (if using custom build).")
+    return kernel(*inputs, **options)
+
+
+def _mixed_arrays(cls: type, inputs: tuple, options: dict) -> Any:
+    """An op's inputs hold arrays of different types: a sparse tensor among dense ones (its sparse kernel
+    runs), or tensors on different devices (PyTorch's RuntimeError)."""
+    if any(_is_sparse_input(v) for v in inputs):
+        return _sparse_kernel(cls, inputs, options)
+    _raise_device_mismatch(inputs)
 
 
 def _raise_device_mismatch(inputs: tuple) -> None:

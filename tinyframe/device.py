@@ -143,6 +143,9 @@ def array_module_of(array: Any) -> ModuleType:
     (what arithmetic on 0-dim arrays gives), else CuPy."""
     if array is np.ndarray or isinstance(array, np.ndarray) or array is None or isinstance(array, np.generic):
         return np
+    sparse_module = getattr(array, "array_module", None)  # a sparse tensor's array (ops.sparse.COO) names its own
+    if sparse_module is not None:
+        return sparse_module
     return cupy_module()
 
 
@@ -198,6 +201,9 @@ def device_of(array: Any) -> device:
     """The device of a NumPy or CuPy array (or NumPy scalar, what arithmetic on 0-dim arrays gives)."""
     if isinstance(array, np.ndarray) or isinstance(array, np.generic):
         return CPU
+    sparse_values = getattr(array, "values", None)  # a sparse tensor's array (ops.sparse.COO): its values'
+    if sparse_values is not None:
+        return device_of(sparse_values)
     return device("cuda", array.device.id)
 
 

@@ -23,7 +23,7 @@ class _LegacyTensorType(type):
         return creation.tensor(data[0], dtype=cls.dtype)
 
     def __instancecheck__(cls, obj: Any) -> bool:
-        return isinstance(obj, Tensor) and obj.dtype is cls.dtype and obj.device.type == "cpu"
+        return isinstance(obj, Tensor) and obj.dtype is cls.dtype and obj.device.type == "cpu" and not obj.is_sparse
 
 
 def _legacy_type(d: dtypes.dtype) -> _LegacyTensorType:

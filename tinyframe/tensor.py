@@ -29,6 +29,7 @@ from .ops import sampling as sampling_ops
 from .ops import scattering as scatter_ops
 from .ops import shape as shape_ops
 from .ops import sorting as sorting_ops
+from .ops import sparse as sparse_ops
 from .ops import special as special_ops
 from .ops import statistics as statistics_ops
 from .ops import stft as stft_ops
@@ -163,7 +164,7 @@ class Tensor:
     @property
     def is_cuda(self) -> bool:
         """Whether the data is on a CUDA device."""
-        return not isinstance(self._data, np.ndarray)
+        return not isinstance(self._data, np.ndarray) and self.device.type == "cuda"
 
     def is_floating_point(self) -> bool:
         """Whether the dtype is a floating-point type."""
@@ -336,6 +337,8 @@ class Tensor:
         bfloat16, which NumPy lacks)."""
         if self._data.dtype.kind == "V":  # bfloat16: its NumPy dtype is ml_dtypes', not NumPy's
             raise TypeError("Got unsupported ScalarType BFloat16")
+        if self.is_sparse:
+            raise TypeError("can't convert Sparse layout tensor to numpy. Use Tensor.to_dense() first.")
         if force:
             return self._host_array().copy()
         if self._requires_grad:
@@ -1814,11 +1817,70 @@ class Tensor:
 
     @property
     def layout(self) -> Any:
-        """``tinyframe.strided``: tinyframe's tensors are dense."""
-        return memory_format.strided
+        """``tinyframe.strided`` for a dense tensor, ``tinyframe.sparse_coo`` for a sparse COO one."""
+        return memory_format.sparse_coo if self.is_sparse else memory_format.strided
+
+    @property
+    def is_sparse(self) -> builtins.bool:
+        """Whether this is a sparse COO tensor (``layout == tinyframe.sparse_coo``)."""
+        return getattr(self._data, "layout", None) == "sparse_coo"
+
+    # ----------------------------------------------------------------- sparse COO tensors (ops/sparse.py)
+    def to_sparse(self, sparse_dim: builtins.int | None = None, *, layout: Any = None) -> Tensor:
+        """The nonzero elements as a coalesced sparse COO tensor (``layout`` must be ``sparse_coo``)."""
+        if layout not in (None, memory_format.sparse_coo):
+            raise NotImplementedError(f"to_sparse: tinyframe has no {layout} layout")
+        return sparse_ops.to_sparse(self, sparse_dim)
+
+    def to_sparse_coo(self) -> Tensor:
+        """``to_sparse()``."""
+        return sparse_ops.to_sparse(self)
+
+    def to_dense(self, dtype: Any = None, *, masked_grad: Any = None) -> Tensor:
+        """The dense tensor of a sparse one (repeated indices summed); a dense tensor itself."""
+        out = sparse_ops.to_dense(self)
+        return out if dtype is None else out.to(dtype)
+
+    def coalesce(self) -> Tensor:
+        """A sparse tensor with sorted unique indices, the values of repeated ones summed."""
+        return sparse_ops.coalesce(self)
+
+    def is_coalesced(self) -> builtins.bool:
+        """Whether a sparse tensor's indices are known sorted and unique."""
+        return sparse_ops._require_sparse(self, "is_coalesced").coalesced
+
+    def _indices(self) -> Tensor:
+        """A sparse tensor's ``(sparse_dim, nnz)`` indices as they are stored (coalesced or not)."""
+        return _graph.wrap(sparse_ops._require_sparse(self, "_indices").indices)
+
+    def indices(self) -> Tensor:
+        """A coalesced sparse tensor's ``(sparse_dim, nnz)`` indices."""
+        if not sparse_ops._require_sparse(self, "indices").coalesced:
+            raise RuntimeError("Cannot get indices on an uncoalesced tensor, please call .coalesce() first")
+        return self._indices()
+
+    def _values(self) -> Tensor:
+        """A sparse tensor's ``(nnz, *dense_shape)`` values as they are stored."""
+        return _graph.wrap(sparse_ops._require_sparse(self, "_values").values)
+
+    def values(self) -> Tensor:
+        """A coalesced sparse tensor's values (differentiable: ``ValuesBackward0``)."""
+        return sparse_ops.values(self)
+
+    def _nnz(self) -> builtins.int:
+        """The number of stored entries of a sparse tensor."""
+        return sparse_ops._require_sparse(self, "_nnz").nnz
+
+    def sparse_dim(self) -> builtins.int:
+        """The number of sparse dimensions (0 for a dense tensor)."""
+        return self._data.sparse_dim if self.is_sparse else 0
+
+    def dense_dim(self) -> builtins.int:
+        """The number of dense dimensions (``ndim`` for a dense tensor)."""
+        return self._data.ndim - self.sparse_dim()
 
     # PyTorch's other kinds of tensor, which tinyframe's never are.
-    is_sparse = is_sparse_csr = is_quantized = is_meta = is_nested = is_mkldnn = is_mps = is_xpu = False
+    is_sparse_csr = is_quantized = is_meta = is_nested = is_mkldnn = is_mps = is_xpu = False
 
     def conj(self) -> Tensor:
         """The complex conjugate (a new tensor; see ``tinyframe.conj``); a real tensor itself."""
@@ -1886,7 +1948,7 @@ class Tensor:
 
     # ----------------------------------------------------------------- Python protocol
     def __repr__(self) -> str:
-        return tensor_repr(self)
+        return sparse_ops.sparse_repr(self) if self.is_sparse else tensor_repr(self)
 
     def __contains__(self, element: Any) -> builtins.bool:
         """``element in t``: whether any element equals ``element`` (a number or a broadcastable tensor)."""

@@ -50,10 +50,11 @@ def all_cases() -> list[OpCase]:
         reduction,
         shape,
         sorting,
+        sparse,
         unary,
     )
     cases = []
     for family in (binary, unary, reduction, linalg, shape, indexing, nn_ops, sorting, construction,
-                   linalg_decompositions, lu, fft):
+                   linalg_decompositions, lu, fft, sparse):
         cases.extend(family.CASES)
     return cases

@@ -5,6 +5,6 @@ from .._lazy import lazy_module
 # ``import tinyframe`` beyond NumPy's (callgrind). Their top-level functions are exported on first use too
 # (``functional.LAZY_FUNCTIONS``).
 LAZY_FAMILIES = ("convolution", "decompositions", "fft", "fold", "ldl", "lu", "padding", "pooling",
-                 "quantization", "sampling", "special", "stft")
+                 "quantization", "sampling", "sparse", "special", "stft")
 for _family in LAZY_FAMILIES:
     lazy_module(f"{__name__}.{_family}")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .. import _graph
 from .._graph import Op
 from ..device import add_at, array_module_of
+from . import sparse as sparse_ops
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -69,6 +70,24 @@ class _EmbeddingScatter(Op, node_name="EmbeddingDenseBackwardBackward0"):
         return _EmbeddingLookup.call(gg, indices=ctx.indices, padding_idx=ctx.padding_idx, counts=ctx.counts)
 
 
+class SparseEmbedding(Embedding, node_name="EmbeddingBackward0"):
+    """The lookup of ``embedding(sparse=True)``: the weight's gradient is sparse, one entry per index looked
+    up but ``padding_idx``."""
+
+    @staticmethod
+    def backward(ctx: Embedding, g: Any) -> Any:
+        (indices,) = ctx.saved_tensors
+        flat = indices.reshape(-1)
+        rows = g.reshape(-1, g.shape[-1])
+        if ctx.counts is not None:
+            rows = rows / ctx.counts[flat].reshape(-1, 1).astype(g.dtype)
+        if ctx.padding_idx is not None:
+            kept = flat != ctx.padding_idx
+            flat, rows = flat[kept], rows[kept]
+        return sparse_ops.SparseCooTensorWithDimsAndTensors.call(
+            rows, indices=flat.reshape(1, -1).astype("int64"), shape=(ctx.num_weights, g.shape[-1]))
+
+
 def _lookup_scaled(xp: Any, v: Any, indices: Any, padding_idx: int | None, counts: Any) -> Any:
     out = _lookup(xp, v, indices, padding_idx, True)
     if counts is not None:
@@ -97,14 +116,12 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
 
     The row ``padding_idx`` receives no gradient. With ``scale_grad_by_freq`` each row's gradient
     is divided by how often its index occurs in ``input``. With ``max_norm``, the rows looked up whose
-    ``norm_type``-norm exceeds it are first rescaled in place to norm ``max_norm``. ``sparse``
-    gradients are not supported.
+    ``norm_type``-norm exceeds it are first rescaled in place to norm ``max_norm``. With ``sparse``
+    the weight's gradient is a sparse COO tensor: one entry per index looked up (uncoalesced), as PyTorch's.
     """
     if not isinstance(input, _graph.Tensor) or not isinstance(weight, _graph.Tensor):
         raise TypeError(f"embedding(): argument 'input' and 'weight' must be Tensors, got {type(input).__name__} "
                         f"and {type(weight).__name__}")
-    if sparse:
-        raise NotImplementedError("embedding: sparse gradients are not supported by tinyframe; use sparse=False")
     if weight.ndim != 2:
         raise RuntimeError("'weight' must be 2-D")
     indices = input._data
@@ -127,7 +144,8 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
     counts = None
     if scale_grad_by_freq and weight.requires_grad:
         counts = _counts(input, num_weights)
-    return Embedding.apply(weight, indices=indices, padding_idx=padding_idx, counts=counts)
+    op = SparseEmbedding if sparse else Embedding
+    return op.apply(weight, indices=indices, padding_idx=padding_idx, counts=counts)
 
 
 def _renorm_rows(weight: Tensor, indices: Any, max_norm: float, norm_type: float) -> None:

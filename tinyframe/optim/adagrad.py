@@ -5,6 +5,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..device import array_module_of
+from ..ops import sparse as sparse_ops
 from ..tensor import Tensor
 from ._docs import check_not_differentiable
 from .optimizer import Optimizer, _step_tensor, real_views
@@ -48,6 +49,8 @@ class Adagrad(Optimizer):
     State per parameter, created with the optimizer: ``step`` (a 0-dim cpu tensor) and ``sum``.
     """
 
+    sparse_grads_error = None
+
     def __init__(self, params: Iterable[Any], lr: float = 1e-2, lr_decay: float = 0, weight_decay: float = 0,
                  initial_accumulator_value: float = 0, eps: float = 1e-10, foreach: bool | None = None, *,
                  maximize: bool = False, differentiable: bool = False, fused: bool | None = None) -> None:
@@ -89,9 +92,25 @@ class Adagrad(Optimizer):
             state = self.state[p] or self._init_state(p)
             step = state["step"]._data
             step += 1
-            adagrad_update(*real_views(p._data, p._grad._data, state["sum"]._data, step.item()), lr=lr,
-                           lr_decay=lr_decay, eps=eps, weight_decay=weight_decay, maximize=maximize)
+            grad = p._grad._data
+            update = sparse_adagrad_update if p._grad.is_sparse else adagrad_update
+            update(*real_views(p._data, grad, state["sum"]._data, step.item()), lr=lr, lr_decay=lr_decay, eps=eps,
+                   weight_decay=weight_decay, maximize=maximize)
             p._bump_version()
+
+
+def sparse_adagrad_update(param: Any, grad: Any, state_sum: Any, step: float, *, lr: float, lr_decay: float,
+                          eps: float, weight_decay: float, maximize: bool) -> None:
+    """PyTorch's Adagrad step for a sparse gradient (``Embedding(sparse=True)``): only the rows present in it
+    (coalesced) move, by their own ``sqrt(state_sum)``."""
+    if weight_decay != 0:
+        raise RuntimeError("weight_decay option is not compatible with sparse gradients")
+    grad = sparse_ops.coalesced(-grad if maximize else grad)
+    clr = lr / (1 + (step - 1) * lr_decay)
+    state_sum += grad.with_values(grad.values * grad.values)
+    std = array_module_of(param).sqrt(sparse_ops.values_at(state_sum, grad.indices, state_sum.shape[:grad.sparse_dim]))
+    std += eps
+    param -= grad.with_values(grad.values / std * clr)
 
 
 def adagrad_update(param: Any, grad: Any, state_sum: Any, step: float, *, lr: float, lr_decay: float, eps: float,

@@ -77,6 +77,8 @@ class Adam(Optimizer):
     amsgrad, ``max_exp_avg_sq``.
     """
 
+    sparse_grads_error = "Adam does not support sparse gradients, please consider SparseAdam instead"
+
     def __init__(self, params: Iterable[Any], lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
                  eps: float = 1e-8, weight_decay: float = 0, amsgrad: bool = False, *, foreach: bool | None = None,
                  maximize: bool = False, capturable: bool = False, differentiable: bool = False,

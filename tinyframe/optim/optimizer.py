@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes
+from .. import _graph, dtypes
 from ..autograd.hooks import RemovableHandle
 from ..device import array_module_of, move_array
 from ..grad_mode import enable_grad
@@ -41,6 +41,10 @@ class Optimizer:
     A subclass gives its defaults and implements ``_step_group(group)``, which updates the parameters
     of one group whose ``.grad`` is not None.
     """
+
+    # PyTorch's error for a sparse gradient (``Embedding(sparse=True)``), formatted with the class name;
+    # None in the optimizers that take sparse gradients (SGD, Adagrad, SparseAdam)
+    sparse_grads_error: str | None = "{} does not support sparse gradients"
 
     def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
         if isinstance(params, Tensor):
@@ -180,6 +184,8 @@ class Optimizer:
                 loss = closure()
         self._step_count += 1
         for group in self.param_groups:
+            if _graph.SPARSE_KERNELS and self.sparse_grads_error:  # (only once sparse tensors were made)
+                _check_dense_grads(group, self.sparse_grads_error.format(type(self).__name__))
             self._follow_params(group)
             self._step_group(group)
         return loss
@@ -304,6 +310,12 @@ def register_optimizer_step_post_hook(hook: Callable) -> RemovableHandle:
 
 _SET_MESSAGE = ("optimizer parameters need to be organized in ordered collections, but the ordering of tensors "
                 "in sets will change between runs. Please use a list instead.")
+
+
+def _check_dense_grads(group: dict[str, Any], message: str) -> None:
+    for p in group["params"]:
+        if p._grad is not None and p._grad.is_sparse:
+            raise RuntimeError(message)
 
 
 def stepped_states(optimizer: Optimizer, group: dict[str, Any], zeros: Sequence[str] = (),

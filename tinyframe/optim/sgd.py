@@ -61,6 +61,8 @@ class SGD(Optimizer):
         >>> optimizer.step()
     """
 
+    sparse_grads_error = None
+
     def __init__(self, params: Iterable[Any], lr: float = 1e-3, momentum: float = 0, dampening: float = 0,
                  weight_decay: float = 0, nesterov: bool = False, *, maximize: bool = False,
                  foreach: bool | None = None, differentiable: bool = False, fused: bool | None = None) -> None:
@@ -90,6 +92,8 @@ class SGD(Optimizer):
         for p in group["params"]:
             if p._grad is None:
                 continue
+            if weight_decay != 0 and p._grad.is_sparse:  # PyTorch adds the parameter to the sparse gradient
+                raise RuntimeError("add(sparse, dense) is not supported. Use add(dense, sparse) instead.")
             state = self.state[p] if momentum != 0 else None
             buffer = state.get("momentum_buffer") if state is not None else None
             new_buffer = sgd_update(p._data, p._grad._data, None if buffer is None else buffer._data,

@@ -19,7 +19,8 @@ class Embedding(Module):
 
     ``weight (num_embeddings, embedding_dim)`` starts as N(0, 1), with the row ``padding_idx`` (if
     given; negative counts from the end) zeroed; that row gets no gradient. With ``max_norm`` the rows
-    looked up are renormalised in place (``F.embedding``). ``sparse=True`` is not supported.
+    looked up are renormalised in place (``F.embedding``). With ``sparse=True`` the weight's gradient is a
+    sparse COO tensor of the rows looked up (for ``optim.SGD``, ``optim.SparseAdam``, ``optim.Adagrad``).
     """
 
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
@@ -27,8 +28,6 @@ class Embedding(Module):
                  sparse: bool = False, _weight: Tensor | None = None, _freeze: bool = False, device: Any = None,
                  dtype: Any = None) -> None:
         super().__init__()
-        if sparse:
-            raise NotImplementedError("Embedding: sparse gradients are not supported by tinyframe; use sparse=False")
         if padding_idx is not None:
             if not -num_embeddings <= padding_idx < num_embeddings:
                 raise AssertionError("Padding_idx must be within num_embeddings")
@@ -57,7 +56,7 @@ class Embedding(Module):
 
     def forward(self, input: Tensor) -> Tensor:
         return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
-                           self.scale_grad_by_freq)
+                           self.scale_grad_by_freq, self.sparse)
 
     def extra_repr(self) -> str:
         s = f"{self.num_embeddings}, {self.embedding_dim}"
