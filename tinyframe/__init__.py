@@ -105,14 +105,17 @@ __all__ = [
 
 
 def __getattr__(name: str) -> _Any:
-    """Loads a lazy submodule or function (``_LAZY``, ``functional.LAZY_FUNCTIONS``) on its first use; the
-    ``nn.functional`` ops that PyTorch also exports at the top level (``torch.pixel_shuffle``,
+    """Loads a lazy submodule or function (``_LAZY``, ``functional.LAZY_FUNCTIONS``, ``_toplevel_more``) on
+    its first use; the ``nn.functional`` ops that PyTorch also exports at the top level (``torch.pixel_shuffle``,
     ``torch.layer_norm``, ...) come from ``nn._toplevel``, loaded with ``nn`` when one is first asked for."""
     if name in _LAZY:
         module = _importlib.import_module(f".{_LAZY[name] or name}", __name__)
         value = module if _LAZY[name] is None else getattr(module, name)
     elif name in _lazy_functions:
         value = getattr(functional, name)
+    elif not name.startswith("_") and name in _importlib.import_module("._toplevel_more", __name__).__all__:
+        # (the functions few programs call: in-place functions, ``*_copy``, ``asarray``, ...)
+        value = getattr(_sys.modules[f"{__name__}._toplevel_more"], name)
     elif not name.startswith("_") and name in _importlib.import_module(".nn._toplevel", __name__).__all__:
         # (private names are left out: ``from . import _submodule`` asks here first, and must not load nn)
         value = getattr(_sys.modules[f"{__name__}.nn._toplevel"], name)
@@ -125,7 +128,8 @@ def __getattr__(name: str) -> _Any:
 
 
 def __dir__() -> list:
-    return sorted(set(globals()) | set(_LAZY) | set(_lazy_functions))
+    more = _importlib.import_module("._toplevel_more", __name__).__all__
+    return sorted(set(globals()) | set(_LAZY) | set(_lazy_functions) | set(more))
 
 
 # torch.cuda.amp: tinyframe.cuda is a module of the bottom layer, so the submodule is registered under its name.

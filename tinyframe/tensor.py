@@ -25,6 +25,7 @@ from .ops import construction as construction_ops
 from .ops import contraction as contraction_ops
 from .ops import decompositions as decomposition_ops
 from .ops import lu as lu_ops
+from .ops import numerics as numerics_ops
 from .ops import sampling as sampling_ops
 from .ops import scattering as scatter_ops
 from .ops import shape as shape_ops
@@ -34,6 +35,7 @@ from .ops import statistics as statistics_ops
 from .ops import stft as stft_ops
 
 linalg_functions = lazy_module("tinyframe.linalg")  # (torch.linalg: loaded on first use, as its ops are)
+activation_ops = lazy_module("tinyframe.ops.activation")  # (for two methods; nn.functional loads it)
 
 __all__ = ["Tensor", "Size"]
 
@@ -464,6 +466,12 @@ class Tensor:
         """An uninitialised tensor of ``size``, with this tensor's dtype and device unless given."""
         return self.new_zeros(*size, dtype=dtype, device=device)
 
+    def new_empty_strided(self, size: Sequence[builtins.int], stride: Sequence[builtins.int], dtype: Any = None,
+                          device: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+        """``tinyframe.empty_strided(size, stride)``, with this tensor's dtype and device unless given."""
+        return creation.empty_strided(size, stride, dtype=dtype or self.dtype, device=device or self.device,
+                                      requires_grad=requires_grad)
+
     # ----------------------------------------------------------------- operators
     @_operator
     def __add__(self, other: Any) -> Tensor:
@@ -776,6 +784,7 @@ class Tensor:
 
     # Methods that are the functions of the same name (t.remainder(2) is remainder(t, 2)).
     absolute, arccos, arcsin, arctan, fix = unary.absolute, unary.arccos, unary.arcsin, unary.arctan, unary.fix
+    asinh, acosh, arcsinh, arccosh = unary.asinh, unary.acosh, unary.arcsinh, unary.arccosh
     floor_divide, remainder, logical_xor = binary.floor_divide, binary.remainder, binary.logical_xor
     ger, inner, moveaxis = linalg.ger, linalg.inner, shape_ops.moveaxis
 
@@ -1525,7 +1534,8 @@ class Tensor:
     # In-place forms of elementwise methods, as PyTorch names them.
     acos_, asin_, atan_, cos_ = (_inplace_of(n) for n in ("acos", "asin", "atan", "cos"))
     cosh_, sin_, sinh_, tan_ = (_inplace_of(n) for n in ("cosh", "sin", "sinh", "tan"))
-    arccos_, arcsin_, arctan_ = acos_, asin_, atan_
+    asinh_, acosh_, atanh_ = (_inplace_of(n) for n in ("asinh", "acosh", "atanh"))
+    arccos_, arcsin_, arctan_, arcsinh_, arccosh_, arctanh_ = acos_, asin_, atan_, asinh_, acosh_, atanh_
     ceil_, floor_, round_, trunc_, sign_ = (_inplace_of(n) for n in ("ceil", "floor", "round", "trunc", "sign"))
     fix_ = trunc_
     erf_, exp2_, expm1_, log10_, log1p_, log2_ = (_inplace_of(n) for n in
@@ -1552,6 +1562,83 @@ class Tensor:
     hypot_, atan2_, copysign_, fmod_, xlogy_ = (_inplace_of(n) for n in ("hypot", "atan2", "copysign", "fmod", "xlogy"))
     arctan2_ = atan2_
     lerp_, addcmul_, addcdiv_ = _inplace_of("lerp"), _inplace_of("addcmul"), _inplace_of("addcdiv")
+
+    # ----------------------------------------------------------------- rarely used (their ops load on first use)
+    def frexp(self) -> Any:
+        return numerics_ops.frexp(self)
+
+    def ldexp(self, other: Tensor) -> Tensor:
+        return numerics_ops.ldexp(self, other)
+
+    def nextafter(self, other: Tensor) -> Tensor:
+        return numerics_ops.nextafter(self, other)
+
+    def isposinf(self) -> Tensor:
+        return numerics_ops.isposinf(self)
+
+    def isneginf(self) -> Tensor:
+        return numerics_ops.isneginf(self)
+
+    def renorm(self, p: builtins.float, dim: builtins.int, maxnorm: builtins.float) -> Tensor:
+        return numerics_ops.renorm(self, p, dim, maxnorm)
+
+    ldexp_, nextafter_, renorm_ = _inplace_of("ldexp"), _inplace_of("nextafter"), _inplace_of("renorm")
+
+    def triangular_solve(self, A: Tensor, upper: builtins.bool = True, transpose: builtins.bool = False,
+                         unitriangular: builtins.bool = False) -> Any:
+        return numerics_ops.triangular_solve(self, A, upper, transpose, unitriangular)
+
+    def solve(self, other: Tensor) -> Any:
+        return numerics_ops.solve(self, other)
+
+    def lstsq(self, other: Tensor) -> Any:
+        return numerics_ops.lstsq(self, other)
+
+    def eig(self, eigenvectors: builtins.bool = False) -> Any:
+        return numerics_ops.eig(self, eigenvectors)
+
+    def symeig(self, eigenvectors: builtins.bool = False) -> Any:
+        return numerics_ops.symeig(self, eigenvectors)
+
+    def prelu(self, weight: Tensor) -> Tensor:
+        return activation_ops.prelu(self, weight)
+
+    def hardshrink(self, lambd: builtins.float = 0.5) -> Tensor:
+        return activation_ops.hardshrink(self, lambd)
+
+    def cfloat(self) -> Tensor:
+        """This tensor as complex64."""
+        return self.to(dtypes.complex64)
+
+    def cdouble(self) -> Tensor:
+        """This tensor as complex128."""
+        return self.to(dtypes.complex128)
+
+    def narrow_copy(self, dim: builtins.int, start: builtins.int, length: builtins.int) -> Tensor:
+        """``narrow``'s slice, copied into memory of its own (``NarrowCopyBackward0``)."""
+        return shape_ops.narrow_copy(self, dim, start, length)
+
+    def is_set_to(self, tensor: Tensor) -> builtins.bool:
+        """Whether ``tensor`` views exactly this tensor's memory: the same storage, offset, shape and strides."""
+        return (self.device == tensor.device and self.dtype == tensor.dtype and self.shape == tensor.shape
+                and self.data_ptr() == tensor.data_ptr() and self.stride() == tensor.stride())
+
+    def is_inference(self) -> builtins.bool:
+        """False: tinyframe makes no inference tensors (tensors made in ``inference_mode`` are ordinary
+        tensors that do not require grad)."""
+        return False
+
+    def resize(self, *sizes: Any) -> Tensor:
+        """Deprecated: this tensor's elements in the shape ``sizes``, of the same number of elements
+        (``ResizeBackward``)."""
+        warnings.warn("non-inplace resize is deprecated", UserWarning, stacklevel=3)
+        return shape_ops.resized(self, tuple(sizes[0]) if len(sizes) == 1 and not isinstance(sizes[0], builtins.int)
+                                 else sizes)
+
+    def resize_as(self, tensor: Tensor) -> Tensor:
+        """Deprecated: ``resize(tensor.shape)``."""
+        warnings.warn("non-inplace resize_as is deprecated", UserWarning, stacklevel=3)
+        return shape_ops.resized(self, tuple(tensor.shape))
 
     # ----------------------------------------------------------------- special functions, NaN-aware
     # reductions, statistics, integer ops
@@ -1730,7 +1817,7 @@ class Tensor:
 
     def split_with_sizes(self, split_sizes: Sequence[builtins.int], dim: builtins.int = 0) -> tuple:
         """``split`` into pieces of the given sizes."""
-        return self.split(list(split_sizes), dim)
+        return shape_ops.split_with_sizes(self, split_sizes, dim)
 
     def is_same_size(self, other: Tensor) -> builtins.bool:
         """Whether ``other`` has this tensor's shape."""
@@ -1834,6 +1921,8 @@ class Tensor:
 
     def sgn(self) -> Tensor:
         return complex_ops.sgn(self)
+
+    sgn_ = _inplace_of("sgn")
 
     def isreal(self) -> Tensor:
         return complex_ops.isreal(self)

@@ -21,6 +21,7 @@ from ..ops import inplace as inplace_ops
 from ..ops import reduction as reductions
 from ..ops import shape as shape_ops
 from ..ops._composite import composed_op
+from ..ops.activation import prelu
 from ..ops.bilinear import bilinear
 from ..ops.contraction import baddbmm
 from ..ops.convolution import check_convolution_arguments, conv1d, conv2d, conv_transpose1d, conv_transpose2d
@@ -795,25 +796,6 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
 def tanhshrink(input: Tensor) -> Tensor:
     """``input - tanh(input)``."""
     return binary.sub(input, unary.tanh(input))
-
-
-@composed_op("PreluKernelBackward0", ("input", "weight"))
-@_autocast.lower_precision
-def prelu(input: Tensor, weight: Tensor) -> Tensor:
-    """``input`` where non-negative, ``weight * input`` elsewhere; ``weight`` has one value or one per
-    channel (dimension 1)."""
-    if weight.numel() != 1:
-        channels = input.shape[1] if input.ndim >= 2 else input.shape[0]
-        if weight.numel() != channels:
-            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
-                               f"{weight.numel()} and channel size = {channels}.")
-        if input.ndim >= 2:
-            weight = weight.reshape(channels, *([1] * (input.ndim - 2)))
-    if input.dtype != weight.dtype:
-        raise RuntimeError(f"prelu: Type promoting not supported. Got {dtypes.scalar_type_name(input.dtype)} and "
-                           f"{dtypes.scalar_type_name(weight.dtype)}")
-    _require_floating("prelu", "prelu_cpu", input)
-    return binary.where(binary.gt(input, 0.0), input, binary.mul(weight, input))
 
 
 def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,

@@ -1,0 +1,248 @@
+"""Top-level functions that few programs call, loaded on first use (tinyframe's module ``__getattr__``):
+PyTorch's in-place functions (``torch.exp_(t)`` is ``t.exp_()``), the ``*_copy`` forms of the view
+functions, ``asarray`` and ``frombuffer``, ``empty_strided``, ``fill``, the dtype and flag queries
+(``is_signed``, ``is_conj``, ...) and the global switches scripts set (``set_warn_always``,
+``set_flush_denormal``, ``set_num_interop_threads``, ...)."""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from . import _graph, autograd, creation, dtypes, grad_mode, random
+from .creation import empty_strided
+from .functional import with_out
+from .memory_format import contiguous_format
+from .ops import binary
+from .ops import complex as complex_ops
+from .ops._composite import composed
+from .tensor import Tensor
+
+# The in-place functions: each is the Tensor method of its name.
+_INPLACE = """
+    abs_ acos_ acosh_ addmv_ arccos_ arccosh_ arcsin_ arcsinh_ arctan_ arctanh_ asin_ asinh_ atan_ atanh_ ceil_
+    clamp_ clamp_max_ clamp_min_ clip_ cos_ cosh_ deg2rad_ detach_ erf_ erfc_ exp2_ exp_ expm1_ fill_ fix_ floor_
+    frac_ gcd_ i0_ index_put_ lcm_ ldexp_ log10_ log1p_ log2_ log_ logit_ nan_to_num_ neg_ negative_ rad2deg_
+    reciprocal_ resize_as_ round_ rsqrt_ sigmoid_ sin_ sinc_ sinh_ sqrt_ square_ tan_ tanh_ trunc_ xlogy_ zero_
+""".split()
+
+# The ``*_copy`` functions: the view of the method of this name, in memory of its own, recorded as the
+# view's node with ``_copy`` appended (``PermuteBackward0_copy``), as PyTorch records them.
+_COPIES = {"view_copy": "view", "permute_copy": "permute", "t_copy": "t", "transpose_copy": "transpose",
+           "unsqueeze_copy": "unsqueeze", "squeeze_copy": "squeeze", "expand_copy": "expand",
+           "diagonal_copy": "diagonal", "select_copy": "select", "as_strided_copy": "as_strided",
+           "unfold_copy": "unfold", "split_copy": "split", "split_with_sizes_copy": "split_with_sizes",
+           "unbind_copy": "unbind", "view_as_real_copy": "view_as_real", "view_as_complex_copy": "view_as_complex",
+           "alias_copy": "view_as", "slice_copy": "slice", "detach_copy": "detach"}
+
+__all__ = [*_INPLACE, *_COPIES, "asarray", "frombuffer", "empty_strided", "fill", "is_signed", "is_conj", "is_neg",
+           "is_inference", "get_device", "default_generator", "set_flush_denormal", "set_warn_always",
+           "is_warn_always_enabled", "set_anomaly_enabled", "get_num_interop_threads", "set_num_interop_threads"]
+
+default_generator = random.default_generator
+
+
+def _inplace_function(name: str) -> Callable[..., Tensor]:
+    def function(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        if not isinstance(input, Tensor):
+            raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+        return getattr(input, name)(*args, **kwargs)
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"``input.{name}(...)``: the in-place ``{name[:-1]}``, written into ``input``."
+    return function
+
+
+def _slice(input: Tensor, dim: int = 0, start: int | None = None, end: int | None = None, step: int = 1) -> Tensor:
+    return input[(slice(None),) * (dim % input.dim()) + (slice(start, end, step),)]
+
+
+def _copy_function(name: str, view: str) -> Callable[..., Any]:
+    node = "AliasBackward0" if view == "view_as" else None  # (alias: the whole tensor, PyTorch's own node)
+
+    def view_of(input: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if view == "slice":
+            return _slice(input, *args, **kwargs)
+        if view == "view_as":
+            return input.view_as(input)
+        if view in ("view_as_real", "view_as_complex"):  # (functions, not methods)
+            return getattr(complex_ops, view)(input)
+        return getattr(input, view)(*args, **kwargs)
+
+    def function(input: Tensor, *args: Any, **kwargs: Any) -> Any:
+        views = view_of(input, *args, **kwargs)
+        if not isinstance(views, tuple):
+            return _copied(views, lambda t: view_of(t, *args, **kwargs), input, node)
+        return tuple(_copied(v, lambda t, i=i: view_of(t, *args, **kwargs)[i], input, node)
+                     for i, v in enumerate(views))
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"``{view}``'s view of ``input`` copied into memory of its own."
+    return with_out(function)
+
+
+def _copied(view: Tensor, make: Callable[[Tensor], Tensor], input: Tensor, node: str | None) -> Tensor:
+    if view.grad_fn is None:
+        return view.clone(memory_format=contiguous_format)
+    return composed(f"{node or view.grad_fn.name()}_copy", lambda t: make(t).clone(memory_format=contiguous_format),
+                    input, linear=True)
+
+
+for _name in _INPLACE:
+    globals()[_name] = _inplace_function(_name)
+for _name, _view in _COPIES.items():
+    globals()[_name] = _copy_function(_name, _view)
+
+
+# --------------------------------------------------------------------------- tensors from other objects
+def asarray(obj: Any, *, dtype: Any = None, device: Any = None, copy: bool | None = None,
+            requires_grad: bool | None = None) -> Tensor:
+    """``obj`` (a tensor, a NumPy array, an object with the buffer protocol, a number or a sequence) as a
+    tensor. With ``copy=None`` the result shares ``obj``'s memory where dtype and device allow (a tensor
+    comes back itself); ``copy=True`` always copies; ``copy=False`` never does, and raises where it would
+    have to. ``requires_grad=True`` makes the result a leaf that requires grad (a tensor: this tensor
+    itself); a tensor with ``requires_grad=False`` gives a detached alias, and by default keeps its own."""
+    if isinstance(obj, Tensor):
+        return _tensor_as(obj, dtype, device, copy, requires_grad)
+    if isinstance(obj, (np.ndarray, np.generic)) or hasattr(obj, "__cuda_array_interface__"):
+        return _tensor_as(creation.as_tensor(obj if isinstance(obj, np.ndarray) else np.asarray(obj)), dtype,
+                          device, copy, requires_grad)
+    if _has_buffer(obj) and not isinstance(obj, (list, tuple)):
+        return _tensor_as(frombuffer(obj, dtype=dtype or dtypes.get_default_dtype()), None, device, copy,
+                          requires_grad)
+    if copy is False:
+        raise ValueError("can't alias arbitrary sequence into a tensor.")
+    if isinstance(obj, str):
+        raise TypeError("new(): invalid data type 'str'")
+    if obj is None or not isinstance(obj, (list, tuple, int, float, complex, bool)):
+        raise RuntimeError(f"Could not infer dtype of {type(obj).__name__}")
+    return creation.tensor(obj, dtype=dtype, device=device, requires_grad=bool(requires_grad))
+
+
+def _has_buffer(obj: Any) -> bool:
+    try:
+        memoryview(obj)
+    except TypeError:
+        return False
+    return True
+
+
+def _tensor_as(t: Tensor, dtype: Any, device: Any, copy: bool | None, requires_grad: bool | None) -> Tensor:
+    target = t.dtype if dtype is None else dtypes.as_dtype(dtype)
+    if copy is False and target != t.dtype:
+        raise ValueError(f"can't alias tensor with dtype '{dtypes.scalar_type_name(t.dtype)}' into dtype "
+                         f"'{dtypes.scalar_type_name(target)}'.")
+    out = t.to(dtype=target, device=device, copy=bool(copy))
+    if requires_grad:
+        return out.requires_grad_() if out.is_leaf else out
+    return out.detach() if requires_grad is False and out.requires_grad else out
+
+
+def frombuffer(buffer: Any, *, dtype: Any, count: int = -1, offset: int = 0, requires_grad: bool = False) -> Tensor:
+    """A 1-D tensor viewing ``count`` elements (all by default) of ``dtype`` in ``buffer`` (an object with
+    the buffer protocol) from byte ``offset``: writes to either are seen by the other."""
+    if not _has_buffer(buffer):
+        raise ValueError("object does not implement Python buffer protocol.")
+    itemsize = dtypes.as_dtype(dtype).itemsize
+    length = memoryview(buffer).nbytes
+    if length == 0 or count == 0:
+        raise ValueError(f"both buffer length ({length}) and count ({count}) must not be 0")
+    if not 0 <= offset < length:
+        raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than buffer length "
+                         f"({length} bytes) minus 1")
+    if count < 0 and (length - offset) % itemsize:
+        raise ValueError(f"buffer length ({length - offset} bytes) after offset ({offset} bytes) must be a multiple "
+                         f"of element size ({itemsize})")
+    if count > 0 and count * itemsize > length - offset:
+        raise ValueError(f"requested buffer length ({count} * {itemsize} bytes) after offset ({offset} bytes) must "
+                         f"not be greater than actual buffer length ({length} bytes)")
+    array = np.frombuffer(buffer, dtype=dtypes.as_dtype(dtype).numpy, count=count, offset=offset)
+    out = _graph.wrap(array)
+    if requires_grad:
+        out.requires_grad = True
+    return out
+
+
+def fill(input: Tensor, value: Any) -> Tensor:
+    """A tensor of ``input``'s shape and dtype filled with ``value`` (a number or a 0-d tensor); its gradient
+    to ``input`` is zero (``FillBackward0``)."""
+    if isinstance(value, Tensor) and value.dim():
+        raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} "
+                           "dimensions.")
+    if not grad_mode.is_grad_enabled() or not input.requires_grad:
+        return input.detach().clone().fill_(value)
+    return composed("FillBackward0", _filled_where, input, value=value)
+
+
+def _filled_where(input: Tensor, value: Any) -> Tensor:
+    # (``where`` and not ``input * 0 + value``: an infinite element must give no NaN)
+    return binary.where(creation.ones_like(input, dtype=dtypes.bool_), creation.full_like(input, value), input)
+
+
+# --------------------------------------------------------------------------- queries
+def is_signed(input: Tensor) -> bool:
+    """Whether ``input``'s dtype is signed (floating and complex dtypes are)."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"is_signed(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    return input.dtype.is_signed
+
+
+def is_conj(input: Tensor) -> bool:
+    """False: tinyframe computes conjugates when asked (no lazily conjugated tensors)."""
+    return False
+
+
+def is_neg(input: Tensor) -> bool:
+    """False: tinyframe has no lazily negated tensors."""
+    return False
+
+
+def is_inference(input: Tensor) -> bool:
+    """``input.is_inference()``."""
+    return input.is_inference()
+
+
+def get_device(input: Tensor) -> int:
+    """``input.get_device()``: the CUDA device index, -1 on the CPU."""
+    return input.get_device()
+
+
+# --------------------------------------------------------------------------- global switches
+_WARN_ALWAYS = [False]
+_INTEROP_THREADS = [os.cpu_count() or 1]
+
+
+def set_flush_denormal(mode: bool) -> bool:
+    """False: NumPy offers no switch to flush denormal numbers to zero (PyTorch returns whether the CPU
+    supports it), so nothing changes."""
+    return False
+
+
+def set_warn_always(b: bool) -> None:
+    """Remembered for :func:`is_warn_always_enabled`; tinyframe's one-time warnings follow Python's
+    ``warnings`` filters."""
+    _WARN_ALWAYS[0] = bool(b)
+
+
+def is_warn_always_enabled() -> bool:
+    """The value last given to :func:`set_warn_always` (False by default)."""
+    return _WARN_ALWAYS[0]
+
+
+def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
+    """Turns autograd's anomaly detection on or off (``autograd.set_detect_anomaly``)."""
+    autograd.set_detect_anomaly(enabled, check_nan)
+
+
+def get_num_interop_threads() -> int:
+    """The number last given to :func:`set_num_interop_threads` (the core count by default):
+    tinyframe runs no inter-op thread pool."""
+    return _INTEROP_THREADS[0]
+
+
+def set_num_interop_threads(num: int) -> None:
+    """Remembered for :func:`get_num_interop_threads`."""
+    if num < 1:
+        raise RuntimeError("Expected positive number of threads")
+    _INTEROP_THREADS[0] = int(num)
+
