@@ -38,7 +38,7 @@ LAYERS = [
     ["tinyframe.autograd"],
     ["tinyframe.tensor", "tinyframe.functional", "tinyframe.serialization", "tinyframe._dlpack",
      "tinyframe._safetensors", "tinyframe._torch_load", "tinyframe._torch_save", "tinyframe.distributed", "tinyframe",
-     "tinyframe._toplevel", "tinyframe._toplevel_more", "tinyframe.legacy_tensor_types", "tinyframe.testing",
+     "tinyframe._toplevel", "tinyframe._toplevel_more", "tinyframe.cpu", "tinyframe.legacy_tensor_types", "tinyframe.testing",
      "tinyframe.amp", "tinyframe.special", "tinyframe.fft", "tinyframe._foreach", "tinyframe._arguments"],
     ["tinyframe.nn", "tinyframe.distributions"],
     ["tinyframe.optim", "tinyframe.utils", "tinyframe.jit", "tinyframe.func", "tinyframe.hub"],

@@ -77,7 +77,7 @@ cdouble = complex128
 # The layers above the core (torch.nn, torch.optim, ...) and serialization (torch.save / torch.load, with
 # hashlib, socket, zipfile) load on first use: that is about two thirds of what ``import tinyframe`` took
 # beyond importing NumPy. ``tinyframe.nn``, ``from tinyframe import nn`` and ``import tinyframe.nn`` work as before.
-_LAZY = {"distributed": None, "distributions": None, "fft": None, "func": None, "hub": None, "jit": None,
+_LAZY = {"cpu": None, "distributed": None, "distributions": None, "fft": None, "func": None, "hub": None, "jit": None,
          "multiprocessing": None,
          "nn": None, "optim": None, "profiler": None, "utils": None, "version": None,
          "special": None, "accelerator": None, "backends": None, "testing": None,
