@@ -1601,9 +1601,11 @@ class Tensor:
         return numerics_ops.symeig(self, eigenvectors)
 
     def prelu(self, weight: Tensor) -> Tensor:
+        """``nn.functional.prelu(self, weight)``: this tensor where non-negative, ``weight * self`` elsewhere."""
         return activation_ops.prelu(self, weight)
 
     def hardshrink(self, lambd: builtins.float = 0.5) -> Tensor:
+        """``nn.functional.hardshrink(self, lambd)``: this tensor where ``|self| > lambd``, 0 elsewhere."""
         return activation_ops.hardshrink(self, lambd)
 
     def cfloat(self) -> Tensor:

@@ -100,6 +100,7 @@ CASES: list[OpCase] = [
     OpCase("atan", tf.atan, np.arctan, [(3, 4)], domain=(-3.0, 3.0)),
     OpCase("asinh", tf.asinh, np.arcsinh, [(3, 4)], domain=(-3.0, 3.0)),
     OpCase("acosh", tf.acosh, np.arccosh, [(3, 4)], domain=(1.2, 3.0)),
+    OpCase("frexp_mantissa", lambda x: tf.frexp(x).mantissa, lambda x: np.frexp(x)[0], [(3, 4)], domain=(0.6, 0.9)),
     OpCase("atanh", tf.atanh, np.arctanh, [(3, 4)], domain=(-0.9, 0.9)),
     OpCase("sigmoid", tf.sigmoid, _sigmoid, [(3, 4)], domain=(-5.0, 5.0)),
     OpCase("relu", tf.relu, lambda x: np.maximum(x, 0.0), [(3, 4)]),

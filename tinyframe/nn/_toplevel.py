@@ -142,7 +142,9 @@ def _reduction(name: str, reduction: int) -> str:
 
 def kl_div(input: Tensor, target: Tensor, reduction: int = 0, *, log_target: bool = False) -> Tensor:
     """``nn.functional.kl_div`` with ``reduction`` an int (0 none, 1 mean, 2 sum)."""
-    return F.kl_div(input, target, reduction=_reduction("kl_div", reduction), log_target=log_target)
+    mode = _reduction("kl_div", reduction)  # (reduced here: functional's 'mean' warns, PyTorch's native one not)
+    losses = F.kl_div(input, target, reduction="none", log_target=log_target)
+    return losses if mode == "none" else getattr(losses, mode)()
 
 
 def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,

@@ -851,7 +851,7 @@ def _split(tensor: Tensor, split_size_or_sections: int | Sequence[int], dim: int
 def split_with_sizes(input: Tensor, split_sizes: Sequence[int], dim: int = 0) -> tuple:
     """Views of the consecutive pieces of the sizes ``split_sizes`` along ``dim`` (which must add up to
     its size)."""
-    return _split(input, list(split_sizes), dim, Split, SplitWithSizes, "split_with_sizes")
+    return _split(input, list(split_sizes), dim, Split, SplitWithSizes, "split")
 
 
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
