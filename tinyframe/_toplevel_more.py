@@ -74,11 +74,15 @@ def _copy_function(name: str, view: str) -> Callable[..., Any]:
         views = view_of(input, *args, **kwargs)
         if not isinstance(views, tuple):
             return _copied(views, lambda t: view_of(t, *args, **kwargs), input, node)
-        return tuple(_copied(v, lambda t, i=i: view_of(t, *args, **kwargs)[i], input, node)
-                     for i, v in enumerate(views))
+        return tuple(_copied(v, _piece(view_of, i, args, kwargs), input, node) for i, v in enumerate(views))
     function.__name__ = function.__qualname__ = name
     function.__doc__ = f"``{view}``'s view of ``input`` copied into memory of its own."
     return with_out(function)
+
+
+def _piece(view_of: Callable[..., tuple], i: int, args: tuple, kwargs: dict) -> Callable[[Tensor], Tensor]:
+    """The ``i``-th of the views ``view_of`` makes of a tensor."""
+    return lambda t: view_of(t, *args, **kwargs)[i]
 
 
 def _copied(view: Tensor, make: Callable[[Tensor], Tensor], input: Tensor, node: str | None) -> Tensor:

@@ -644,10 +644,10 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, 
     """
     x = input._data
     if p == "nuc":  # (through the lazy family: decompositions imports this module)
-        axes = tuple(range(x.ndim)) if dim is None else tuple(dim)
-        if len(axes) != 2:
-            raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, axes))}")
-        return _numerics.nuclear_norm(input if dtype is None else input.to(dtype), axes, keepdim)
+        pair = tuple(range(x.ndim)) if dim is None else tuple(dim)
+        if len(pair) != 2:
+            raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, pair))}")
+        return _numerics.nuclear_norm(input if dtype is None else input.to(dtype), pair, keepdim)
     if isinstance(p, str):
         if p != "fro":
             raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
