@@ -552,3 +552,78 @@ def test_import_loads_none_of_the_rarely_used_modules() -> None:
             "if m in sys.modules and not type(sys.modules[m]).__name__.startswith('_Lazy')])")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(("name", "bits", "scalar_type"), [("uint16", 16, "UInt16"), ("uint32", 32, "UInt32"),
+                                                           ("uint64", 64, "UInt64")])
+def test_wide_unsigned_dtypes_as_pytorchs_shell_types(name, bits, scalar_type) -> None:
+    dt = getattr(torch, name)
+    assert (dt.itemsize, dt.is_signed, dt.is_floating_point) == (bits // 8, False, False)
+    t = torch.tensor([1, 2], dtype=dt)
+    assert (t.dtype, t.tolist(), t.numpy().dtype) == (dt, [1, 2], np.dtype(name))
+    assert torch.from_numpy(np.array([1], dtype=name)).dtype is dt
+    assert (t * 2).tolist() == [2, 4] and (t * 2).dtype is dt
+    assert t.sum().dtype == torch.int64 and t.sum().item() == 3
+    assert t.float().dtype == torch.float32 and torch.tensor([1.0, 2.0]).to(dt).dtype is dt
+    assert (torch.zeros(2, dtype=dt).tolist(), torch.ones(2, dtype=dt).tolist()) == ([0, 0], [1, 1])
+    assert (t == 1).tolist() == [True, False] and t[0].item() == 1 and torch.cat([t, t]).dtype is dt
+    assert torch.tensor([3, 2], dtype=dt).sort().values.tolist() == [2, 3]
+    assert (torch.tensor([5], dtype=dt) & torch.tensor([4], dtype=dt)).tolist() == [4]
+    assert (torch.iinfo(dt).min, torch.iinfo(dt).max, torch.iinfo(dt).bits) == (0, 2 ** bits - 1, bits)
+    assert torch.promote_types(dt, torch.float32) == torch.float32
+    for other, other_name in ((torch.int64, "Long"), (torch.uint8, "Byte")):
+        with pytest.raises(RuntimeError, match=f"Promotion for uint16, uint32, uint64 types is not supported, "
+                                               f"attempted to promote {scalar_type} and {other_name}"):
+            torch.promote_types(dt, other)
+
+
+def test_deprecated_autocast_functions_and_global_switches() -> None:
+    calls = [("is_autocast_cpu_enabled", (), False, "torch.is_autocast_cpu_enabled() is deprecated. Please use "
+                                                   "torch.is_autocast_enabled('cpu') instead."),
+             ("get_autocast_cpu_dtype", (), torch.bfloat16, "torch.get_autocast_cpu_dtype() is deprecated. Please use "
+                                                          "torch.get_autocast_dtype('cpu') instead."),
+             ("get_autocast_gpu_dtype", (), torch.float16, "torch.get_autocast_gpu_dtype() is deprecated. Please use "
+                                                         "torch.get_autocast_dtype('cuda') instead.")]
+    for name, args, value, message in calls:
+        with pytest.warns(DeprecationWarning, match=re.escape(message)):
+            assert getattr(torch, name)(*args) == value
+    try:
+        with pytest.warns(DeprecationWarning, match=re.escape(
+                "torch.set_autocast_cpu_enabled(enabled) is deprecated. Please use torch.set_autocast_enabled('cpu', "
+                "enabled) instead.")):
+            torch.set_autocast_cpu_enabled(True)
+        assert torch.is_autocast_enabled("cpu") and torch.get_autocast_dtype("cpu") == torch.bfloat16
+        with pytest.warns(DeprecationWarning, match=re.escape("torch.set_autocast_cpu_dtype(dtype) is deprecated")):
+            torch.set_autocast_cpu_dtype(torch.float16)
+        assert torch.get_autocast_dtype("cpu") == torch.float16
+        torch.set_autocast_enabled("cpu", False)
+        torch.set_autocast_dtype("cpu", torch.bfloat16)
+        assert (torch.is_autocast_enabled("cpu"), torch.get_autocast_dtype("cpu")) == (False, torch.bfloat16)
+        torch.set_autocast_enabled(True)  # (one argument: cuda)
+        assert torch.is_autocast_enabled("cuda")
+    finally:
+        torch.set_autocast_enabled("cuda", False)
+    assert (torch.autocast_increment_nesting(), torch.autocast_decrement_nesting()) == (1, 0)
+    assert torch.is_autocast_cache_enabled() and torch.clear_autocast_cache() is None
+
+
+def test_determinism_modes_errors_and_device_modules() -> None:
+    assert (torch.is_deterministic_algorithms_warn_only_enabled(), torch.get_deterministic_debug_mode()) == (False, 0)
+    try:
+        torch.set_deterministic_debug_mode("warn")
+        assert (torch.get_deterministic_debug_mode(), torch.are_deterministic_algorithms_enabled(),
+                torch.is_deterministic_algorithms_warn_only_enabled()) == (1, True, True)
+        torch.set_deterministic_debug_mode(2)
+        assert torch.get_deterministic_debug_mode() == 2
+    finally:
+        torch.set_deterministic_debug_mode(0)
+    with pytest.raises(RuntimeError, match="invalid value of debug_mode, expected one of `default`, `warn`, `error`, "
+                                           "but got x"):
+        torch.set_deterministic_debug_mode("x")
+    with pytest.raises(RuntimeError, match="invalid value of debug_mode, expected 0, 1, or 2, but got 5"):
+        torch.set_deterministic_debug_mode(5)
+    assert torch.GradScaler is torch.amp.GradScaler
+    assert issubclass(torch.OutOfMemoryError, RuntimeError) and issubclass(torch.AcceleratorError, RuntimeError)
+    assert torch.get_device_module("cpu") is torch.cpu and torch.get_device_module() is torch.cpu
+    assert torch.get_device_module("cuda") is torch.cuda
+    assert torch.compiled_with_cxx11_abi() is True and torch.is_distributed(torch.zeros(1)) is False

@@ -34,7 +34,8 @@ def _gc_paused() -> _Iterator[None]:
 with _gc_paused():
     from . import dtypes  # noqa: F401,I001  (tinyframe.dtypes)
     from .dtypes import (bfloat16, bool_ as bool, complex64, complex128, dtype, float16, float32, float64,
-                         get_default_dtype, int8, int16, int32, int64, set_default_dtype, uint8)
+                         get_default_dtype, int8, int16, int32, int64, set_default_dtype, uint8, uint16, uint32,
+                         uint64)
     from .device import device, get_default_device, set_default_device
     from .dtypes import can_cast
     from .tensor import Size, Tensor
@@ -88,7 +89,8 @@ __all__ = [
     "set_grad_enabled", "is_grad_enabled", "inference_mode", "is_inference_mode_enabled",
     "set_default_device", "get_default_device", "is_anomaly_enabled",
     "is_anomaly_check_nan_enabled", "bool", "bfloat16", "float16", "float32", "float64", "int8", "int16",
-    "int32", "int64", "uint8", "float", "double", "half", "long", "int", "short", "complex64", "complex128",
+    "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float", "double", "half", "long", "int", "short",
+    "complex64", "complex128",
     "cfloat", "cdouble", "get_default_dtype",
     "set_default_dtype", "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange",
     "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",

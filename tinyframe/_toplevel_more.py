@@ -6,13 +6,17 @@ functions, ``asarray`` and ``frombuffer``, ``empty_strided``, ``fill``, the dtyp
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from . import _graph, autograd, creation, dtypes, grad_mode, random
+from . import _autocast, _graph, _toplevel, amp, autograd, creation, dtypes, grad_mode, random
+from .amp import GradScaler
 from .creation import empty_strided
+from .device import device as torch_device
+from .device import get_default_device
 from .functional import with_out
 from .memory_format import contiguous_format
 from .ops import binary
@@ -37,9 +41,26 @@ _COPIES = {"view_copy": "view", "permute_copy": "permute", "t_copy": "t", "trans
            "unbind_copy": "unbind", "view_as_real_copy": "view_as_real", "view_as_complex_copy": "view_as_complex",
            "alias_copy": "view_as", "slice_copy": "slice", "detach_copy": "detach"}
 
+# PyTorch's deprecated per-device autocast functions: each is a current one with the device type given.
+_LEGACY_AUTOCAST = {"is_autocast_cpu_enabled": ("is_autocast_enabled", "cpu"),
+                    "is_autocast_ipu_enabled": ("is_autocast_enabled", "ipu"),
+                    "is_autocast_xla_enabled": ("is_autocast_enabled", "xla"),
+                    "get_autocast_cpu_dtype": ("get_autocast_dtype", "cpu"),
+                    "get_autocast_gpu_dtype": ("get_autocast_dtype", "cuda"),
+                    "get_autocast_ipu_dtype": ("get_autocast_dtype", "ipu"),
+                    "get_autocast_xla_dtype": ("get_autocast_dtype", "xla"),
+                    "set_autocast_cpu_enabled": ("set_autocast_enabled", "cpu"),
+                    "set_autocast_cpu_dtype": ("set_autocast_dtype", "cpu"),
+                    "set_autocast_gpu_dtype": ("set_autocast_dtype", "cuda")}
+
 __all__ = [*_INPLACE, *_COPIES, "asarray", "frombuffer", "empty_strided", "fill", "is_signed", "is_conj", "is_neg",
            "is_inference", "get_device", "default_generator", "set_flush_denormal", "set_warn_always",
-           "is_warn_always_enabled", "set_anomaly_enabled", "get_num_interop_threads", "set_num_interop_threads"]
+           "is_warn_always_enabled", "set_anomaly_enabled", "get_num_interop_threads", "set_num_interop_threads",
+           "GradScaler", "OutOfMemoryError", "AcceleratorError", "get_device_module", "compiled_with_cxx11_abi",
+           "is_distributed", "is_deterministic_algorithms_warn_only_enabled", "get_deterministic_debug_mode",
+           "set_deterministic_debug_mode", "set_autocast_enabled", "set_autocast_dtype", "is_autocast_cache_enabled",
+           "set_autocast_cache_enabled", "clear_autocast_cache", "autocast_increment_nesting",
+           "autocast_decrement_nesting", *_LEGACY_AUTOCAST]
 
 default_generator = random.default_generator
 
@@ -250,3 +271,122 @@ def set_num_interop_threads(num: int) -> None:
         raise RuntimeError("Expected positive number of threads")
     _INTEROP_THREADS[0] = int(num)
 
+
+
+# --------------------------------------------------------------------------- errors, devices, determinism
+class OutOfMemoryError(RuntimeError):
+    """Raised where a device has no memory left for an allocation (``torch.OutOfMemoryError``)."""
+
+
+class AcceleratorError(RuntimeError):
+    """An error an accelerator reports (``torch.AcceleratorError``)."""
+
+
+def get_device_module(device: Any = None) -> Any:
+    """The module of a device type's functions: ``tinyframe.cuda`` for 'cuda', ``tinyframe.cpu`` for 'cpu'
+    (the default device's when None)."""
+    import importlib
+    kind = (torch_device(device) if device is not None else get_default_device()).type
+    if kind not in ("cpu", "cuda"):
+        raise RuntimeError(f"Device '{kind}' does not have a corresponding module registered as 'torch.{kind}'.")
+    return importlib.import_module(f"tinyframe.{kind}")
+
+
+def compiled_with_cxx11_abi() -> bool:
+    """True, as PyTorch's wheels are built."""
+    return True
+
+
+def is_distributed(input: Tensor) -> bool:
+    """False: no tensor is distributed."""
+    return False
+
+
+def is_deterministic_algorithms_warn_only_enabled() -> bool:
+    """The ``warn_only`` last given to ``use_deterministic_algorithms``."""
+    return _toplevel.deterministic_warn_only()
+
+
+_DEBUG_MODES = ("default", "warn", "error")
+
+
+def get_deterministic_debug_mode() -> int:
+    """0 when deterministic algorithms are off, 1 when on with ``warn_only``, 2 when on."""
+    if not _toplevel.are_deterministic_algorithms_enabled():
+        return 0
+    return 1 if _toplevel.deterministic_warn_only() else 2
+
+
+def set_deterministic_debug_mode(debug_mode: str | int) -> None:
+    """``use_deterministic_algorithms`` by mode: 'default' (0) off, 'warn' (1) on with ``warn_only``,
+    'error' (2) on."""
+    if isinstance(debug_mode, str):
+        if debug_mode not in _DEBUG_MODES:
+            raise RuntimeError(f"invalid value of debug_mode, expected one of `default`, `warn`, `error`, but got "
+                               f"{debug_mode}")
+        debug_mode = _DEBUG_MODES.index(debug_mode)
+    if debug_mode not in (0, 1, 2):
+        raise RuntimeError(f"invalid value of debug_mode, expected 0, 1, or 2, but got {debug_mode}")
+    _toplevel.use_deterministic_algorithms(debug_mode > 0, warn_only=debug_mode == 1)
+
+
+# --------------------------------------------------------------------------- autocast's global switches
+_AUTOCAST_CACHE = [True]
+_AUTOCAST_NESTING = [0]
+
+
+def set_autocast_enabled(device_type: Any, enabled: Any = None) -> None:
+    """Turns autocast on or off for ``device_type`` (``set_autocast_enabled(enabled)``: for 'cuda') outside
+    any ``with autocast`` block."""
+    if enabled is None:
+        device_type, enabled = "cuda", device_type
+    _autocast.enter(device_type, bool(enabled), amp.get_autocast_dtype(device_type))
+
+
+def set_autocast_dtype(device_type: str, dtype: Any) -> None:
+    """The dtype autocast computes in for ``device_type``."""
+    _autocast.enter(device_type, _autocast.is_enabled(device_type), dtypes.as_dtype(dtype))
+
+
+def is_autocast_cache_enabled() -> bool:
+    """The value last given to :func:`set_autocast_cache_enabled` (True by default); tinyframe keeps no
+    cache of casts."""
+    return _AUTOCAST_CACHE[0]
+
+
+def set_autocast_cache_enabled(enabled: bool) -> None:
+    """Remembered for :func:`is_autocast_cache_enabled`."""
+    _AUTOCAST_CACHE[0] = bool(enabled)
+
+
+def clear_autocast_cache() -> None:
+    """Nothing to clear: tinyframe keeps no cache of casts."""
+
+
+def autocast_increment_nesting() -> int:
+    """Counts one more autocast nesting level; returns the count."""
+    _AUTOCAST_NESTING[0] += 1
+    return _AUTOCAST_NESTING[0]
+
+
+def autocast_decrement_nesting() -> int:
+    """Counts one autocast nesting level less; returns the count."""
+    _AUTOCAST_NESTING[0] -= 1
+    return _AUTOCAST_NESTING[0]
+
+
+def _legacy_autocast(name: str, current: str, device_type: str) -> Callable[..., Any]:
+    arguments = "enabled" if current == "set_autocast_enabled" else "dtype" if current.startswith("set") else ""
+
+    def function(*args: Any) -> Any:
+        warnings.warn(f"torch.{name}({arguments}) is deprecated. Please use torch.{current}('{device_type}'"
+                      f"{', ' + arguments if arguments else ''}) instead.", DeprecationWarning, stacklevel=2)
+        target = globals().get(current) or getattr(amp, current)
+        return target(device_type, *args)
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"Deprecated: ``{current}('{device_type}', ...)``."
+    return function
+
+
+for _name, (_current, _device_type) in _LEGACY_AUTOCAST.items():
+    globals()[_name] = _legacy_autocast(_name, _current, _device_type)

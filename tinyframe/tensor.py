@@ -35,7 +35,6 @@ from .ops import statistics as statistics_ops
 from .ops import stft as stft_ops
 
 linalg_functions = lazy_module("tinyframe.linalg")  # (torch.linalg: loaded on first use, as its ops are)
-activation_ops = lazy_module("tinyframe.ops.activation")  # (for two methods; nn.functional loads it)
 
 __all__ = ["Tensor", "Size"]
 
@@ -1602,11 +1601,13 @@ class Tensor:
 
     def prelu(self, weight: Tensor) -> Tensor:
         """``nn.functional.prelu(self, weight)``: this tensor where non-negative, ``weight * self`` elsewhere."""
-        return activation_ops.prelu(self, weight)
+        from .ops import activation  # (loaded with nn.functional; ``import tinyframe`` need not load it)
+        return activation.prelu(self, weight)
 
     def hardshrink(self, lambd: builtins.float = 0.5) -> Tensor:
         """``nn.functional.hardshrink(self, lambd)``: this tensor where ``|self| > lambd``, 0 elsewhere."""
-        return activation_ops.hardshrink(self, lambd)
+        from .ops import activation  # (loaded with nn.functional; ``import tinyframe`` need not load it)
+        return activation.hardshrink(self, lambd)
 
     def cfloat(self) -> Tensor:
         """This tensor as complex64."""
