@@ -627,3 +627,102 @@ def test_determinism_modes_errors_and_device_modules() -> None:
     assert torch.get_device_module("cpu") is torch.cpu and torch.get_device_module() is torch.cpu
     assert torch.get_device_module("cuda") is torch.cuda
     assert torch.compiled_with_cxx11_abi() is True and torch.is_distributed(torch.zeros(1)) is False
+
+
+def test_svd_and_pca_lowrank_draw_as_pytorch() -> None:
+    torch.manual_seed(0)
+    A = torch.randn(6, 4, dtype=torch.float64)
+    U, S, V = torch.svd_lowrank(A, q=3)
+    assert (U.shape, V.shape) == ((6, 3), (4, 3))
+    np.testing.assert_allclose(S.tolist(), [3.713643264597236, 3.1069371167557023, 1.1857841346515539], rtol=1e-12)
+    np.testing.assert_allclose((U.abs().sum().item(), V.abs().sum().item()), (6.405157412211022, 5.736682100553276),
+                               rtol=1e-12)
+    torch.manual_seed(1)
+    U, S, V = torch.svd_lowrank(A.T, q=2, niter=1)
+    assert (U.shape, V.shape) == ((4, 2), (6, 2))
+    np.testing.assert_allclose(S.tolist(), [3.7096083463641616, 3.1062397289344164], rtol=1e-12)
+    torch.manual_seed(2)
+    U, S, V = torch.pca_lowrank(A)
+    np.testing.assert_allclose(S.tolist(), [3.1267586253506834, 2.886879774753047, 1.1895518637342248,
+                                            0.3443349612726485], rtol=1e-12)
+    torch.manual_seed(2)
+    np.testing.assert_allclose(torch.pca_lowrank(A, q=2, center=False)[1].tolist(),
+                               [3.7136189336293404, 3.104433869369193], rtol=1e-12)
+    torch.manual_seed(3)
+    np.testing.assert_allclose(torch.svd_lowrank(A, q=2, M=A.mean(0, keepdim=True))[1].tolist(),
+                               [3.1267165365058043, 2.88687493042283], rtol=1e-12)
+    with pytest.raises(ValueError, match=re.escape("q(=5) must be non-negative integer and not greater than "
+                                                   "min(m, n)=4")):
+        torch.pca_lowrank(A, q=5)
+    with pytest.raises(ValueError, match=re.escape("niter(=-1) must be non-negative integer")):
+        torch.pca_lowrank(A, niter=-1)
+
+
+def test_more_views_scatters_and_factories() -> None:
+    a = torch.arange(6.0)
+    assert a.as_strided_((2, 2), (1, 2)) is a and a.tolist() == [[0.0, 2.0], [1.0, 3.0]]
+    assert torch.as_strided_(torch.arange(6.0), (2,), (3,)).tolist() == [0.0, 3.0]
+    assert (torch.arange(6.0, requires_grad=True) * 1).as_strided_((2, 2), (1, 2)).grad_fn.name() == \
+        "AsStridedBackward1"
+    assert torch.as_strided_scatter(torch.zeros(4), torch.ones(2), (2,), (2,)).tolist() == [1.0, 0.0, 1.0, 0.0]
+    assert torch.zeros(4).as_strided_scatter(torch.ones(2), (2,), (2,), 1).tolist() == [0.0, 1.0, 0.0, 1.0]
+    assert torch.as_strided_scatter(torch.zeros(2, 3).t(), torch.ones(2), (2,), (2,)).tolist() == [
+        [1.0, 0.0], [0.0, 0.0], [1.0, 0.0]]
+    scattered = torch.as_strided_scatter(torch.zeros(4, requires_grad=True), torch.ones(2, requires_grad=True),
+                                         (2,), (2,))
+    assert scattered.grad_fn.name() == "AsStridedScatterBackward0"
+    assert [t.tolist() for t in torch.unsafe_split_with_sizes(torch.arange(5), [2, 3])] == [[0, 1], [2, 3, 4]]
+    assert [t.grad_fn.name() for t in torch.arange(5.0, requires_grad=True).unsafe_split_with_sizes([2, 3])] == [
+        "UnsafeSplitWithSizesBackward0"] * 2
+    assert torch.nonzero_static(torch.tensor([0, 1, 0, 2]), size=3).tolist() == [[1], [3], [-1]]
+    assert torch.nonzero_static(torch.tensor([[0, 1], [2, 0]]), size=3, fill_value=-5).tolist() == [
+        [0, 1], [1, 0], [-5, -5]]
+    assert torch.tensor([1, 1, 1]).nonzero_static(size=2).tolist() == [[0], [1]]
+    with pytest.raises(RuntimeError, match="nonzero_static: 'size' must be an non-negative integer"):
+        torch.tensor([1, 1, 1]).nonzero_static(size=-1)
+    e = torch.empty_permuted((2, 3, 5, 7), (0, 2, 3, 1))
+    assert (e.shape, e.stride(), e.dtype) == ((2, 3, 5, 7), (105, 1, 21, 3), torch.float32)
+    with pytest.raises(RuntimeError, match=re.escape("Number of dimensions in size does not match the length of the "
+                                                     "physical_layout; i.e. len(size) = 2 is not equal to "
+                                                     "len(physical_layout) = 1")):
+        torch.empty_permuted((2, 3), (0,))
+    with pytest.raises(RuntimeError, match="Duplicate dim not allowed"):
+        torch.empty_permuted((2, 3), (0, 0))
+    t = torch.arange(6.0).reshape(2, 3)
+    assert torch.frobenius_norm(t, (0, 1)).item() == pytest.approx(7.416198253631592)
+    np.testing.assert_allclose(torch.norm_except_dim(t, 2, 0).tolist(), [[2.2360680103302], [7.071067810058594]],
+                               rtol=1e-6)
+    np.testing.assert_allclose(torch.norm_except_dim(t, 2, 1).tolist(),
+                               [[3.0, 4.123105525970459, 5.385164737701416]], rtol=1e-6)
+    assert torch.norm_except_dim(t, 2, -1).item() == pytest.approx(7.416198253631592)
+    assert torch.init_num_threads() is None
+
+
+def test_small_tensor_attributes_and_python_maps() -> None:
+    t = torch.arange(6.0).reshape(2, 3)
+    assert (t.is_xla, t.is_ipu, t.is_mtia, t.is_maia, t.is_vulkan, t.volatile, t.name) == (False,) * 6 + (None,)
+    assert t.grad_dtype == torch.float32 and t.const_data_ptr() == t.data_ptr()
+    assert (t.dim_order(), t.t().dim_order()) == ((0, 1), (1, 0))
+    assert torch.zeros(2, 1, 1, 4).permute(0, 2, 3, 1).dim_order() == (0, 1, 3, 2)
+
+    class Sub(torch.Tensor):
+        pass
+
+    sub = t.as_subclass(Sub)
+    assert type(sub) is Sub and sub.data_ptr() == t.data_ptr()
+    with pytest.raises(TypeError, match="Creating a Tensor subclass from a class that does not inherit from Tensor"):
+        t.as_subclass(int)
+    other = torch.ones(2, 3)
+    assert t.module_load(other) is other
+    assert torch.tensor([1.0, 2.0]).map_(torch.tensor([3.0, 4.0]), lambda a, b: a * 10 + b).tolist() == [13.0, 24.0]
+    assert torch.tensor([[1.0, 2.0]]).map_(torch.tensor([3.0]), lambda a, b: a * 10 + b).tolist() == [[13.0, 23.0]]
+    assert torch.tensor([1.0, 2.0]).map2_(torch.tensor([3.0, 4.0]), torch.tensor([5.0, 6.0]),
+                                          lambda a, b, c: a + b * c).tolist() == [16.0, 26.0]
+    with pytest.raises(RuntimeError, match=re.escape("Can't call map_() on Variable that requires grad. Use "
+                                                     "var.detach().map_() instead.")):
+        torch.tensor([1.0], requires_grad=True).map_(torch.tensor([3.0]), lambda a, b: a)
+    assert (torch.sym_int(3.7), torch.sym_int(-3.7), torch.sym_float(3), torch.sym_max(2, 5), torch.sym_min(2, 5),
+            torch.sym_not(True), torch.sym_sqrt(4), torch.sym_ite(True, 1, 2), torch.sym_sum([1, 2, 3])) == (
+        3, -3, 3.0, 5, 2, False, 2.0, 1, 6)
+    assert [type(v) for v in (torch.sym_int(3.7), torch.sym_float(3), torch.sym_sqrt(4), torch.sym_max(2, 5.0))] == [
+        int, float, float, float]

@@ -5,9 +5,10 @@ functions, ``asarray`` and ``frombuffer``, ``empty_strided``, ``fill``, the dtyp
 ``set_flush_denormal``, ``set_num_interop_threads``, ...)."""
 from __future__ import annotations
 
+import math
 import os
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -30,6 +31,7 @@ _INPLACE = """
     clamp_ clamp_max_ clamp_min_ clip_ cos_ cosh_ deg2rad_ detach_ erf_ erfc_ exp2_ exp_ expm1_ fill_ fix_ floor_
     frac_ gcd_ i0_ index_put_ lcm_ ldexp_ log10_ log1p_ log2_ log_ logit_ nan_to_num_ neg_ negative_ rad2deg_
     reciprocal_ resize_as_ round_ rsqrt_ sigmoid_ sin_ sinc_ sinh_ sqrt_ square_ tan_ tanh_ trunc_ xlogy_ zero_
+    as_strided_
 """.split()
 
 # The ``*_copy`` functions: the view of the method of this name, in memory of its own, recorded as the
@@ -60,7 +62,8 @@ __all__ = [*_INPLACE, *_COPIES, "asarray", "frombuffer", "empty_strided", "fill"
            "is_distributed", "is_deterministic_algorithms_warn_only_enabled", "get_deterministic_debug_mode",
            "set_deterministic_debug_mode", "set_autocast_enabled", "set_autocast_dtype", "is_autocast_cache_enabled",
            "set_autocast_cache_enabled", "clear_autocast_cache", "autocast_increment_nesting",
-           "autocast_decrement_nesting", *_LEGACY_AUTOCAST]
+           "autocast_decrement_nesting", *_LEGACY_AUTOCAST, "empty_permuted", "init_num_threads", "sym_int",
+           "sym_float", "sym_max", "sym_min", "sym_not", "sym_sqrt", "sym_ite", "sym_sum"]
 
 default_generator = random.default_generator
 
@@ -390,3 +393,67 @@ def _legacy_autocast(name: str, current: str, device_type: str) -> Callable[...,
 
 for _name, (_current, _device_type) in _LEGACY_AUTOCAST.items():
     globals()[_name] = _legacy_autocast(_name, _current, _device_type)
+
+
+# --------------------------------------------------------------------------- more factories and symbolic helpers
+def empty_permuted(size: Sequence[int], physical_layout: Sequence[int], *, dtype: Any = None, layout: Any = None,
+                   device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+    """An uninitialised tensor of shape ``size`` whose dimensions lie in memory in the order
+    ``physical_layout`` (outermost first): ``empty(size[physical_layout]).permute(inverse)``'s strides."""
+    size, physical_layout = tuple(size), tuple(physical_layout)
+    if len(size) != len(physical_layout):
+        raise RuntimeError(f"Number of dimensions in size does not match the length of the physical_layout; i.e. "
+                           f"len(size) = {len(size)} is not equal to len(physical_layout) = {len(physical_layout)}")
+    if len(set(physical_layout)) != len(physical_layout):
+        raise RuntimeError("Duplicate dim not allowed")
+    stride = [0] * len(size)
+    step = 1
+    for d in reversed(physical_layout):
+        stride[d] = step
+        step *= size[d]
+    return empty_strided(size, stride, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def init_num_threads() -> None:
+    """Nothing to initialise: NumPy's thread pools start on their own."""
+
+
+# PyTorch's symbolic-shape helpers, on plain Python numbers (tinyframe traces no shapes).
+def sym_int(a: Any) -> int:
+    """``int(a)`` (toward zero)."""
+    return int(a)
+
+
+def sym_float(a: Any) -> float:
+    """``float(a)``."""
+    return float(a)
+
+
+def sym_max(a: Any, b: Any) -> Any:
+    """``max(a, b)``, a float where either is."""
+    return float(max(a, b)) if isinstance(a, float) or isinstance(b, float) else max(a, b)
+
+
+def sym_min(a: Any, b: Any) -> Any:
+    """``min(a, b)``, a float where either is."""
+    return float(min(a, b)) if isinstance(a, float) or isinstance(b, float) else min(a, b)
+
+
+def sym_not(a: Any) -> bool:
+    """``not a``."""
+    return not a
+
+
+def sym_sqrt(a: Any) -> float:
+    """``math.sqrt(a)``."""
+    return math.sqrt(a)
+
+
+def sym_ite(b: Any, t: Any, f: Any) -> Any:
+    """``t if b else f``."""
+    return t if b else f
+
+
+def sym_sum(args: Iterable[Any]) -> Any:
+    """``sum(args)``."""
+    return sum(args)

@@ -1140,6 +1140,9 @@ class Tensor:
     def unsafe_split(self, split_size: Any, dim: builtins.int = 0) -> tuple:
         return shape_ops.unsafe_split(self, split_size, dim)
 
+    def unsafe_split_with_sizes(self, split_sizes: Sequence[builtins.int], dim: builtins.int = 0) -> tuple:
+        return shape_ops.unsafe_split_with_sizes(self, split_sizes, dim)
+
     def unsafe_chunk(self, chunks: builtins.int, dim: builtins.int = 0) -> tuple:
         return shape_ops.unsafe_chunk(self, chunks, dim)
 
@@ -1169,6 +1172,9 @@ class Tensor:
 
     def nonzero(self, *, as_tuple: builtins.bool = False) -> Any:
         return indexing.nonzero(self, as_tuple=as_tuple)
+
+    def nonzero_static(self, *, size: builtins.int, fill_value: builtins.int = -1) -> Tensor:
+        return indexing.nonzero_static(self, size=size, fill_value=fill_value)
 
     def masked_select(self, mask: Tensor) -> Tensor:
         return indexing.masked_select(self, mask)
@@ -1284,6 +1290,15 @@ class Tensor:
     def as_strided(self, size: Sequence[builtins.int], stride: Sequence[builtins.int],
                    storage_offset: builtins.int | None = None) -> Tensor:
         return construction_ops.as_strided(self, size, stride, storage_offset)
+
+    def as_strided_(self, size: Sequence[builtins.int], stride: Sequence[builtins.int],
+                    storage_offset: builtins.int | None = None) -> Tensor:
+        """In-place ``as_strided``: this tensor becomes that view of its storage; returns self."""
+        return inplace.restride(self, construction_ops.as_strided, size, stride, storage_offset)
+
+    def as_strided_scatter(self, src: Tensor, size: Sequence[builtins.int], stride: Sequence[builtins.int],
+                           storage_offset: builtins.int | None = None) -> Tensor:
+        return scatter_ops.as_strided_scatter(self, src, size, stride, storage_offset)
 
     def diagflat(self, offset: builtins.int = 0) -> Tensor:
         return construction_ops.diagflat(self, offset)
@@ -1907,6 +1922,57 @@ class Tensor:
 
     # PyTorch's other kinds of tensor, which tinyframe's never are.
     is_sparse = is_sparse_csr = is_quantized = is_meta = is_nested = is_mkldnn = is_mps = is_xpu = False
+    is_xla = is_ipu = is_mtia = is_maia = is_vulkan = volatile = False
+    name = None  # (PyTorch's name of a tensor, for the tracer; none here)
+
+    @property
+    def grad_dtype(self) -> dtypes.dtype:
+        """The dtype this tensor's ``.grad`` takes: its own."""
+        return self.dtype
+
+    def dim_order(self) -> tuple:
+        """The dimensions from the outermost in memory (largest stride) to the innermost."""
+        strides: tuple = self.stride()  # type: ignore[assignment]  # (all dimensions' strides: a tuple)
+        return tuple(sorted(range(self.ndim), key=lambda d: -strides[d]))  # (stable: ties keep their order)
+
+    def const_data_ptr(self) -> builtins.int:
+        """``data_ptr()``: the address of the first element."""
+        return self.data_ptr()
+
+    def record_stream(self, stream: Any) -> None:
+        """Nothing to record: tinyframe's memory is freed when its last tensor goes."""
+
+    def as_subclass(self, cls: builtins.type) -> Tensor:
+        """This tensor's data (the same memory, still in the graph) as an instance of ``cls``, a Tensor subclass."""
+        if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+            raise TypeError("Creating a Tensor subclass from a class that does not inherit from Tensor is not "
+                            "possible. Make sure your class inherits from Tensor.")
+        out = self.view_as(self)
+        out.__class__ = cls
+        return out
+
+    def module_load(self, other: Tensor, assign: builtins.bool = False) -> Tensor:
+        """What ``nn.Module.load_state_dict`` loads into this tensor from ``other``: ``other`` itself."""
+        return other
+
+    def map_(self, tensor: Tensor, callable: Callable[..., Any]) -> Tensor:
+        """Sets each element to ``callable(self_element, tensor_element)`` (``tensor`` broadcast to this
+        tensor's shape), in Python; returns self."""
+        return self._mapped("map_", callable, tensor)
+
+    def map2_(self, x: Tensor, y: Tensor, callable: Callable[..., Any]) -> Tensor:
+        """Sets each element to ``callable(self_element, x_element, y_element)``, in Python; returns self."""
+        return self._mapped("map2_", callable, x, y)
+
+    def _mapped(self, name: str, function: Callable[..., Any], *others: Tensor) -> Tensor:
+        if self._requires_grad:
+            raise RuntimeError(f"Can't call {name}() on Variable that requires grad. Use var.detach().{name}() "
+                               "instead.")
+        arrays = [np.broadcast_to(np.asarray(o.cpu()._data), self.shape) for o in others]
+        values = [function(*items) for items in zip(self.cpu()._data.reshape(-1).tolist(),
+                                                    *(a.reshape(-1).tolist() for a in arrays))]
+        inplace.store(self, np.asarray(values, dtype=self._data.dtype).reshape(self.shape))
+        return self
 
     def conj(self) -> Tensor:
         """The complex conjugate (a new tensor; see ``tinyframe.conj``); a real tensor itself."""

@@ -8,11 +8,12 @@ here they are compositions of ops, recorded as one node of PyTorch's name (``_co
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph, dtypes, return_types
+from .. import _graph, creation, dtypes, return_types
 from .._lazy import lazy_module
 from ..device import array_module_of
 from . import binary, reduction, shape
@@ -23,7 +24,8 @@ if TYPE_CHECKING:
     from ..tensor import Tensor
 
 __all__ = ["frexp", "ldexp", "nextafter", "isposinf", "isneginf", "rsub", "renorm", "nuclear_norm",
-           "triangular_solve", "solve", "lstsq", "eig", "symeig", "matrix_rank"]
+           "triangular_solve", "solve", "lstsq", "eig", "symeig", "matrix_rank", "frobenius_norm", "norm_except_dim",
+           "svd_lowrank", "pca_lowrank"]
 
 _linalg = lazy_module("tinyframe.linalg")
 
@@ -135,6 +137,69 @@ def nuclear_norm(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tenso
         raise RuntimeError("linalg.matrix_norm: Expected a floating point or complex tensor as input. Got "
                            f"{dtypes.scalar_type_name(input._data.dtype)}")
     return _linalg.matrix_norm(input, "nuc", (-2, -1) if dim is None else tuple(dim), keepdim)
+
+
+def frobenius_norm(input: Tensor, dim: Sequence[int], keepdim: bool = False) -> Tensor:
+    """The Frobenius norm over the dimensions ``dim`` (``norm(input, 'fro', dim, keepdim)``)."""
+    return reduction.norm(input, "fro", tuple(dim), keepdim)
+
+
+def norm_except_dim(v: Tensor, pow: float = 2, dim: int = 0) -> Tensor:
+    """The ``pow``-norm over every dimension but ``dim``, kept (size 1) beside it; over all of ``v`` when
+    ``dim`` is -1 (weight normalization's norm)."""
+    if dim == -1:
+        return reduction.norm(v, pow)
+    return reduction.norm(v, pow, tuple(d for d in range(v.dim()) if d != dim), keepdim=True)
+
+
+# --------------------------------------------------------------------------- randomized low-rank SVD
+# Halko, Martinsson and Tropp, "Finding structure with randomness" (2009), algorithms 4.4 and 5.1, as PyTorch's
+# torch/_lowrank.py computes them (the same random draws from the same generator).
+def _approximate_basis(A: Tensor, q: int, niter: int, M: Tensor | None) -> Tensor:
+    """An orthonormal ``Q`` (``n x q``) with ``Q Q^H (A - M)`` approximating ``A - M``."""
+    dtype = A.dtype if A.is_floating_point() or A.is_complex() else dtypes.float32
+    R = creation.randn(A.shape[-1], q, dtype=dtype, device=A.device)
+
+    def centered(X: Tensor, B: Tensor | None, Y: Tensor) -> Tensor:
+        return _linalg.qr(X.matmul(Y) if B is None else X.matmul(Y) - B.matmul(Y)).Q
+
+    Q = centered(A, M, R)
+    for _ in range(niter):
+        Q = centered(A.mH, None if M is None else M.mH, Q)
+        Q = centered(A, M, Q)
+    return Q
+
+
+def svd_lowrank(A: Tensor, q: int | None = 6, niter: int | None = 2, M: Tensor | None = None) -> tuple:
+    """An approximate rank-``q`` SVD ``(U, S, V)`` of ``A`` (of ``A - M`` when ``M`` is given), from a random
+    projection refined by ``niter`` subspace iterations; ``A ~ U diag(S) V^H``."""
+    q = 6 if q is None else q
+    niter = 2 if niter is None else niter
+    m, n = A.shape[-2:]
+    if M is not None:
+        M = M.broadcast_to(A.size())
+    if m < n:  # (computed for the tall matrix A^H)
+        A, M = A.mH, None if M is None else M.mH
+    Q = _approximate_basis(A, q, niter, M)
+    B = Q.mH.matmul(A) if M is None else Q.mH.matmul(A) - Q.mH.matmul(M)
+    U, S, Vh = _linalg.svd(B, full_matrices=False)
+    U, V = Q.matmul(U), Vh.mH
+    return (V, S, U) if m < n else (U, S, V)
+
+
+def pca_lowrank(A: Tensor, q: int | None = None, center: bool = True, niter: int = 2) -> tuple:
+    """The principal components of the rows of ``A``: ``svd_lowrank`` of ``A`` less its column means
+    (unless ``center`` is False), of rank ``q`` (``min(6, m, n)`` by default)."""
+    m, n = A.shape[-2:]
+    if q is None:
+        q = min(6, m, n)
+    elif not 0 <= q <= min(m, n):
+        raise ValueError(f"q(={q}) must be non-negative integer and not greater than min(m, n)={min(m, n)}")
+    if not niter >= 0:
+        raise ValueError(f"niter(={niter}) must be non-negative integer")
+    if not center:
+        return svd_lowrank(A, q, niter=niter)
+    return svd_lowrank(A - A.mean(dim=(-2,), keepdim=True), q, niter=niter)
 
 
 _TRIANGULAR_SOLVE_WARNING = (

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 __all__ = [
     "reshape", "ravel", "flatten", "unflatten", "transpose", "swapaxes", "swapdims", "t", "permute", "movedim",
     "moveaxis", "squeeze", "unsqueeze", "broadcast_to", "broadcast_tensors", "broadcast_shapes", "tile",
-    "flip", "narrow", "narrow_copy", "split", "split_with_sizes", "chunk", "unsafe_split", "unsafe_chunk",
+    "flip", "narrow", "narrow_copy", "split", "split_with_sizes", "unsafe_split_with_sizes", "chunk", "unsafe_split",
+    "unsafe_chunk",
     "unbind", "clone", "cat", "concat",
     "concatenate", "stack", "hstack", "vstack", "constant_pad_nd", "tensor_split", "hsplit", "vsplit", "dsplit",
 ]
@@ -852,6 +853,11 @@ def split_with_sizes(input: Tensor, split_sizes: Sequence[int], dim: int = 0) ->
     """Views of the consecutive pieces of the sizes ``split_sizes`` along ``dim`` (which must add up to
     its size)."""
     return _split(input, list(split_sizes), dim, Split, SplitWithSizes, "split")
+
+
+def unsafe_split_with_sizes(input: Tensor, split_sizes: Sequence[int], dim: int = 0) -> tuple:
+    """``split_with_sizes`` whose pieces autograd does not treat as views (see ``unsafe_split``)."""
+    return _split(input, list(split_sizes), dim, UnsafeSplit, UnsafeSplitWithSizes, "split")
 
 
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
