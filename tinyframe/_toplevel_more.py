@@ -2,7 +2,8 @@
 PyTorch's in-place functions (``torch.exp_(t)`` is ``t.exp_()``), the ``*_copy`` forms of the view
 functions, ``asarray`` and ``frombuffer``, ``empty_strided``, ``fill``, the dtype and flag queries
 (``is_signed``, ``is_conj``, ...) and the global switches scripts set (``set_warn_always``,
-``set_flush_denormal``, ``set_num_interop_threads``, ...)."""
+``set_flush_denormal``, ``set_num_interop_threads``, ...); and the Tensor methods few programs call
+(``map_``, ``as_subclass``, ``resize``, ...), which ``Tensor`` reads from here on first use."""
 from __future__ import annotations
 
 import math
@@ -16,11 +17,11 @@ import numpy as np
 from . import _autocast, _graph, _toplevel, amp, autograd, creation, dtypes, grad_mode, random
 from .amp import GradScaler
 from .creation import empty_strided
+from .device import array_module_of, get_default_device
 from .device import device as torch_device
-from .device import get_default_device
 from .functional import with_out
 from .memory_format import contiguous_format
-from .ops import binary
+from .ops import activation, binary, construction, indexing, inplace, shape
 from .ops import complex as complex_ops
 from .ops._composite import composed
 from .tensor import Tensor
@@ -63,7 +64,8 @@ __all__ = [*_INPLACE, *_COPIES, "asarray", "frombuffer", "empty_strided", "fill"
            "set_deterministic_debug_mode", "set_autocast_enabled", "set_autocast_dtype", "is_autocast_cache_enabled",
            "set_autocast_cache_enabled", "clear_autocast_cache", "autocast_increment_nesting",
            "autocast_decrement_nesting", *_LEGACY_AUTOCAST, "empty_permuted", "init_num_threads", "sym_int",
-           "sym_float", "sym_max", "sym_min", "sym_not", "sym_sqrt", "sym_ite", "sym_sum"]
+           "sym_float", "sym_max", "sym_min", "sym_not", "sym_sqrt", "sym_ite", "sym_sum", "narrow_copy",
+           "unsafe_split_with_sizes", "nonzero_static", "as_strided_scatter"]
 
 default_generator = random.default_generator
 
@@ -226,8 +228,9 @@ def is_neg(input: Tensor) -> bool:
 
 
 def is_inference(input: Tensor) -> bool:
-    """``input.is_inference()``."""
-    return input.is_inference()
+    """False: tinyframe makes no inference tensors (tensors made in ``inference_mode`` are ordinary tensors
+    that do not require grad). Also ``Tensor.is_inference``."""
+    return False
 
 
 def get_device(input: Tensor) -> int:
@@ -457,3 +460,175 @@ def sym_ite(b: Any, t: Any, f: Any) -> Any:
 def sym_sum(args: Iterable[Any]) -> Any:
     """``sum(args)``."""
     return sum(args)
+
+
+# --------------------------------------------------------------------------- Tensor methods few programs call
+# (read as methods through tensor._FamilyMethod; not top-level functions, so not in __all__)
+def dim_order(self: Tensor) -> tuple:
+    """The dimensions from the outermost in memory (largest stride) to the innermost."""
+    strides = self.stride()
+    assert isinstance(strides, tuple)
+    return tuple(sorted(range(self.ndim), key=lambda d: -strides[d]))  # (stable: ties keep their order)
+
+
+def as_subclass(self: Tensor, cls: type) -> Tensor:
+    """This tensor's data (the same memory, still in the graph) as an instance of ``cls``, a Tensor subclass."""
+    if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+        raise TypeError("Creating a Tensor subclass from a class that does not inherit from Tensor is not possible. "
+                        "Make sure your class inherits from Tensor.")
+    out = self.view_as(self)
+    out.__class__ = cls
+    return out
+
+
+def module_load(self: Tensor, other: Tensor, assign: bool = False) -> Tensor:
+    """What ``nn.Module.load_state_dict`` loads into this tensor from ``other``: ``other`` itself."""
+    return other
+
+
+def map_(self: Tensor, tensor: Tensor, callable: Callable[..., Any]) -> Tensor:
+    """Sets each element to ``callable(self_element, tensor_element)`` (``tensor`` broadcast to this tensor's
+    shape), in Python; returns self."""
+    return _mapped(self, "map_", callable, tensor)
+
+
+def map2_(self: Tensor, x: Tensor, y: Tensor, callable: Callable[..., Any]) -> Tensor:
+    """Sets each element to ``callable(self_element, x_element, y_element)``, in Python; returns self."""
+    return _mapped(self, "map2_", callable, x, y)
+
+
+def _mapped(self: Tensor, name: str, function: Callable[..., Any], *others: Tensor) -> Tensor:
+    if self.requires_grad:
+        raise RuntimeError(f"Can't call {name}() on Variable that requires grad. Use var.detach().{name}() instead.")
+    arrays = [np.broadcast_to(np.asarray(o.cpu()._data), self.shape) for o in others]
+    values = [function(*items) for items in zip(self.cpu()._data.reshape(-1).tolist(),
+                                                *(a.reshape(-1).tolist() for a in arrays))]
+    inplace.store(self, np.asarray(values, dtype=self._data.dtype).reshape(self.shape))
+    return self
+
+
+def is_set_to(self: Tensor, tensor: Tensor) -> bool:
+    """Whether ``tensor`` views exactly this tensor's memory: the same storage, offset, shape and strides."""
+    return (self.device == tensor.device and self.dtype == tensor.dtype and self.shape == tensor.shape
+            and self.data_ptr() == tensor.data_ptr() and self.stride() == tensor.stride())
+
+
+def resize(self: Tensor, *sizes: Any) -> Tensor:
+    """Deprecated: this tensor's elements in the shape ``sizes``, of the same number of elements
+    (``ResizeBackward``)."""
+    warnings.warn("non-inplace resize is deprecated", UserWarning, stacklevel=2)
+    return _resized(self, tuple(sizes[0]) if len(sizes) == 1 and not isinstance(sizes[0], int) else sizes)
+
+
+def resize_as(self: Tensor, tensor: Tensor) -> Tensor:
+    """Deprecated: ``resize(tensor.shape)``."""
+    warnings.warn("non-inplace resize_as is deprecated", UserWarning, stacklevel=2)
+    return _resized(self, tuple(tensor.shape))
+
+
+def _resized(input: Tensor, sizes: tuple) -> Tensor:
+    count = math.prod(sizes)
+    if count != input.numel():
+        raise RuntimeError(f"requested resize to {'x'.join(map(str, sizes))} ({count} elements in total), but the "
+                           f"given tensor has a size of {'x'.join(map(str, input.shape))} ({input.numel()} elements). "
+                           "autograd's resize can only change the shape of a given tensor, while preserving the "
+                           "number of elements. ")
+    if not (grad_mode.is_grad_enabled() and input.requires_grad):
+        return input.reshape(sizes)
+    return composed("ResizeBackward", _reshaped, input, linear=True, sizes=sizes)
+
+
+def _reshaped(input: Tensor, sizes: tuple) -> Tensor:
+    return input.reshape(sizes)
+
+
+def cfloat(self: Tensor) -> Tensor:
+    """This tensor as complex64."""
+    return self.to(dtypes.complex64)
+
+
+def cdouble(self: Tensor) -> Tensor:
+    """This tensor as complex128."""
+    return self.to(dtypes.complex128)
+
+
+def prelu(self: Tensor, weight: Tensor) -> Tensor:
+    """``nn.functional.prelu(self, weight)``: this tensor where non-negative, ``weight * self`` elsewhere."""
+    return activation.prelu(self, weight)
+
+
+def hardshrink(self: Tensor, lambd: float = 0.5) -> Tensor:
+    """``nn.functional.hardshrink(self, lambd)``: this tensor where ``|self| > lambd``, 0 elsewhere."""
+    return activation.hardshrink(self, lambd)
+
+
+def new_empty_strided(self: Tensor, size: Sequence[int], stride: Sequence[int], dtype: Any = None,
+                      device: Any = None, requires_grad: bool = False) -> Tensor:
+    """``tinyframe.empty_strided(size, stride)``, with this tensor's dtype and device unless given."""
+    return empty_strided(size, stride, dtype=dtype or self.dtype, device=device or self.device,
+                         requires_grad=requires_grad)
+
+
+class _AsStridedInplace(construction.AsStrided, node_name="AsStridedBackward1"):
+    """``as_strided_``'s node: the view op under PyTorch's name for the in-place form."""
+
+
+shape.INPLACE_FORMS[construction.AsStrided] = _AsStridedInplace
+
+
+def as_strided_(self: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None) -> Tensor:
+    """In-place ``as_strided``: this tensor becomes that view of its storage; returns self."""
+    return inplace.restride(self, construction.as_strided, size, stride, storage_offset)
+
+
+# --------------------------------------------------------------------------- views copied, scatters, nonzero
+def narrow_copy(input: Tensor, dim: int, start: int, length: int) -> Tensor:
+    """``narrow``'s slice in memory of its own (``NarrowCopyBackward0``)."""
+    if not (grad_mode.is_grad_enabled() and input.requires_grad):
+        return _narrowed_copy(input, dim, start, length)
+    return composed("NarrowCopyBackward0", _narrowed_copy, input, linear=True, dim=dim, start=start, length=length)
+
+
+def _narrowed_copy(input: Tensor, dim: int, start: int, length: int) -> Tensor:
+    return input.narrow(dim, start, length).clone(memory_format=contiguous_format)
+
+
+def unsafe_split_with_sizes(input: Tensor, split_sizes: Sequence[int], dim: int = 0) -> tuple:
+    """``split_with_sizes`` whose pieces autograd does not treat as views (see ``unsafe_split``)."""
+    return shape._split(input, list(split_sizes), dim, shape.UnsafeSplit, shape.UnsafeSplitWithSizes, "split")
+
+
+def nonzero_static(input: Tensor, *, size: int, fill_value: int = -1) -> Tensor:
+    """``nonzero(input)`` with exactly ``size`` rows: cut, or padded with rows of ``fill_value``."""
+    if size < 0:
+        raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
+    found = input.nonzero()._data[:size]
+    xp = array_module_of(found)
+    padding = xp.full((size - found.shape[0], found.shape[1]), fill_value, dtype=found.dtype)
+    return _graph.wrap(xp.concatenate([found, padding]))
+
+
+def as_strided_scatter(input: Tensor, src: Tensor, size: Sequence[int], stride: Sequence[int],
+                       storage_offset: int | None = None) -> Tensor:
+    """A copy of ``input`` (laid out as ``input``, as ``clone`` lays it out) with ``src`` written where
+    ``as_strided(size, stride, storage_offset)`` of that copy reads."""
+    if tuple(src.shape) != tuple(size):
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = {list(src.shape)}, "
+                           f"slice size = {list(size)}")
+    xp = array_module_of(input._data)
+    positions = indexing.storage_positions(xp, tuple(size), tuple(stride), storage_offset or 0).reshape(-1)
+    order = creation.preserved_order(input._data)
+    if order is not None:  # the copy keeps input's layout, as PyTorch's clone: storage position -> element
+        dense = [0] * input.ndim
+        step = 1
+        for d in reversed(order):
+            dense[d], step = step, step * input.shape[d]
+        own = indexing.storage_positions(xp, tuple(input.shape), tuple(dense), 0)
+        positions = xp.argsort(own.reshape(-1))[positions]
+    return composed("AsStridedScatterBackward0", _flat_written, input, src, index=(_graph.wrap(positions),))
+
+
+def _flat_written(input: Tensor, src: Tensor, index: tuple) -> Tensor:
+    out = input.reshape(-1).clone()
+    out[index] = src.reshape(-1)
+    return out.reshape(input.shape)

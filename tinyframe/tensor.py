@@ -6,6 +6,7 @@ defined once in ``tinyframe.ops``; the methods and operators here only reach tho
 from __future__ import annotations
 
 import builtins
+import importlib
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, overload
@@ -66,6 +67,26 @@ def _inplace_of(name: str) -> Any:
     method.__name__ = method.__qualname__ = name + "_"
     method.__doc__ = f"In-place version of :meth:`{name}`; returns self."
     return method
+
+
+class _FamilyMethod:
+    """A method that is the function of its name in a lazily loaded op family (``Tensor.frexp`` is
+    ``ops.numerics.frexp``) or module (named: imported then): the family loads, and the function becomes
+    the class's attribute, when the method is first read. (A method defined in the class costs
+    ``import tinyframe`` its code and its argument-checking wrapper; these cost nothing until used.)"""
+
+    def __init__(self, family: Any) -> None:
+        self.family = family
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        family = importlib.import_module(self.family) if isinstance(self.family, str) else self.family
+        function = getattr(family, self.name)
+        setattr(owner or type(obj), self.name, function)
+        return function if obj is None else function.__get__(obj, owner)
 
 
 class Tensor:
@@ -464,12 +485,6 @@ class Tensor:
     def new_empty(self, *size: Any, dtype: Any = None, device: Any = None) -> Tensor:
         """An uninitialised tensor of ``size``, with this tensor's dtype and device unless given."""
         return self.new_zeros(*size, dtype=dtype, device=device)
-
-    def new_empty_strided(self, size: Sequence[builtins.int], stride: Sequence[builtins.int], dtype: Any = None,
-                          device: Any = None, requires_grad: builtins.bool = False) -> Tensor:
-        """``tinyframe.empty_strided(size, stride)``, with this tensor's dtype and device unless given."""
-        return creation.empty_strided(size, stride, dtype=dtype or self.dtype, device=device or self.device,
-                                      requires_grad=requires_grad)
 
     # ----------------------------------------------------------------- operators
     @_operator
@@ -1140,9 +1155,6 @@ class Tensor:
     def unsafe_split(self, split_size: Any, dim: builtins.int = 0) -> tuple:
         return shape_ops.unsafe_split(self, split_size, dim)
 
-    def unsafe_split_with_sizes(self, split_sizes: Sequence[builtins.int], dim: builtins.int = 0) -> tuple:
-        return shape_ops.unsafe_split_with_sizes(self, split_sizes, dim)
-
     def unsafe_chunk(self, chunks: builtins.int, dim: builtins.int = 0) -> tuple:
         return shape_ops.unsafe_chunk(self, chunks, dim)
 
@@ -1172,9 +1184,6 @@ class Tensor:
 
     def nonzero(self, *, as_tuple: builtins.bool = False) -> Any:
         return indexing.nonzero(self, as_tuple=as_tuple)
-
-    def nonzero_static(self, *, size: builtins.int, fill_value: builtins.int = -1) -> Tensor:
-        return indexing.nonzero_static(self, size=size, fill_value=fill_value)
 
     def masked_select(self, mask: Tensor) -> Tensor:
         return indexing.masked_select(self, mask)
@@ -1290,15 +1299,6 @@ class Tensor:
     def as_strided(self, size: Sequence[builtins.int], stride: Sequence[builtins.int],
                    storage_offset: builtins.int | None = None) -> Tensor:
         return construction_ops.as_strided(self, size, stride, storage_offset)
-
-    def as_strided_(self, size: Sequence[builtins.int], stride: Sequence[builtins.int],
-                    storage_offset: builtins.int | None = None) -> Tensor:
-        """In-place ``as_strided``: this tensor becomes that view of its storage; returns self."""
-        return inplace.restride(self, construction_ops.as_strided, size, stride, storage_offset)
-
-    def as_strided_scatter(self, src: Tensor, size: Sequence[builtins.int], stride: Sequence[builtins.int],
-                           storage_offset: builtins.int | None = None) -> Tensor:
-        return scatter_ops.as_strided_scatter(self, src, size, stride, storage_offset)
 
     def diagflat(self, offset: builtins.int = 0) -> Tensor:
         return construction_ops.diagflat(self, offset)
@@ -1578,85 +1578,11 @@ class Tensor:
     lerp_, addcmul_, addcdiv_ = _inplace_of("lerp"), _inplace_of("addcmul"), _inplace_of("addcdiv")
 
     # ----------------------------------------------------------------- rarely used (their ops load on first use)
-    def frexp(self) -> Any:
-        return numerics_ops.frexp(self)
-
-    def ldexp(self, other: Tensor) -> Tensor:
-        return numerics_ops.ldexp(self, other)
-
-    def nextafter(self, other: Tensor) -> Tensor:
-        return numerics_ops.nextafter(self, other)
-
-    def isposinf(self) -> Tensor:
-        return numerics_ops.isposinf(self)
-
-    def isneginf(self) -> Tensor:
-        return numerics_ops.isneginf(self)
-
-    def renorm(self, p: builtins.float, dim: builtins.int, maxnorm: builtins.float) -> Tensor:
-        return numerics_ops.renorm(self, p, dim, maxnorm)
-
+    # Methods that are the function of their name in the lazily loaded family ops.numerics (``t.frexp()`` is
+    # ``numerics.frexp(t)``): the family loads when one is first read.
+    frexp, ldexp, nextafter, isposinf, isneginf, renorm, triangular_solve, solve, lstsq, eig, symeig = (
+        _FamilyMethod(numerics_ops) for _ in range(11))
     ldexp_, nextafter_, renorm_ = _inplace_of("ldexp"), _inplace_of("nextafter"), _inplace_of("renorm")
-
-    def triangular_solve(self, A: Tensor, upper: builtins.bool = True, transpose: builtins.bool = False,
-                         unitriangular: builtins.bool = False) -> Any:
-        return numerics_ops.triangular_solve(self, A, upper, transpose, unitriangular)
-
-    def solve(self, other: Tensor) -> Any:
-        return numerics_ops.solve(self, other)
-
-    def lstsq(self, other: Tensor) -> Any:
-        return numerics_ops.lstsq(self, other)
-
-    def eig(self, eigenvectors: builtins.bool = False) -> Any:
-        return numerics_ops.eig(self, eigenvectors)
-
-    def symeig(self, eigenvectors: builtins.bool = False) -> Any:
-        return numerics_ops.symeig(self, eigenvectors)
-
-    def prelu(self, weight: Tensor) -> Tensor:
-        """``nn.functional.prelu(self, weight)``: this tensor where non-negative, ``weight * self`` elsewhere."""
-        from .ops import activation  # (loaded with nn.functional; ``import tinyframe`` need not load it)
-        return activation.prelu(self, weight)
-
-    def hardshrink(self, lambd: builtins.float = 0.5) -> Tensor:
-        """``nn.functional.hardshrink(self, lambd)``: this tensor where ``|self| > lambd``, 0 elsewhere."""
-        from .ops import activation  # (loaded with nn.functional; ``import tinyframe`` need not load it)
-        return activation.hardshrink(self, lambd)
-
-    def cfloat(self) -> Tensor:
-        """This tensor as complex64."""
-        return self.to(dtypes.complex64)
-
-    def cdouble(self) -> Tensor:
-        """This tensor as complex128."""
-        return self.to(dtypes.complex128)
-
-    def narrow_copy(self, dim: builtins.int, start: builtins.int, length: builtins.int) -> Tensor:
-        """``narrow``'s slice, copied into memory of its own (``NarrowCopyBackward0``)."""
-        return shape_ops.narrow_copy(self, dim, start, length)
-
-    def is_set_to(self, tensor: Tensor) -> builtins.bool:
-        """Whether ``tensor`` views exactly this tensor's memory: the same storage, offset, shape and strides."""
-        return (self.device == tensor.device and self.dtype == tensor.dtype and self.shape == tensor.shape
-                and self.data_ptr() == tensor.data_ptr() and self.stride() == tensor.stride())
-
-    def is_inference(self) -> builtins.bool:
-        """False: tinyframe makes no inference tensors (tensors made in ``inference_mode`` are ordinary
-        tensors that do not require grad)."""
-        return False
-
-    def resize(self, *sizes: Any) -> Tensor:
-        """Deprecated: this tensor's elements in the shape ``sizes``, of the same number of elements
-        (``ResizeBackward``)."""
-        warnings.warn("non-inplace resize is deprecated", UserWarning, stacklevel=3)
-        return shape_ops.resized(self, tuple(sizes[0]) if len(sizes) == 1 and not isinstance(sizes[0], builtins.int)
-                                 else sizes)
-
-    def resize_as(self, tensor: Tensor) -> Tensor:
-        """Deprecated: ``resize(tensor.shape)``."""
-        warnings.warn("non-inplace resize_as is deprecated", UserWarning, stacklevel=3)
-        return shape_ops.resized(self, tuple(tensor.shape))
 
     # ----------------------------------------------------------------- special functions, NaN-aware
     # reductions, statistics, integer ops
@@ -1920,6 +1846,14 @@ class Tensor:
         """``tinyframe.strided``: tinyframe's tensors are dense."""
         return memory_format.strided
 
+    # Methods few programs call, defined in tinyframe._toplevel_more: loaded when one is first read.
+    dim_order, as_subclass, module_load, map_, map2_, is_set_to, resize, resize_as, cfloat, cdouble = (
+        _FamilyMethod("tinyframe._toplevel_more") for _ in range(10))
+    prelu, hardshrink, narrow_copy, is_inference, new_empty_strided, nonzero_static = (
+        _FamilyMethod("tinyframe._toplevel_more") for _ in range(6))
+    unsafe_split_with_sizes, as_strided_, as_strided_scatter = (
+        _FamilyMethod("tinyframe._toplevel_more") for _ in range(3))
+
     # PyTorch's other kinds of tensor, which tinyframe's never are.
     is_sparse = is_sparse_csr = is_quantized = is_meta = is_nested = is_mkldnn = is_mps = is_xpu = False
     is_xla = is_ipu = is_mtia = is_maia = is_vulkan = volatile = False
@@ -1930,49 +1864,12 @@ class Tensor:
         """The dtype this tensor's ``.grad`` takes: its own."""
         return self.dtype
 
-    def dim_order(self) -> tuple:
-        """The dimensions from the outermost in memory (largest stride) to the innermost."""
-        strides: tuple = self.stride()  # type: ignore[assignment]  # (all dimensions' strides: a tuple)
-        return tuple(sorted(range(self.ndim), key=lambda d: -strides[d]))  # (stable: ties keep their order)
-
     def const_data_ptr(self) -> builtins.int:
         """``data_ptr()``: the address of the first element."""
         return self.data_ptr()
 
     def record_stream(self, stream: Any) -> None:
         """Nothing to record: tinyframe's memory is freed when its last tensor goes."""
-
-    def as_subclass(self, cls: builtins.type) -> Tensor:
-        """This tensor's data (the same memory, still in the graph) as an instance of ``cls``, a Tensor subclass."""
-        if not (isinstance(cls, type) and issubclass(cls, Tensor)):
-            raise TypeError("Creating a Tensor subclass from a class that does not inherit from Tensor is not "
-                            "possible. Make sure your class inherits from Tensor.")
-        out = self.view_as(self)
-        out.__class__ = cls
-        return out
-
-    def module_load(self, other: Tensor, assign: builtins.bool = False) -> Tensor:
-        """What ``nn.Module.load_state_dict`` loads into this tensor from ``other``: ``other`` itself."""
-        return other
-
-    def map_(self, tensor: Tensor, callable: Callable[..., Any]) -> Tensor:
-        """Sets each element to ``callable(self_element, tensor_element)`` (``tensor`` broadcast to this
-        tensor's shape), in Python; returns self."""
-        return self._mapped("map_", callable, tensor)
-
-    def map2_(self, x: Tensor, y: Tensor, callable: Callable[..., Any]) -> Tensor:
-        """Sets each element to ``callable(self_element, x_element, y_element)``, in Python; returns self."""
-        return self._mapped("map2_", callable, x, y)
-
-    def _mapped(self, name: str, function: Callable[..., Any], *others: Tensor) -> Tensor:
-        if self._requires_grad:
-            raise RuntimeError(f"Can't call {name}() on Variable that requires grad. Use var.detach().{name}() "
-                               "instead.")
-        arrays = [np.broadcast_to(np.asarray(o.cpu()._data), self.shape) for o in others]
-        values = [function(*items) for items in zip(self.cpu()._data.reshape(-1).tolist(),
-                                                    *(a.reshape(-1).tolist() for a in arrays))]
-        inplace.store(self, np.asarray(values, dtype=self._data.dtype).reshape(self.shape))
-        return self
 
     def conj(self) -> Tensor:
         """The complex conjugate (a new tensor; see ``tinyframe.conj``); a real tensor itself."""

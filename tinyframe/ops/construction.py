@@ -210,13 +210,6 @@ class AsStrided(Op):
         return on_tensors(ctx, _as_strided_grad, g)
 
 
-class AsStridedInplace(AsStrided, node_name="AsStridedBackward1"):
-    """``as_strided_``'s node: the view op under PyTorch's name for the in-place form."""
-
-
-shape.INPLACE_FORMS[AsStrided] = AsStridedInplace
-
-
 def _storage_of(xp: Any, a: Any) -> tuple:
     """``(storage, start)``: the 1-D array of the memory ``a`` views and where ``a`` starts in it (``a``
     itself, copied if need be, when that memory is not one row-major block)."""

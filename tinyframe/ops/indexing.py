@@ -21,8 +21,7 @@ from ..device import add_at, array_module_of, device_of, move_array, unlock_read
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
-__all__ = ["gather", "index_select", "masked_fill", "scatter_add", "nonzero", "nonzero_static", "masked_select",
-           "take_along_dim"]
+__all__ = ["gather", "index_select", "masked_fill", "scatter_add", "nonzero", "masked_select", "take_along_dim"]
 
 _VALID_INDEX_TYPES = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
                       "valid indices")
@@ -604,16 +603,6 @@ def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
     if as_tuple:
         return tuple(_graph.wrap(a.astype(xp.int64, copy=False)) for a in xp.nonzero(xp.atleast_1d(data)))
     return _graph.wrap(xp.argwhere(data).astype(xp.int64, copy=False))
-
-
-def nonzero_static(input: Tensor, *, size: int, fill_value: int = -1) -> Tensor:
-    """``nonzero(input)`` with exactly ``size`` rows: cut, or padded with rows of ``fill_value``."""
-    if size < 0:
-        raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
-    found = nonzero(input)._data[:size]
-    xp = array_module_of(found)
-    padding = xp.full((size - found.shape[0], found.shape[1]), fill_value, dtype=found.dtype)
-    return _graph.wrap(xp.concatenate([found, padding]))
 
 
 # ------------------------------------------------------------------------------- argument helpers

@@ -10,12 +10,11 @@ indexing's own ops, so higher derivatives follow.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph, creation, dtypes
+from .. import _graph, dtypes
 from .._dims import wrap_dim
 from .._graph import Op
 from ..device import add_at, array_module_of, device_of, move_array
@@ -26,7 +25,7 @@ if TYPE_CHECKING:
     from ..tensor import Tensor
 
 __all__ = ["scatter", "scatter_reduce", "index_add", "index_reduce", "index_copy", "index_fill", "index_put", "put",
-           "masked_scatter", "select_scatter", "slice_scatter", "as_strided_scatter"]
+           "masked_scatter", "select_scatter", "slice_scatter"]
 
 _REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 _UFUNCS = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum,
@@ -444,30 +443,6 @@ def _written_at(input: Tensor, src: Tensor, index: tuple) -> Tensor:
     out = input.clone()
     out[index] = src
     return out
-
-
-def as_strided_scatter(input: Tensor, src: Tensor, size: Sequence[int], stride: Sequence[int],
-                       storage_offset: int | None = None) -> Tensor:
-    """A copy of ``input`` (laid out as ``input``, as ``clone`` lays it out) with ``src`` written where
-    ``as_strided(size, stride, storage_offset)`` of that copy reads."""
-    if tuple(src.shape) != tuple(size):
-        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = {list(src.shape)}, "
-                           f"slice size = {list(size)}")
-    xp = array_module_of(input._data)
-    positions = indexing.storage_positions(xp, tuple(size), tuple(stride), storage_offset or 0).reshape(-1)
-    order = creation.preserved_order(input._data)
-    if order is not None:  # the copy keeps input's layout, as PyTorch's clone: storage position -> element
-        dense = [0] * input.ndim
-        step = 1
-        for d in reversed(order):
-            dense[d], step = step, step * input.shape[d]
-        own = indexing.storage_positions(xp, tuple(input.shape), tuple(dense), 0)
-        positions = xp.argsort(own.reshape(-1))[positions]
-    return composed("AsStridedScatterBackward0", _flat_written, input, src, index=(_graph.wrap(positions),))
-
-
-def _flat_written(input: Tensor, src: Tensor, index: tuple) -> Tensor:
-    return _written_at(input.reshape(-1), src.reshape(-1), index).reshape(input.shape)
 
 
 def _scatter_into(node: str, input: Tensor, src: Tensor, index: tuple) -> Tensor:

@@ -14,12 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph, creation, dtypes, grad_mode
+from .. import _graph, creation, dtypes
 from .._dims import Size, wrap_dim
 from .._graph import MultiOutputOp, Op
 from ..device import storage_of
 from ..memory_format import contiguous_format
-from ._composite import composed
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -27,8 +26,7 @@ if TYPE_CHECKING:
 __all__ = [
     "reshape", "ravel", "flatten", "unflatten", "transpose", "swapaxes", "swapdims", "t", "permute", "movedim",
     "moveaxis", "squeeze", "unsqueeze", "broadcast_to", "broadcast_tensors", "broadcast_shapes", "tile",
-    "flip", "narrow", "narrow_copy", "split", "split_with_sizes", "unsafe_split_with_sizes", "chunk", "unsafe_split",
-    "unsafe_chunk",
+    "flip", "narrow", "split", "split_with_sizes", "chunk", "unsafe_split", "unsafe_chunk",
     "unbind", "clone", "cat", "concat",
     "concatenate", "stack", "hstack", "vstack", "constant_pad_nd", "tensor_split", "hsplit", "vsplit", "dsplit",
 ]
@@ -721,37 +719,6 @@ def flip(input: Tensor, *args: Any, dims: Any = None) -> Tensor:
 
 
 # --------------------------------------------------------------------------- slicing
-def narrow_copy(input: Tensor, dim: int, start: int, length: int) -> Tensor:
-    """``narrow``'s slice in memory of its own (``NarrowCopyBackward0``)."""
-    if not (grad_mode.STATE.enabled and input._requires_grad):
-        return narrow(input, dim, start, length).clone(memory_format=contiguous_format)
-    return composed("NarrowCopyBackward0", _narrowed_copy, input, linear=True, dim=dim, start=start, length=length)
-
-
-def _narrowed_copy(input: Tensor, dim: int, start: int, length: int) -> Tensor:
-    return narrow(input, dim, start, length).clone(memory_format=contiguous_format)
-
-
-def resized(input: Tensor, sizes: tuple) -> Tensor:
-    """The deprecated out-of-place ``Tensor.resize``: ``input`` in the shape ``sizes``, which must keep its
-    number of elements (``ResizeBackward``)."""
-    count = 1
-    for n in sizes:
-        count *= n
-    if count != input.numel():
-        raise RuntimeError(f"requested resize to {'x'.join(map(str, sizes))} ({count} elements in total), but the "
-                           f"given tensor has a size of {'x'.join(map(str, input.shape))} ({input.numel()} elements). "
-                           "autograd's resize can only change the shape of a given tensor, while preserving the "
-                           "number of elements. ")
-    if not (grad_mode.STATE.enabled and input._requires_grad):
-        return reshape(input, sizes)
-    return composed("ResizeBackward", _reshaped, input, linear=True, sizes=sizes)
-
-
-def _reshaped(input: Tensor, sizes: tuple) -> Tensor:
-    return reshape(input, sizes)
-
-
 def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     """A view of ``length`` elements from ``start`` along ``dim``."""
     shape = input._data.shape
@@ -853,11 +820,6 @@ def split_with_sizes(input: Tensor, split_sizes: Sequence[int], dim: int = 0) ->
     """Views of the consecutive pieces of the sizes ``split_sizes`` along ``dim`` (which must add up to
     its size)."""
     return _split(input, list(split_sizes), dim, Split, SplitWithSizes, "split")
-
-
-def unsafe_split_with_sizes(input: Tensor, split_sizes: Sequence[int], dim: int = 0) -> tuple:
-    """``split_with_sizes`` whose pieces autograd does not treat as views (see ``unsafe_split``)."""
-    return _split(input, list(split_sizes), dim, UnsafeSplit, UnsafeSplitWithSizes, "split")
 
 
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
