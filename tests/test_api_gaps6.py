@@ -726,3 +726,76 @@ def test_small_tensor_attributes_and_python_maps() -> None:
         3, -3, 3.0, 5, 2, False, 2.0, 1, 6)
     assert [type(v) for v in (torch.sym_int(3.7), torch.sym_float(3), torch.sym_sqrt(4), torch.sym_max(2, 5.0))] == [
         int, float, float, float]
+
+
+def test_native_kernels_by_name() -> None:
+    torch.manual_seed(0)
+    x = torch.tensor(np.random.default_rng(0).standard_normal((2, 3, 4)))
+    w, b = torch.tensor([0.5, 1.0, 2.0], dtype=torch.float64), torch.tensor([0.1, 0.0, -0.1], dtype=torch.float64)
+    out, mean, rstd = torch.native_layer_norm(x, (4,), None, None, 1e-5)
+    assert (out.shape, mean.shape, rstd.shape) == ((2, 3, 4), (2, 3, 1), (2, 3, 1))
+    np.testing.assert_allclose(mean.numpy(), x.numpy().mean(-1, keepdims=True), rtol=1e-12)
+    np.testing.assert_allclose(rstd.numpy(), 1 / np.sqrt(x.numpy().var(-1, keepdims=True) + 1e-5), rtol=1e-12)
+    assert torch.native_layer_norm(x.clone().requires_grad_(), (4,), None, None, 1e-5)[0].grad_fn.name() == \
+        "NativeLayerNormBackward0"
+    out, mean, rstd = torch.native_batch_norm(x, w, b, None, None, True, 0.1, 1e-5)
+    assert (mean.shape, rstd.shape) == ((3,), (3,))
+    np.testing.assert_allclose(mean.numpy(), x.numpy().mean((0, 2)), rtol=1e-12)
+    np.testing.assert_allclose(out.tolist(), torch.nn.functional.batch_norm(x, None, None, w, b, True).tolist())
+    out, mean, rstd = torch.native_batch_norm(x, w, b, torch.zeros(3, dtype=torch.float64),
+                                              torch.ones(3, dtype=torch.float64), False, 0.1, 1e-5)
+    assert (mean.shape, rstd.shape) == ((0,), (0,))
+    out, mean, rstd = torch.native_group_norm(x, w, b, 2, 3, 4, 1, 1e-5)
+    assert (out.shape, mean.shape, rstd.shape) == ((2, 3, 4), (2, 1), (2, 1))
+    np.testing.assert_allclose(mean.numpy()[:, 0], x.numpy().reshape(2, -1).mean(1), rtol=1e-12)
+    kept, mask = torch.native_dropout(torch.ones(3), 0.5, False)
+    assert (kept.tolist(), mask.tolist()) == ([1.0, 1.0, 1.0], [True, True, True])
+    assert [t.dtype for t in torch.native_dropout(torch.ones(3), 0.5, True)] == [torch.float32, torch.bool]
+    assert torch.native_channel_shuffle(torch.arange(4.0).reshape(1, 4, 1), 2).flatten().tolist() == [0, 2, 1, 3]
+    img = torch.tensor(np.random.default_rng(1).standard_normal((1, 2, 4, 4)))
+    weight = torch.tensor(np.random.default_rng(2).standard_normal((3, 2, 3, 3)))
+    conv = torch.convolution(img, weight, None, [1, 1], [1, 1], [1, 1], False, [0, 0], 1)
+    np.testing.assert_allclose(conv.numpy(), torch.nn.functional.conv2d(img, weight, None, 1, 1).numpy())
+    assert torch.convolution(img, weight.transpose(0, 1), None, [2, 2], [1, 1], [1, 1], True, [1, 1], 1).shape == (
+        1, 3, 8, 8)
+    grid = torch.tensor(np.random.default_rng(3).uniform(-1, 1, (1, 3, 3, 2)))
+    F = torch.nn.functional
+    np.testing.assert_allclose(torch.grid_sampler(img, grid, 1, 1, True).numpy(),
+                               F.grid_sample(img, grid, "nearest", "border", True).numpy())
+    np.testing.assert_allclose(torch.grid_sampler_2d(img, grid, 0, 0, False).numpy(),
+                               F.grid_sample(img, grid, align_corners=False).numpy())
+    theta = torch.eye(2, 3, dtype=torch.float64)[None]
+    assert torch.affine_grid_generator(theta, [1, 1, 2, 2], False).tolist() == F.affine_grid(
+        theta, [1, 1, 2, 2], False).tolist()
+
+
+def test_convolution_gradients_and_more_functional_names() -> None:
+    F = torch.nn.functional
+    img = torch.tensor(np.random.default_rng(1).standard_normal((1, 2, 4, 4)))
+    weight = torch.tensor(np.random.default_rng(2).standard_normal((3, 2, 3, 3)))
+    ones = torch.ones(1, 3, 4, 4, dtype=torch.float64)
+    leaf = img.clone().requires_grad_()
+    F.conv2d(leaf, weight, padding=1).backward(ones)
+    np.testing.assert_allclose(torch.nn.grad.conv2d_input(img.shape, weight, ones, padding=1).numpy(),
+                               leaf.grad.numpy(), rtol=1e-12)
+    kernel = weight.clone().requires_grad_()
+    F.conv2d(img, kernel, padding=1).backward(ones)
+    np.testing.assert_allclose(F.grad.conv2d_weight(img, weight.shape, ones, padding=1).numpy(), kernel.grad.numpy(),
+                               rtol=1e-12)
+    assert torch.nn.grad.conv1d_input((1, 2, 5), torch.ones(3, 2, 2, dtype=torch.float64),
+                                      torch.ones(1, 3, 4, dtype=torch.float64)).tolist() == [
+        [[3.0, 6.0, 6.0, 6.0, 3.0], [3.0, 6.0, 6.0, 6.0, 3.0]]]
+    assert torch.nn.grad.conv1d_weight(torch.ones(1, 2, 5, dtype=torch.float64), (3, 2, 2),
+                                       torch.ones(1, 3, 4, dtype=torch.float64)).shape == (3, 2, 2)
+    assert F.linear_cross_entropy(torch.ones(2, 3), torch.eye(4, 3), torch.tensor([0, 2])).item() == pytest.approx(
+        1.2142832279205322)
+    assert F.linear_cross_entropy(torch.ones(2, 3), torch.eye(4, 3), torch.tensor([0, 2]), linear_bias=torch.arange(
+        4.0), reduction="none").tolist() == pytest.approx([2.9175758361816406, 0.9175758361816406])
+    x, w, b = torch.randn(4, 2, 3), torch.randn(3, 3, 5), torch.randn(5)
+    assert F.conv_tbc(x, w, b, 1).tolist() == torch.conv_tbc(x, w, b, 1).tolist()
+    z = torch.tensor([[1 + 1j, 2], [3, 4]])
+    assert torch.adjoint(z).tolist() == [[1 - 1j, 3], [2, 4]]
+    assert torch.conj_physical_(torch.tensor([1 + 1j])).tolist() == [1 - 1j]
+    assert torch.tensor([1 + 1j]).conj_physical_().tolist() == [1 - 1j]
+    assert isinstance(torch.zeros(1).untyped_storage(), torch.UntypedStorage)
+    assert torch.is_vulkan_available() is False

@@ -17,7 +17,7 @@ import numpy as np
 from . import _autocast, _graph, _toplevel, amp, autograd, creation, dtypes, grad_mode, random
 from .amp import GradScaler
 from .creation import empty_strided
-from .device import array_module_of, get_default_device
+from .device import UntypedStorage, array_module_of, get_default_device
 from .device import device as torch_device
 from .functional import with_out
 from .memory_format import contiguous_format
@@ -32,7 +32,7 @@ _INPLACE = """
     clamp_ clamp_max_ clamp_min_ clip_ cos_ cosh_ deg2rad_ detach_ erf_ erfc_ exp2_ exp_ expm1_ fill_ fix_ floor_
     frac_ gcd_ i0_ index_put_ lcm_ ldexp_ log10_ log1p_ log2_ log_ logit_ nan_to_num_ neg_ negative_ rad2deg_
     reciprocal_ resize_as_ round_ rsqrt_ sigmoid_ sin_ sinc_ sinh_ sqrt_ square_ tan_ tanh_ trunc_ xlogy_ zero_
-    as_strided_
+    as_strided_ conj_physical_
 """.split()
 
 # The ``*_copy`` functions: the view of the method of this name, in memory of its own, recorded as the
@@ -65,7 +65,8 @@ __all__ = [*_INPLACE, *_COPIES, "asarray", "frombuffer", "empty_strided", "fill"
            "set_autocast_cache_enabled", "clear_autocast_cache", "autocast_increment_nesting",
            "autocast_decrement_nesting", *_LEGACY_AUTOCAST, "empty_permuted", "init_num_threads", "sym_int",
            "sym_float", "sym_max", "sym_min", "sym_not", "sym_sqrt", "sym_ite", "sym_sum", "narrow_copy",
-           "unsafe_split_with_sizes", "nonzero_static", "as_strided_scatter"]
+           "unsafe_split_with_sizes", "nonzero_static", "as_strided_scatter", "adjoint", "UntypedStorage",
+           "is_vulkan_available"]
 
 default_generator = random.default_generator
 
@@ -215,6 +216,16 @@ def is_signed(input: Tensor) -> bool:
     if not isinstance(input, Tensor):
         raise TypeError(f"is_signed(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     return input.dtype.is_signed
+
+
+def adjoint(input: Tensor) -> Tensor:
+    """``input.adjoint()``: the conjugate transpose of its last two dimensions (a view)."""
+    return input.adjoint()
+
+
+def is_vulkan_available() -> bool:
+    """False: tinyframe has no Vulkan backend."""
+    return False
 
 
 def is_conj(input: Tensor) -> bool:
@@ -574,6 +585,11 @@ class _AsStridedInplace(construction.AsStrided, node_name="AsStridedBackward1"):
 
 
 shape.INPLACE_FORMS[construction.AsStrided] = _AsStridedInplace
+
+
+def conj_physical_(self: Tensor) -> Tensor:
+    """In-place ``conj_physical``: the complex conjugate written into this tensor; returns self."""
+    return inplace.apply(self, complex_ops.conj_physical)
 
 
 def as_strided_(self: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None) -> Tensor:
