@@ -1,6 +1,7 @@
 """Ops few programs call, loaded on first use (``ops.LAZY_FAMILIES``): the floating-point bit helpers
-(``frexp``, ``ldexp``, ``nextafter``, ``isposinf``, ``isneginf``), ``rsub``, ``renorm``, the nuclear norm
-and the deprecated ``triangular_solve``.
+(``frexp``, ``ldexp``, ``nextafter``, ``isposinf``, ``isneginf``), ``rsub``, ``renorm``, the nuclear and
+Frobenius norms, ``norm_except_dim``, the randomized ``svd_lowrank``/``pca_lowrank``, the deprecated
+``triangular_solve`` and the linear-algebra functions PyTorch removed (which raise its messages).
 
 PyTorch runs ``ldexp``, ``frexp``, ``renorm``, ``rsub`` and ``triangular_solve`` as kernels of their own;
 here they are compositions of ops, recorded as one node of PyTorch's name (``_composite.composed``).
