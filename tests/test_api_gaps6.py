@@ -799,3 +799,30 @@ def test_convolution_gradients_and_more_functional_names() -> None:
     assert torch.tensor([1 + 1j]).conj_physical_().tolist() == [1 - 1j]
     assert isinstance(torch.zeros(1).untyped_storage(), torch.UntypedStorage)
     assert torch.is_vulkan_available() is False
+
+
+def test_histogramdd() -> None:
+    points = torch.tensor([[0.0, 1.0], [1.0, 1.0], [2.0, 0.5], [0.5, 0.5], [2.0, 2.0]])
+
+    def histogram(*args, **kwargs):
+        result = torch.histogramdd(*args, **kwargs)
+        return type(result).__name__, result.hist.tolist(), [e.tolist() for e in result.bin_edges], result.hist.dtype
+
+    assert histogram(points, bins=[2, 3]) == ("histogramdd", [[1.0, 1.0, 0.0], [1.0, 1.0, 1.0]],
+                                              [[0.0, 1.0, 2.0], [0.5, 1.0, 1.5, 2.0]], torch.float32)
+    assert histogram(points, bins=2)[1:3] == ([[2.0, 0.0], [2.0, 1.0]], [[0.0, 1.0, 2.0], [0.5, 1.25, 2.0]])
+    assert histogram(points, bins=[2, 2], range=[0.0, 1.0, 0.0, 2.0])[1:3] == (
+        [[0.0, 1.0], [1.0, 1.0]], [[0.0, 0.5, 1.0], [0.0, 1.0, 2.0]])
+    assert histogram(points, bins=[2, 2], weight=torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0]))[1] == [[5.0, 0.0],
+                                                                                                [5.0, 5.0]]
+    np.testing.assert_allclose(histogram(points, bins=[2, 2], density=True)[1],
+                               [[0.5333333611488342, 0.0], [0.5333333611488342, 0.2666666805744171]], rtol=1e-6)
+    assert histogram(points, bins=[torch.tensor([0.0, 1.0, 2.0]), torch.tensor([0.0, 1.5, 3.0])])[1:3] == (
+        [[2.0, 0.0], [2.0, 1.0]], [[0.0, 1.0, 2.0], [0.0, 1.5, 3.0]])
+    assert histogram(points.reshape(5, 1, 2), bins=[2, 2])[1] == [[2.0, 0.0], [2.0, 1.0]]
+    assert histogram(points.double(), bins=[2, 2])[3] == torch.float64
+    with pytest.raises(NotImplementedError, match="\"histogramdd\" not implemented for 'Long'"):
+        torch.histogramdd(points.long(), bins=[2, 2])
+    with pytest.raises(RuntimeError, match="histogramdd: The size of bins must be equal to the innermost dimension "
+                                           "of the input."):
+        torch.histogramdd(points, bins=[2, 2, 2])

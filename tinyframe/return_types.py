@@ -53,6 +53,7 @@ _FIELDS = {
     "_lu_with_info": ["LU", "pivots", "info"],
     "geqrf": ["a", "tau"],
     "frexp": ["mantissa", "exponent"],
+    "histogramdd": ["hist", "bin_edges"],
     "triangular_solve": ["solution", "cloned_coefficient"],
     "linalg_ldl_factor": ["LD", "pivots"],
     "linalg_ldl_factor_ex": ["LD", "pivots", "info"],

@@ -1,6 +1,6 @@
 """Ops few programs call, loaded on first use (``ops.LAZY_FAMILIES``): the floating-point bit helpers
 (``frexp``, ``ldexp``, ``nextafter``, ``isposinf``, ``isneginf``), ``rsub``, ``renorm``, the nuclear and
-Frobenius norms, ``norm_except_dim``, the randomized ``svd_lowrank``/``pca_lowrank``, the deprecated
+Frobenius norms, ``norm_except_dim``, the randomized ``svd_lowrank``/``pca_lowrank``, ``histogramdd``, the deprecated
 ``triangular_solve`` and the linear-algebra functions PyTorch removed (which raise its messages).
 
 PyTorch runs ``ldexp``, ``frexp``, ``renorm``, ``rsub`` and ``triangular_solve`` as kernels of their own;
@@ -16,8 +16,8 @@ import numpy as np
 
 from .. import _graph, creation, dtypes, return_types
 from .._lazy import lazy_module
-from ..device import array_module_of
-from . import binary, reduction, shape
+from ..device import array_module_of, device_of, move_array
+from . import binary, reduction, shape, sorting
 from ._composite import composed, composed_op
 from .binary import _elementwise2
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = ["frexp", "ldexp", "nextafter", "isposinf", "isneginf", "rsub", "renorm", "nuclear_norm",
            "triangular_solve", "solve", "lstsq", "eig", "symeig", "matrix_rank", "frobenius_norm", "norm_except_dim",
-           "svd_lowrank", "pca_lowrank"]
+           "svd_lowrank", "pca_lowrank", "histogramdd"]
 
 _linalg = lazy_module("tinyframe.linalg")
 
@@ -201,6 +201,26 @@ def pca_lowrank(A: Tensor, q: int | None = None, center: bool = True, niter: int
     if not center:
         return svd_lowrank(A, q, niter=niter)
     return svd_lowrank(A - A.mean(dim=(-2,), keepdim=True), q, niter=niter)
+
+
+def histogramdd(input: Tensor, bins: Any, *, range: Sequence[float] | None = None, weight: Tensor | None = None,
+                density: bool = False) -> Any:
+    """The histogram of the points ``input`` (its last dimension the coordinates): ``(hist, bin_edges)``,
+    with per dimension ``bins`` equal bins (an int for all, or one each) over ``range`` (``[low0, high0,
+    low1, ...]``; the data's by default), or the given edges (one 1-D tensor each)."""
+    dtypes.check_kernel("histogramdd", input.dtype, "f")
+    host = np.asarray(move_array(input._data, device_of(np.empty(0))))
+    d = host.shape[-1]
+    points = host.reshape(-1, d)
+    per_dimension = [bins] * d if isinstance(bins, int) else list(bins)
+    if len(per_dimension) != d:
+        raise RuntimeError("histogramdd: The size of bins must be equal to the innermost dimension of the input.")
+    edges = [sorting.bin_edges(points[:, k], b, None if range is None else range[2 * k:2 * k + 2], k)
+             for k, b in enumerate(per_dimension)]
+    hist = sorting.binned_counts(points, edges, weight, density)
+    where = device_of(input._data)
+    return return_types.histogramdd(_graph.wrap(move_array(hist, where)),
+                                    [_graph.wrap(move_array(e, where)) for e in edges])
 
 
 _TRIANGULAR_SOLVE_WARNING = (
