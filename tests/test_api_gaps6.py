@@ -826,3 +826,16 @@ def test_histogramdd() -> None:
     with pytest.raises(RuntimeError, match="histogramdd: The size of bins must be equal to the innermost dimension "
                                            "of the input."):
         torch.histogramdd(points, bins=[2, 2, 2])
+
+
+def test_set_and_xpu() -> None:
+    a, b = torch.zeros(2), torch.arange(3.0)
+    assert a.set_(b) is a and a.tolist() == [0.0, 1.0, 2.0] and a.data_ptr() == b.data_ptr() and a._version == 1
+    b[0] = 7
+    assert a.tolist() == [7.0, 1.0, 2.0]
+    assert torch.zeros(2).set_().shape == (0,)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place"):
+        torch.zeros(2, requires_grad=True).set_(torch.ones(2))
+    with pytest.raises(RuntimeError, match="Could not set tensor of type double to a tensor of type float"):
+        torch.zeros(2).set_(torch.ones(2, dtype=torch.float64))
+    assert (torch.xpu.is_available(), torch.xpu.device_count(), torch.xpu.manual_seed_all(0)) == (False, 0, None)

@@ -31,7 +31,7 @@ LAYERS = [
     ["tinyframe.dtypes", "tinyframe._lazy", "tinyframe._autocast", "tinyframe.device", "tinyframe.grad_mode",
      "tinyframe._dims", "tinyframe.random", "tinyframe.cuda", "tinyframe._tensor_str", "tinyframe.threads",
      "tinyframe.return_types", "tinyframe.type_info", "tinyframe.backends", "tinyframe.accelerator",
-     "tinyframe.memory_format", "tinyframe._malloc", "tinyframe.version", "tinyframe.multiprocessing",
+     "tinyframe.memory_format", "tinyframe._malloc", "tinyframe.version", "tinyframe.multiprocessing", "tinyframe.xpu",
      "tinyframe.profiler"],
     ["tinyframe._graph"],
     ["tinyframe.ops", "tinyframe.creation", "tinyframe._numpy_interop", "tinyframe.linalg"],

@@ -81,7 +81,7 @@ cdouble = complex128
 _LAZY = {"cpu": None, "distributed": None, "distributions": None, "fft": None, "func": None, "hub": None, "jit": None,
          "multiprocessing": None,
          "nn": None, "optim": None, "profiler": None, "utils": None, "version": None,
-         "special": None, "accelerator": None, "backends": None, "testing": None,
+         "special": None, "accelerator": None, "backends": None, "testing": None, "xpu": None,
          "save": "serialization", "load": "serialization", "vmap": "func", "from_dlpack": "_dlpack"}
 
 __all__ = [

@@ -587,6 +587,21 @@ class _AsStridedInplace(construction.AsStrided, node_name="AsStridedBackward1"):
 shape.INPLACE_FORMS[construction.AsStrided] = _AsStridedInplace
 
 
+def set_(self: Tensor, source: Tensor | None = None) -> Tensor:
+    """This tensor made to view ``source``'s memory (its shape and strides; empty without ``source``): writes
+    to either are seen by the other. Returns self."""
+    inplace._check_not_leaf(self)
+    if source is None:
+        self._data = array_module_of(self._data).empty(0, dtype=self._data.dtype)
+    elif source.dtype != self.dtype:
+        raise RuntimeError(f"Could not set tensor of type {dtypes.cpp_type_name(source.dtype)} to a tensor of type "
+                           f"{dtypes.cpp_type_name(self.dtype)}")
+    else:
+        self._data = source._data
+    self._bump_version()
+    return self
+
+
 def conj_physical_(self: Tensor) -> Tensor:
     """In-place ``conj_physical``: the complex conjugate written into this tensor; returns self."""
     return inplace.apply(self, complex_ops.conj_physical)

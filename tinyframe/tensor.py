@@ -1851,8 +1851,8 @@ class Tensor:
         _FamilyMethod("tinyframe._toplevel_more") for _ in range(10))
     prelu, hardshrink, narrow_copy, is_inference, new_empty_strided, nonzero_static = (
         _FamilyMethod("tinyframe._toplevel_more") for _ in range(6))
-    unsafe_split_with_sizes, as_strided_, as_strided_scatter, conj_physical_ = (
-        _FamilyMethod("tinyframe._toplevel_more") for _ in range(4))
+    unsafe_split_with_sizes, as_strided_, as_strided_scatter, conj_physical_, set_ = (
+        _FamilyMethod("tinyframe._toplevel_more") for _ in range(5))
 
     # PyTorch's other kinds of tensor, which tinyframe's never are.
     is_sparse = is_sparse_csr = is_quantized = is_meta = is_nested = is_mkldnn = is_mps = is_xpu = False
