@@ -548,7 +548,7 @@ def test_linalg_vander() -> None:
 def test_import_loads_none_of_the_rarely_used_modules() -> None:
     import subprocess
     import sys
-    code = ("import sys, tinyframe; print([m for m in ('tinyframe._toplevel_more', 'tinyframe.cpu') "
+    code = ("import sys, tinyframe; print([m for m in ('tinyframe._toplevel_more', 'tinyframe.cpu', 'tinyframe.xpu') "
             "if m in sys.modules and not type(sys.modules[m]).__name__.startswith('_Lazy')])")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
