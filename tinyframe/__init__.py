@@ -34,7 +34,8 @@ def _gc_paused() -> _Iterator[None]:
 with _gc_paused():
     from . import dtypes  # noqa: F401,I001  (tinyframe.dtypes)
     from .dtypes import (bfloat16, bool_ as bool, complex64, complex128, dtype, float16, float32, float64,
-                         get_default_dtype, int8, int16, int32, int64, set_default_dtype, uint8)
+                         get_default_dtype, int8, int16, int32, int64, set_default_dtype, uint8, uint16, uint32,
+                         uint64)
     from .device import device, get_default_device, set_default_device
     from .dtypes import can_cast
     from .tensor import Size, Tensor
@@ -77,10 +78,10 @@ cdouble = complex128
 # The layers above the core (torch.nn, torch.optim, ...) and serialization (torch.save / torch.load, with
 # hashlib, socket, zipfile) load on first use: that is about two thirds of what ``import tinyframe`` took
 # beyond importing NumPy. ``tinyframe.nn``, ``from tinyframe import nn`` and ``import tinyframe.nn`` work as before.
-_LAZY = {"distributed": None, "distributions": None, "fft": None, "func": None, "hub": None, "jit": None,
+_LAZY = {"cpu": None, "distributed": None, "distributions": None, "fft": None, "func": None, "hub": None, "jit": None,
          "multiprocessing": None,
          "nn": None, "optim": None, "profiler": None, "utils": None, "version": None,
-         "special": None, "sparse": None, "accelerator": None, "backends": None, "testing": None,
+         "special": None, "sparse": None, "accelerator": None, "backends": None, "testing": None, "xpu": None,
          "save": "serialization", "load": "serialization", "vmap": "func", "from_dlpack": "_dlpack",
          "sparse_coo_tensor": "sparse", "spmm": "sparse"}
 
@@ -89,7 +90,8 @@ __all__ = [
     "set_grad_enabled", "is_grad_enabled", "inference_mode", "is_inference_mode_enabled",
     "set_default_device", "get_default_device", "is_anomaly_enabled",
     "is_anomaly_check_nan_enabled", "bool", "bfloat16", "float16", "float32", "float64", "int8", "int16",
-    "int32", "int64", "uint8", "float", "double", "half", "long", "int", "short", "complex64", "complex128",
+    "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float", "double", "half", "long", "int", "short",
+    "complex64", "complex128",
     "cfloat", "cdouble", "get_default_dtype",
     "set_default_dtype", "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange",
     "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like", "rand", "randn",
@@ -106,14 +108,17 @@ __all__ = [
 
 
 def __getattr__(name: str) -> _Any:
-    """Loads a lazy submodule or function (``_LAZY``, ``functional.LAZY_FUNCTIONS``) on its first use; the
-    ``nn.functional`` ops that PyTorch also exports at the top level (``torch.pixel_shuffle``,
+    """Loads a lazy submodule or function (``_LAZY``, ``functional.LAZY_FUNCTIONS``, ``_toplevel_more``) on
+    its first use; the ``nn.functional`` ops that PyTorch also exports at the top level (``torch.pixel_shuffle``,
     ``torch.layer_norm``, ...) come from ``nn._toplevel``, loaded with ``nn`` when one is first asked for."""
     if name in _LAZY:
         module = _importlib.import_module(f".{_LAZY[name] or name}", __name__)
         value = module if _LAZY[name] is None else getattr(module, name)
     elif name in _lazy_functions:
         value = getattr(functional, name)
+    elif not name.startswith("_") and name in _importlib.import_module("._toplevel_more", __name__).__all__:
+        # (the functions few programs call: in-place functions, ``*_copy``, ``asarray``, ...)
+        value = getattr(_sys.modules[f"{__name__}._toplevel_more"], name)
     elif not name.startswith("_") and name in _importlib.import_module(".nn._toplevel", __name__).__all__:
         # (private names are left out: ``from . import _submodule`` asks here first, and must not load nn)
         value = getattr(_sys.modules[f"{__name__}.nn._toplevel"], name)
@@ -126,7 +131,8 @@ def __getattr__(name: str) -> _Any:
 
 
 def __dir__() -> list:
-    return sorted(set(globals()) | set(_LAZY) | set(_lazy_functions))
+    more = _importlib.import_module("._toplevel_more", __name__).__all__
+    return sorted(set(globals()) | set(_LAZY) | set(_lazy_functions) | set(more))
 
 
 # torch.cuda.amp: tinyframe.cuda is a module of the bottom layer, so the submodule is registered under its name.

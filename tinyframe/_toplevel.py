@@ -37,7 +37,7 @@ newaxis = None
 greater, greater_equal, less, less_equal, not_equal, row_stack = (
     with_out(f) for f in (binary.gt, binary.ge, binary.lt, binary.le, binary.ne, shape.vstack))
 
-_DETERMINISTIC = [False]
+_DETERMINISTIC = [False, False]  # (mode, warn_only)
 _MATMUL_PRECISION = ["highest"]
 
 
@@ -95,7 +95,12 @@ def _operand(value: Any) -> Any:
 
 def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None:
     """Accepted and remembered: tinyframe's NumPy/CuPy kernels are already deterministic."""
-    _DETERMINISTIC[0] = bool(mode)
+    _DETERMINISTIC[:] = bool(mode), bool(warn_only)
+
+
+def deterministic_warn_only() -> bool:
+    """The ``warn_only`` last given to :func:`use_deterministic_algorithms`."""
+    return _DETERMINISTIC[1]
 
 
 def are_deterministic_algorithms_enabled() -> bool:

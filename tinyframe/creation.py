@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import _graph, dtypes, random
-from .device import array_module, as_device, check_dtype_on, device_of, move_array
+from .device import array_module, array_module_of, as_device, check_dtype_on, device_of, move_array
 from .memory_format import channels_last_order, contiguous_format, preserve_format
 from .random import Generator, generator_for
 
@@ -255,6 +255,21 @@ def empty(*shape: Any, size: Any = None, dtype: Any = None, device: Any = None, 
         raise RuntimeError("unsupported memory format Preserve")
     return _in_order(size, channels_last_order(memory_format, len(size)),
                      lambda shape: _filled(shape, 0, dtype, device, requires_grad))
+
+
+def empty_strided(size: Sequence[int], stride: Sequence[int], *, dtype: Any = None, layout: Any = None,
+                  device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+    """An uninitialised tensor (zero-filled here) of shape ``size`` laid out with ``stride`` (in elements)
+    over a storage just large enough for it."""
+    size, stride = tuple(size), tuple(stride)
+    if len(size) != len(stride):
+        raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality of strides "
+                           f"({len(stride)})")
+    extent = 1 + sum((n - 1) * s for n, s in zip(size, stride)) if 0 not in size else 0
+    storage = _filled((extent,), 0, dtype, device, False)._data
+    array = array_module_of(storage).lib.stride_tricks.as_strided(
+        storage, size, tuple(s * storage.itemsize for s in stride))
+    return _finish(array, None, device_of(storage), requires_grad)
 
 
 def full(size: Sequence[int], fill_value: Any, *, dtype: Any = None, device: Any = None,

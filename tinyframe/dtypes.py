@@ -7,7 +7,7 @@ import numpy as np
 
 __all__ = [
     "dtype", "bfloat16", "float16", "float32", "float64", "complex64", "complex128", "int8", "int16", "int32",
-    "int64", "uint8", "bool_",
+    "int64", "uint8", "uint16", "uint32", "uint64", "bool_",
     "as_dtype", "from_numpy_dtype", "get_default_dtype", "set_default_dtype", "result_type",
     "scalar_type_name", "cpp_type_name", "legacy_type_name", "wrap_integer", "storable",
 ]
@@ -59,6 +59,11 @@ int16 = dtype("int16", np.int16, 1)
 int32 = dtype("int32", np.int32, 1)
 int64 = dtype("int64", np.int64, 1)
 bool_ = dtype("bool", np.bool_, 0)
+# PyTorch's "shell" unsigned types: tensors of them are made, converted, compared and indexed, but PyTorch
+# promotes them with no other integer type.
+uint16 = dtype("uint16", np.uint16, 1)
+uint32 = dtype("uint32", np.uint32, 1)
+uint64 = dtype("uint64", np.uint64, 1)
 complex64 = dtype("complex64", np.complex64, 3)
 complex128 = dtype("complex128", np.complex128, 3)
 
@@ -91,7 +96,9 @@ def _load_bfloat16() -> np.dtype[Any]:
     return np_dtype
 
 
-_ALL = (float16, float32, float64, uint8, int8, int16, int32, int64, bool_, complex64, complex128)
+_ALL = (float16, float32, float64, uint8, int8, int16, int32, int64, bool_, complex64, complex128, uint16, uint32,
+        uint64)
+_UNPROMOTED = (uint16, uint32, uint64)
 _COMPLEX_OF = {"float32": complex64, "float64": complex128, "complex64": complex64, "complex128": complex128}
 _REAL_OF = {"complex64": float32, "complex128": float64}
 _BY_NUMPY = {d.numpy: d for d in _ALL}
@@ -110,11 +117,13 @@ _DEFAULT = {"float": float32}
 _SCALAR_TYPE_NAMES = {"bfloat16": "BFloat16",
                       "float16": "Half", "float32": "Float", "float64": "Double", "uint8": "Byte", "int8": "Char",
                       "int16": "Short", "int32": "Int", "int64": "Long", "bool": "Bool",
-                      "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+                      "complex64": "ComplexFloat", "complex128": "ComplexDouble", "uint16": "UInt16",
+                      "uint32": "UInt32", "uint64": "UInt64"}
 _CPP_TYPE_NAMES = {"bfloat16": "c10::BFloat16",
                    "float16": "c10::Half", "float32": "float", "float64": "double", "uint8": "unsigned char",
                    "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int", "bool": "bool",
-                   "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+                   "complex64": "c10::complex<float>", "complex128": "c10::complex<double>", "uint16": "uint16_t",
+                   "uint32": "uint32_t", "uint64": "uint64_t"}
 
 
 def wrap_integer(number: int, np_dtype: Any) -> int:
@@ -243,6 +252,9 @@ def _promote(a: dtype | None, b: dtype | None) -> dtype | None:
         # complex meets floating: the wider part wins (float64 + complex64 is complex128); integers
         # and bools never widen a complex dtype (int64 + complex64 is complex64)
         return _complex_with_parts(high, low) if high.is_complex and low.is_floating_point else high
+    if a in _UNPROMOTED or b in _UNPROMOTED:
+        raise RuntimeError(f"Promotion for uint16, uint32, uint64 types is not supported, attempted to promote "
+                           f"{scalar_type_name(a)} and {scalar_type_name(b)}")
     return from_numpy_dtype(np.promote_types(a.numpy, b.numpy))
 
 

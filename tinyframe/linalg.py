@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import _graph
+from . import _graph, dtypes
 from ._dims import wrap_dim
 from .device import array_module_of
 from .dtypes import cpp_type_name
-from .ops import construction, contraction, reduction, shape, unary
+from .ops import construction, contraction, reduction, shape, sorting, unary
 from .ops import linalg as products
 from .ops._composite import composed
 from .ops.construction import diagonal
@@ -48,7 +48,7 @@ __all__ = ["norm", "vector_norm", "matrix_norm", "det", "slogdet", "inv", "solve
            "matrix_power", "diagonal", "inv_ex", "cholesky_ex", "solve_triangular", "eig", "eigvals", "LinAlgError",
            "solve_ex", "cond", "matrix_exp", "tensorinv", "tensorsolve", "lu_factor",
            "lu_factor_ex", "lu", "lu_solve", "householder_product", "ldl_factor",
-           "ldl_factor_ex", "ldl_solve"]
+           "ldl_factor_ex", "ldl_solve", "vander"]
 
 _INF = float("inf")
 matmul = products.matmul
@@ -318,3 +318,17 @@ def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, un
     return solve(triangle, B) if left else _t(solve(_t(triangle), _t(B)))
 
 
+
+
+def vander(x: Tensor, *, N: int | None = None) -> Tensor:
+    """The Vandermonde matrix of the last dimension of ``x``: ``x ** 0, x ** 1, ..., x ** (N - 1)`` in columns
+    (increasing powers, unlike ``tinyframe.vander``), batched over the leading dimensions; ``N`` defaults to
+    that dimension's size."""
+    if x.dtype == dtypes.bool_:
+        raise RuntimeError("linalg.vander supports floating point, complex, and integer tensors, but got Bool")
+    n = N if N is not None else (x.shape[-1] if x.ndim else 1)
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    # (PyTorch's composition: a column of ones beside the running products of x)
+    powers = sorting.cumprod(shape.unsqueeze(x, -1).expand(*x.shape, n - 1), -1)
+    return shape.cat([powers.new_ones((*x.shape, 1)), powers], -1)

@@ -52,6 +52,9 @@ _FIELDS = {
     "lu_unpack": ["P", "L", "U"],
     "_lu_with_info": ["LU", "pivots", "info"],
     "geqrf": ["a", "tau"],
+    "frexp": ["mantissa", "exponent"],
+    "histogramdd": ["hist", "bin_edges"],
+    "triangular_solve": ["solution", "cloned_coefficient"],
     "linalg_ldl_factor": ["LD", "pivots"],
     "linalg_ldl_factor_ex": ["LD", "pivots", "info"],
 }

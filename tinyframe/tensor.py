@@ -6,6 +6,7 @@ defined once in ``tinyframe.ops``; the methods and operators here only reach tho
 from __future__ import annotations
 
 import builtins
+import importlib
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, overload
@@ -25,6 +26,7 @@ from .ops import construction as construction_ops
 from .ops import contraction as contraction_ops
 from .ops import decompositions as decomposition_ops
 from .ops import lu as lu_ops
+from .ops import numerics as numerics_ops
 from .ops import sampling as sampling_ops
 from .ops import scattering as scatter_ops
 from .ops import shape as shape_ops
@@ -66,6 +68,26 @@ def _inplace_of(name: str) -> Any:
     method.__name__ = method.__qualname__ = name + "_"
     method.__doc__ = f"In-place version of :meth:`{name}`; returns self."
     return method
+
+
+class _FamilyMethod:
+    """A method that is the function of its name in a lazily loaded op family (``Tensor.frexp`` is
+    ``ops.numerics.frexp``) or module (named: imported then): the family loads, and the function becomes
+    the class's attribute, when the method is first read. (A method defined in the class costs
+    ``import tinyframe`` its code and its argument-checking wrapper; these cost nothing until used.)"""
+
+    def __init__(self, family: Any) -> None:
+        self.family = family
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        family = importlib.import_module(self.family) if isinstance(self.family, str) else self.family
+        function = getattr(family, self.name)
+        setattr(owner or type(obj), self.name, function)
+        return function if obj is None else function.__get__(obj, owner)
 
 
 class Tensor:
@@ -781,6 +803,7 @@ class Tensor:
 
     # Methods that are the functions of the same name (t.remainder(2) is remainder(t, 2)).
     absolute, arccos, arcsin, arctan, fix = unary.absolute, unary.arccos, unary.arcsin, unary.arctan, unary.fix
+    asinh, acosh, arcsinh, arccosh = unary.asinh, unary.acosh, unary.arcsinh, unary.arccosh
     floor_divide, remainder, logical_xor = binary.floor_divide, binary.remainder, binary.logical_xor
     ger, inner, moveaxis = linalg.ger, linalg.inner, shape_ops.moveaxis
 
@@ -1530,7 +1553,8 @@ class Tensor:
     # In-place forms of elementwise methods, as PyTorch names them.
     acos_, asin_, atan_, cos_ = (_inplace_of(n) for n in ("acos", "asin", "atan", "cos"))
     cosh_, sin_, sinh_, tan_ = (_inplace_of(n) for n in ("cosh", "sin", "sinh", "tan"))
-    arccos_, arcsin_, arctan_ = acos_, asin_, atan_
+    asinh_, acosh_, atanh_ = (_inplace_of(n) for n in ("asinh", "acosh", "atanh"))
+    arccos_, arcsin_, arctan_, arcsinh_, arccosh_, arctanh_ = acos_, asin_, atan_, asinh_, acosh_, atanh_
     ceil_, floor_, round_, trunc_, sign_ = (_inplace_of(n) for n in ("ceil", "floor", "round", "trunc", "sign"))
     fix_ = trunc_
     erf_, exp2_, expm1_, log10_, log1p_, log2_ = (_inplace_of(n) for n in
@@ -1557,6 +1581,13 @@ class Tensor:
     hypot_, atan2_, copysign_, fmod_, xlogy_ = (_inplace_of(n) for n in ("hypot", "atan2", "copysign", "fmod", "xlogy"))
     arctan2_ = atan2_
     lerp_, addcmul_, addcdiv_ = _inplace_of("lerp"), _inplace_of("addcmul"), _inplace_of("addcdiv")
+
+    # ----------------------------------------------------------------- rarely used (their ops load on first use)
+    # Methods that are the function of their name in the lazily loaded family ops.numerics (``t.frexp()`` is
+    # ``numerics.frexp(t)``): the family loads when one is first read.
+    frexp, ldexp, nextafter, isposinf, isneginf, renorm, triangular_solve, solve, lstsq, eig, symeig = (
+        _FamilyMethod(numerics_ops) for _ in range(11))
+    ldexp_, nextafter_, renorm_ = _inplace_of("ldexp"), _inplace_of("nextafter"), _inplace_of("renorm")
 
     # ----------------------------------------------------------------- special functions, NaN-aware
     # reductions, statistics, integer ops
@@ -1735,7 +1766,7 @@ class Tensor:
 
     def split_with_sizes(self, split_sizes: Sequence[builtins.int], dim: builtins.int = 0) -> tuple:
         """``split`` into pieces of the given sizes."""
-        return self.split(list(split_sizes), dim)
+        return shape_ops.split_with_sizes(self, split_sizes, dim)
 
     def is_same_size(self, other: Tensor) -> builtins.bool:
         """Whether ``other`` has this tensor's shape."""
@@ -1879,8 +1910,30 @@ class Tensor:
         """The number of dense dimensions (``ndim`` for a dense tensor)."""
         return self._data.ndim - self.sparse_dim()
 
+    # Methods few programs call, defined in tinyframe._toplevel_more: loaded when one is first read.
+    dim_order, as_subclass, module_load, map_, map2_, is_set_to, resize, resize_as, cfloat, cdouble = (
+        _FamilyMethod("tinyframe._toplevel_more") for _ in range(10))
+    prelu, hardshrink, narrow_copy, is_inference, new_empty_strided, nonzero_static = (
+        _FamilyMethod("tinyframe._toplevel_more") for _ in range(6))
+    unsafe_split_with_sizes, as_strided_, as_strided_scatter, conj_physical_, set_ = (
+        _FamilyMethod("tinyframe._toplevel_more") for _ in range(5))
+
     # PyTorch's other kinds of tensor, which tinyframe's never are.
     is_sparse_csr = is_quantized = is_meta = is_nested = is_mkldnn = is_mps = is_xpu = False
+    is_xla = is_ipu = is_mtia = is_maia = is_vulkan = volatile = False
+    name = None  # (PyTorch's name of a tensor, for the tracer; none here)
+
+    @property
+    def grad_dtype(self) -> dtypes.dtype:
+        """The dtype this tensor's ``.grad`` takes: its own."""
+        return self.dtype
+
+    def const_data_ptr(self) -> builtins.int:
+        """``data_ptr()``: the address of the first element."""
+        return self.data_ptr()
+
+    def record_stream(self, stream: Any) -> None:
+        """Nothing to record: tinyframe's memory is freed when its last tensor goes."""
 
     def conj(self) -> Tensor:
         """The complex conjugate (a new tensor; see ``tinyframe.conj``); a real tensor itself."""
@@ -1898,6 +1951,8 @@ class Tensor:
 
     def sgn(self) -> Tensor:
         return complex_ops.sgn(self)
+
+    sgn_ = _inplace_of("sgn")
 
     def isreal(self) -> Tensor:
         return complex_ops.isreal(self)

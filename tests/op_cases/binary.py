@@ -81,4 +81,11 @@ CASES: list[OpCase] = [
     OpCase("igammac_x", lambda x: tf.igammac(tf.full_like(x, 3.0), x), lambda x: 1.0 - _gammainc_3(x), [(3, 4)],
            domain=(0.2, 6.0)),
     OpCase("igamma_method_x", lambda x: x.new_full((4,), 3.0).igamma(x), _gammainc_3, [(3, 4)], domain=(0.2, 6.0)),
+    OpCase("ldexp", lambda x: tf.ldexp(x, tf.tensor([2, -1, 0, 3], device=x.device)),
+           lambda x: x * 2.0 ** np.array([2, -1, 0, 3]), [(3, 4)]),
+    OpCase("nextafter", tf.nextafter, np.nextafter, [(3, 4), (4,)], grad=False),
+    OpCase("nextafter_input", lambda x: tf.nextafter(x, x.new_zeros(4)), lambda x: np.nextafter(x, 0.0),
+           [(3, 4)], domain=(0.5, 2.0)),
+    OpCase("rsub", lambda x, y: tf.rsub(x, y, alpha=3), lambda x, y: y - 3 * x, [(3, 4), (4,)], broadcasts=True),
+    OpCase("rsub_number", lambda x: tf.rsub(x, 2.5), lambda x: 2.5 - x, [(3, 4)]),
 ]

@@ -45,4 +45,7 @@ CASES: list[OpCase] = [
     OpCase("linear_without_bias_vector", _linear, _linear_reference, [(4,), (3, 4)]),
     OpCase("linear_without_bias_matrix", _linear, _linear_reference, [(2, 4), (3, 4)]),
     OpCase("linear_without_bias_batch", _linear, _linear_reference, [(2, 5, 4), (3, 4)]),
+    OpCase("linalg_vander", tf.linalg.vander, lambda x: np.vander(x, increasing=True), [(4,)]),
+    OpCase("linalg_vander_batch_N", lambda x: tf.linalg.vander(x, N=3),
+           lambda x: x[..., None] ** np.arange(3), [(2, 4)]),
 ]

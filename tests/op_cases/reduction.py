@@ -109,4 +109,13 @@ CASES: list[OpCase] = [
     OpCase("cov_aweights", lambda x, w: tf.cov(x, aweights=w), lambda x, w: np.cov(x, aweights=w), [(3, 5), (5,)],
            domain=(0.5, 2.0)),
     OpCase("corrcoef", tf.corrcoef, np.corrcoef, [(3, 5)]),
+    OpCase("renorm", lambda x: tf.renorm(x, 2, 0, 1.5), lambda x: x * np.where(
+        np.linalg.norm(x, axis=1, keepdims=True) > 1.5, 1.5 / (np.linalg.norm(x, axis=1, keepdims=True) + 1e-7), 1.0),
+        [(3, 4)]),
+    OpCase("renorm_p1_dim1", lambda x: tf.renorm(x, 1, 1, 2.0), lambda x: x * np.where(
+        np.abs(x).sum(0, keepdims=True) > 2.0, 2.0 / (np.abs(x).sum(0, keepdims=True) + 1e-7), 1.0), [(3, 4)],
+        domain=(0.2, 2.0)),
+    OpCase("norm_nuc", lambda x: tf.norm(x, p="nuc"), lambda x: np.linalg.norm(x, "nuc"), [(3, 4)]),
+    OpCase("nuclear_norm_batch", lambda x: tf.nuclear_norm(x, (1, 2)),
+           lambda x: np.linalg.svd(x, compute_uv=False).sum(-1), [(2, 3, 4)]),
 ]

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .. import _autocast, dtypes, random
+from .._lazy import lazy_module
 from ..device import array_module_of, device_of
 from ..ops import activation as activation_ops
 from ..ops import attention as attention_ops
@@ -21,9 +22,17 @@ from ..ops import inplace as inplace_ops
 from ..ops import reduction as reductions
 from ..ops import shape as shape_ops
 from ..ops._composite import composed_op
+from ..ops.activation import prelu
 from ..ops.bilinear import bilinear
 from ..ops.contraction import baddbmm
-from ..ops.convolution import check_convolution_arguments, conv1d, conv2d, conv_transpose1d, conv_transpose2d
+from ..ops.convolution import (
+    check_convolution_arguments,
+    conv1d,
+    conv2d,
+    conv_tbc,
+    conv_transpose1d,
+    conv_transpose2d,
+)
 from ..ops.ctc import ctc_loss
 from ..ops.embedding import embedding
 from ..ops.fold import fold, unfold
@@ -111,7 +120,7 @@ __all__ += ["selu", "selu_", "celu", "celu_", "softsign", "softmin", "threshold"
 __all__ += ["fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
             "fractional_max_pool3d_with_indices"]
 __all__ += ["max_pool3d", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool3d", "max_unpool3d", "lp_pool3d",
-            "conv_transpose3d", "affine_grid", "grid_sample"]
+            "conv_transpose3d", "affine_grid", "grid_sample", "conv_tbc", "linear_cross_entropy"]
 __all__ += ["max_pool3d_with_indices", "multi_head_attention_forward"]
 
 
@@ -797,25 +806,6 @@ def tanhshrink(input: Tensor) -> Tensor:
     return binary.sub(input, unary.tanh(input))
 
 
-@composed_op("PreluKernelBackward0", ("input", "weight"))
-@_autocast.lower_precision
-def prelu(input: Tensor, weight: Tensor) -> Tensor:
-    """``input`` where non-negative, ``weight * input`` elsewhere; ``weight`` has one value or one per
-    channel (dimension 1)."""
-    if weight.numel() != 1:
-        channels = input.shape[1] if input.ndim >= 2 else input.shape[0]
-        if weight.numel() != channels:
-            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
-                               f"{weight.numel()} and channel size = {channels}.")
-        if input.ndim >= 2:
-            weight = weight.reshape(channels, *([1] * (input.ndim - 2)))
-    if input.dtype != weight.dtype:
-        raise RuntimeError(f"prelu: Type promoting not supported. Got {dtypes.scalar_type_name(input.dtype)} and "
-                           f"{dtypes.scalar_type_name(weight.dtype)}")
-    _require_floating("prelu", "prelu_cpu", input)
-    return binary.where(binary.gt(input, 0.0), input, binary.mul(weight, input))
-
-
 def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
           inplace: bool = False) -> Tensor:
     """Randomized leaky ReLU: negative inputs scaled by a slope drawn from ``U(lower, upper)`` per
@@ -1064,3 +1054,15 @@ native_channel_shuffle = channel_shuffle
 def adaptive_max_pool2d_with_indices(input: Tensor, output_size: Any, return_indices: bool = True) -> tuple:
     return adaptive_max_pool2d(input, output_size, True)
 
+
+def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *, linear_bias: Tensor | None = None,
+                         weight: Tensor | None = None, reduction: str = "mean", ignore_index: int | None = None,
+                         label_smoothing: float = 0.0, options: Any = None) -> Tensor:
+    """``cross_entropy(linear(input, linear_weight, linear_bias), target, ...)`` (``ignore_index`` None: -100)."""
+    logits = linear(input, linear_weight, linear_bias)
+    return cross_entropy(logits, target, weight, ignore_index=-100 if ignore_index is None else ignore_index,
+                         reduction=reduction, label_smoothing=label_smoothing)
+
+
+# ``functional.grad``, also ``nn.grad``: run on first use (it imports this module)
+grad = lazy_module("tinyframe.nn.grad")

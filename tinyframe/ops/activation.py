@@ -8,15 +8,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .. import dtypes
+from .. import _autocast, _graph, dtypes
 from .._graph import Op
+from . import binary
+from ._composite import composed_op
 from .unary import HardshrinkGrad, RreluWithNoiseGrad, Sigmoid, SoftshrinkGrad, ThresholdGrad
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
 __all__ = ["mish", "hardswish", "hardsigmoid", "glu", "threshold", "hardshrink", "softshrink",
-           "rrelu_with_noise"]
+           "rrelu_with_noise", "prelu"]
 
 
 def _tanh_softplus(xp: Any, x: Any) -> Any:
@@ -178,6 +180,7 @@ def threshold(input: Tensor, threshold: float, value: float) -> Tensor:
 
 def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """``input`` where ``|input| > lambd``, 0 elsewhere (``HardshrinkBackward0``)."""
+    dtypes.check_kernel("hardshrink_cpu", input.dtype, "f")
     return Hardshrink.apply(input, lambd=lambd)
 
 
@@ -204,3 +207,24 @@ def hardsigmoid(input: Tensor) -> Tensor:
 def glu(input: Tensor, dim: int = -1) -> Tensor:
     """``a * sigmoid(b)`` with ``a, b`` the halves of ``input`` along ``dim`` (``GluBackward0``)."""
     return Glu.apply(input, dim=dim % input.ndim)
+
+
+@composed_op("PreluKernelBackward0", ("input", "weight"))
+@_autocast.lower_precision
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """``input`` where non-negative, ``weight * input`` elsewhere; ``weight`` has one value or one per
+    channel (dimension 1)."""
+    if not isinstance(input, _graph.Tensor):
+        raise TypeError(f"prelu(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    if weight.numel() != 1:
+        channels = input.shape[1] if input.ndim >= 2 else input.shape[0]
+        if weight.numel() != channels:
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                               f"{weight.numel()} and channel size = {channels}.")
+        if input.ndim >= 2:
+            weight = weight.reshape(channels, *([1] * (input.ndim - 2)))
+    if input.dtype != weight.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {dtypes.scalar_type_name(input.dtype)} and "
+                           f"{dtypes.scalar_type_name(weight.dtype)}")
+    dtypes.check_kernel("prelu_cpu", input.dtype, "f")
+    return binary.where(binary.gt(input, 0.0), input, binary.mul(weight, input))

@@ -148,6 +148,13 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
     return op.apply(weight, indices=indices, padding_idx=padding_idx, counts=counts)
 
 
+def embedding_renorm_(input: Tensor, indices: Tensor, max_norm: float, norm_type: float) -> Tensor:
+    """Each distinct row of ``input`` (an embedding's weight) that ``indices`` picks whose ``norm_type``-norm
+    is over ``max_norm`` scaled in place by ``max_norm / (norm + 1e-7)``; returns ``input``."""
+    _renorm_rows(input, indices._data, max_norm, norm_type)
+    return input
+
+
 def _renorm_rows(weight: Tensor, indices: Any, max_norm: float, norm_type: float) -> None:
     """PyTorch's ``embedding_renorm_``: each distinct row of ``weight`` that ``indices`` picks whose norm
     is over ``max_norm`` is scaled in place by ``max_norm / (norm + 1e-7)``, outside the graph."""

@@ -15,6 +15,7 @@ import numpy as np
 from .. import _graph, dtypes, return_types
 from .._dims import as_index, wrap_dim
 from .._graph import MultiOutputOp, Op
+from .._lazy import lazy_module
 from ..device import array_module_of
 from . import binary, unary
 from .complex import reject_complex, saved_conj
@@ -22,6 +23,9 @@ from .promotion import promote
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
+
+# (numerics imports this module: its functions are reached at call time)
+_numerics = lazy_module("tinyframe.ops.numerics")
 
 __all__ = [
     "sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std", "var_mean",
@@ -634,11 +638,16 @@ class Norm(LinalgVectorNorm, node_name="NormBackward1"):
 def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
     """The vector p-norm over ``dim`` (every element when None): ``(sum |x|^p)^(1/p)``.
 
-    ``p`` is a number, ``inf`` / ``-inf`` (max / min of ``|x|``) or ``'fro'`` (2, over at most two
-    dimensions). At a zero input the gradient is 0 (p=2) or the subgradient 0 (p=1). ``dtype``
-    casts the input first.
+    ``p`` is a number, ``inf`` / ``-inf`` (max / min of ``|x|``), ``'fro'`` (2, over at most two
+    dimensions) or ``'nuc'`` (the sum of the singular values over two dimensions). At a zero input the
+    gradient is 0 (p=2) or the subgradient 0 (p=1). ``dtype`` casts the input first.
     """
     x = input._data
+    if p == "nuc":  # (through the lazy family: decompositions imports this module)
+        pair = tuple(range(x.ndim)) if dim is None else tuple(dim)
+        if len(pair) != 2:
+            raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, pair))}")
+        return _numerics.nuclear_norm(input if dtype is None else input.to(dtype), pair, keepdim)
     if isinstance(p, str):
         if p != "fro":
             raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")

@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 __all__ = [
     "reshape", "ravel", "flatten", "unflatten", "transpose", "swapaxes", "swapdims", "t", "permute", "movedim",
     "moveaxis", "squeeze", "unsqueeze", "broadcast_to", "broadcast_tensors", "broadcast_shapes", "tile",
-    "flip", "narrow", "split", "chunk", "unsafe_split", "unsafe_chunk", "unbind", "clone", "cat", "concat",
+    "flip", "narrow", "split", "split_with_sizes", "chunk", "unsafe_split", "unsafe_chunk",
+    "unbind", "clone", "cat", "concat",
     "concatenate", "stack", "hstack", "vstack", "constant_pad_nd", "tensor_split", "hsplit", "vsplit", "dsplit",
 ]
 
@@ -822,6 +823,12 @@ def _split(tensor: Tensor, split_size_or_sections: int | Sequence[int], dim: int
     for n in sizes:
         bounds += (bounds[-1] + n,)
     return sized.apply(tensor, dim=d, bounds=bounds) if sizes else ()
+
+
+def split_with_sizes(input: Tensor, split_sizes: Sequence[int], dim: int = 0) -> tuple:
+    """Views of the consecutive pieces of the sizes ``split_sizes`` along ``dim`` (which must add up to
+    its size)."""
+    return _split(input, list(split_sizes), dim, Split, SplitWithSizes, "split")
 
 
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:

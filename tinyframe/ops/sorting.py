@@ -9,6 +9,8 @@ chosen; PyTorch's kernels choose among ties by their own algorithm.
 """
 from __future__ import annotations
 
+import functools
+import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -618,35 +620,53 @@ def histogram(input: Tensor, bins: int | Tensor, *, range: tuple | None = None, 
     its right; elements outside are ignored. ``density`` divides by the total and the bin widths."""
     dtypes.check_kernel("histogramdd", input.dtype, "f")
     host = np.asarray(move_array(input._data, device_of(np.empty(0))))
-    if isinstance(bins, _graph.Tensor):
-        if bins.dtype != input.dtype:
-            raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have the same dtype, but got "
-                               f"input with dtype {dtypes.scalar_type_name(host.dtype).lower()} and bins for "
-                               f"dimension 0 with dtype {dtypes.scalar_type_name(bins._data.dtype).lower()}")
-        edges = np.asarray(move_array(bins._data, device_of(np.empty(0))))
-    else:
-        if bins <= 0:
-            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
-        low, high = (float(range[0]), float(range[1])) if range is not None else (
-            (float(host.min()), float(host.max())) if host.size else (0.0, 0.0))
-        if low > high:
-            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {low:g} max {high:g} for "
-                               f"dimension 0")
-        if not (np.isfinite(low) and np.isfinite(high)):
-            raise RuntimeError(f"torch.histogramdd: dimension 0's range [{low:g}, {high:g}] is not finite")
-        if low == high:
-            low, high = low - 0.5, high + 0.5
-        edges = np.linspace(low, high, bins + 1).astype(host.dtype)
-    values = host.reshape(-1)
-    inside = (values >= edges[0]) & (values <= edges[-1])
-    which = np.minimum(np.searchsorted(edges, values[inside], side="right") - 1, edges.size - 2)
-    weights = None if weight is None else np.asarray(move_array(weight._data, device_of(np.empty(0)))).reshape(-1)
-    hist = np.bincount(which, None if weights is None else weights[inside], minlength=edges.size - 1)
-    hist = hist.astype(host.dtype)
-    if density:
-        hist = (hist / (hist.sum() * np.diff(edges))).astype(host.dtype)
+    edges = bin_edges(host.reshape(-1), bins, range, 0)
+    hist = binned_counts(host.reshape(-1, 1), [edges], weight, density)
     where = device_of(input._data)
     return return_types.histogram(_graph.wrap(move_array(hist, where)), _graph.wrap(move_array(edges, where)))
+
+
+def bin_edges(values: Any, bins: int | Tensor, range: Any, d: int) -> Any:
+    """The edges (on the host, in ``values``' dtype) of dimension ``d``'s bins: ``bins`` equal bins over
+    ``range`` (the values' range; widened by 0.5 each side when it is one value), or the given edges."""
+    if isinstance(bins, _graph.Tensor):
+        if bins.dtype != dtypes.from_numpy_dtype(values.dtype):
+            raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have the same dtype, but got "
+                               f"input with dtype {dtypes.scalar_type_name(values.dtype).lower()} and bins for "
+                               f"dimension {d} with dtype {dtypes.scalar_type_name(bins._data.dtype).lower()}")
+        return np.asarray(move_array(bins._data, device_of(np.empty(0))))
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension {d}")
+    low, high = (float(range[0]), float(range[1])) if range is not None else (
+        (float(values.min()), float(values.max())) if values.size else (0.0, 0.0))
+    if low > high:
+        raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {low:g} max {high:g} for "
+                           f"dimension {d}")
+    if not (np.isfinite(low) and np.isfinite(high)):
+        raise RuntimeError(f"torch.histogramdd: dimension {d}'s range [{low:g}, {high:g}] is not finite")
+    if low == high:
+        low, high = low - 0.5, high + 0.5
+    return np.linspace(low, high, bins + 1).astype(values.dtype)
+
+
+def binned_counts(points: Any, edges: list, weight: Tensor | None, density: bool) -> Any:
+    """The counts (or summed ``weight``) of the host array's rows ``points`` (one column a dimension) in the
+    bins between ``edges`` (one array a dimension): each bin holds its left edge, the last also its right;
+    points outside are ignored. ``density`` divides by the total and the bins' volumes."""
+    inside = np.ones(points.shape[0], dtype=bool)
+    for column, e in zip(points.T, edges):
+        inside &= (column >= e[0]) & (column <= e[-1])
+    shape = tuple(e.size - 1 for e in edges)
+    which = [np.minimum(np.searchsorted(e, column[inside], side="right") - 1, e.size - 2)
+             for column, e in zip(points.T, edges)]
+    flat = np.ravel_multi_index(which, shape) if shape else np.zeros(0, dtype=np.int64)
+    weights = None if weight is None else np.asarray(move_array(weight._data, device_of(np.empty(0)))).reshape(-1)
+    hist = np.bincount(flat, None if weights is None else weights[inside], minlength=math.prod(shape))
+    hist = hist.reshape(shape).astype(points.dtype)
+    if density:
+        volumes = functools.reduce(np.multiply.outer, [np.diff(e) for e in edges])
+        hist = (hist / (hist.sum() * volumes)).astype(points.dtype)
+    return hist
 
 
 def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:

@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 __all__ = [
     "neg", "negative", "abs", "absolute", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt",
     "rsqrt", "square", "reciprocal", "sin", "cos", "tan", "tanh", "sinh", "cosh", "asin", "arcsin", "acos",
-    "arccos", "atan", "arctan", "atanh", "arctanh", "sigmoid", "relu", "erf", "sign", "floor", "ceil", "round",
+    "arccos", "atan", "arctan", "asinh", "arcsinh", "acosh", "arccosh", "atanh", "arctanh",
+    "sigmoid", "relu", "erf", "sign", "floor", "ceil", "round",
     "trunc", "fix", "isnan", "isinf", "isfinite",
     "frac", "nan_to_num", "lgamma", "digamma", "erfinv", "sinc", "logit", "deg2rad", "rad2deg",
     "erfc", "polygamma", "signbit", "angle",
@@ -220,6 +221,9 @@ Cosh = _elementwise("Cosh", lambda xp, x: xp.cosh(x), _INPUT, lambda g, x, xp: g
 Asin = _elementwise("Asin", lambda xp, x: xp.arcsin(x), _INPUT, lambda g, x, xp: g / xp.sqrt(1.0 - x * x))
 Acos = _elementwise("Acos", lambda xp, x: xp.arccos(x), _INPUT, lambda g, x, xp: -g / xp.sqrt(1.0 - x * x))
 Atan = _elementwise("Atan", lambda xp, x: xp.arctan(x), _INPUT, lambda g, x, xp: g / (x * x + 1.0))
+Asinh = _elementwise("Asinh", lambda xp, x: xp.arcsinh(x), _INPUT, lambda g, x, xp: g / xp.sqrt(x * x + 1.0))
+Acosh = _elementwise("Acosh", lambda xp, x: xp.arccosh(x), _INPUT,
+                     lambda g, x, xp: g / (xp.sqrt(x - 1.0) * xp.sqrt(x + 1.0)))
 Atanh = _elementwise("Atanh", lambda xp, x: xp.arctanh(x), _INPUT, lambda g, x, xp: g / (1.0 - x * x))
 Erf = _elementwise("Erf", _erf, _INPUT, lambda g, x, xp: g * xp.exp(-x * x) * _TWO_OVER_SQRT_PI,
                   complex_error=NotImplementedError)
@@ -861,6 +865,19 @@ def acos(input: Tensor) -> Tensor:
 def atan(input: Tensor) -> Tensor:
     """Arctangent, in ``(-pi/2, pi/2)``."""
     return Atan.apply(input)
+
+
+def asinh(input: Tensor) -> Tensor:
+    """Inverse hyperbolic sine."""
+    return Asinh.apply(input)
+
+
+def acosh(input: Tensor) -> Tensor:
+    """Inverse hyperbolic cosine on ``[1, inf)``; NaN below 1."""
+    return Acosh.apply(input)
+
+
+arcsinh, arccosh = asinh, acosh
 
 
 def atanh(input: Tensor) -> Tensor:
