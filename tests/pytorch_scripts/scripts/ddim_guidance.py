@@ -93,7 +93,8 @@ def ddim_sample(net, y, n_steps=10, eta=0.0, guidance=0.0, generator=None):
             eps = (1 + guidance) * eps - guidance * eps_uncond
         a_t = alphas_cumprod[t]
         a_prev = alphas_cumprod[times[i + 1]] if i + 1 < n_steps else torch.tensor(1.0)
-        x0_pred = (x - (1 - a_t).sqrt() * eps) / a_t.sqrt()
+        x0_pred = ((x - (1 - a_t).sqrt() * eps) / a_t.sqrt()).clamp(-3, 3)
+        eps = (x - a_t.sqrt() * x0_pred) / (1 - a_t).sqrt()
         sigma = eta * ((1 - a_prev) / (1 - a_t) * (1 - a_t / a_prev)).sqrt()
         dir_xt = (1 - a_prev - sigma ** 2).clamp(min=0).sqrt() * eps
         x = a_prev.sqrt() * x0_pred + dir_xt + sigma * torch.randn(x.shape, generator=generator)
