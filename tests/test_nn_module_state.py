@@ -122,3 +122,31 @@ def test_load_state_dict_goes_through_each_modules_load_from_state_dict_as_pytor
     result = m.load_state_dict(OrderedDict({"0.bias": tf.tensor([3.0, 4.0])}), strict=False, assign=True)
     assert m[0].seen == [("0.", {"assign_to_params_buffers": True}, ["0.bias"])]
     assert m[0].offset.tolist() == [3.0, 4.0] and result.missing_keys == ["1.weight", "1.bias"]
+
+
+class _Counter(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lin = nn.Linear(2, 2)
+        self.calls = 0
+
+    def get_extra_state(self) -> dict:
+        return {"calls": self.calls}
+
+    def set_extra_state(self, state: dict) -> None:
+        self.calls = state["calls"]
+
+
+def test_extra_state_is_saved_and_loaded_under_its_key_as_pytorch() -> None:
+    m = nn.Sequential(_Counter(), nn.ReLU())
+    m[0].calls = 5
+    sd = m.state_dict()
+    assert list(sd) == ["0._extra_state", "0.lin.weight", "0.lin.bias"] and sd["0._extra_state"] == {"calls": 5}
+    fresh = nn.Sequential(_Counter(), nn.ReLU())
+    assert repr(fresh.load_state_dict(sd)) == "<All keys matched successfully>" and fresh[0].calls == 5
+    del sd["0._extra_state"]
+    assert fresh.load_state_dict(sd, strict=False).missing_keys == ["0._extra_state"]
+    plain = {"weight": tf.zeros(2, 2), "bias": tf.zeros(2), "_extra_state": 1}
+    assert nn.Linear(2, 2).load_state_dict(plain, strict=False).unexpected_keys == ["_extra_state"]
+    with pytest.raises(RuntimeError, match=r"Module.get_extra_state\(\) that should never be called"):
+        nn.Linear(1, 1).get_extra_state()

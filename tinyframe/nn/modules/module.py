@@ -16,6 +16,8 @@ from ._backward_hooks import call_with_backward_hooks
 
 __all__ = ["Module", "register_module_forward_hook", "register_module_forward_pre_hook"]
 
+_EXTRA_STATE = "_extra_state"  # the state_dict key suffix of a module's get_extra_state(), as in PyTorch
+
 
 class _IncompatibleKeys(NamedTuple):
     missing_keys: list
@@ -470,12 +472,7 @@ class Module:
             destination._metadata[prefix[:-1]] = local_metadata
         for hook in self._hooks("_state_dict_pre_hooks"):
             hook(self, prefix, keep_vars)
-        for name, param in self._parameters.items():
-            if param is not None:
-                destination[prefix + name] = param if keep_vars else param.detach()
-        for name, buffer in self._buffers.items():
-            if buffer is not None and name not in self._non_persistent_buffers:
-                destination[prefix + name] = buffer if keep_vars else buffer.detach()
+        self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(destination=destination, prefix=f"{prefix}{name}.", keep_vars=keep_vars)
@@ -486,6 +483,31 @@ class Module:
                     raise RuntimeError("state_dict post-hook must return None")
                 destination = result
         return destination
+
+    def _save_to_state_dict(self, destination: dict, prefix: str, keep_vars: bool) -> None:
+        """Puts this module's own parameters, persistent buffers and extra state (not its children's) into
+        ``destination`` (layers override it, as in PyTorch)."""
+        for name, param in self._parameters.items():
+            if param is not None:
+                destination[prefix + name] = param if keep_vars else param.detach()
+        for name, buffer in self._buffers.items():
+            if buffer is not None and name not in self._non_persistent_buffers:
+                destination[prefix + name] = buffer if keep_vars else buffer.detach()
+        if type(self).get_extra_state is not Module.get_extra_state:
+            destination[prefix + _EXTRA_STATE] = self.get_extra_state()
+
+    def get_extra_state(self) -> Any:
+        """The extra state (any picklable object) that ``state_dict`` stores under ``_extra_state``, for a
+        module that overrides this together with ``set_extra_state``."""
+        raise RuntimeError("Reached a code path in Module.get_extra_state() that should never be called. Please "
+                           "file an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
+                           "to report this bug.")
+
+    def set_extra_state(self, state: Any) -> None:
+        """Restores the extra state ``get_extra_state`` returned, from ``load_state_dict``."""
+        raise RuntimeError("Reached a code path in Module.set_extra_state() that should never be called. Please "
+                           "file an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
+                           "to report this bug.")
 
     def load_state_dict(self, state_dict: dict, strict: bool = True, assign: bool = False) -> _IncompatibleKeys:
         """Copies parameters and buffers from ``state_dict`` into this module (in place, keeping the
@@ -561,9 +583,17 @@ class Module:
             else:
                 target._data[...] = move_array(source._data, target.device).astype(target._data.dtype, copy=False)
                 target._bump_version()
+        extra_key = prefix + _EXTRA_STATE
+        if type(self).set_extra_state is not Module.set_extra_state:
+            if extra_key in state_dict:
+                self.set_extra_state(state_dict[extra_key])
+            elif strict:
+                missing_keys.append(extra_key)
+        elif strict and extra_key in state_dict:
+            unexpected_keys.append(extra_key)
         if strict:
             for key in state_dict:
-                if key.startswith(prefix):
+                if key.startswith(prefix) and key != extra_key:
                     first, dot, _ = key[len(prefix):].partition(".")
                     if first not in self._modules if dot else first not in local:  # a dotted name is a child's
                         unexpected_keys.append(key)
