@@ -473,6 +473,14 @@ def test_gradcheck_detects_a_wrong_gradient() -> None:
     assert not tf.autograd.gradcheck(Wrong.apply, [leaf([1.0, 2.0])], raise_exception=False)
 
 
+def test_gradcheck_warns_on_single_precision_and_needs_an_input_that_requires_grad() -> None:
+    # PyTorch 2.13's warning and error
+    with pytest.warns(UserWarning, match="Input #1 requires gradient and is not a double precision floating point"):
+        tf.autograd.gradcheck(lambda a, b: a * b, [leaf([1.0]), leaf([2.0], dtype=tf.float32)], raise_exception=False)
+    with pytest.raises(ValueError, match="gradcheck expects at least one input tensor to require gradient"):
+        tf.autograd.gradcheck(lambda a: a * 2, [tf.ones(2, dtype=tf.float64)])
+
+
 def test_products_and_quotients_by_a_number_do_not_save_the_tensor() -> None:
     # PyTorch saves an operand only for the gradient that needs it: changing ``a`` in place after
     # ``a * 2`` or ``a[0] / 2.5`` leaves their backward valid (voxelmorph normalises grid slices so)
