@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 from ... import dtypes, grad_mode
 from ..._toplevel import typename
-from ...autograd.hooks import RemovableHandle
+from ...autograd.hooks import RemovableHandle, add_keyed_hook
 from ...device import as_device, check_dtype_on, device_of, move_array
 from ...tensor import Tensor, parse_to_arguments
 from ..parameter import Buffer, Parameter
@@ -262,13 +262,7 @@ class Module:
     def _hooks(self, name: str) -> list:
         return list(self.__dict__.get(name, {}).values())
 
-    @staticmethod
-    def _add_hook(table: OrderedDict, hook: Any, prepend: bool = False) -> RemovableHandle:
-        key = max(table, default=-1) + 1
-        table[key] = hook
-        if prepend:
-            table.move_to_end(key, last=False)
-        return _DictHandle(table, key)
+    _add_hook = staticmethod(add_keyed_hook)
 
     # ----------------------------------------------------------------- traversal
     def named_modules(self, memo: set | None = None, prefix: str = "", remove_duplicate: bool = True) -> Iterator:
@@ -694,13 +688,3 @@ class _WithoutModule:
 
     def __call__(self, module: Module, *args: Any) -> Any:
         return self.hook(*args)
-
-
-class _DictHandle(RemovableHandle):
-    """Removes a hook registered in a keyed table."""
-
-    def __init__(self, table: OrderedDict, key: int) -> None:
-        self._table, self._key = table, key
-
-    def remove(self) -> None:
-        self._table.pop(self._key, None)
