@@ -701,6 +701,9 @@ class Tensor:
     def copysign(self, other: Any) -> Tensor:
         return binary.copysign(self, other)
 
+    def nextafter(self, other: Tensor) -> Tensor:
+        return binary.nextafter(self, other)
+
     def fmod(self, other: Any) -> Tensor:
         return binary.fmod(self, other)
 
@@ -1550,6 +1553,7 @@ class Tensor:
                                                         ("lgamma", "digamma", "erfinv", "frac", "sinc", "logit"))
     deg2rad_, rad2deg_, nan_to_num_ = _inplace_of("deg2rad"), _inplace_of("rad2deg"), _inplace_of("nan_to_num")
     hypot_, atan2_, copysign_, fmod_, xlogy_ = (_inplace_of(n) for n in ("hypot", "atan2", "copysign", "fmod", "xlogy"))
+    nextafter_ = _inplace_of("nextafter")
     arctan2_ = atan2_
     lerp_, addcmul_, addcdiv_ = _inplace_of("lerp"), _inplace_of("addcmul"), _inplace_of("addcdiv")
 

@@ -43,6 +43,8 @@ CASES: list[OpCase] = [
     OpCase("logaddexp2", tf.logaddexp2, np.logaddexp2, [(3, 4), (3, 4)], broadcasts=True),
     OpCase("copysign", lambda x, y: tf.copysign(x, y - 1.25), lambda x, y: np.copysign(x, y - 1.25),
            [(3, 4), (3, 4)], domain=(0.5, 2.0), broadcasts=True),
+    OpCase("nextafter", lambda x, y: tf.nextafter(x, y + 5.0), lambda x, y: np.nextafter(x, y + 5.0), [(3, 4), (3, 4)],
+           broadcasts=True),
     OpCase("fmod", lambda x, y: tf.fmod(x + 3.0, y + 2.0), lambda x, y: np.fmod(x + 3.0, y + 2.0),
            [(3, 4), (3, 4)], domain=(0.0, 0.4), broadcasts=True),
     OpCase("remainder", lambda x, y: tf.remainder(x + 3.0, y - 2.0), lambda x, y: np.mod(x + 3.0, y - 2.0),
