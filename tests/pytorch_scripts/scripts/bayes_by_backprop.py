@@ -82,7 +82,7 @@ for local in (False, True):
     model = BNN(local_reparam=local)
     opt = torch.optim.Adam(model.parameters(), lr=1e-2)
     n_batches = 4
-    for epoch in range(30):
+    for epoch in range(20):
         perm = torch.randperm(64)
         for i in range(n_batches):
             idx = perm[i * 16:(i + 1) * 16]
@@ -103,7 +103,7 @@ for local in (False, True):
 torch.manual_seed(1)
 mc = nn.Sequential(nn.Linear(1, 32), nn.ReLU(), nn.Dropout(0.2), nn.Linear(32, 2))
 opt = torch.optim.Adam(mc.parameters(), lr=1e-2, weight_decay=1e-4)
-for epoch in range(100):
+for epoch in range(60):
     out = mc(x)
     mean, log_var = out[:, :1], out[:, 1:]
     loss = F.gaussian_nll_loss(mean, y, log_var.exp(), full=True)

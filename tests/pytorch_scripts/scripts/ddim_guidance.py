@@ -63,7 +63,7 @@ data = centers[labels] + 0.1 * torch.randn(512, 2)
 model = Denoiser()
 ema = copy.deepcopy(model).requires_grad_(False)
 opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
-for step in range(100):
+for step in range(40):
     idx = torch.randint(0, 512, (128,))
     x0, y = data[idx], labels[idx]
     y = torch.where(torch.rand(128) < 0.1, torch.full_like(y, 3), y)
@@ -77,7 +77,7 @@ for step in range(100):
     opt.step()
     with torch.no_grad():
         torch._foreach_lerp_(list(ema.parameters()), list(model.parameters()), 0.05)
-    if step % 50 == 49:
+    if step % 20 == 19:
         print(f"step {step + 1} loss {loss.item():.4f} v-target norm {v_target.norm().item():.3f}")
 
 

@@ -22,7 +22,7 @@ class EnergyNet(nn.Module):
         return -torch.logsumexp(self.logits(x), dim=-1)
 
 
-def langevin(model, x, steps=20, step_size=0.05, noise=0.01):
+def langevin(model, x, steps=12, step_size=0.05, noise=0.01):
     is_training = model.training
     model.eval()
     for p in model.parameters():
@@ -61,7 +61,7 @@ data = means[labels] + 0.3 * torch.randn(256, 2)
 model = EnergyNet()
 opt = torch.optim.Adam(model.parameters(), lr=1e-2, betas=(0.0, 0.999))
 buffer = ReplayBuffer(100, 2)
-for step in range(40):
+for step in range(25):
     idx = torch.randint(0, 256, (32,))
     real = data[idx] + 0.005 * torch.randn(32, 2)
     fake = langevin(model, buffer.sample(32))
@@ -74,7 +74,7 @@ for step in range(40):
     opt.zero_grad()
     loss.backward()
     opt.step()
-    if step % 10 == 9:
+    if step % 8 == 7:
         print(f"step {step + 1} cdiv {cdiv.item():.4f} reg {reg.item():.4f} clf {clf.item():.4f} buffer {len(buffer.examples)}")
 with torch.no_grad():
     grid = torch.tensor([[-1.5, 0.0], [0.0, 0.0], [1.5, 0.0], [0.0, 2.5]])

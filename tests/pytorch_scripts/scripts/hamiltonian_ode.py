@@ -91,7 +91,7 @@ hnn = HNN()
 baseline = nn.Sequential(nn.Linear(2, 32), nn.Tanh(), nn.Linear(32, 2))
 opt = torch.optim.Adam(hnn.parameters(), lr=1e-2)
 opt_b = torch.optim.Adam(baseline.parameters(), lr=1e-2)
-for step in range(150):
+for step in range(90):
     loss = (hnn.time_derivative(x) - dxdt).pow(2).mean()
     opt.zero_grad()
     loss.backward()
@@ -100,7 +100,7 @@ for step in range(150):
     opt_b.zero_grad()
     loss_b.backward()
     opt_b.step()
-    if step % 50 == 49:
+    if step % 30 == 29:
         print(f"step {step + 1} hnn {loss.item():.6f} baseline {loss_b.item():.6f}")
 with torch.no_grad():
     pred = odeint(hnn, y0, t)

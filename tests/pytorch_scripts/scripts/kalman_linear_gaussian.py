@@ -14,7 +14,7 @@ torch.set_default_dtype(torch.float64)
 dt = 0.1
 F_mat = torch.tensor([[1.0, dt], [0.0, 1.0]])
 H = torch.tensor([[1.0, 0.0]])
-T = 40
+T = 24
 true_x = torch.zeros(T, 2)
 true_x[0] = torch.tensor([0.0, 1.0])
 for t in range(1, T):
@@ -65,7 +65,7 @@ print("log likelihood", ll.item(), "final cov", covs[-1])
 ll.backward()
 print("grads", q.grad.item(), r.grad.item())
 opt = torch.optim.Adam([q, r], lr=0.05)
-for it in range(30):
+for it in range(10):
     opt.zero_grad()
     loss = -kalman_filter(obs, q, r)[-1]
     loss.backward()

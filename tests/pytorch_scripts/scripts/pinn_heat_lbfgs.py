@@ -56,16 +56,16 @@ def heat_loss(model, k):
 
 model = PINN()
 opt = torch.optim.Adam(model.parameters(), lr=5e-3)
-for epoch in range(150):
+for epoch in range(90):
     loss_f, loss_d = heat_loss(model, k_true)
     loss = loss_f + loss_d
     opt.zero_grad()
     loss.backward()
     opt.step()
-    if epoch % 50 == 49:
+    if epoch % 30 == 29:
         print(f"adam {epoch + 1} residual {loss_f.item():.3e} data {loss_d.item():.3e}")
 
-lbfgs = torch.optim.LBFGS(model.parameters(), lr=1.0, max_iter=40, history_size=20, line_search_fn="strong_wolfe",
+lbfgs = torch.optim.LBFGS(model.parameters(), lr=1.0, max_iter=25, history_size=20, line_search_fn="strong_wolfe",
                           tolerance_grad=1e-9, tolerance_change=1e-12)
 calls = []
 
@@ -95,14 +95,14 @@ x_d = torch.rand(100, 1) * 2 - 1
 t_d = torch.rand(100, 1)
 u_d = torch.sin(math.pi * x_d) * torch.exp(-k_true * math.pi ** 2 * t_d)
 opt = torch.optim.Adam([{"params": inverse_model.parameters()}, {"params": [k], "lr": 1e-2}], lr=5e-3)
-for epoch in range(200):
+for epoch in range(120):
     u = inverse_model(x_f, t_f)
     _, u_t, u_xx = derivatives(u, x_f, t_f)
     loss = (u_t - k * u_xx).pow(2).mean() + (inverse_model(x_d, t_d) - u_d).pow(2).mean()
     opt.zero_grad()
     loss.backward()
     opt.step()
-    if epoch % 50 == 49:
+    if epoch % 40 == 39:
         print(f"inverse {epoch + 1} loss {loss.item():.4e} k {k.item():.5f} k.grad {k.grad.item():.3e}")
 
 burgers = PINN((2, 10, 10, 1))
