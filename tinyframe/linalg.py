@@ -14,8 +14,8 @@ import numpy as np
 from . import _graph
 from ._dims import wrap_dim
 from .device import array_module_of
-from .dtypes import cpp_type_name
-from .ops import construction, contraction, reduction, shape, unary
+from .dtypes import cpp_type_name, scalar_type_name
+from .ops import construction, contraction, reduction, shape, sorting, unary
 from .ops import linalg as products
 from .ops._composite import composed
 from .ops.construction import diagonal
@@ -48,7 +48,7 @@ __all__ = ["norm", "vector_norm", "matrix_norm", "det", "slogdet", "inv", "solve
            "matrix_power", "diagonal", "inv_ex", "cholesky_ex", "solve_triangular", "eig", "eigvals", "LinAlgError",
            "solve_ex", "cond", "matrix_exp", "tensorinv", "tensorsolve", "lu_factor",
            "lu_factor_ex", "lu", "lu_solve", "householder_product", "ldl_factor",
-           "ldl_factor_ex", "ldl_solve"]
+           "ldl_factor_ex", "ldl_solve", "vander"]
 
 _INF = float("inf")
 matmul = products.matmul
@@ -301,6 +301,23 @@ def tensorsolve(A: Tensor, B: Tensor, dims: Any = None) -> Tensor:
     unknown = A.shape[B.ndim:]
     count = int(np.prod(unknown))
     return solve(A.reshape(-1, count), B.reshape(-1)).reshape(*unknown)
+
+
+def vander(x: Tensor, *, N: int | None = None) -> Tensor:
+    """The Vandermonde matrices of ``x``'s last dimension (batched): ``x ** 0, x ** 1, ..., x ** (N - 1)``
+    along a new last dimension, ``N`` (at least 2) defaulting to ``x.shape[-1]``. As in PyTorch, built as a
+    row of ones concatenated to a cumulative product (so integers give int64)."""
+    kind = x._data.dtype.kind
+    if kind not in "iucf" or x._data.dtype.itemsize < (4 if kind in "fc" else 0):
+        raise RuntimeError(f"linalg.vander supports floating point, complex, and integer tensors, but got "
+                           f"{scalar_type_name(x._data.dtype)}")
+    x = shape.unsqueeze(x, -1) if x.ndim == 0 else x
+    n = x.shape[-1] if N is None else N
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    powers = sorting.cumprod(shape.expand(shape.unsqueeze(x, -1), *x.shape, n - 1), -1)
+    ones = _graph.wrap(array_module_of(powers._data).ones((*x.shape, 1), powers._data.dtype))
+    return shape.cat([ones, powers], -1)
 
 
 def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, unitriangular: bool = False) -> Tensor:
