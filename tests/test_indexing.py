@@ -463,3 +463,18 @@ def test_a_0_dim_index_counts_as_a_1_element_vector_in_gather_and_scatters() -> 
         tf.zeros(2, 3).scatter(1, tf.tensor(1), 1.0)
     with pytest.raises(RuntimeError, match="Index tensor must have the same number of dimensions as input tensor"):
         tf.zeros(2, 3).gather(0, tf.tensor(1))
+
+
+@pytest.mark.parametrize("expression, stride", [
+    # PyTorch 2.13: results of advanced indexing are row-major, whichever dimension is indexed
+    ("x.index_select(2, i)", (96, 24, 6, 1)), ("x.index_select(3, i)", (96, 24, 4, 1)),
+    ("x[:, :, i]", (96, 24, 6, 1)), ("x[:, i[:2]]", (72, 36, 6, 1)), ("x[..., i]", (96, 24, 4, 1)),
+    ("x[:, :, i][..., i]", (64, 16, 4, 1)), ("x[:, [0, 1], :, [1, 2]]", (12, 6, 1)),
+    ("F.interpolate(x, scale_factor=2)", (576, 144, 12, 1)),
+    ("F.interpolate(x, scale_factor=2, mode='bilinear')", (576, 144, 12, 1)),
+])
+def test_advanced_indexing_gives_a_row_major_result(expression: str, stride: tuple) -> None:
+    x, i = tf.randn(2, 4, 6, 6), tf.tensor([0, 2, 2, 5])
+    out = eval(expression, {"x": x, "i": i, "F": tf.nn.functional})
+    assert out.stride() == stride and out.is_contiguous()
+    out.view(-1)  # as PyTorch's, a view of it needs no copy

@@ -69,7 +69,10 @@ class Index(Op):
         if expand is not None:
             x = ctx.xp.broadcast_to(x, expand)
         ctx.shape, ctx.index, ctx.pre = x.shape, index, pre
-        return (x if pre is None else x[pre])[index]
+        out = (x if pre is None else x[pre])[index]
+        # NumPy lays out an index along an inner dimension with that dimension outermost; PyTorch's result
+        # is row-major, which ``view`` (after ``x[:, idx]``, ``index_select``, ``interpolate``) relies on
+        return out if out.flags.c_contiguous else ctx.xp.ascontiguousarray(out)
 
     @staticmethod
     def backward(ctx: Index, g: Any) -> Any:
