@@ -117,7 +117,7 @@ class _SavedForTheOther(Op):
         if saved is not None and (edges[0][0] is None or edges[1][0] is None):
             self._saved = tuple(None if needer is not None and edges[needer][0] is None else value
                                 for value, needer in zip(saved, self.kept_for))
-        super()._record(edges, inputs, arrays, result)
+        Op._record(self, edges, inputs, arrays, result)
 
 
 class Mul(_SavedForTheOther):
