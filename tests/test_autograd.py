@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import tinyframe as tf
-from tinyframe.autograd import Function
+from tinyframe.autograd import Function, gradcheck, gradgradcheck
 from tinyframe.ops import unary
 
 
@@ -834,3 +834,10 @@ def test_grad_with_is_grads_batched_gives_one_vector_jacobian_product_per_row(de
         tf.autograd.grad((x ** 2).sum(), x, is_grads_batched=True)
     with pytest.raises(IndexError, match="invalid index of a 0-dim tensor"):
         tf.autograd.grad((x ** 2).sum(), x, tf.tensor(1.0, device=device), is_grads_batched=True)
+
+
+def test_gradcheck_perturbs_an_input_of_any_layout():
+    # (a transposed input: perturbing a flattened copy of it would leave the numerical Jacobian zero)
+    t = tf.randn(3, 4, 5, dtype=tf.float64).transpose(1, 2).requires_grad_()
+    for f in (lambda t: t.exp(), lambda t: t.softmax(-1), lambda t: t.amax(0), lambda t: tf.cat([t, t * 2], 2)):
+        assert gradcheck(f, (t,)) and gradgradcheck(f, (t,))

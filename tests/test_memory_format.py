@@ -144,3 +144,22 @@ def test_a_convolution_gives_the_layout_its_operands_suggest() -> None:
     assert conv(x).stride() == (100, 1, 20, 4) and transposed(x).stride() == (400, 1, 40, 4)
     assert conv(x[0]).stride() == (1, 20, 4)
     assert torch.allclose(conv(x), conv(channels_last))
+
+
+@pytest.mark.parametrize("expression, stride", [
+    # PyTorch 2.13 on t = randn(3, 4, 5).transpose(1, 2): reductions, softmax, cumulative ops, cat, stack, roll
+    # and masked_fill give row-major results (NumPy keeps the transposed order); elementwise ops keep it
+    ("t.sum(0)", (4, 1)), ("t.mean(0)", (4, 1)), ("t.prod(0)", (4, 1)), ("t.nansum(0)", (4, 1)), ("t.amax(0)", (4, 1)),
+    ("t.max(0).values", (4, 1)), ("t.var(0)", (4, 1)), ("t.std(0)", (4, 1)), ("t.norm(dim=0)", (4, 1)),
+    ("t.logsumexp(0)", (4, 1)), ("t.any(0)", (4, 1)), ("t.all(0)", (4, 1)), ("t.count_nonzero(0)", (4, 1)),
+    ("t.softmax(-1)", (20, 4, 1)), ("t.log_softmax(1)", (20, 4, 1)), ("t.cumsum(1)", (20, 4, 1)),
+    ("t.cumprod(1)", (20, 4, 1)), ("t.logcumsumexp(1)", (20, 4, 1)), ("t.roll(1, 1)", (20, 4, 1)),
+    ("torch.cat([t, t], 2)", (40, 8, 1)), ("torch.stack([t, t])", (60, 20, 4, 1)),
+    ("t.masked_fill(t > 0, 0)", (20, 4, 1)), ("t.exp()", (20, 1, 5)), ("t * t", (20, 1, 5)),
+])
+def test_which_results_are_row_major_whatever_the_input_layout(expression: str, stride: tuple) -> None:
+    t = torch.randn(3, 4, 5, requires_grad=True).transpose(1, 2)
+    out = eval(expression, {"torch": torch, "t": t})
+    assert out.stride() == stride
+    if out.requires_grad:  # a saved result copied row-major still serves the backward
+        out.sum().backward()

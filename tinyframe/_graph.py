@@ -273,6 +273,10 @@ class Op(Node):
     saves_operands = False
     # True for the sparse ops (``ops.sparse``), whose inputs mix sparse and dense arrays by design
     mixes_layouts = False
+    # True for ops whose result PyTorch lays out row-major whatever their input's layout (reductions,
+    # softmax, cumulative ops, cat, ...): NumPy keeps a transposed input's order, and ``view`` of such a
+    # result would then fail where PyTorch's succeeds. Elementwise ops keep the layout in both.
+    row_major = False
 
     if TYPE_CHECKING:
         # The op instance is also the ``ctx`` of its forward and backward: a free-form namespace for
@@ -344,6 +348,8 @@ class Op(Node):
                 ctx._saved = [out if value is scalar else value for value in ctx._saved]
         if narrow:
             out = _narrowed(ctx, out)
+        if cls.row_major and not out.flags.c_contiguous:
+            out = _row_major(ctx, out)
         result = _new_tensor(Tensor)
         result._data = out
         result._grad = None
@@ -471,6 +477,14 @@ class Op(Node):
         return [name for name in super().__dir__() if not name.startswith("_saved_") or name in has]
 
 
+def _row_major(ctx: Op, out: Any) -> Any:
+    """``out`` copied row-major (see ``Op.row_major``), and saved so if the forward saved it."""
+    copy = ctx.xp.ascontiguousarray(out)
+    if ctx._saved is not None:
+        ctx._saved = [copy if value is out else value for value in ctx._saved]
+    return copy
+
+
 def _narrowed(ctx: Op, out: Any) -> Any:
     """The float32 result of a forward on widened bfloat16 inputs, rounded to bfloat16; an output the forward
     saved is saved rounded, as backward in PyTorch sees the bfloat16 output (a saturated tanh has slope 0)."""
@@ -548,6 +562,7 @@ class MultiOutputOp(Op):
     """
 
     outputs_are_views = False  # True where every output views the first input's storage (unbind, split)
+    row_major = False  # (its result is a tuple: ``var_mean``'s outputs keep NumPy's order)
 
     @classmethod
     def apply(cls, *inputs: Any, **options: Any) -> Any:

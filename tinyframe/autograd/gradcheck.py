@@ -48,17 +48,16 @@ def _check_inputs(inputs: tuple) -> None:
 
 
 def _numerical_jacobian(fn: Callable, inputs: tuple, wrt: int, out_index: int, eps: float) -> np.ndarray:
-    x = inputs[wrt]
-    flat = x._data.reshape(-1)  # a view: perturbing it perturbs the input in place
+    data = inputs[wrt]._data  # perturbed in place, element by element in row-major order, whatever its layout
     columns = []
     with grad_mode.no_grad():
-        for k in range(flat.size):
-            original = flat[k].item()
-            flat[k] = original + eps
+        for index in np.ndindex(data.shape):
+            original = data[index].item()
+            data[index] = original + eps
             plus = _host(_outputs(fn, inputs)[out_index])
-            flat[k] = original - eps
+            data[index] = original - eps
             minus = _host(_outputs(fn, inputs)[out_index])
-            flat[k] = original
+            data[index] = original
             columns.append(((plus - minus) / (2 * eps)).reshape(-1))
     rows = columns[0].size if columns else 0
     return np.stack(columns, axis=1) if columns else np.zeros((rows, 0))

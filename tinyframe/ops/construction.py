@@ -54,6 +54,8 @@ class Triu(Tril):
 
 
 class Roll(Op):
+    row_major = True
+
     @staticmethod
     def forward(ctx: Roll, a: Any, *, shifts: tuple, dims: tuple | None) -> Any:
         ctx.shifts, ctx.dims = shifts, dims

@@ -143,6 +143,7 @@ class IndexPut(Op):
 class MaskedFill(Op):
     """``value`` (a number) where ``mask`` is True, else ``x``; ``mask`` broadcasts with ``x``. As in
     PyTorch, the node has one edge, to ``x``."""
+    row_major = True
 
     @staticmethod
     def forward(ctx: Op, x: Any, *, value: Any, mask: Any) -> Any:
@@ -158,6 +159,7 @@ class MaskedFill(Op):
 
 class MaskedFillTensor(Op, node_name="MaskedFillBackward1"):
     """masked_fill with a 0-dim tensor value, which receives the sum of the masked gradient."""
+    row_major = True
 
     @staticmethod
     def forward(ctx: MaskedFillTensor, x: Any, value: Any, *, mask: Any) -> Any:

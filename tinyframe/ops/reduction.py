@@ -127,6 +127,8 @@ def _np_dtype(dtype: Any) -> Any:
 
 # --------------------------------------------------------------------------- sum, mean, prod
 class Sum(Op):
+    row_major = True
+
     @staticmethod
     def forward(ctx: Sum, x: Any, *, axes: tuple | None, keepdim: bool, dtype: Any) -> Any:
         ctx.shape, ctx.axes, ctx.keepdim = x.shape, axes, keepdim
@@ -146,6 +148,8 @@ class SumDim(Sum, node_name="SumBackward1"):
 
 
 class Mean(Op):
+    row_major = True
+
     @staticmethod
     def forward(ctx: Mean, x: Any, *, axes: tuple | None, keepdim: bool, dtype: Any) -> Any:
         ctx.shape, ctx.axes, ctx.keepdim = x.shape, axes, keepdim
@@ -165,6 +169,8 @@ class MeanDim(Mean, node_name="MeanBackward1"):
 
 
 class Prod(Op):
+    row_major = True
+
     @staticmethod
     def forward(ctx: Prod, x: Any, *, dim: int | None, keepdim: bool, dtype: Any) -> Any:
         ctx.shape, ctx.dim, ctx.keepdim = x.shape, dim, keepdim
@@ -246,6 +252,7 @@ def prod(input: Tensor, dim: int | None = None, keepdim: bool = False, *, dtype:
 
 class Nansum(Op):
     """``sum`` with NaN counted as zero; the gradient is zero at the NaNs."""
+    row_major = True
 
     @staticmethod
     def forward(ctx: Nansum, x: Any, *, axes: tuple | None, keepdim: bool, dtype: Any) -> Any:
@@ -280,6 +287,7 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any
 
 # --------------------------------------------------------------------------- max, min, amax, amin
 class Amax(Op):
+    row_major = True
     largest = True  # False in Amin
 
     @staticmethod
@@ -314,7 +322,7 @@ class Min(Amin, node_name="MinBackward1"):
 
 class MaxDim(Op, node_name="MaxBackward0"):
     """The values of ``max(dim)``; the gradient goes to the position in ``indices`` only."""
-
+    row_major = True
     largest = True  # False in MinDim
 
     @staticmethod
@@ -424,6 +432,8 @@ def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
 
 # --------------------------------------------------------------------------- var, std, norm
 class Var(Op):
+    row_major = True
+
     @staticmethod
     def forward(ctx: Var, x: Any, *, axes: tuple | None, correction: Any, keepdim: bool) -> Any:
         ctx.shape, ctx.axes, ctx.keepdim = x.shape, axes, keepdim
@@ -440,6 +450,8 @@ class Var(Op):
 
 
 class Std(Op):
+    row_major = True
+
     @staticmethod
     def forward(ctx: Std, x: Any, *, axes: tuple | None, correction: Any, keepdim: bool) -> Any:
         ctx.shape, ctx.axes, ctx.keepdim = x.shape, axes, keepdim
@@ -562,6 +574,7 @@ def _vector_norm(xp: Any, v: Any, ord: float, axes: tuple | None, keepdim: bool)
 
 class LinalgVectorNorm(Op):
     """``(sum |x|^p)^(1/p)`` over ``axes``; p = inf / -inf is max / min |x|, p = 0 counts nonzeros."""
+    row_major = True
 
     @staticmethod
     def forward(ctx: LinalgVectorNorm, x: Any, *, ord: float, axes: tuple | None, keepdim: bool,
@@ -672,6 +685,8 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, 
 
 # --------------------------------------------------------------------------- logsumexp, softmax
 class Logsumexp(Op):
+    row_major = True
+
     @staticmethod
     def forward(ctx: Logsumexp, x: Any, *, axes: tuple | None, keepdim: bool) -> Any:
         ctx.shape, ctx.axes, ctx.keepdim = x.shape, axes, keepdim
@@ -724,6 +739,7 @@ def softmax_array(xp: Any, x: Any, dim: int | None, safe: bool = False) -> Any:
 
 
 class Softmax(Op):
+    row_major = True
     safe = False
 
     @staticmethod
@@ -748,6 +764,8 @@ class SafeSoftmax(Softmax):
 
 
 class LogSoftmax(Op):
+    row_major = True
+
     @staticmethod
     def forward(ctx: LogSoftmax, x: Any, *, dim: int | None) -> Any:
         ctx.dim = dim
@@ -812,6 +830,8 @@ def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
 
 # --------------------------------------------------------------------------- cumsum, all, any
 class Cumsum(Op):
+    row_major = True
+
     @staticmethod
     def forward(ctx: Cumsum, x: Any, *, dim: int | None, dtype: Any) -> Any:
         ctx.dim = dim
@@ -830,6 +850,8 @@ class Cumsum(Op):
 
 
 class Logcumsumexp(Op):
+    row_major = True
+
     @staticmethod
     def forward(ctx: Logcumsumexp, x: Any, *, dim: int | None) -> Any:
         ctx.dim = dim
@@ -888,7 +910,7 @@ def _logical_reduction(input: Tensor, dim: Any, keepdim: bool, test_all: bool) -
     out = x.all(axis=axes, keepdims=keepdim) if test_all else x.any(axis=axes, keepdims=keepdim)
     if x.dtype == _UINT8:  # PyTorch keeps uint8 for uint8 inputs
         out = out.astype(_UINT8)
-    return _graph.wrap(out)
+    return _graph.wrap(array_module_of(x).ascontiguousarray(out))  # row-major, as PyTorch's (Op.row_major)
 
 
 def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:

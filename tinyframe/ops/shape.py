@@ -341,6 +341,8 @@ class ConstantPadNd(Op):
 
 
 class Cat(Op):
+    row_major = True
+
     @staticmethod
     def forward(ctx: Cat, *arrays: Any, dim: int, dtype: Any) -> Any:
         ctx.dim = dim
@@ -358,6 +360,8 @@ class Cat(Op):
 
 
 class Stack(Op):
+    row_major = True
+
     @staticmethod
     def forward(ctx: Stack, *arrays: Any, dim: int, dtype: Any) -> Any:
         ctx.dim, ctx.shape = dim, arrays[0].shape

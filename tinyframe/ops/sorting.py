@@ -80,6 +80,7 @@ class Cumprod(Op):
     ``g * out`` divided by ``x``; where ``x`` has a zero that division is undefined and the products
     without ``x_k`` are formed explicitly (quadratic in the length of ``dim``).
     """
+    row_major = True
 
     @staticmethod
     def forward(ctx: Cumprod, x: Any, *, dim: int | None, dtype: Any) -> Any:
@@ -673,7 +674,8 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
     """The number of nonzero elements (over ``dim``), int64."""
     x = input._data
     axes = reduction._axes(dim, x.ndim)
-    return _graph.wrap(array_module_of(x).count_nonzero(x, axis=axes).astype(np.int64))
+    xp = array_module_of(x)
+    return _graph.wrap(xp.ascontiguousarray(xp.count_nonzero(x, axis=axes).astype(np.int64)))
 
 
 def argwhere(input: Tensor) -> Tensor:
