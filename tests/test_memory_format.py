@@ -156,6 +156,7 @@ def test_a_convolution_gives_the_layout_its_operands_suggest() -> None:
     ("t.cumprod(1)", (20, 4, 1)), ("t.logcumsumexp(1)", (20, 4, 1)), ("t.roll(1, 1)", (20, 4, 1)),
     ("torch.cat([t, t], 2)", (40, 8, 1)), ("torch.stack([t, t])", (60, 20, 4, 1)),
     ("t.masked_fill(t > 0, 0)", (20, 4, 1)), ("t.exp()", (20, 1, 5)), ("t * t", (20, 1, 5)),
+    ("t.all()", ()), ("t.any()", ()), ("t.count_nonzero()", ()), ("t.sum()", ()),
 ])
 def test_which_results_are_row_major_whatever_the_input_layout(expression: str, stride: tuple) -> None:
     t = torch.randn(3, 4, 5, requires_grad=True).transpose(1, 2)

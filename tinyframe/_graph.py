@@ -348,7 +348,7 @@ class Op(Node):
                 ctx._saved = [out if value is scalar else value for value in ctx._saved]
         if narrow:
             out = _narrowed(ctx, out)
-        if cls.row_major and not out.flags.c_contiguous:
+        if cls.row_major and out.ndim > 1 and not out.flags.c_contiguous:  # (a fresh vector is row-major)
             out = _row_major(ctx, out)
         result = _new_tensor(Tensor)
         result._data = out

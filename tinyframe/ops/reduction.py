@@ -910,7 +910,9 @@ def _logical_reduction(input: Tensor, dim: Any, keepdim: bool, test_all: bool) -
     out = x.all(axis=axes, keepdims=keepdim) if test_all else x.any(axis=axes, keepdims=keepdim)
     if x.dtype == _UINT8:  # PyTorch keeps uint8 for uint8 inputs
         out = out.astype(_UINT8)
-    return _graph.wrap(array_module_of(x).ascontiguousarray(out))  # row-major, as PyTorch's (Op.row_major)
+    if not out.flags.c_contiguous:  # row-major, as PyTorch's (see Op.row_major)
+        out = array_module_of(x).ascontiguousarray(out)
+    return _graph.wrap(out)
 
 
 def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:

@@ -675,7 +675,8 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
     x = input._data
     axes = reduction._axes(dim, x.ndim)
     xp = array_module_of(x)
-    return _graph.wrap(xp.ascontiguousarray(xp.count_nonzero(x, axis=axes).astype(np.int64)))
+    out = xp.count_nonzero(x, axis=axes).astype(np.int64)
+    return _graph.wrap(out if out.flags.c_contiguous else xp.ascontiguousarray(out))  # row-major (Op.row_major)
 
 
 def argwhere(input: Tensor) -> Tensor:
