@@ -871,12 +871,13 @@ class Tensor:
         return False
 
     def share_memory_(self) -> Tensor:
-        """Self: DataLoader workers in tinyframe are threads, which share memory already."""
+        """Moves the storage to shared memory (see :meth:`UntypedStorage.share_memory_`); returns self."""
+        self.untyped_storage().share_memory_()
         return self
 
     def is_shared(self) -> builtins.bool:
-        """False: see :meth:`share_memory_`."""
-        return False
+        """Whether the storage is in shared memory: after :meth:`share_memory_` on it, and always for CUDA tensors."""
+        return self.untyped_storage().is_shared()
 
     def exp(self) -> Tensor:
         return unary.exp(self)

@@ -1,0 +1,20 @@
+"""Gaps found by the scripts in tests/pytorch_scripts (round 7), each pinned against PyTorch 2.13's behaviour."""
+import tinyframe as torch
+from tinyframe import nn
+
+
+def test_share_memory_marks_the_storage_its_views_see_it_and_copies_do_not() -> None:
+    t = torch.arange(6.0).view(2, 3)
+    view = t[1]
+    assert not t.is_shared() and not view.is_shared()
+    assert t.share_memory_() is t
+    assert t.is_shared() and view.is_shared() and t.detach().is_shared() and t.T.is_shared()
+    assert not t.clone().is_shared() and not (t + 1).is_shared()
+
+
+def test_module_share_memory_shares_parameters_buffers_and_existing_gradients() -> None:
+    model = nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2))
+    model[0].weight.grad = torch.zeros(2, 2)
+    assert model.share_memory() is model
+    assert all(p.is_shared() for p in model.parameters()) and all(b.is_shared() for b in model.buffers())
+    assert model[0].weight.grad.is_shared() and model[0].bias.grad is None
