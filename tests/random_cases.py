@@ -245,3 +245,25 @@ def rejection_samplers(torch: Any) -> list:
                 torch.distributions.Beta(torch.tensor([0.5, 2.0], dtype=dtype), 1.5).sample((3,)),
                 torch.randn(5, dtype=dtype)]
     return out
+
+
+@case
+def complex_fills(torch: Any) -> list:
+    # uniform_ / normal_ on a complex tensor fill view_as_real of it in memory order, real and imaginary parts
+    # in turn (normal_ with std / sqrt(2)), so later draws continue the same stream
+    torch.manual_seed(5)
+    a = torch.empty(3, 4, dtype=torch.complex64).t().uniform_(-2, 3)
+    b = torch.empty(4, 6, dtype=torch.complex128)[:, ::2].normal_(1.0, 0.5)
+    c = torch.empty(40, dtype=torch.complex64).normal_()
+    return [torch.view_as_real(a), torch.view_as_real(b), torch.view_as_real(c), torch.randn(3)]
+
+
+@case
+def normal_serial_scaled(torch: Any) -> list:
+    # the serial normal_ path (non-contiguous, or under 16 elements) scales each sample with one fma
+    torch.manual_seed(3)
+    out = []
+    for std, mean in [(0.1, 0.3), (2.7, -1.1), (1 / 3, 1 / 7)]:
+        out += [torch.empty(7, 9, dtype=torch.float64)[:, ::2].normal_(mean, std),
+                torch.empty(7, 9)[:, ::2].normal_(mean, std), torch.empty(9, dtype=torch.float64).normal_(mean, std)]
+    return out + [torch.randn(2)]

@@ -473,6 +473,14 @@ def test_gradcheck_detects_a_wrong_gradient() -> None:
     assert not tf.autograd.gradcheck(Wrong.apply, [leaf([1.0, 2.0])], raise_exception=False)
 
 
+def test_gradcheck_warns_on_single_precision_and_needs_an_input_that_requires_grad() -> None:
+    # PyTorch 2.13's warning and error
+    with pytest.warns(UserWarning, match="Input #1 requires gradient and is not a double precision floating point"):
+        tf.autograd.gradcheck(lambda a, b: a * b, [leaf([1.0]), leaf([2.0], dtype=tf.float32)], raise_exception=False)
+    with pytest.raises(ValueError, match="gradcheck expects at least one input tensor to require gradient"):
+        tf.autograd.gradcheck(lambda a: a * 2, [tf.ones(2, dtype=tf.float64)])
+
+
 def test_products_and_quotients_by_a_number_do_not_save_the_tensor() -> None:
     # PyTorch saves an operand only for the gradient that needs it: changing ``a`` in place after
     # ``a * 2`` or ``a[0] / 2.5`` leaves their backward valid (voxelmorph normalises grid slices so)
@@ -801,3 +809,28 @@ def test_mark_dirty_returns_the_input_with_the_new_history_as_pytorch() -> None:
     y.add_(1)
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         out.sum().backward()
+
+
+def test_grad_with_is_grads_batched_gives_one_vector_jacobian_product_per_row(device: str) -> None:
+    # values and errors as PyTorch 2.13 gives them
+    x, z = leaf([1.0, 2.0, 3.0], device), leaf([0.5, -1.0], device)
+    dx, dz = tf.autograd.grad((x ** 2, z * 2), (x, z), (tf.eye(3, device=device)[:2], tf.ones(2, 2, device=device)),
+                              is_grads_batched=True)
+    assert dx.tolist() == [[2.0, 0.0, 0.0], [0.0, 4.0, 0.0]] and dz.tolist() == [[2.0, 2.0], [2.0, 2.0]]
+    assert tf.autograd.grad(x ** 2, (x, z), tf.eye(3, device=device), is_grads_batched=True,
+                            allow_unused=True)[1] is None
+    materialized = tf.autograd.grad(x ** 2, (x, z), tf.eye(3, device=device), is_grads_batched=True,
+                                    materialize_grads=True)[1]
+    assert materialized.tolist() == [0.0, 0.0]  # zeros of the input's shape, not batched
+    (jac,) = tf.autograd.grad(x ** 3, x, tf.eye(3, device=device), is_grads_batched=True, create_graph=True)
+    assert jac.diagonal().tolist() == [3.0, 12.0, 27.0] and jac.requires_grad
+    assert tf.autograd.grad(jac.sum(), x)[0].tolist() == [6.0, 12.0, 18.0]
+    y = x ** 2
+    tf.autograd.grad(y, x, tf.eye(3, device=device), is_grads_batched=True, retain_graph=True)
+    tf.autograd.grad(y, x, tf.eye(3, device=device), is_grads_batched=True)
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        tf.autograd.grad(y, x, tf.eye(3, device=device), is_grads_batched=True)
+    with pytest.raises(ValueError, match="Got in_dim=0 for some input"):
+        tf.autograd.grad((x ** 2).sum(), x, is_grads_batched=True)
+    with pytest.raises(IndexError, match="invalid index of a 0-dim tensor"):
+        tf.autograd.grad((x ** 2).sum(), x, tf.tensor(1.0, device=device), is_grads_batched=True)

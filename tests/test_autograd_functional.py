@@ -85,3 +85,21 @@ def test_bad_arguments_say_what_is_wrong() -> None:
         F.vjp(lambda a: a * 2, torch.ones(2))
     with pytest.raises(RuntimeError, match="single element"):
         F.hessian(lambda a: a * 2, torch.ones(2))
+
+
+def test_forward_mode_strategy_gives_the_same_jacobian_and_pytorchs_refusals(xy) -> None:
+    x, _ = xy
+    close(F.jacobian(g, x, vectorize=True, strategy="forward-mode"), [[2, 1], [0, 12], [1, 1]])
+    close(F.hessian(lambda a: (a ** 3).sum(), x, vectorize=True, outer_jacobian_strategy="forward-mode"),
+          [[6, 0], [0, 12]])
+    with pytest.raises(NotImplementedError, match="only implemented for `vectorize=True`"):
+        F.jacobian(g, x, strategy="forward-mode")
+    with pytest.raises(NotImplementedError, match='`create_graph=True` and `strategy="forward-mode"`'):
+        F.hessian(lambda a: (a ** 3).sum(), x, create_graph=True, vectorize=True,
+                  outer_jacobian_strategy="forward-mode")
+    with pytest.raises(RuntimeError, match='`strict=True` and `strategy="forward-mode"`'):
+        F.jacobian(g, x, vectorize=True, strict=True, strategy="forward-mode")
+    with pytest.raises(RuntimeError, match="`strict=True` and `vectorized=True` are not supported together"):
+        F.jacobian(g, x, vectorize=True, strict=True)
+    with pytest.raises(AssertionError, match='Expected strategy to be either "forward-mode" or "reverse-mode"'):
+        F.jacobian(g, x, strategy="fwd")

@@ -132,3 +132,15 @@ def test_node_prehook_and_hook_see_and_replace_gradients() -> None:
     p.grad = None
     q.backward()
     assert abs(p.grad.item() - 3 * np.exp(2.0)) < 1e-4
+
+
+def test_hook_handles_remove_their_hook_when_a_with_block_ends() -> None:
+    lin, x = nn.Linear(2, 1), tf.ones(1, 2, requires_grad=True)
+    calls: list = []
+    with lin.register_forward_hook(lambda m, a, o: calls.append("module")) as handle:
+        lin(x)
+    lin(x)
+    with x.register_hook(lambda g: calls.append("tensor")):
+        lin(x).sum().backward()
+    lin(x).sum().backward()
+    assert calls == ["module", "tensor"] and handle is not None

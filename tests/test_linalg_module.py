@@ -171,3 +171,21 @@ def test_ex_forms_solve_triangular_and_cholesky_helpers() -> None:
     values, vectors = tf.linalg.eig(a)  # a general matrix: complex results, as PyTorch's
     assert values.dtype == tf.complex64 and vectors.dtype == tf.complex64
     np.testing.assert_allclose((a.to(tf.complex64) @ vectors).numpy(), (vectors * values).numpy(), atol=1e-5)
+
+
+def test_vander_batches_rows_of_increasing_powers_as_pytorch() -> None:
+    # values, dtypes, gradient and errors as PyTorch 2.13 gives them
+    v = tf.linalg.vander(tf.tensor([1, 2, 3]))
+    assert v.dtype == tf.int64 and v.tolist() == [[1, 1, 1], [1, 2, 4], [1, 3, 9]]
+    x = tf.tensor([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]], requires_grad=True)
+    v = tf.linalg.vander(x, N=4)
+    assert v.shape == (2, 3, 4) and v[1, 0].tolist() == [1.0, 0.5, 0.25, 0.125] and _name(v) == "CatBackward0"
+    v.sum().backward()
+    assert x.grad.tolist() == [[6.0, 17.0, 34.0], [2.75, 2.0, 17.0]]
+    assert tf.linalg.vander(tf.tensor(2.0), N=3).tolist() == [[1.0, 2.0, 4.0]]
+    assert tf.linalg.vander(tf.tensor([1, 2], dtype=tf.int8)).dtype == tf.int64
+    with pytest.raises(RuntimeError, match="N must be greater than 1."):
+        tf.linalg.vander(tf.tensor([2.0]), N=1)
+    with pytest.raises(RuntimeError, match="linalg.vander supports floating point, complex, and integer tensors, but "
+                                           "got Bool"):
+        tf.linalg.vander(tf.tensor([True]))

@@ -232,3 +232,17 @@ def test_activation_layers_in_a_sequential_backpropagate() -> None:
     model = nn.Sequential(nn.Linear(4, 3), nn.GELU(), nn.Linear(3, 2), nn.Tanh())
     model(tf.randn(5, 4)).sum().backward()
     assert all(p.grad is not None for p in model.parameters())
+
+
+def test_softshrink_gives_pytorchs_signed_zeros() -> None:
+    # PyTorch 2.13's CPU kernel: x * 0 (a -0 for negative x) in its scalar loop, which takes the last
+    # numel % (64 / itemsize) elements in memory order, +0 in its vector loop (recorded)
+    def negative_zeros(x: tf.Tensor) -> list:
+        return tf.signbit(F.softshrink(x, 1.0)).int().tolist()
+
+    assert negative_zeros(tf.full((5,), -0.25)) == [1] * 5
+    assert negative_zeros(tf.full((17,), -0.25)) == [0] * 16 + [1]
+    assert negative_zeros(tf.full((9,), -0.25, dtype=tf.float64)) == [0] * 8 + [1]
+    assert negative_zeros(tf.full((4, 5), -0.25).t()) == [[0, 0, 0, 0]] + [[0, 0, 0, 1]] * 4
+    assert negative_zeros(tf.full((2, 20), -0.25)[:, ::2]) == [[0] * 10, [0] * 6 + [1] * 4]
+    assert F.softshrink(tf.tensor([-3.0, -1.0, -0.5, 0.0, 1.0, 3.0]), 1.0).tolist() == [-2.0, -0.0, -0.0, 0.0, 0.0, 2.0]

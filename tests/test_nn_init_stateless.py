@@ -94,7 +94,11 @@ def test_fuse_linear_bn_eval_computes_bn_of_linear() -> None:
 
 def test_skip_init_and_memory_format_helpers() -> None:
     from tinyframe.nn.utils import convert_conv2d_weight_memory_format, skip_init
+    tf.manual_seed(0)
     layer = skip_init(nn.Linear, 3, 4)
     assert layer.weight.shape == (4, 3)
+    after = tf.rand(2)
+    tf.manual_seed(0)
+    assert tf.equal(after, tf.rand(2))  # built on the meta device, PyTorch's module draws no random numbers
     conv = nn.Conv2d(1, 1, 1)
     assert convert_conv2d_weight_memory_format(conv, None) is conv

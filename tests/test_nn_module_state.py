@@ -84,3 +84,69 @@ def test_load_state_dict_loads_what_fits_before_raising_and_assign_replaces() ->
     lin.load_state_dict({"weight": tf.full((1, 2), 7.0), "bias": tf.zeros(1)}, assign=True)
     assert lin.weight is not weight and type(lin.weight) is nn.Parameter and not lin.weight.requires_grad
     assert lin.weight.tolist() == [[7.0, 7.0]]
+
+
+class _Renamed(nn.Module):
+    """A layer whose version 1 saved its parameter as ``bias``; it migrates in ``_load_from_state_dict``."""
+
+    _version = 2
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.offset = nn.Parameter(tf.zeros(2))
+        self.seen: list = []
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing, unexpected,  # noqa: ANN001
+                              errors) -> None:  # noqa: ANN001
+        self.seen.append((prefix, dict(local_metadata), sorted(state_dict)))
+        if local_metadata.get("version", 1) < 2 and prefix + "bias" in state_dict:
+            state_dict[prefix + "offset"] = state_dict.pop(prefix + "bias")
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing, unexpected, errors)
+
+
+def test_load_state_dict_goes_through_each_modules_load_from_state_dict_as_pytorch() -> None:
+    # recorded from PyTorch 2.13: each module sees only the entries under its prefix and its own metadata,
+    # and a module's post-hooks run once its subtree is loaded (siblings after it not yet)
+    m = nn.Sequential(_Renamed(), nn.Linear(2, 2))
+    log: list = []
+    m[0].register_load_state_dict_post_hook(lambda mod, keys: log.append(("0", list(keys.missing_keys))))
+    m[1].register_load_state_dict_post_hook(lambda mod, keys: log.append(("1", list(keys.missing_keys))))
+    m.register_load_state_dict_post_hook(lambda mod, keys: log.append(("root", list(keys.missing_keys))))
+    sd = OrderedDict({"0.bias": tf.tensor([1.0, 2.0]), "1.bias": tf.zeros(2), "1.weight.junk": tf.zeros(1)})
+    sd._metadata = OrderedDict({"": {"version": 1}, "0": {"version": 1}})  # type: ignore[attr-defined]
+    result = m.load_state_dict(sd, strict=False)
+    assert m[0].seen == [("0.", {"version": 1}, ["0.bias"])] and m[0].offset.tolist() == [1.0, 2.0]
+    assert log == [("0", []), ("1", ["1.weight"]), ("root", ["1.weight"])]
+    assert result.missing_keys == ["1.weight"] and result.unexpected_keys == ["1.weight.junk"]
+    m[0].seen.clear()
+    result = m.load_state_dict(OrderedDict({"0.bias": tf.tensor([3.0, 4.0])}), strict=False, assign=True)
+    assert m[0].seen == [("0.", {"assign_to_params_buffers": True}, ["0.bias"])]
+    assert m[0].offset.tolist() == [3.0, 4.0] and result.missing_keys == ["1.weight", "1.bias"]
+
+
+class _Counter(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lin = nn.Linear(2, 2)
+        self.calls = 0
+
+    def get_extra_state(self) -> dict:
+        return {"calls": self.calls}
+
+    def set_extra_state(self, state: dict) -> None:
+        self.calls = state["calls"]
+
+
+def test_extra_state_is_saved_and_loaded_under_its_key_as_pytorch() -> None:
+    m = nn.Sequential(_Counter(), nn.ReLU())
+    m[0].calls = 5
+    sd = m.state_dict()
+    assert list(sd) == ["0._extra_state", "0.lin.weight", "0.lin.bias"] and sd["0._extra_state"] == {"calls": 5}
+    fresh = nn.Sequential(_Counter(), nn.ReLU())
+    assert repr(fresh.load_state_dict(sd)) == "<All keys matched successfully>" and fresh[0].calls == 5
+    del sd["0._extra_state"]
+    assert fresh.load_state_dict(sd, strict=False).missing_keys == ["0._extra_state"]
+    plain = {"weight": tf.zeros(2, 2), "bias": tf.zeros(2), "_extra_state": 1}
+    assert nn.Linear(2, 2).load_state_dict(plain, strict=False).unexpected_keys == ["_extra_state"]
+    with pytest.raises(RuntimeError, match=r"Module.get_extra_state\(\) that should never be called"):
+        nn.Linear(1, 1).get_extra_state()

@@ -124,3 +124,10 @@ def test_packed_rnn_equals_running_each_sequence_alone() -> None:
         alone, h_alone = rnn(x[:length, b])
         np.testing.assert_allclose(padded.detach().numpy()[:length, b], alone.detach().numpy(), atol=1e-12)
         np.testing.assert_allclose(h_n.detach().numpy()[:, b], h_alone.detach().numpy(), atol=1e-12)
+
+
+def test_invert_permutation_turns_sorted_indices_into_unsorted_ones() -> None:
+    from tinyframe.nn.utils.rnn import invert_permutation
+    assert invert_permutation(tf.tensor([2, 0, 1])).tolist() == [1, 2, 0] and invert_permutation(None) is None
+    packed = pack_sequence([tf.ones(2), tf.ones(3), tf.ones(1)], enforce_sorted=False)
+    assert tf.equal(invert_permutation(packed.sorted_indices), packed.unsorted_indices)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections import OrderedDict
 
 import numpy as np
 import pytest
@@ -789,6 +790,37 @@ def test_step_hooks_run_in_pytorchs_order_and_can_be_removed():
         handle.remove()
     optimizer.step()
     assert len(log) == 4
+
+
+def test_step_hooks_live_in_pytorchs_tables_which_a_wrapper_may_set_itself():
+    # a wrapper optimizer that skips Optimizer.__init__ (timm's Lookahead) sets the tables PyTorch names
+    class Wrapper(optim.Optimizer):
+        def __init__(self, base):
+            self.base, self.param_groups, self.defaults, self.state = base, base.param_groups, base.defaults, base.state
+            self._optimizer_step_pre_hooks, self._optimizer_step_post_hooks = OrderedDict(), OrderedDict()
+
+        def step(self, closure=None):
+            return self.base.step(closure)
+
+    w = tinyframe.zeros(2, requires_grad=True)
+    wrapper = Wrapper(optim.SGD([w], lr=0.5))
+    log = []
+    handle = wrapper.register_step_post_hook(lambda opt, args, kwargs: log.append("post"))
+    assert list(wrapper._optimizer_step_post_hooks.values())[0] is not None
+    w.grad = tinyframe.ones(2)
+    wrapper.step()
+    handle.remove()
+    wrapper.step()
+    assert log == ["post"] and w.tolist() == [-1.0, -1.0] and not wrapper._optimizer_step_post_hooks
+
+
+def test_a_custom_optimizers_plain_number_step_stays_a_number_when_loaded():
+    w = tinyframe.zeros(2, requires_grad=True)
+    sgd = optim.SGD([w], lr=0.1)
+    sgd.state[w] = {"step": 25, "buffer": tinyframe.ones(2)}
+    fresh = optim.SGD([w], lr=0.1)
+    fresh.load_state_dict(sgd.state_dict())
+    assert fresh.state[w]["step"] == 25 and type(fresh.state[w]["step"]) is int
 
 
 def test_a_step_pre_hook_may_replace_the_steps_arguments():

@@ -158,6 +158,24 @@ def test_parameter_list_and_dict_print_their_entries_as_pytorch():
     assert list(nn.ParameterDict({"w": torch.zeros(1), "b": torch.zeros(1)}).keys()) == ["b", "w"]
 
 
+def test_parameter_list_and_dict_take_pytorchs_list_and_dict_methods():
+    plist = nn.ParameterList([nn.Parameter(torch.ones(2))])
+    plist.extend([torch.zeros(3)])
+    plist += [nn.Parameter(torch.ones(1))]
+    plist[1] = torch.full((2,), 5.0)
+    assert [tuple(p.shape) for p in plist] == [(2,), (2,), (1,)] and type(plist[1]) is nn.Parameter
+    assert isinstance(plist[1:], nn.ParameterList) and len(plist[1:]) == 2 and plist[-1].tolist() == [1.0]
+    pdict = nn.ParameterDict({"w": torch.zeros(1)})
+    pdict.update([("b", torch.ones(1)), ("a", torch.ones(2))])
+    pdict.update({"z": torch.ones(1), "c": torch.ones(1)})  # a plain dict is taken in key order
+    assert list(pdict.keys()) == ["w", "b", "a", "c", "z"] and "a" in pdict and pdict.get("q") is None
+    assert pdict.pop("b").tolist() == [1.0] and pdict.setdefault("w").tolist() == [0.0]
+    del pdict["a"]
+    assert list(pdict) == ["w", "c", "z"] and len(list(pdict.values())) == 3
+    pdict.clear()
+    assert len(pdict) == 0
+
+
 def test_in_operator_compares_elements_as_pytorch():
     x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
     assert 2.0 in x and 5 not in x and torch.tensor(2.0) in x and torch.tensor([1.0, 2.0]) in x

@@ -162,7 +162,8 @@ class Node:
 
 
 class RemovableHandle:
-    """Returned by the ``register_*hook`` functions; ``remove()`` unregisters the hook."""
+    """Returned by the ``register_*hook`` functions; ``remove()`` unregisters the hook, as leaving a
+    ``with handle:`` block does."""
 
     def __init__(self, hooks: list, hook: Callable) -> None:
         self._hooks, self._hook = hooks, hook
@@ -170,6 +171,12 @@ class RemovableHandle:
     def remove(self) -> None:
         if self._hook in self._hooks:
             self._hooks.remove(self._hook)
+
+    def __enter__(self) -> RemovableHandle:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.remove()
 
 
 class AccumulateGrad(Node):

@@ -60,7 +60,7 @@ LAZY_FUNCTIONS = {
     **dict.fromkeys(("normal", "bernoulli", "multinomial", "poisson", "binomial", "_standard_gamma",
                      "_standard_gamma_grad"), "ops.sampling"),
     **dict.fromkeys(("i0", "mvlgamma", "igamma", "igammac"), "ops.special"),
-    **dict.fromkeys(("frexp", "ldexp", "nextafter", "isposinf", "isneginf", "rsub", "renorm", "nuclear_norm",
+    **dict.fromkeys(("frexp", "ldexp", "isposinf", "isneginf", "rsub", "renorm", "nuclear_norm",
                      "triangular_solve", "solve", "lstsq", "eig", "symeig", "matrix_rank", "frobenius_norm",
                      "norm_except_dim", "svd_lowrank", "pca_lowrank", "histogramdd"), "ops.numerics"),
     **dict.fromkeys(("stft", "istft"), "ops.stft"),

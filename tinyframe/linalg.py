@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import _graph, dtypes
+from . import _graph
 from ._dims import wrap_dim
 from .device import array_module_of
-from .dtypes import cpp_type_name
+from .dtypes import cpp_type_name, scalar_type_name
 from .ops import construction, contraction, reduction, shape, sorting, unary
 from .ops import linalg as products
 from .ops._composite import composed
@@ -303,6 +303,23 @@ def tensorsolve(A: Tensor, B: Tensor, dims: Any = None) -> Tensor:
     return solve(A.reshape(-1, count), B.reshape(-1)).reshape(*unknown)
 
 
+def vander(x: Tensor, *, N: int | None = None) -> Tensor:
+    """The Vandermonde matrices of ``x``'s last dimension (batched): ``x ** 0, x ** 1, ..., x ** (N - 1)``
+    along a new last dimension, ``N`` (at least 2) defaulting to ``x.shape[-1]``. As in PyTorch, built as a
+    row of ones concatenated to a cumulative product (so integers give int64)."""
+    kind = x._data.dtype.kind
+    if kind not in "iucf" or x._data.dtype.itemsize < (4 if kind in "fc" else 0):
+        raise RuntimeError(f"linalg.vander supports floating point, complex, and integer tensors, but got "
+                           f"{scalar_type_name(x._data.dtype)}")
+    x = shape.unsqueeze(x, -1) if x.ndim == 0 else x
+    n = x.shape[-1] if N is None else N
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    powers = sorting.cumprod(shape.expand(shape.unsqueeze(x, -1), *x.shape, n - 1), -1)
+    ones = _graph.wrap(array_module_of(powers._data).ones((*x.shape, 1), powers._data.dtype))
+    return shape.cat([ones, powers], -1)
+
+
 def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, unitriangular: bool = False) -> Tensor:
     """The solution ``X`` of ``A X = B`` (``X A = B`` with ``left=False``) for triangular ``A``: only
     its upper (``upper=True``) or lower triangle is read, and with ``unitriangular`` not its diagonal
@@ -316,19 +333,3 @@ def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, un
         ones = _graph.wrap(array_module_of(A._data).ones(A.shape[:-1], dtype=A._data.dtype))
         triangle = construction.diagonal_scatter(triangle, ones, 0, -2, -1)
     return solve(triangle, B) if left else _t(solve(_t(triangle), _t(B)))
-
-
-
-
-def vander(x: Tensor, *, N: int | None = None) -> Tensor:
-    """The Vandermonde matrix of the last dimension of ``x``: ``x ** 0, x ** 1, ..., x ** (N - 1)`` in columns
-    (increasing powers, unlike ``tinyframe.vander``), batched over the leading dimensions; ``N`` defaults to
-    that dimension's size."""
-    if x.dtype == dtypes.bool_:
-        raise RuntimeError("linalg.vander supports floating point, complex, and integer tensors, but got Bool")
-    n = N if N is not None else (x.shape[-1] if x.ndim else 1)
-    if n <= 1:
-        raise RuntimeError("N must be greater than 1.")
-    # (PyTorch's composition: a column of ones beside the running products of x)
-    powers = sorting.cumprod(shape.unsqueeze(x, -1).expand(*x.shape, n - 1), -1)
-    return shape.cat([powers.new_ones((*x.shape, 1)), powers], -1)

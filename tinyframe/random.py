@@ -293,7 +293,8 @@ def _fill16_double(blocks: np.ndarray, mean: float, std: float) -> np.ndarray:
 
 def _normal_serial(gen: Generator, count: int, mean: float, std: float) -> np.ndarray:
     """``normal_distribution<double>`` per element: a cached sample first, then pairs of
-    ``r cos(theta)`` (returned) and ``r sin(theta)`` (cached for the next element)."""
+    ``r cos(theta)`` (returned) and ``r sin(theta)`` (cached for the next element), each scaled as
+    ``fma(sample, std, mean)`` (PyTorch's compiled ``sample * std + mean`` is contracted to one fma)."""
     head = [] if gen._normal is None or count == 0 else [gen._normal]
     if head:
         gen._normal = None
@@ -304,7 +305,7 @@ def _normal_serial(gen: Generator, count: int, mean: float, std: float) -> np.nd
     values = np.concatenate([head, np.stack([radius * np.cos(theta), radius * np.sin(theta)], 1).reshape(-1)])
     if len(values) > count:
         gen._normal = float(values[-1])
-    return values[:count] * std + mean
+    return _fma64(values[:count], std, mean)
 
 
 def _fma32(x: np.ndarray, std: float, mean: float) -> np.ndarray:

@@ -1,4 +1,5 @@
-"""``save`` and ``load``: checkpoints of tensors in plain Python containers, never pickled.
+"""``save`` and ``load``: checkpoints of tensors in plain Python containers, described in JSON; only
+other objects (a whole model) are pickled, and only ``weights_only=False`` or allowed globals unpickle them.
 
 A checkpoint is a zip archive written by ``numpy.savez``: one ``.npy`` member per tensor storage
 (copied to the host) and the member ``__tinyframe_header__``, a UTF-8 JSON document describing the
@@ -14,6 +15,11 @@ other value is an object with a ``"type"``:
 - ``{"type": "Size", "items": [...]}``, ``{"type": "dtype", "name": ...}``, ``{"type": "device", "name": ...}``
 - ``{"type": "numpy", "storage": "a1", "scalar": false}``: a NumPy array (or, with ``"scalar": true``, a
   NumPy scalar such as ``np.float64``), loaded only with ``weights_only=False`` as ``torch.load`` does.
+- ``{"type": "object", "storage": "a2"}``: any other object (a whole ``nn.Module``, a config object), pickled
+  as ``torch.save`` pickles it, into a uint8 member; the Tensors it holds are not in the pickle but in
+  the archive, as tensor nodes (the pickle's persistent ids). As with ``torch.load``, only
+  ``weights_only=False`` unpickles it, or ``weights_only=True`` when every global it names was allowed
+  with ``add_safe_globals``.
 
 A file is written to a temporary file in the target's directory, flushed to disk and renamed over
 the target, so a crash leaves either the old file or the new one, never a partial one. The
@@ -38,7 +44,7 @@ import secrets
 import socket
 import stat
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 import numpy as np
@@ -47,16 +53,52 @@ from . import _safetensors, _torch_load, _torch_save, cuda, dtypes
 from .device import CPU, array_module_of, as_device, device, move_array, storage_of
 from .tensor import Size, Tensor
 
-__all__ = ["save", "load"]
+__all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals", "safe_globals"]
 
 FORMAT = "tinyframe.save"
 VERSION = 1
 HEADER = "__tinyframe_header__"
 FileLike = str | os.PathLike | IO[bytes]
-MapLocation = str | device | dict | None
+MapLocation = str | device | dict | Callable[[Any, str], Any] | None
 
 _SCALARS = (str, int, float, bool, type(None))
 _CONTAINERS: dict[type, str] = {list: "list", tuple: "tuple", dict: "dict", OrderedDict: "OrderedDict"}
+# Globals a weights_only load may unpickle: the user's (add_safe_globals) and the ones a pickled module needs
+_SAFE_GLOBALS: list = []
+_ALWAYS_SAFE = {"collections.OrderedDict", "tinyframe.nn.parameter.Parameter"}
+
+
+def add_safe_globals(safe_globals: list) -> None:
+    """Allows the given classes and functions (or ``(object, "module.name")`` pairs) to be unpickled by
+    ``load(weights_only=True)``; only add globals from sources you trust."""
+    _SAFE_GLOBALS.extend(safe_globals)
+
+
+def get_safe_globals() -> list:
+    """The globals added with :func:`add_safe_globals`."""
+    return list(_SAFE_GLOBALS)
+
+
+def clear_safe_globals() -> None:
+    """Forgets every global added with :func:`add_safe_globals`."""
+    _SAFE_GLOBALS.clear()
+
+
+@contextlib.contextmanager
+def safe_globals(safe_globals: list) -> Iterator[None]:
+    """Allows ``safe_globals`` (as :func:`add_safe_globals`) inside the ``with`` block only."""
+    before = list(_SAFE_GLOBALS)
+    _SAFE_GLOBALS.extend(safe_globals)
+    try:
+        yield
+    finally:
+        _SAFE_GLOBALS[:] = before
+
+
+def _global_name(entry: Any) -> str:
+    if isinstance(entry, tuple):
+        return str(entry[1])
+    return f"{entry.__module__}.{entry.__qualname__}"
 
 
 def save(obj: Any, f: FileLike, *, format: str = "tinyframe") -> None:
@@ -67,7 +109,8 @@ def save(obj: Any, f: FileLike, *, format: str = "tinyframe") -> None:
     ``device`` — a module's ``state_dict()``, an optimizer's, a training checkpoint — and NumPy arrays
     and scalars of numbers and bools (which, as with ``torch.load``, only ``weights_only=False`` loads). Tensors are
     stored with their dtype, device and ``requires_grad`` (not their ``.grad``); CUDA tensors are
-    copied to the host. Any other object raises TypeError naming its type and where it is.
+    copied to the host. Any other object (a whole model, as ``torch.save(model, PATH)``) is pickled,
+    its Tensors stored as the others; an object pickle cannot handle raises pickle's error.
 
     Saving to a path is atomic: the data goes to a temporary file in the same directory, is flushed
     to disk and then renamed over ``f``. Temporary files that earlier saves to ``f`` left behind
@@ -99,13 +142,19 @@ def load(f: FileLike, map_location: MapLocation = None, *, weights_only: bool = 
 
     ``map_location`` says where tensors go: ``None`` restores the devices they were saved from,
     ``'cpu'`` / ``'cuda:0'`` / a ``device`` sends them all there, and a dict such as
-    ``{'cuda:0': 'cpu'}`` maps saved devices to new ones (devices not in it are kept).
+    ``{'cuda:0': 'cpu'}`` maps saved devices to new ones (devices not in it are kept). A function
+    ``f(storage, location)`` is called as PyTorch calls it: ``lambda storage, loc: storage`` keeps tensors
+    on the CPU and ``lambda storage, loc: storage.cuda(1)`` sends them to ``cuda:1`` (tinyframe has no
+    storages: ``storage`` is an empty CPU tensor standing for one, and the device of what ``f`` returns
+    is where the tensors go; None restores the saved device).
 
     Also reads safetensors files and PyTorch's ``torch.save`` files (zip format) without PyTorch, as
     ``torch.load(weights_only=True)`` does: tensors, OrderedDicts and plain Python values are rebuilt
     and any other pickled global (``os.system``, a class) raises ``pickle.UnpicklingError`` before
     anything runs. ``weights_only=True`` (the default, as in PyTorch) refuses a tinyframe checkpoint's
-    NumPy values with ``pickle.UnpicklingError``, as ``torch.load`` does; ``False`` returns them. Any other
+    NumPy values and pickled objects (unless each global they name was allowed with
+    :func:`add_safe_globals`) with ``pickle.UnpicklingError``, as ``torch.load`` does; ``False`` returns
+    them. Any other
     file (a bare pickle, random bytes), or one that is truncated or damaged, raises RuntimeError
     naming the file and the problem.
     """
@@ -147,14 +196,22 @@ class _Encoder:
             storage = f"a{len(self.arrays)}"
             self.arrays[storage] = np.asarray(obj)
             return {"type": "numpy", "storage": storage, "scalar": isinstance(obj, np.generic)}
-        raise TypeError(f"cannot save object of type {kind.__name__} at {where}: tinyframe.save stores "
-                        "Tensors, numbers, bools, strings, None, Size, dtype, device and dicts, lists "
-                        "and tuples of them")
+        return self._pickled(obj)
+
+    def _pickled(self, obj: Any) -> dict:
+        """An object the header cannot describe, pickled; its exact Tensors go to the archive."""
+        buffer = io.BytesIO()
+        _ObjectPickler(buffer, self).dump(obj)
+        storage = f"a{len(self.arrays)}"
+        self.arrays[storage] = np.frombuffer(buffer.getvalue(), dtype=np.uint8)
+        return {"type": "object", "storage": storage}
 
     def _container(self, obj: Any, name: str, where: str) -> dict:
         if id(obj) in self._open:
             raise ValueError(f"cannot save a structure that contains itself: {where} refers back to an "
                              "enclosing container")
+        if name in ("dict", "OrderedDict") and not all(_is_key(key) for key in obj):
+            return self._pickled(obj)
         self._open.add(id(obj))
         if name in ("list", "tuple"):
             items = [self.encode(value, f"{where}[{i}]") for i, value in enumerate(obj)]
@@ -165,12 +222,9 @@ class _Encoder:
         return {"type": name, "items": items}
 
     def _key(self, key: Any, where: str) -> Any:
-        if type(key) in _SCALARS:
-            return key
         if type(key) is tuple:
             return {"type": "tuple", "items": [self._key(part, where) for part in key]}
-        raise TypeError(f"cannot save a dict key of type {type(key).__name__} in {where}: keys must be "
-                        "str, int, float, bool, None or tuples of them")
+        return key
 
     def _tensor(self, t: Tensor) -> dict:
         data = t._data
@@ -188,6 +242,25 @@ class _Encoder:
         if data is not root:  # a view: loads as a view of the same storage, as torch.save keeps views
             node["view"] = [offset, list(data.shape), strides]
         return node
+
+
+def _is_key(key: Any) -> bool:
+    """Whether the header can hold ``key`` as a dict key: a scalar or a tuple of them."""
+    return type(key) in _SCALARS or (type(key) is tuple and all(_is_key(part) for part in key))
+
+
+class _ObjectPickler(pickle.Pickler):
+    """Pickles as ``torch.save`` does, except that each exact Tensor is a persistent id holding its
+    header node, so that it is stored (and shares storage) as the checkpoint's other tensors."""
+
+    def __init__(self, file: IO[bytes], encoder: _Encoder) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.encoder = encoder
+
+    def persistent_id(self, obj: Any) -> str | None:
+        if type(obj) is Tensor:
+            return json.dumps(self.encoder._tensor(obj), separators=(",", ":"))
+        return None
 
 
 def _write_other_format(f: FileLike, write: Callable[[IO[bytes]], None]) -> None:
@@ -278,15 +351,18 @@ class _Locator:
                                     f"devices, got {key!r}: {value!r}")
             self.table = {str(device(key)): value for key, value in map_location.items()}
             self.fixed = None
-        elif map_location is None or isinstance(map_location, (str, device)):
+        elif map_location is None or isinstance(map_location, (str, device)) or callable(map_location):
             self.table = {}
             self.fixed = map_location
         else:
-            raise TypeError(f"map_location must be None, a device, a device string or a dict of them, "
-                            f"got {type(map_location).__name__}")
+            raise TypeError(f"map_location must be None, a device, a device string, a dict of them or a "
+                            f"function, got {type(map_location).__name__}")
 
     def __call__(self, saved: str) -> device:
         spec = self.fixed if self.fixed is not None else self.table.get(saved, saved)
+        if callable(spec):
+            placed = spec(Tensor._make(np.empty(0, np.uint8)), saved)
+            spec = saved if placed is None else placed.device
         wanted = device(spec)
         if wanted.type == "cuda":
             if not cuda.is_available():
@@ -317,16 +393,15 @@ def _read(fh: IO[bytes], name: str, locate: _Locator, weights_only: bool) -> Any
         raise _LoadError(f"tinyframe.load: {name} {problem}")
     try:
         with np.load(fh, allow_pickle=False) as archive:
-            decoder = _Decoder(archive, weights_only is not False)  # None means PyTorch's default, True
+            decoder = _Decoder(archive, weights_only is not False, locate)  # None means PyTorch's default
             root = decoder.decode(_header(archive, name))
+            decoder.place()
     except (_LoadError, MemoryError, pickle.UnpicklingError):
         raise
+    except _PlaceError as exc:  # a device that is not there: say which file wants it
+        raise RuntimeError(f"tinyframe.load: {name}: {exc}") from exc.__cause__
     except Exception as exc:  # zipfile and NumPy raise many types on damaged input (even RuntimeError)
         raise _LoadError(f"tinyframe.load: {name} is truncated or corrupt ({type(exc).__name__}: {exc})") from exc
-    try:
-        decoder.place(locate)
-    except RuntimeError as exc:  # a device that is not there: say which file wants it
-        raise RuntimeError(f"tinyframe.load: {name}: {exc}") from exc
     return root
 
 
@@ -358,6 +433,10 @@ def _read_other_format(fh: IO[bytes], name: str, locate: _Locator, magic: bytes)
 
 class _LoadError(RuntimeError):
     """A file that is not a readable checkpoint (raised as RuntimeError to the caller)."""
+
+
+class _PlaceError(RuntimeError):
+    """A tensor's device is not there (not damage to the file)."""
 
 
 def _seekable(fh: IO[bytes]) -> bool:
@@ -403,9 +482,11 @@ def _header(archive: Any, name: str) -> Any:
 class _Decoder:
     """Rebuilds the saved object from header nodes and the archive's arrays, on the host."""
 
-    def __init__(self, archive: Any, weights_only: bool) -> None:
+    def __init__(self, archive: Any, weights_only: bool, locate: _Locator) -> None:
         self.archive = archive
         self.weights_only = weights_only
+        self.locate = locate
+        self._placed: dict[tuple, Any] = {}            # (member, device) -> the member's array there
         self._host: dict[str, np.ndarray] = {}         # member -> array as read
         self._tensors: dict[int, Tensor] = {}          # header id -> the tensor built for it
         self._saved_on: list[tuple] = []               # (tensor, member, saved device) to place
@@ -431,6 +512,8 @@ class _Decoder:
             return _saved_device(node["name"])
         if kind == "numpy":
             return self._numpy(node)
+        if kind == "object":
+            return _ObjectUnpickler(io.BytesIO(self.archive[node["storage"]].tobytes()), self).load()
         raise ValueError(f"unknown entry type {kind!r} in the header")
 
     def _numpy(self, node: dict) -> Any:
@@ -465,16 +548,49 @@ class _Decoder:
         self._saved_on.append((tensor, storage, str(_saved_device(node["device"])), view))
         return tensor
 
-    def place(self, locate: _Locator) -> None:
-        """Moves each tensor to the device ``locate`` picks; tensors that shared a storage when saved
-        share one array per device."""
-        placed: dict[tuple, Any] = {}
+    def place(self) -> None:
+        """Moves each tensor decoded so far to the device ``locate`` picks; tensors that shared a
+        storage when saved share one array per device."""
         for tensor, storage, saved, view in self._saved_on:
-            target = locate(saved)
+            try:
+                target = self.locate(saved)
+            except RuntimeError as exc:
+                raise _PlaceError(str(exc)) from exc
             key = (storage, target)
-            if key not in placed:
-                placed[key] = move_array(self._host[storage], target)
-            tensor._data = _viewed(placed[key], view)
+            if key not in self._placed:
+                self._placed[key] = move_array(self._host[storage], target)
+            tensor._data = _viewed(self._placed[key], view)
+        self._saved_on.clear()
+
+
+class _ObjectUnpickler(pickle.Unpickler):
+    """Unpickles an object node: its persistent ids are tensor nodes, placed at once (a Parameter
+    built from one while unpickling keeps the array it was given). Under ``weights_only`` only the
+    safe globals resolve; any other raises before anything it names runs."""
+
+    def __init__(self, file: IO[bytes], decoder: _Decoder) -> None:
+        super().__init__(file)
+        self.decoder = decoder
+
+    def persistent_load(self, pid: Any) -> Tensor:
+        tensor = self.decoder._tensor(json.loads(pid))
+        self.decoder.place()
+        return tensor
+
+    def find_class(self, module: str, name: str) -> Any:
+        full = f"{module}.{name}"
+        if not self.decoder.weights_only or full in _ALWAYS_SAFE:
+            return super().find_class(module, name)
+        for entry in _SAFE_GLOBALS:
+            if _global_name(entry) == full:
+                return entry[0] if isinstance(entry, tuple) else entry
+        raise pickle.UnpicklingError(
+            "Weights only load failed. Re-running `load` with `weights_only` set to `False` will likely succeed, "
+            "but it can result in arbitrary code execution. Do it only if you got the file from a trusted source. "
+            f"Unsupported global: GLOBAL {full} was not an allowed global by default. Please use "
+            f"`tinyframe.serialization.add_safe_globals([{name}])` or the "
+            f"`tinyframe.serialization.safe_globals([{name}])` context manager to allowlist this global if you "
+            "trust this class/function.")
 
 
 def _viewed(storage: Any, view: Any) -> Any:

@@ -728,6 +728,9 @@ class Tensor:
     def copysign(self, other: Any) -> Tensor:
         return binary.copysign(self, other)
 
+    def nextafter(self, other: Tensor) -> Tensor:
+        return binary.nextafter(self, other)
+
     def fmod(self, other: Any) -> Tensor:
         return binary.fmod(self, other)
 
@@ -1580,15 +1583,16 @@ class Tensor:
                                                         ("lgamma", "digamma", "erfinv", "frac", "sinc", "logit"))
     deg2rad_, rad2deg_, nan_to_num_ = _inplace_of("deg2rad"), _inplace_of("rad2deg"), _inplace_of("nan_to_num")
     hypot_, atan2_, copysign_, fmod_, xlogy_ = (_inplace_of(n) for n in ("hypot", "atan2", "copysign", "fmod", "xlogy"))
+    nextafter_ = _inplace_of("nextafter")
     arctan2_ = atan2_
     lerp_, addcmul_, addcdiv_ = _inplace_of("lerp"), _inplace_of("addcmul"), _inplace_of("addcdiv")
 
     # ----------------------------------------------------------------- rarely used (their ops load on first use)
     # Methods that are the function of their name in the lazily loaded family ops.numerics (``t.frexp()`` is
     # ``numerics.frexp(t)``): the family loads when one is first read.
-    frexp, ldexp, nextafter, isposinf, isneginf, renorm, triangular_solve, solve, lstsq, eig, symeig = (
-        _FamilyMethod(numerics_ops) for _ in range(11))
-    ldexp_, nextafter_, renorm_ = _inplace_of("ldexp"), _inplace_of("nextafter"), _inplace_of("renorm")
+    frexp, ldexp, isposinf, isneginf, renorm, triangular_solve, solve, lstsq, eig, symeig = (
+        _FamilyMethod(numerics_ops) for _ in range(10))
+    ldexp_, renorm_ = _inplace_of("ldexp"), _inplace_of("renorm")
 
     # ----------------------------------------------------------------- special functions, NaN-aware
     # reductions, statistics, integer ops

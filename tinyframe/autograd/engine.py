@@ -15,6 +15,7 @@ from .. import _graph, creation, grad_mode
 from .._graph import AccumulateGrad, Node, _ndarray, edge_of
 from ..device import array_module_of
 from ..ops import complex as complex_ops
+from ..ops import shape as shape_ops
 from ..ops import tensor_math
 from . import anomaly_mode
 from .hooks import store_retained
@@ -38,13 +39,20 @@ def backward(tensors: Sequence[Tensor] | Tensor, grad_tensors: Any = None, retai
 
 def grad(outputs: Sequence[Tensor] | Tensor, inputs: Sequence[Tensor] | Tensor, grad_outputs: Any = None,
          retain_graph: bool | None = None, create_graph: bool = False, only_inputs: bool = True,
-         allow_unused: bool | None = None, materialize_grads: bool = False) -> tuple:
+         allow_unused: bool | None = None, is_grads_batched: bool = False, materialize_grads: bool = False) -> tuple:
     """Returns the gradients of ``outputs`` with respect to ``inputs`` without touching ``.grad``
-    (``only_inputs`` is deprecated and ignored, as in PyTorch)."""
+    (``only_inputs`` is deprecated and ignored, as in PyTorch).
+
+    With ``is_grads_batched``, the first dimension of each of ``grad_outputs`` is a batch dimension: the
+    result is the batch of vector-Jacobian products, one per row, stacked (a Jacobian when the rows
+    are the identity's)."""
     if not only_inputs:
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
                       "gradient for other parts of the graph, please use torch.autograd.backward.",
                       FutureWarning, stacklevel=2)
+    if is_grads_batched:
+        return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
+                             materialize_grads)
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
     if any(not t.requires_grad for t in inputs):
         raise RuntimeError("One of the differentiated Tensors does not require grad")
@@ -66,6 +74,28 @@ def grad(outputs: Sequence[Tensor] | Tensor, inputs: Sequence[Tensor] | Tensor, 
         else:
             results.append(g if create_graph else _graph.wrap(g))
     return tuple(results)
+
+
+def _batched_grad(outputs: Any, inputs: Any, grad_outputs: Any, retain_graph: bool | None, create_graph: bool,
+                  allow_unused: bool | None, materialize_grads: bool) -> tuple:
+    """``grad`` once per row of the batched ``grad_outputs`` (PyTorch vmaps one backward pass; the rows
+    are independent, so their results are the same), the graph kept until the last row."""
+    if grad_outputs is None:  # the implicit gradient of a scalar has no batch dimension
+        raise ValueError("vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for some input, but that input is a "
+                         "Tensor of dimensionality 0 so expected in_dim to satisfy 0 <= in_dim < 0.")
+    rows = _as_tuple(grad_outputs)
+    if rows[0].dim() == 0:
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in "
+                         "C++ to convert a 0-dim tensor to a number")
+    batch = rows[0].shape[0]
+    keep = create_graph if retain_graph is None else retain_graph
+    per_row = [grad(outputs, inputs, tuple(g[b] for g in rows), retain_graph=keep or b < batch - 1,
+                    create_graph=create_graph, allow_unused=allow_unused or materialize_grads)
+               for b in range(batch)]
+    # as in PyTorch, an unused input's materialized gradient is zeros of its own shape, not batched
+    return tuple(shape_ops.stack(column) if column[0] is not None
+                 else tensor_math.zeros_like(t) if materialize_grads else None
+                 for t, column in zip(_as_tuple(inputs), zip(*per_row)))
 
 
 def _as_tuple(value: Any) -> tuple:

@@ -99,10 +99,12 @@ def jvp(func: Callable, inputs: Any, v: Any = None, create_graph: bool = False,
 def jacobian(func: Callable, inputs: Any, create_graph: bool = False, strict: bool = False,
              vectorize: bool = False, strategy: str = "reverse-mode") -> Any:
     """The Jacobian of ``func`` at ``inputs``: for output ``i`` and input ``j`` a tensor of shape
-    ``outputs[i].shape + inputs[j].shape``, one reverse pass per output element."""
-    if strategy != "reverse-mode":
-        raise NotImplementedError("jacobian: tinyframe computes Jacobians in reverse mode only; use "
-                                  "strategy='reverse-mode'")
+    ``outputs[i].shape + inputs[j].shape``, one reverse pass per output element.
+
+    ``strategy="forward-mode"`` (which, as in PyTorch, needs ``vectorize=True`` and allows neither
+    ``create_graph`` nor ``strict``) gives the same Jacobian; tinyframe computes it in reverse mode too,
+    because its forward-mode AD is itself made of reverse passes (see ``forward_ad``)."""
+    _check_strategy(strategy, create_graph, strict, vectorize)
     inputs, inputs_tuple = _as_tuple(inputs, "inputs", "jacobian")
     with grad_mode.enable_grad():
         inputs = _prepare_inputs(inputs, create_graph)
@@ -110,6 +112,27 @@ def jacobian(func: Callable, inputs: Any, create_graph: bool = False, strict: bo
         blocks = tuple(_jacobian_of(out, inputs, create_graph, strict) for out in outputs)
     rows = tuple(_structure(block, inputs_tuple) for block in blocks)
     return _structure(rows, outputs_tuple)
+
+
+def _check_strategy(strategy: str, create_graph: bool, strict: bool, vectorize: bool) -> None:
+    """PyTorch's refusals of the option combinations it does not support."""
+    if strategy not in ("forward-mode", "reverse-mode"):
+        raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If your '
+                             'function has more outputs than inputs, "forward-mode" tends to be more performant. '
+                             'Otherwise, prefer to use "reverse-mode".')
+    if strategy == "forward-mode" and create_graph:
+        raise NotImplementedError('torch.autograd.functional.jacobian: `create_graph=True` and '
+                                  '`strategy="forward-mode"` are not supported together (yet). Please either set '
+                                  '`create_graph=False` or `strategy="reverse-mode"`.')
+    if strict and strategy == "forward-mode":
+        raise RuntimeError('torch.autograd.functional.jacobian: `strict=True` and `strategy="forward-mode"` are not '
+                           'supported together (yet). Please either set `strict=False` or `strategy="reverse-mode"`.')
+    if strict and vectorize:
+        raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are not "
+                           "supported together. Please either set `strict=False` or `vectorize=False`.")
+    if strategy == "forward-mode" and not vectorize:
+        raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
+                                  "only implemented for `vectorize=True`.")
 
 
 def _jacobian_of(output: Tensor, inputs: tuple, create_graph: bool, strict: bool) -> tuple:
@@ -139,7 +162,8 @@ def hessian(func: Callable, inputs: Any, create_graph: bool = False, strict: boo
             raise RuntimeError("The function given to hessian should return a single Tensor with a single element")
         return jacobian(lambda *a: func(*a).reshape(()), args, create_graph=True, strict=strict)
 
-    rows = jacobian(gradient, inputs_t, create_graph=create_graph, strict=strict, strategy=outer_jacobian_strategy)
+    rows = jacobian(gradient, inputs_t, create_graph=create_graph, strict=strict, vectorize=vectorize,
+                    strategy=outer_jacobian_strategy)
     return rows if inputs_tuple else rows[0][0]
 
 

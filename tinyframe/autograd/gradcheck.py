@@ -1,6 +1,7 @@
 """Checks analytical gradients against central finite differences (use float64 inputs)."""
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,20 @@ def _host(t: Tensor) -> np.ndarray:
 
 def _differentiable(inputs: tuple) -> list:
     return [i for i, t in enumerate(inputs) if isinstance(t, _graph.Tensor) and t.requires_grad]
+
+
+def _check_inputs(inputs: tuple) -> None:
+    """PyTorch's checks: one input at least requires grad, and one in single precision gets a warning
+    (finite differences in float32 are rarely within the tolerances)."""
+    wrt = _differentiable(inputs)
+    if not wrt:
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, but none of them have "
+                         "requires_grad=True.")
+    for i in wrt:
+        if inputs[i].dtype.name not in ("float64", "complex128"):
+            warnings.warn(f"Input #{i} requires gradient and is not a double precision floating point or complex. "
+                          "This check will likely fail if all the inputs are not of double precision floating point "
+                          "or complex. ", stacklevel=3)
 
 
 def _numerical_jacobian(fn: Callable, inputs: tuple, wrt: int, out_index: int, eps: float) -> np.ndarray:
@@ -67,6 +82,7 @@ def gradcheck(func: Callable, inputs: Sequence[Any] | Tensor, *, eps: float = 1e
     """True when ``func``'s autograd Jacobian matches central finite differences for every
     differentiable input (those with ``requires_grad=True``) and every floating output."""
     inputs = (inputs,) if isinstance(inputs, _graph.Tensor) else tuple(inputs)
+    _check_inputs(inputs)
     outputs = _outputs(func, inputs)
     for out_index, out in enumerate(outputs):
         if not isinstance(out, _graph.Tensor) or not out.is_floating_point() or not out.requires_grad:

@@ -2,11 +2,32 @@
 from __future__ import annotations
 
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 from .. import _graph
 from .._graph import RemovableHandle
+
+
+class KeyedHandle(RemovableHandle):
+    """Removes a hook registered in a keyed table (PyTorch keeps module and optimizer hooks in
+    ``OrderedDict`` tables keyed by handle id, which code outside the library reads and sets)."""
+
+    def __init__(self, table: OrderedDict, key: int) -> None:
+        self._table, self._key = table, key
+
+    def remove(self) -> None:
+        self._table.pop(self._key, None)
+
+
+def add_keyed_hook(table: OrderedDict, hook: Any, prepend: bool = False) -> RemovableHandle:
+    """Adds ``hook`` to ``table`` under a fresh key (first, with ``prepend``) and returns its handle."""
+    key = max(table, default=-1) + 1
+    table[key] = hook
+    if prepend:
+        table.move_to_end(key, last=False)
+    return KeyedHandle(table, key)
 
 
 def register_hook(tensor: Any, hook: Callable) -> RemovableHandle:

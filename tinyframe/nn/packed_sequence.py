@@ -19,7 +19,7 @@ from ..ops import shape as shape_ops
 from ..tensor import Tensor
 
 __all__ = ["PackedSequence", "pad_sequence", "pack_padded_sequence", "pad_packed_sequence", "pack_sequence",
-           "unpad_sequence", "unpack_sequence"]
+           "unpad_sequence", "unpack_sequence", "invert_permutation"]
 
 
 class PackedSequence(NamedTuple):
@@ -180,3 +180,12 @@ def unpack_sequence(packed_sequences: PackedSequence) -> list:
     """The list of sequences of a ``PackedSequence``, in their original order."""
     padded, lengths = pad_packed_sequence(packed_sequences, batch_first=True)
     return unpad_sequence(padded, lengths, batch_first=True)
+
+
+def invert_permutation(permutation: Tensor | None) -> Tensor | None:
+    """The inverse of the permutation ``permutation`` (a 1-D index tensor), None for None: what turns a
+    ``PackedSequence``'s ``sorted_indices`` into its ``unsorted_indices``."""
+    if permutation is None:
+        return None
+    positions = creation.arange(permutation.numel(), device=permutation.device)
+    return creation.empty_like(permutation).scatter_(0, permutation, positions)

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .. import _autocast, _graph, dtypes
 from .._graph import Op
 from . import binary
 from ._composite import composed_op
+from .inplace import memory_order
 from .unary import HardshrinkGrad, RreluWithNoiseGrad, Sigmoid, SoftshrinkGrad, ThresholdGrad
 
 if TYPE_CHECKING:
@@ -144,12 +147,29 @@ class Softshrink(Op):
         ctx.lambd = lambd
         xp = ctx.xp
         shrunk = xp.where(x > lambd, x - lambd, x + lambd).astype(x.dtype, copy=False)
-        return xp.where((x >= -lambd) & (x <= lambd), xp.zeros((), x.dtype), shrunk)
+        inside = (x >= -lambd) & (x <= lambd)
+        out = xp.where(inside, xp.zeros((), x.dtype), shrunk)
+        _signed_zero_tail(x, out, inside)
+        return out
 
     @staticmethod
     def backward(ctx: Softshrink, g: Any) -> Any:
         (x,) = ctx.saved_tensors
         return SoftshrinkGrad.call(g, x, lambd=ctx.lambd)
+
+
+def _signed_zero_tail(x: Any, out: Any, inside: Any) -> None:
+    """PyTorch's CPU softshrink gives the elements inside ``lambd`` as ``x * 0`` in its scalar loop (a -0 for a
+    negative ``x``) and as +0 in its vector loop, which takes two 32-byte AVX2 vectors at a time: the scalar
+    loop has the last ``numel % (64 / itemsize)`` elements in memory order (all of a small tensor)."""
+    if not isinstance(x, np.ndarray) or x.dtype.kind != "f":
+        return
+    tail = x.size % (64 // x.dtype.itemsize)
+    if tail:
+        order = memory_order(x)
+        xt, ot, it = (np.atleast_1d(a.transpose(order)) for a in (x, out, inside))
+        index = np.unravel_index(np.arange(x.size - tail, x.size), xt.shape)
+        ot[index] = np.where(it[index], xt[index] * 0, ot[index])
 
 
 class RreluWithNoise(Op):

@@ -30,6 +30,7 @@ __all__ = [
     "hypot", "logaddexp", "logaddexp2", "copysign", "fmod",
     "xlogy", "lerp", "addcmul", "addcdiv", "atan2", "arctan2",
     "fmax", "fmin", "heaviside", "gcd", "lcm", "bitwise_left_shift", "bitwise_right_shift", "float_power",
+    "nextafter",
 ]
 
 
@@ -474,6 +475,8 @@ Logaddexp2 = _elementwise2("Logaddexp2", lambda xp, x, y: xp.logaddexp2(x, y),
 Copysign = _elementwise2("Copysign", lambda xp, x, y: xp.copysign(x, y),
                          lambda g, x, y, out, xp: g * _where_nonzero(xp, x, out),
                          lambda g, x, y, out, xp: g * 0.0)
+Nextafter = _elementwise2("Nextafter", lambda xp, x, y: xp.nextafter(x, y),
+                          lambda g, x, y, out, xp: g * 1.0, lambda g, x, y, out, xp: g * 0.0)
 Fmod = _elementwise2("Fmod", lambda xp, x, y: xp.fmod(x, y),
                      lambda g, x, y, out, xp: g * 1.0, lambda g, x, y, out, xp: -g * xp.trunc(x / y),
                      "FmodBackward1")
@@ -831,6 +834,14 @@ def copysign(input: Any, other: Any) -> Tensor:
     """
     op = _CopysignScalar if isinstance(other, (int, float)) else Copysign
     return op.apply(input, other)
+
+
+def nextafter(input: Tensor, other: Tensor) -> Tensor:
+    """The next floating-point value after ``input`` towards ``other``, elementwise. As in PyTorch, the
+    gradient passes to ``input`` unchanged and none goes to ``other``."""
+    require_tensors("nextafter", input, other)
+    _check_common_kernel("nextafter_cpu", "f", input, other)  # no integer kernel: integers are not promoted
+    return Nextafter.apply(input, other)
 
 
 def fmod(input: Any, other: Any) -> Tensor:

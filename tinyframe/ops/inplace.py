@@ -14,6 +14,7 @@ and ``tensor[index] = value``.
 """
 from __future__ import annotations
 
+import math
 import re
 import weakref
 from collections.abc import Callable
@@ -477,10 +478,18 @@ def random_fill(target: Tensor, kind: str, *parameters: Any, generator: Any = No
     check_no_internal_overlap(data)
     order = memory_order(data)
     view = data.transpose(order)
+    shape, dtype = view.shape, data.dtype
+    as_real = dtype.kind == "c" and kind in ("uniform", "normal")
+    if as_real:
+        # PyTorch fills view_as_real(target): real and imaginary parts in turn, each with variance std**2 / 2
+        shape, dtype = shape + (2,), np.finfo(dtype).dtype
+        if kind == "normal":
+            parameters = (parameters[0], parameters[1] / math.sqrt(2))
     if kind == "normal":  # PyTorch's normal_ takes its 16-wide path on contiguous tensors only
         parameters += (data.flags.c_contiguous,)
     if kind == "bernoulli" and isinstance(parameters[0], _graph.Tensor):
         parameters = (array_module_of(data).broadcast_to(parameters[0]._data, data.shape).transpose(order),)
-    view[...] = getattr(random, kind)(gen, view.shape, data.dtype, *parameters)
+    samples = getattr(random, kind)(gen, shape, dtype, *parameters)
+    view[...] = samples[..., 0] + 1j * samples[..., 1] if as_real else samples
     target._bump_version()
     return target

@@ -1,5 +1,5 @@
 """Ops few programs call, loaded on first use (``ops.LAZY_FAMILIES``): the floating-point bit helpers
-(``frexp``, ``ldexp``, ``nextafter``, ``isposinf``, ``isneginf``), ``rsub``, ``renorm``, the nuclear and
+(``frexp``, ``ldexp``, ``isposinf``, ``isneginf``), ``rsub``, ``renorm``, the nuclear and
 Frobenius norms, ``norm_except_dim``, the randomized ``svd_lowrank``/``pca_lowrank``, ``histogramdd``, the deprecated
 ``triangular_solve`` and the linear-algebra functions PyTorch removed (which raise its messages).
 
@@ -19,20 +19,15 @@ from .._lazy import lazy_module
 from ..device import array_module_of, device_of, move_array
 from . import binary, reduction, shape, sorting
 from ._composite import composed, composed_op
-from .binary import _elementwise2
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
-__all__ = ["frexp", "ldexp", "nextafter", "isposinf", "isneginf", "rsub", "renorm", "nuclear_norm",
+__all__ = ["frexp", "ldexp", "isposinf", "isneginf", "rsub", "renorm", "nuclear_norm",
            "triangular_solve", "solve", "lstsq", "eig", "symeig", "matrix_rank", "frobenius_norm", "norm_except_dim",
            "svd_lowrank", "pca_lowrank", "histogramdd"]
 
 _linalg = lazy_module("tinyframe.linalg")
-
-# nextafter's derivative is 1 in ``input`` and 0 in ``other`` (PyTorch's derivatives.yaml).
-Nextafter = _elementwise2("Nextafter", lambda xp, x, y: xp.nextafter(x, y), lambda g, x, y, out, xp: g * 1.0,
-                          lambda g, x, y, out, xp: g * 0.0)
 
 
 def _tensor_argument(name: str, argument: str, position: int, value: Any) -> None:
@@ -68,14 +63,6 @@ def ldexp(input: Tensor, other: Tensor) -> Tensor:
     """``input * 2 ** other``, in a floating dtype."""
     _tensor_argument("ldexp", "other", 2, other)
     return _ldexp(input, other)
-
-
-def nextafter(input: Tensor, other: Tensor) -> Tensor:
-    """The next floating-point value after ``input`` towards ``other``, elementwise (broadcasting)."""
-    _tensor_argument("nextafter", "other", 2, other)
-    dtypes.check_kernel("nextafter_cpu", dtypes.result_type((input.dtype, input.dim()), (other.dtype, other.dim())),
-                        "f")
-    return Nextafter.apply(input, other)
 
 
 def isposinf(input: Tensor) -> Tensor:

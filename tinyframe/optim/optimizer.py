@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 import functools
 import warnings
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
 from typing import Any
@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .. import _graph, dtypes
-from ..autograd.hooks import RemovableHandle
+from ..autograd.hooks import RemovableHandle, add_keyed_hook
 from ..device import array_module_of, move_array
 from ..grad_mode import enable_grad
 from ..ops.complex import real_view
@@ -56,8 +56,9 @@ class Optimizer:
         self.state: defaultdict[Any, dict[str, Any]] = defaultdict(dict)
         self.param_groups: list[dict[str, Any]] = []
         self._step_count = 0
-        self._step_pre_hooks: list = []
-        self._step_post_hooks: list = []
+        # PyTorch's attribute names and types: wrappers such as timm's Lookahead set them themselves
+        self._optimizer_step_pre_hooks: OrderedDict = OrderedDict()
+        self._optimizer_step_post_hooks: OrderedDict = OrderedDict()
         self._state_dict_pre_hooks: list = []
         self._state_dict_post_hooks: list = []
         self._load_state_dict_pre_hooks: list = []
@@ -78,13 +79,11 @@ class Optimizer:
     def register_step_pre_hook(self, hook: Callable) -> RemovableHandle:
         """Runs ``hook(optimizer, args, kwargs)`` before each step; it may return new
         ``(args, kwargs)`` for the step (``args`` starts with the optimizer, as in PyTorch)."""
-        self._step_pre_hooks.append(hook)
-        return RemovableHandle(self._step_pre_hooks, hook)
+        return add_keyed_hook(self._optimizer_step_pre_hooks, hook)
 
     def register_step_post_hook(self, hook: Callable) -> RemovableHandle:
         """Runs ``hook(optimizer, args, kwargs)`` after each step."""
-        self._step_post_hooks.append(hook)
-        return RemovableHandle(self._step_post_hooks, hook)
+        return add_keyed_hook(self._optimizer_step_post_hooks, hook)
 
     def register_state_dict_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
         """Runs ``hook(optimizer)`` before ``state_dict()`` builds its result."""
@@ -231,9 +230,9 @@ class Optimizer:
         """Loads a state from :meth:`state_dict`, matching parameters by their position in the groups.
 
         State tensors are copied onto each parameter's device and, when floating point, its dtype
-        (``step`` counters stay 0-dim cpu tensors), so the loaded state shares nothing with
-        ``state_dict``. Create the lr scheduler before loading: its constructor overwrites the
-        groups' ``lr``.
+        (``step`` tensors stay 0-dim cpu tensors, plain ``step`` numbers stay numbers), so the loaded
+        state shares nothing with ``state_dict``. Create the lr scheduler before loading: its
+        constructor overwrites the groups' ``lr``.
         """
         for pre_hook in self._load_state_dict_pre_hooks:
             state_dict = pre_hook(self, state_dict) or state_dict
@@ -278,7 +277,7 @@ def _with_step_hooks(step: Callable) -> Callable:
     @functools.wraps(step)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         optimizer = args[0]
-        for hook in chain(_GLOBAL_STEP_PRE_HOOKS, optimizer._step_pre_hooks):
+        for hook in chain(_GLOBAL_STEP_PRE_HOOKS, list(optimizer._optimizer_step_pre_hooks.values())):
             result = hook(optimizer, args, kwargs)
             if result is not None:
                 if not (isinstance(result, tuple) and len(result) == 2):
@@ -286,7 +285,7 @@ def _with_step_hooks(step: Callable) -> Callable:
                                        f"{result}.")
                 args, kwargs = result
         out = step(*args, **kwargs)
-        for hook in chain(optimizer._step_post_hooks, _GLOBAL_STEP_POST_HOOKS):
+        for hook in chain(list(optimizer._optimizer_step_post_hooks.values()), _GLOBAL_STEP_POST_HOOKS):
             hook(optimizer, args, kwargs)
         return out
 
@@ -364,7 +363,7 @@ def _state_matches(param: Tensor, state: dict) -> bool:
 
 def _cast_state(param: Tensor, value: Any, key: Any = None) -> Any:
     """A copy of a loaded state value, its tensors moved onto ``param``'s device (and dtype)."""
-    if key == "step":
+    if key == "step" and isinstance(value, Tensor):  # a plain number (a custom optimizer's) stays one
         return _step_tensor(float(value))
     if isinstance(value, Tensor):
         array = move_array(value._data, param.device)

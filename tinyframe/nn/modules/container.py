@@ -235,8 +235,22 @@ class ParameterList(Module):
         self.register_parameter(str(len(self)), value if isinstance(value, Parameter) else Parameter(value))
         return self
 
-    def __getitem__(self, index: int) -> Parameter:
+    def extend(self, values: Iterable[Parameter]) -> ParameterList:
+        for value in values:
+            self.append(value)
+        return self
+
+    def __iadd__(self, values: Iterable[Parameter]) -> ParameterList:
+        return self.extend(values)
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return ParameterList(list(self._parameters.values())[index])
         return list(self._parameters.values())[index]
+
+    def __setitem__(self, index: int, value: Parameter) -> None:
+        key = str(_checked_index(index, len(self)) % len(self))
+        self.register_parameter(key, value if isinstance(value, Parameter) else Parameter(value))
 
     def __len__(self) -> int:
         return len(self._parameters)
@@ -254,10 +268,43 @@ class ParameterDict(Module):
 
     def __init__(self, values: dict | None = None) -> None:
         super().__init__()
-        items = (values or {}).items()
-        # As PyTorch: an OrderedDict (or ParameterDict) keeps its order, a plain dict is taken in key order.
-        for key, value in items if isinstance(values, (OrderedDict, ParameterDict)) else sorted(items):
+        if values is not None:
+            self.update(values)
+
+    def update(self, values: Any) -> None:
+        """Adds the entries of a mapping or of an iterable of ``(key, value)`` pairs."""
+        # As PyTorch: an OrderedDict (or ParameterDict) keeps its order, another mapping is taken in key order.
+        if isinstance(values, (OrderedDict, ParameterDict)):
+            pairs: Iterable = values.items()
+        elif hasattr(values, "items"):
+            pairs = sorted(values.items())
+        else:
+            pairs = values
+        for key, value in pairs:
             self[key] = value
+
+    def pop(self, key: str) -> Parameter:
+        return self._parameters.pop(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._parameters.get(key, default)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        if key not in self._parameters:
+            self[key] = default
+        return self._parameters[key]
+
+    def clear(self) -> None:
+        self._parameters.clear()
+
+    def values(self) -> Iterable[Parameter]:
+        return self._parameters.values()
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._parameters
+
+    def __delitem__(self, key: str) -> None:
+        del self._parameters[key]
 
     def extra_repr(self) -> str:
         """One line per parameter, named by the legacy type (``[tinyframe.FloatTensor of size 2x3]``)."""

@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 from ... import creation, dtypes, grad_mode
 from ..._toplevel import typename
-from ...autograd.hooks import RemovableHandle
+from ...autograd.hooks import RemovableHandle, add_keyed_hook
 from ...device import array_module_of, as_device, check_dtype_on, device_of, move_array
 from ...ops import shape as shape_ops
 from ...tensor import Tensor, parse_to_arguments
@@ -16,6 +16,8 @@ from ..parameter import Buffer, Parameter
 from ._backward_hooks import call_with_backward_hooks
 
 __all__ = ["Module", "register_module_forward_hook", "register_module_forward_pre_hook"]
+
+_EXTRA_STATE = "_extra_state"  # the state_dict key suffix of a module's get_extra_state(), as in PyTorch
 
 
 class _IncompatibleKeys(NamedTuple):
@@ -261,13 +263,7 @@ class Module:
     def _hooks(self, name: str) -> list:
         return list(self.__dict__.get(name, {}).values())
 
-    @staticmethod
-    def _add_hook(table: OrderedDict, hook: Any, prepend: bool = False) -> RemovableHandle:
-        key = max(table, default=-1) + 1
-        table[key] = hook
-        if prepend:
-            table.move_to_end(key, last=False)
-        return _DictHandle(table, key)
+    _add_hook = staticmethod(add_keyed_hook)
 
     # ----------------------------------------------------------------- traversal
     def named_modules(self, memo: set | None = None, prefix: str = "", remove_duplicate: bool = True) -> Iterator:
@@ -484,12 +480,7 @@ class Module:
             destination._metadata[prefix[:-1]] = local_metadata
         for hook in self._hooks("_state_dict_pre_hooks"):
             hook(self, prefix, keep_vars)
-        for name, param in self._parameters.items():
-            if param is not None:
-                destination[prefix + name] = param if keep_vars else param.detach()
-        for name, buffer in self._buffers.items():
-            if buffer is not None and name not in self._non_persistent_buffers:
-                destination[prefix + name] = buffer if keep_vars else buffer.detach()
+        self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(destination=destination, prefix=f"{prefix}{name}.", keep_vars=keep_vars)
@@ -501,49 +492,47 @@ class Module:
                 destination = result
         return destination
 
+    def _save_to_state_dict(self, destination: dict, prefix: str, keep_vars: bool) -> None:
+        """Puts this module's own parameters, persistent buffers and extra state (not its children's) into
+        ``destination`` (layers override it, as in PyTorch)."""
+        for name, param in self._parameters.items():
+            if param is not None:
+                destination[prefix + name] = param if keep_vars else param.detach()
+        for name, buffer in self._buffers.items():
+            if buffer is not None and name not in self._non_persistent_buffers:
+                destination[prefix + name] = buffer if keep_vars else buffer.detach()
+        if type(self).get_extra_state is not Module.get_extra_state:
+            destination[prefix + _EXTRA_STATE] = self.get_extra_state()
+
+    def get_extra_state(self) -> Any:
+        """The extra state (any picklable object) that ``state_dict`` stores under ``_extra_state``, for a
+        module that overrides this together with ``set_extra_state``."""
+        raise RuntimeError("Reached a code path in Module.get_extra_state() that should never be called. Please "
+                           "file an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
+                           "to report this bug.")
+
+    def set_extra_state(self, state: Any) -> None:
+        """Restores the extra state ``get_extra_state`` returned, from ``load_state_dict``."""
+        raise RuntimeError("Reached a code path in Module.set_extra_state() that should never be called. Please "
+                           "file an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
+                           "to report this bug.")
+
     def load_state_dict(self, state_dict: dict, strict: bool = True, assign: bool = False) -> _IncompatibleKeys:
         """Copies parameters and buffers from ``state_dict`` into this module (in place, keeping the
         Parameter objects; with ``assign``, the given tensors take their places). Returns
         ``(missing_keys, unexpected_keys)``; with ``strict`` any of them, or any shape mismatch, raises a
-        RuntimeError listing every problem (after the entries that fit were loaded, as in PyTorch)."""
+        RuntimeError listing every problem (after the entries that fit were loaded, as in PyTorch).
+
+        As in PyTorch, each module loads its own entries in ``_load_from_state_dict`` (which layers
+        override to read older layouts), then its children theirs from the entries under their prefix."""
         if not isinstance(state_dict, dict):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict).__name__}.")
         metadata = getattr(state_dict, "_metadata", {})
         state_dict = self._upgraded(state_dict)
-        modules = list(self.named_modules(remove_duplicate=False))
         missing: list = []
         unexpected: list = []
         errors: list = []
-        for name, module in modules:
-            for hook in module._hooks("_load_state_dict_pre_hooks"):
-                hook(module, state_dict, f"{name}." if name else "", metadata.get(name, {}), True, missing, unexpected,
-                     errors)
-        own = self._own_tensors(modules)
-        missing += [key for key in own if key not in state_dict]
-        unexpected += self._unexpected_keys(state_dict, modules, own)
-        for key, (module, name, target) in own.items():
-            if key not in state_dict:
-                continue
-            source = state_dict[key]
-            if not isinstance(source, Tensor):
-                errors.append(f'While copying the parameter named "{key}", expected a Tensor '
-                              f"from checkpoint but received {type(source)}")
-            elif source.shape != target.shape:
-                errors.append(f"size mismatch for {key}: copying a param with shape {source.shape} from "
-                              f"checkpoint, the shape in current model is {target.shape}.")
-            elif assign:
-                setattr(module, name, Parameter(source, target.requires_grad) if isinstance(target, Parameter)
-                        and not isinstance(source, Parameter) else source)
-            else:
-                target._data[...] = move_array(source._data, target.device).astype(target._data.dtype, copy=False)
-                target._bump_version()
-        incompatible = _IncompatibleKeys(missing, unexpected)
-        for _, module in reversed(modules):  # a module's hooks run once its children are loaded
-            for hook in module._hooks("_load_state_dict_post_hooks"):
-                if hook(module, incompatible) is not None:
-                    raise AssertionError("Hooks registered with ``register_load_state_dict_post_hook`` are not "
-                                         "expected to return new values, if incompatible_keys need to be modified, "
-                                         "it should be done inplace.")
+        self._load_tree(state_dict, "", metadata, assign, (missing, unexpected, errors))
         if strict:
             if unexpected:
                 errors.insert(0, "Unexpected key(s) in state_dict: " + ", ".join(f'"{k}"' for k in unexpected) + ". ")
@@ -551,37 +540,71 @@ class Module:
                 errors.insert(0, "Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ". ")
         if errors:
             raise RuntimeError(f"Error(s) in loading state_dict for {self._get_name()}:\n\t" + "\n\t".join(errors))
-        return incompatible
+        return _IncompatibleKeys(missing, unexpected)
 
-    @staticmethod
-    def _own_tensors(modules: list) -> OrderedDict:
-        """``{key: (module, name, tensor)}`` for each parameter and persistent buffer, in state_dict order,
-        without running state-dict hooks."""
-        own: OrderedDict = OrderedDict()
-        for prefix, module in modules:
-            prefix = f"{prefix}." if prefix else ""
-            for name, param in module._parameters.items():
-                if param is not None:
-                    own[prefix + name] = (module, name, param)
-            for name, buffer in module._buffers.items():
-                if buffer is not None and name not in module._non_persistent_buffers:
-                    own[prefix + name] = (module, name, buffer)
-        return own
+    def _load_tree(self, local_state: dict, prefix: str, metadata: dict, assign: bool, found: tuple) -> None:
+        """Loads this module, then each child from the entries under its prefix, then runs this module's
+        post-hooks (``found``: the missing keys, unexpected keys and errors, filled in as they are met)."""
+        local_metadata = dict(metadata.get(prefix[:-1], {}))
+        if assign:
+            local_metadata["assign_to_params_buffers"] = True
+        self._load_from_state_dict(local_state, prefix, local_metadata, True, *found)
+        for name, child in self._modules.items():
+            if child is not None:
+                child_prefix = f"{prefix}{name}."
+                child._load_tree({k: v for k, v in local_state.items() if k.startswith(child_prefix)}, child_prefix,
+                                 metadata, assign, found)
+        incompatible = _IncompatibleKeys(found[0], found[1])
+        for hook in self._hooks("_load_state_dict_post_hooks"):
+            if hook(self, incompatible) is not None:
+                raise AssertionError("Hooks registered with ``register_load_state_dict_post_hook`` are not "
+                                     "expected to return new values, if incompatible_keys need to be modified, "
+                                     "it should be done inplace.")
 
-    @staticmethod
-    def _unexpected_keys(state_dict: dict, modules: list, own: OrderedDict) -> list:
-        """The keys of ``state_dict`` that name nothing here, in PyTorch's order: module by module (this one
-        first, then its children depth first), each taking the keys under its prefix that name neither its
-        own parameters and persistent buffers (``own``) nor a child."""
-        unexpected = []
-        for prefix, module in modules:
-            prefix = f"{prefix}." if prefix else ""
+    def _load_from_state_dict(self, state_dict: dict, prefix: str, local_metadata: dict, strict: bool,
+                              missing_keys: list, unexpected_keys: list, error_msgs: list) -> None:
+        """Copies this module's own parameters and persistent buffers (not its children's) from the entries
+        ``prefix + name`` of ``state_dict``, after its load-state-dict pre-hooks ran; records what is
+        missing, what names nothing here (with ``strict``) and what does not fit in the three lists."""
+        for hook in self._hooks("_load_state_dict_pre_hooks"):
+            hook(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
+        assign = local_metadata.get("assign_to_params_buffers", False)
+        local = {name: t for name, t in self._parameters.items() if t is not None}
+        local.update((name, t) for name, t in self._buffers.items()
+                     if t is not None and name not in self._non_persistent_buffers)
+        for name, target in local.items():
+            key = prefix + name
+            if key not in state_dict:
+                if strict:
+                    missing_keys.append(key)
+                continue
+            source = state_dict[key]
+            if not isinstance(source, Tensor):
+                error_msgs.append(f'While copying the parameter named "{key}", expected a Tensor '
+                                  f"from checkpoint but received {type(source)}")
+            elif source.shape != target.shape:
+                error_msgs.append(f"size mismatch for {key}: copying a param with shape {source.shape} from "
+                                  f"checkpoint, the shape in current model is {target.shape}.")
+            elif assign:
+                setattr(self, name, Parameter(source, target.requires_grad) if isinstance(target, Parameter)
+                        and not isinstance(source, Parameter) else source)
+            else:
+                target._data[...] = move_array(source._data, target.device).astype(target._data.dtype, copy=False)
+                target._bump_version()
+        extra_key = prefix + _EXTRA_STATE
+        if type(self).set_extra_state is not Module.set_extra_state:
+            if extra_key in state_dict:
+                self.set_extra_state(state_dict[extra_key])
+            elif strict:
+                missing_keys.append(extra_key)
+        elif strict and extra_key in state_dict:
+            unexpected_keys.append(extra_key)
+        if strict:
             for key in state_dict:
-                if key.startswith(prefix):
+                if key.startswith(prefix) and key != extra_key:
                     first, dot, _ = key[len(prefix):].partition(".")
-                    if first not in module._modules if dot else key not in own:
-                        unexpected.append(key)
-        return unexpected
+                    if first not in self._modules if dot else first not in local:  # a dotted name is a child's
+                        unexpected_keys.append(key)
 
     def _upgraded(self, state_dict: dict) -> OrderedDict:
         """A copy of ``state_dict`` where each module has brought what it saved at an older
@@ -679,13 +702,3 @@ class _WithoutModule:
 
     def __call__(self, module: Module, *args: Any) -> Any:
         return self.hook(*args)
-
-
-class _DictHandle(RemovableHandle):
-    """Removes a hook registered in a keyed table."""
-
-    def __init__(self, table: OrderedDict, key: int) -> None:
-        self._table, self._key = table, key
-
-    def remove(self) -> None:
-        self._table.pop(self._key, None)
