@@ -18,3 +18,20 @@ def test_module_share_memory_shares_parameters_buffers_and_existing_gradients() 
     assert model.share_memory() is model
     assert all(p.is_shared() for p in model.parameters()) and all(b.is_shared() for b in model.buffers())
     assert model[0].weight.grad.is_shared() and model[0].bias.grad is None
+
+
+def test_data_has_its_own_version_counter_so_in_place_changes_through_it_escape_autograds_check() -> None:
+    a = torch.ones(3, requires_grad=True)
+    b = a * 2
+    c = b * b  # saves b: an in-place change of b itself would make backward raise
+    d = b.data
+    d.add_(1)
+    d[0:2].mul_(2)
+    assert (b._version, d._version) == (0, 2)
+    assert d._base is None and d.is_leaf and not d.requires_grad
+    assert b.tolist() == [6.0, 6.0, 3.0]  # the same storage
+    c.sum().backward()  # PyTorch does not notice, and neither do we: the gradient uses the changed values
+    assert a.grad.tolist() == [24.0, 24.0, 12.0]  # 2 * b * 2 with b's changed values
+    e = b.detach()
+    e.add_(1)
+    assert (b._version, e._version) == (1, 1)  # detach() shares the counter

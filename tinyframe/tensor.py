@@ -130,8 +130,9 @@ class Tensor:
     # ----------------------------------------------------------------- data and metadata
     @property
     def data(self) -> Tensor:
-        """The same storage, detached from the graph."""
-        return self.detach()
+        """The same storage, detached from the graph, with a version counter of its own: in-place changes
+        through ``.data`` go unseen by autograd's checks (unlike ``detach()``'s), as in PyTorch."""
+        return Tensor._make(self._data, None, False)
 
     @data.setter
     def data(self, value: Tensor) -> None:
