@@ -1,4 +1,6 @@
 """Gaps found by the scripts in tests/pytorch_scripts (round 7), each pinned against PyTorch 2.13's behaviour."""
+import pytest
+
 import tinyframe as torch
 from tinyframe import nn
 
@@ -35,3 +37,32 @@ def test_data_has_its_own_version_counter_so_in_place_changes_through_it_escape_
     e = b.detach()
     e.add_(1)
     assert (b._version, e._version) == (1, 1)  # detach() shares the counter
+
+
+@pytest.mark.filterwarnings("ignore:This overload of")
+def test_deprecated_scalar_first_overloads_of_add_sub_addcmul_addcdiv() -> None:
+    t = torch.tensor([1.0, 2.0])
+    assert t.add(2, t).tolist() == [3.0, 6.0] and torch.add(t, 3, t).tolist() == [4.0, 8.0]
+    assert t.sub(0.5, t).tolist() == [0.5, 1.0]
+    assert t.addcmul(2, t, t).tolist() == [3.0, 10.0] and torch.addcmul(t, 0.5, t, t).tolist() == [1.5, 4.0]
+    assert torch.allclose(t.addcdiv(-1, t, t + 1), torch.tensor([0.5, 4.0 / 3.0]))
+    u = t.clone()
+    assert u.add_(0.5, t) is u and u.tolist() == [1.5, 3.0]
+    u.addcmul_(1.0, t, t).sub_(1, t).addcdiv_(2, t, t)
+    assert u.tolist() == [3.5, 7.0]
+    with pytest.raises(TypeError, match=r"add\(\) takes 1 positional argument but 2 were given"):
+        t.add(t, 2)
+
+
+def test_an_optimizer_that_skips_optimizer_init_steps_without_hooks_as_in_pytorch() -> None:
+    class Wrapper(torch.optim.Optimizer):  # Lookahead as many repos write it
+        def __init__(self, inner: torch.optim.Optimizer) -> None:
+            self.inner, self.param_groups, self.defaults = inner, inner.param_groups, inner.defaults
+
+        def step(self, closure: object = None) -> None:
+            self.inner.step()
+
+    p = nn.Parameter(torch.ones(2))
+    p.grad = torch.ones(2)
+    Wrapper(torch.optim.SGD([p], lr=0.5)).step()
+    assert p.tolist() == [0.5, 0.5]

@@ -664,11 +664,11 @@ class Tensor:
         inplace.setitem(self, index, value)
 
     # ----------------------------------------------------------------- elementwise methods
-    def add(self, other: Any, *, alpha: Any = 1) -> Tensor:
-        return binary.add(self, other, alpha=alpha)
+    def add(self, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
+        return binary.add(self, other, *deprecated, alpha=alpha)
 
-    def sub(self, other: Any, *, alpha: Any = 1) -> Tensor:
-        return binary.sub(self, other, alpha=alpha)
+    def sub(self, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
+        return binary.sub(self, other, *deprecated, alpha=alpha)
 
     subtract = sub
 
@@ -741,11 +741,11 @@ class Tensor:
     def lerp(self, end: Tensor, weight: Any) -> Tensor:
         return binary.lerp(self, end, weight)
 
-    def addcmul(self, tensor1: Tensor, tensor2: Tensor, *, value: builtins.float = 1) -> Tensor:
-        return binary.addcmul(self, tensor1, tensor2, value=value)
+    def addcmul(self, tensor1: Tensor, tensor2: Any, *deprecated: Any, value: builtins.float = 1) -> Tensor:
+        return binary.addcmul(self, tensor1, tensor2, *deprecated, value=value)
 
-    def addcdiv(self, tensor1: Tensor, tensor2: Tensor, *, value: builtins.float = 1) -> Tensor:
-        return binary.addcdiv(self, tensor1, tensor2, value=value)
+    def addcdiv(self, tensor1: Tensor, tensor2: Any, *deprecated: Any, value: builtins.float = 1) -> Tensor:
+        return binary.addcdiv(self, tensor1, tensor2, *deprecated, value=value)
 
     def where(self, condition: Tensor, other: Any) -> Tensor:
         return binary.where(condition, self, other)
@@ -1485,11 +1485,11 @@ class Tensor:
         return sampling_ops.multinomial(self, num_samples, replacement, generator=generator)
 
     # ----------------------------------------------------------------- in-place
-    def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
-        return inplace.apply(self, binary.add, other, alpha=alpha)
+    def add_(self, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
+        return inplace.apply(self, binary.add, other, *deprecated, alpha=alpha)
 
-    def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
-        return inplace.apply(self, binary.sub, other, alpha=alpha)
+    def sub_(self, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
+        return inplace.apply(self, binary.sub, other, *deprecated, alpha=alpha)
 
     def mul_(self, other: Any) -> Tensor:
         return inplace.apply(self, binary.mul, other)
