@@ -66,3 +66,15 @@ def test_an_optimizer_that_skips_optimizer_init_steps_without_hooks_as_in_pytorc
     p.grad = torch.ones(2)
     Wrapper(torch.optim.SGD([p], lr=0.5)).step()
     assert p.tolist() == [0.5, 0.5]
+
+
+def test_cuda_legacy_tensor_types_construct_on_the_gpu_and_check_device_and_dtype(device: str) -> None:
+    legacy = torch.cuda.FloatTensor if device == "cuda" else torch.FloatTensor  # as PyTorch-GAN picks its Tensor
+    assert repr(torch.cuda.LongTensor) == "<class 'tinyframe.cuda.LongTensor'>"
+    x = torch.ones(2, device=device)
+    assert isinstance(x, legacy) and isinstance(x, torch.cuda.FloatTensor) == (device == "cuda")
+    assert not isinstance(x.long(), legacy) and isinstance(x.long(), torch.cuda.LongTensor) == (device == "cuda")
+    made = legacy(2, 3).fill_(1.0)
+    assert made.device.type == device and made.dtype == torch.float32 and made.shape == (2, 3)
+    if device == "cuda":
+        assert torch.cuda.LongTensor([1, 2]).device.type == "cuda"
