@@ -6,6 +6,7 @@ imports CuPy. CuPy is imported the first time a CUDA device is used.
 from __future__ import annotations
 
 import functools
+import weakref
 from types import ModuleType
 from typing import Any
 
@@ -195,6 +196,22 @@ class UntypedStorage:
     def device(self) -> device:
         """The device of the memory."""
         return device_of(self._root)
+
+    def share_memory_(self) -> UntypedStorage:
+        """Marks the memory as shared between processes (a no-op for CUDA memory), as PyTorch's moving
+        it to shared memory: tinyframe's DataLoader workers are threads, which share memory already."""
+        if self.device.type == "cpu":
+            _SHARED[id(self._root)] = self._root
+        return self
+
+    def is_shared(self) -> bool:
+        """Whether :meth:`share_memory_` was called on this memory (by any tensor viewing it); always True
+        for CUDA memory."""
+        return self.device.type == "cuda" or _SHARED.get(id(self._root)) is self._root
+
+
+# Memory marked shared, by id: weak values, so an entry goes with its array and an id is never reused.
+_SHARED: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 
 
 def device_of(array: Any) -> device:

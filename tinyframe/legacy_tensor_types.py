@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import creation, dtypes
+from . import creation, cuda, dtypes
 from .tensor import Tensor
 
 __all__ = ["FloatTensor", "DoubleTensor", "HalfTensor", "ByteTensor", "CharTensor", "ShortTensor",
@@ -12,23 +12,29 @@ __all__ = ["FloatTensor", "DoubleTensor", "HalfTensor", "ByteTensor", "CharTenso
 
 
 class _LegacyTensorType(type):
-    """The class of the typed constructors: calling one makes a CPU tensor of its dtype, and
+    """The class of the typed constructors: calling one makes a tensor of its dtype on its device type
+    (``torch.FloatTensor`` the CPU, ``torch.cuda.FloatTensor`` the current GPU), and
     ``isinstance(t, FloatTensor)`` checks ``t``'s dtype and device, as in PyTorch."""
 
     dtype: dtypes.dtype
+    device_type: str
 
     def __call__(cls, *data: Any) -> Tensor:
         if all(isinstance(n, int) for n in data) or len(data) == 1 and isinstance(data[0], tuple):
-            return creation.zeros(*data, dtype=cls.dtype)  # a size: PyTorch leaves the values uninitialized
-        return creation.tensor(data[0], dtype=cls.dtype)
+            # a size: PyTorch leaves the values uninitialized
+            return creation.zeros(*data, dtype=cls.dtype, device=cls.device_type)
+        return creation.tensor(data[0], dtype=cls.dtype, device=cls.device_type)
 
     def __instancecheck__(cls, obj: Any) -> bool:
-        return isinstance(obj, Tensor) and obj.dtype is cls.dtype and obj.device.type == "cpu" and not obj.is_sparse
+        return (isinstance(obj, Tensor) and obj.dtype is cls.dtype and obj.device.type == cls.device_type
+                and not obj.is_sparse)
 
 
-def _legacy_type(d: dtypes.dtype) -> _LegacyTensorType:
+def _legacy_type(d: dtypes.dtype, device_type: str = "cpu") -> _LegacyTensorType:
     name = dtypes.legacy_type_name(d)
-    return _LegacyTensorType(name, (), {"dtype": d, "__module__": "tinyframe", "__qualname__": name})
+    module = "tinyframe" if device_type == "cpu" else f"tinyframe.{device_type}"
+    return _LegacyTensorType(name, (), {"dtype": d, "device_type": device_type, "__module__": module,
+                                        "__qualname__": name})
 
 
 FloatTensor = _legacy_type(dtypes.float32)
@@ -40,3 +46,8 @@ ShortTensor = _legacy_type(dtypes.int16)
 IntTensor = _legacy_type(dtypes.int32)
 LongTensor = _legacy_type(dtypes.int64)
 BoolTensor = _legacy_type(dtypes.bool_)
+
+# torch.cuda.FloatTensor and the others, which older scripts pick by hand
+# (``Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor``) or test with ``isinstance``.
+for _name in __all__:
+    setattr(cuda, _name, _legacy_type(globals()[_name].dtype, "cuda"))

@@ -130,8 +130,9 @@ class Tensor:
     # ----------------------------------------------------------------- data and metadata
     @property
     def data(self) -> Tensor:
-        """The same storage, detached from the graph."""
-        return self.detach()
+        """The same storage, detached from the graph, with a version counter of its own: in-place changes
+        through ``.data`` go unseen by autograd's checks (unlike ``detach()``'s), as in PyTorch."""
+        return Tensor._make(self._data, None, False)
 
     @data.setter
     def data(self, value: Tensor) -> None:
@@ -663,11 +664,11 @@ class Tensor:
         inplace.setitem(self, index, value)
 
     # ----------------------------------------------------------------- elementwise methods
-    def add(self, other: Any, *, alpha: Any = 1) -> Tensor:
-        return binary.add(self, other, alpha=alpha)
+    def add(self, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
+        return binary.add(self, other, *deprecated, alpha=alpha)
 
-    def sub(self, other: Any, *, alpha: Any = 1) -> Tensor:
-        return binary.sub(self, other, alpha=alpha)
+    def sub(self, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
+        return binary.sub(self, other, *deprecated, alpha=alpha)
 
     subtract = sub
 
@@ -740,11 +741,11 @@ class Tensor:
     def lerp(self, end: Tensor, weight: Any) -> Tensor:
         return binary.lerp(self, end, weight)
 
-    def addcmul(self, tensor1: Tensor, tensor2: Tensor, *, value: builtins.float = 1) -> Tensor:
-        return binary.addcmul(self, tensor1, tensor2, value=value)
+    def addcmul(self, tensor1: Tensor, tensor2: Any, *deprecated: Any, value: builtins.float = 1) -> Tensor:
+        return binary.addcmul(self, tensor1, tensor2, *deprecated, value=value)
 
-    def addcdiv(self, tensor1: Tensor, tensor2: Tensor, *, value: builtins.float = 1) -> Tensor:
-        return binary.addcdiv(self, tensor1, tensor2, value=value)
+    def addcdiv(self, tensor1: Tensor, tensor2: Any, *deprecated: Any, value: builtins.float = 1) -> Tensor:
+        return binary.addcdiv(self, tensor1, tensor2, *deprecated, value=value)
 
     def where(self, condition: Tensor, other: Any) -> Tensor:
         return binary.where(condition, self, other)
@@ -874,12 +875,13 @@ class Tensor:
         return False
 
     def share_memory_(self) -> Tensor:
-        """Self: DataLoader workers in tinyframe are threads, which share memory already."""
+        """Moves the storage to shared memory (see :meth:`UntypedStorage.share_memory_`); returns self."""
+        self.untyped_storage().share_memory_()
         return self
 
     def is_shared(self) -> builtins.bool:
-        """False: see :meth:`share_memory_`."""
-        return False
+        """Whether the storage is in shared memory: after :meth:`share_memory_` on it, and always for CUDA tensors."""
+        return self.untyped_storage().is_shared()
 
     def exp(self) -> Tensor:
         return unary.exp(self)
@@ -1483,11 +1485,11 @@ class Tensor:
         return sampling_ops.multinomial(self, num_samples, replacement, generator=generator)
 
     # ----------------------------------------------------------------- in-place
-    def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
-        return inplace.apply(self, binary.add, other, alpha=alpha)
+    def add_(self, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
+        return inplace.apply(self, binary.add, other, *deprecated, alpha=alpha)
 
-    def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
-        return inplace.apply(self, binary.sub, other, alpha=alpha)
+    def sub_(self, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
+        return inplace.apply(self, binary.sub, other, *deprecated, alpha=alpha)
 
     def mul_(self, other: Any) -> Tensor:
         return inplace.apply(self, binary.mul, other)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import cmath
 import math
+import warnings
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -508,18 +509,40 @@ _XlogyScalar: type[_Elementwise2] = type("_XlogyScalar", (Xlogy,), {}, node_name
 _RemainderScalar: type[_Elementwise2] = type("_RemainderScalar", (Remainder,), {}, node_name="RemainderBackward0")
 
 
-def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
-    """``input + alpha * other``, broadcasting."""
+def add(input: Any, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
+    """``input + alpha * other``, broadcasting (also PyTorch's deprecated ``add(input, alpha, other)``)."""
+    if deprecated:
+        other, alpha = scalar_first("add", (other, *deprecated), "alpha", "Tensor other")
     input, other = _operands("add", input, other)
     _check_alpha(input, other, alpha)
     return Add.apply(input, other, alpha=alpha)
 
 
-def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
-    """``input - alpha * other``, broadcasting."""
+def sub(input: Any, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
+    """``input - alpha * other``, broadcasting (also PyTorch's deprecated ``sub(input, alpha, other)``)."""
+    if deprecated:
+        other, alpha = scalar_first("sub", (other, *deprecated), "alpha", "Tensor other")
     input, other = _operands("sub", input, other)
     _check_alpha(input, other, alpha)
     return Sub.apply(input, other, alpha=alpha)
+
+
+_WARNED_DEPRECATED: list = []  # PyTorch warns of a deprecated overload once per process
+
+
+def scalar_first(name: str, args: tuple, scalar: str, tensors: str) -> tuple:
+    """The arguments of PyTorch's deprecated overloads that take the scalar first (``add_(alpha, other)``,
+    ``addcmul_(value, tensor1, tensor2)``, which older optimizers call), in today's order with the scalar
+    last; warns as PyTorch does."""
+    count = tensors.count("Tensor")
+    if len(args) != count + 1 or not is_number(args[0]) or not all(isinstance(a, _graph.Tensor) for a in args[1:]):
+        raise TypeError(f"{name}() takes {count} positional argument{'s' * (count > 1)} but {len(args)} were given")
+    if not _WARNED_DEPRECATED:
+        _WARNED_DEPRECATED.append(name)
+        warnings.warn(f"This overload of {name} is deprecated:\n\t{name}(Number {scalar}, {tensors})\nConsider "
+                      f"using one of the following signatures instead:\n\t{name}({tensors}, *, Number {scalar} = 1)",
+                      UserWarning, stacklevel=3)
+    return (*args[1:], args[0])
 
 
 def _check_alpha(input: Any, other: Any, alpha: Any) -> None:
@@ -779,14 +802,22 @@ def lerp(input: Tensor, end: Tensor, weight: Any) -> Tensor:
     return Lerp.apply(input, end, weight=weight)
 
 
-def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
-    """``input + value * tensor1 * tensor2``, elementwise with broadcasting."""
+def addcmul(input: Tensor, tensor1: Tensor, tensor2: Any, *deprecated: Any, value: float = 1) -> Tensor:
+    """``input + value * tensor1 * tensor2``, elementwise with broadcasting (also PyTorch's deprecated
+    ``addcmul(input, value, tensor1, tensor2)``)."""
+    if deprecated:
+        tensor1, tensor2, value = scalar_first("addcmul", (tensor1, tensor2, *deprecated), "value",
+                                               "Tensor tensor1, Tensor tensor2")
     require_tensors("addcmul", input, tensor1, tensor2, names=("input", "tensor1", "tensor2"))
     return Addcmul.apply(input, tensor1, tensor2, value=value)
 
 
-def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
-    """``input + value * tensor1 / tensor2``, elementwise with broadcasting."""
+def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Any, *deprecated: Any, value: float = 1) -> Tensor:
+    """``input + value * tensor1 / tensor2``, elementwise with broadcasting (also PyTorch's deprecated
+    ``addcdiv(input, value, tensor1, tensor2)``)."""
+    if deprecated:
+        tensor1, tensor2, value = scalar_first("addcdiv", (tensor1, tensor2, *deprecated), "value",
+                                               "Tensor tensor1, Tensor tensor2")
     require_tensors("addcdiv", input, tensor1, tensor2, names=("input", "tensor1", "tensor2"))
     return Addcdiv.apply(input, tensor1, tensor2, value=value)
 

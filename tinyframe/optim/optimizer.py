@@ -277,6 +277,10 @@ def _with_step_hooks(step: Callable) -> Callable:
     @functools.wraps(step)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         optimizer = args[0]
+        if "_optimizer_step_pre_hooks" not in optimizer.__dict__:
+            # A wrapper that skips Optimizer.__init__ (Lookahead written as in many repos): PyTorch installs
+            # the hooks from __init__ (or zero_grad), so such an optimizer's step runs as written.
+            return step(*args, **kwargs)
         for hook in chain(_GLOBAL_STEP_PRE_HOOKS, list(optimizer._optimizer_step_pre_hooks.values())):
             result = hook(optimizer, args, kwargs)
             if result is not None:

@@ -433,6 +433,16 @@ class Module:
                     buffer._data = convert(buffer._data)
         return self
 
+    def share_memory(self) -> Module:
+        """Calls :meth:`Tensor.share_memory_` on every parameter, its gradient and every buffer."""
+        for module in self.modules():
+            tensors = [*module._parameters.values(), *module._buffers.values()]
+            tensors += [param.grad for param in module._parameters.values() if param is not None]
+            for tensor in tensors:
+                if tensor is not None:
+                    tensor.share_memory_()
+        return self
+
     def cpu(self) -> Module:
         return self._convert(as_device("cpu"), None)
 
