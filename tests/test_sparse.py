@@ -3,6 +3,8 @@ PyTorch 2.13's values, grads, ``grad_fn`` names and errors, recorded with /work/
 tests' own lines, run with ``import torch``)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -438,3 +440,40 @@ def test_sum_over_a_dimension_clone_and_detach_of_sparse_tensors() -> None:
     detached = s.detach()
     assert detached.is_sparse and not detached.requires_grad and detached.grad_fn is None
     assert not _signed().clone().requires_grad and _signed().requires_grad_().requires_grad
+
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def _same_sparse(a: torch.Tensor, b: torch.Tensor) -> None:
+    assert b.is_sparse and a.is_coalesced() == b.is_coalesced() and a.shape == b.shape and a.dtype == b.dtype
+    assert a._indices().tolist() == b._indices().tolist() and a._values().tolist() == b._values().tolist()
+
+
+def test_sparse_tensors_from_a_pytorch_file() -> None:
+    # tests/data/make_torch_fixtures.py (PyTorch 2.13's torch.save)
+    loaded = torch.load(DATA / "torch_sparse.pt")
+    s, c, hybrid = loaded["uncoalesced"], loaded["coalesced"], loaded["hybrid"]
+    assert s.is_sparse and not s.is_coalesced() and s.shape == (3, 3) and s.dtype == torch.float32
+    assert s._indices().tolist() == [[0, 1, 1, 2, 1], [2, 0, 2, 1, 0]] and s._values().tolist() == [3, -4, 5, -1, 2]
+    assert c.is_coalesced() and c._indices().tolist() == [[0, 1, 1, 2], [2, 0, 2, 1]]
+    assert c._values().tolist() == [3, -2, 5, -1] and torch.equal(s.to_dense(), c.to_dense())
+    assert hybrid.dtype == torch.float64 and hybrid.shape == (4, 2) and hybrid.dense_dim() == 1
+    assert hybrid.to_dense().tolist() == [[1, 2], [0, 0], [0, 0], [3, 4]]
+
+
+@pytest.mark.parametrize("file_format", ["tinyframe", "torch"])
+def test_sparse_tensors_save_and_load(tmp_path: Path, file_format: str, device: str) -> None:
+    loaded = torch.load(DATA / "torch_sparse.pt")
+    saved = {name: t.to(device) for name, t in loaded.items()}
+    path = tmp_path / "sparse.pt"
+    torch.save(saved, path, format=file_format)
+    back = torch.load(path)
+    for name, t in saved.items():
+        _same_sparse(t.cpu(), back[name].cpu())
+        assert back[name].device == t.device
+    on_cpu = torch.load(path, map_location="cpu")
+    assert all(t.device.type == "cpu" and t.is_sparse for t in on_cpu.values())
+    if file_format == "tinyframe":  # tinyframe's own format keeps requires_grad, as it does for dense tensors
+        torch.save(_signed(requires_grad=True), path)
+        assert torch.load(path).requires_grad

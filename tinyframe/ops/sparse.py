@@ -82,6 +82,10 @@ class COO:
     def astype(self, dtype: Any) -> COO:
         return COO(self.indices, self.values.astype(dtype), self.shape, self.coalesced)
 
+    def moved_to(self, target: device) -> COO:
+        """The same entries on the device ``target`` (``device.move_array``)."""
+        return COO(move_array(self.indices, target), move_array(self.values, target), self.shape, self.coalesced)
+
     def with_values(self, values: Any) -> COO:
         """The same indices with other values (PyTorch's ``sparse_mask`` result, a scaled tensor)."""
         return COO(self.indices, values, self.shape, self.coalesced)
@@ -589,14 +593,12 @@ class SparseToDevice(Op, node_name="ToCopyBackward0"):
     @staticmethod
     def forward(ctx: SparseToDevice, a: COO, *, target: device) -> Any:
         ctx.source = device_of(a)
-        return COO(move_array(a.indices, target), move_array(a.values, target), a.shape, a.coalesced)
+        return a.moved_to(target)
 
     @staticmethod
     def backward(ctx: SparseToDevice, g: Any) -> Any:
         if isinstance(g, _graph.Tensor):
             return g.to(ctx.source)
-        if isinstance(g, COO):
-            return COO(move_array(g.indices, ctx.source), move_array(g.values, ctx.source), g.shape, g.coalesced)
         return move_array(g, ctx.source)
 
 
