@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .. import _autocast, _graph, dtypes
 from .._graph import Op
 from . import binary
-from ._composite import composed_op
+from ._composite import backward_formula, composed_op
 from .unary import HardshrinkGrad, RreluWithNoiseGrad, Sigmoid, SoftshrinkGrad, ThresholdGrad
 
 if TYPE_CHECKING:
@@ -55,8 +55,11 @@ class Hardswish(Op):
     @staticmethod
     def backward(ctx: Hardswish, g: Any) -> Any:
         (x,) = ctx.saved_tensors
-        xp = ctx.xp
-        return xp.where(x <= -3.0, 0.0, xp.where(x < 3.0, g * (x / 3.0 + 0.5), g))
+        return backward_formula("HardswishBackwardBackward0", _hardswish_grad, ctx.xp, g, x)
+
+
+def _hardswish_grad(xp: Any, g: Any, x: Any) -> Any:
+    return xp.where(x <= -3.0, 0.0, xp.where(x < 3.0, g * (x / 3.0 + 0.5), g))
 
 
 class Hardsigmoid(Op):
@@ -89,15 +92,18 @@ class Glu(Op):
     @staticmethod
     def backward(ctx: Glu, g: Any) -> Any:
         (x,) = ctx.saved_tensors
-        xp, dim = ctx.xp, ctx.dim
-        a, b = xp.split(x, 2, axis=dim)
-        s = Sigmoid.call(b)
-        half = a.shape[dim]
-        before = [(0, 0)] * x.ndim
-        after = [(0, 0)] * x.ndim
-        after[dim], before[dim] = (0, half), (half, 0)
-        # the two halves' gradients placed side by side (zero padding, so one formula serves recording)
-        return xp.pad(g * s, after) + xp.pad(g * a * s * (1.0 - s), before)
+        return backward_formula("GluBackwardBackward0", _glu_grad, ctx.xp, g, x, dim=ctx.dim)
+
+
+def _glu_grad(xp: Any, g: Any, x: Any, *, dim: int) -> Any:
+    a, b = xp.split(x, 2, axis=dim)
+    s = Sigmoid.call(b)
+    half = a.shape[dim]
+    before = [(0, 0)] * x.ndim
+    after = [(0, 0)] * x.ndim
+    after[dim], before[dim] = (0, half), (half, 0)
+    # the two halves' gradients placed side by side (zero padding, so one formula serves recording)
+    return xp.pad(g * s, after) + xp.pad(g * a * s * (1.0 - s), before)
 
 
 class Threshold(Op):

@@ -20,6 +20,7 @@ from .. import _graph, dtypes, grad_mode
 from .._graph import Op
 from ..device import array_module_of
 from . import binary
+from ._composite import backward_formula
 from .complex import Angle as ComplexAngle
 from .complex import Sgn, reject_complex, saved_conj
 
@@ -199,6 +200,14 @@ def _elementwise(name: str, compute: Any, saves: str, vjp: Any, node_name: str |
                 node_name=node_name)
 
 
+def _sigmoid_grad(xp: Any, g: Any, out: Any) -> Any:
+    return g * out * (1.0 - out)
+
+
+def _tanh_grad(xp: Any, g: Any, out: Any) -> Any:
+    return g * (1.0 - out * out)
+
+
 # One line an op, as in HIPS autograd's defvjp and PyTorch's derivatives.yaml:
 #   class name, forward on arrays, saved value, gradient from (g, saved value, array module)
 Exp = _elementwise("Exp", lambda xp, x: xp.exp(x), _OUTPUT, lambda g, out, xp: g * out)
@@ -215,7 +224,8 @@ Reciprocal = _elementwise("Reciprocal", lambda xp, x: xp.reciprocal(x), _OUTPUT,
 Sin = _elementwise("Sin", lambda xp, x: xp.sin(x), _INPUT, lambda g, x, xp: g * xp.cos(x))
 Cos = _elementwise("Cos", lambda xp, x: xp.cos(x), _INPUT, lambda g, x, xp: -g * xp.sin(x))
 Tan = _elementwise("Tan", lambda xp, x: xp.tan(x), _OUTPUT, lambda g, out, xp: g * (out * out + 1.0))
-Tanh = _elementwise("Tanh", lambda xp, x: xp.tanh(x), _OUTPUT, lambda g, out, xp: g * (1.0 - out * out))
+Tanh = _elementwise("Tanh", lambda xp, x: xp.tanh(x), _OUTPUT,
+                    lambda g, out, xp: backward_formula("TanhBackwardBackward0", _tanh_grad, xp, g, out))
 Sinh = _elementwise("Sinh", lambda xp, x: xp.sinh(x), _INPUT, lambda g, x, xp: g * xp.cosh(x))
 Cosh = _elementwise("Cosh", lambda xp, x: xp.cosh(x), _INPUT, lambda g, x, xp: g * xp.sinh(x))
 Asin = _elementwise("Asin", lambda xp, x: xp.arcsin(x), _INPUT, lambda g, x, xp: g / xp.sqrt(1.0 - x * x))
@@ -227,7 +237,8 @@ Acosh = _elementwise("Acosh", lambda xp, x: xp.arccosh(x), _INPUT,
 Atanh = _elementwise("Atanh", lambda xp, x: xp.arctanh(x), _INPUT, lambda g, x, xp: g / (1.0 - x * x))
 Erf = _elementwise("Erf", _erf, _INPUT, lambda g, x, xp: g * xp.exp(-x * x) * _TWO_OVER_SQRT_PI,
                   complex_error=NotImplementedError)
-Sigmoid = _elementwise("Sigmoid", _sigmoid_array, _OUTPUT, lambda g, out, xp: g * out * (1.0 - out))
+Sigmoid = _elementwise("Sigmoid", _sigmoid_array, _OUTPUT,
+                       lambda g, out, xp: backward_formula("SigmoidBackwardBackward0", _sigmoid_grad, xp, g, out))
 Frac = _elementwise("Frac", lambda xp, x: x - xp.trunc(x), _INPUT, lambda g, x, xp: g * 1.0, kernel="frac_cpu")
 Sinc = _elementwise("Sinc", lambda xp, x: xp.sinc(x), _INPUT, lambda g, x, xp: g * _sinc_slope(xp, x))
 Logit = _elementwise("Logit", lambda xp, x: xp.log(x / (1.0 - x)), _INPUT, lambda g, x, xp: g / (x * (1.0 - x)),
@@ -581,15 +592,17 @@ class Gelu(Op):
     @staticmethod
     def backward(ctx: Gelu, g: Any) -> Any:
         (x,) = ctx.saved_tensors
-        xp = ctx.xp
-        if ctx.approximate == "tanh":
-            x_sq = x * x
-            t = xp.tanh((x_sq * x * _GELU_KAPPA + x) * _SQRT_2_OVER_PI)
-            d_inner = (x_sq * (3.0 * _GELU_KAPPA) + 1.0) * _SQRT_2_OVER_PI
-            return g * ((t + 1.0) * 0.5 + x * 0.5 * (1.0 - t * t) * d_inner)
-        scaled = x * _SQRT_HALF
-        erf = Erf.call(scaled)
-        return g * ((erf + 1.0) * 0.5 + x * xp.exp(x * x * -0.5) * _INV_SQRT_2PI)
+        return backward_formula("GeluBackwardBackward0", _gelu_grad, ctx.xp, g, x, approximate=ctx.approximate)
+
+
+def _gelu_grad(xp: Any, g: Any, x: Any, *, approximate: str) -> Any:
+    if approximate == "tanh":
+        x_sq = x * x
+        t = xp.tanh((x_sq * x * _GELU_KAPPA + x) * _SQRT_2_OVER_PI)
+        d_inner = (x_sq * (3.0 * _GELU_KAPPA) + 1.0) * _SQRT_2_OVER_PI
+        return g * ((t + 1.0) * 0.5 + x * 0.5 * (1.0 - t * t) * d_inner)
+    erf = Erf.call(x * _SQRT_HALF)
+    return g * ((erf + 1.0) * 0.5 + x * xp.exp(x * x * -0.5) * _INV_SQRT_2PI)
 
 
 class Softplus(Op):
@@ -608,8 +621,13 @@ class Softplus(Op):
     @staticmethod
     def backward(ctx: Softplus, g: Any) -> Any:
         (x,) = ctx.saved_tensors
-        bx = x * ctx.beta if ctx.beta != 1 else x
-        return ctx.xp.where(bx > ctx.threshold, g, g * Sigmoid.call(bx))
+        return backward_formula("SoftplusBackwardBackward0", _softplus_grad, ctx.xp, g, x, beta=ctx.beta,
+                                threshold=ctx.threshold)
+
+
+def _softplus_grad(xp: Any, g: Any, x: Any, *, beta: float, threshold: float) -> Any:
+    bx = x * beta if beta != 1 else x
+    return xp.where(bx > threshold, g, g * Sigmoid.call(bx))
 
 
 class LeakyRelu(Op):
@@ -641,7 +659,11 @@ class Elu(Op):
     @staticmethod
     def backward(ctx: Elu, g: Any) -> Any:
         x, out = ctx.saved_tensors
-        return ctx.xp.where(x > 0, g, g * (out + ctx.alpha))  # alpha e^x = out + alpha for x <= 0
+        return backward_formula("EluBackwardBackward0", _elu_grad, ctx.xp, g, x, out, alpha=ctx.alpha)
+
+
+def _elu_grad(xp: Any, g: Any, x: Any, out: Any, *, alpha: float) -> Any:
+    return xp.where(x > 0, g, g * (out + alpha))  # alpha e^x = out + alpha for x <= 0
 
 
 class Hardtanh(Op):
@@ -675,7 +697,11 @@ class LogSigmoid(Op):
     @staticmethod
     def backward(ctx: LogSigmoid, g: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * Sigmoid.call(-x)
+        return backward_formula("LogSigmoidBackwardBackward0", _log_sigmoid_grad, ctx.xp, g, x)
+
+
+def _log_sigmoid_grad(xp: Any, g: Any, x: Any) -> Any:
+    return g * Sigmoid.call(-x)
 
 
 # --------------------------------------------------------------------------- piecewise constant
