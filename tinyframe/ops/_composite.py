@@ -124,13 +124,3 @@ def composed_op(node_name: str, inputs: tuple,
             return composed(node_name, on_inputs, *tensors, linear=linear, **options)
         return wrapper
     return decorate
-
-
-def backward_formula(node_name: str, formula: Callable[..., Any], xp: Any, g: Any, *saved: Any, **options: Any) -> Any:
-    """``formula(xp, g, *saved, **options)``, the gradient an op's backward computes where PyTorch runs a
-    backward kernel of its own (``sigmoid_backward``, ...): on arrays (a plain pass) at once; on Tensors (a
-    recorded pass, ``xp`` the Tensor namespace) as one node named ``node_name`` (``SigmoidBackwardBackward0``),
-    the formula's composition (see ``Composite``), as PyTorch records its kernel. Values are the formula's."""
-    if isinstance(g, _graph.Tensor):
-        return composed(node_name, functools.partial(formula, xp), g, *saved, **options)
-    return formula(xp, g, *saved, **options)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .. import _autocast, _graph, dtypes
 from .._graph import Op
 from . import binary
-from ._composite import backward_formula, composed_op
+from ._composite import composed_op
 from .unary import HardshrinkGrad, RreluWithNoiseGrad, Sigmoid, SoftshrinkGrad, ThresholdGrad
 
 if TYPE_CHECKING:
@@ -46,6 +46,8 @@ class Hardswish(Op):
     """``x * clamp(x + 3, 0, 6) / 6``; the gradient is 0 up to -3, ``x / 3 + 1/2`` below 3, then 1
     (PyTorch's values at the kinks)."""
 
+    backward_node = "HardswishBackwardBackward0"
+
     @staticmethod
     def forward(ctx: Hardswish, x: Any) -> Any:
         dtypes.check_kernel("hardswish_cpu", x.dtype, "f")
@@ -55,11 +57,8 @@ class Hardswish(Op):
     @staticmethod
     def backward(ctx: Hardswish, g: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return backward_formula("HardswishBackwardBackward0", _hardswish_grad, ctx.xp, g, x)
-
-
-def _hardswish_grad(xp: Any, g: Any, x: Any) -> Any:
-    return xp.where(x <= -3.0, 0.0, xp.where(x < 3.0, g * (x / 3.0 + 0.5), g))
+        xp = ctx.xp
+        return xp.where(x <= -3.0, 0.0, xp.where(x < 3.0, g * (x / 3.0 + 0.5), g))
 
 
 class Hardsigmoid(Op):
@@ -81,6 +80,8 @@ class Hardsigmoid(Op):
 class Glu(Op):
     """``a * sigmoid(b)``, ``a`` and ``b`` the halves of the input along ``dim``."""
 
+    backward_node = "GluBackwardBackward0"
+
     @staticmethod
     def forward(ctx: Glu, x: Any, *, dim: int) -> Any:
         dtypes.check_kernel("glu_cpu", x.dtype, "f")
@@ -92,18 +93,15 @@ class Glu(Op):
     @staticmethod
     def backward(ctx: Glu, g: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return backward_formula("GluBackwardBackward0", _glu_grad, ctx.xp, g, x, dim=ctx.dim)
-
-
-def _glu_grad(xp: Any, g: Any, x: Any, *, dim: int) -> Any:
-    a, b = xp.split(x, 2, axis=dim)
-    s = Sigmoid.call(b)
-    half = a.shape[dim]
-    before = [(0, 0)] * x.ndim
-    after = [(0, 0)] * x.ndim
-    after[dim], before[dim] = (0, half), (half, 0)
-    # the two halves' gradients placed side by side (zero padding, so one formula serves recording)
-    return xp.pad(g * s, after) + xp.pad(g * a * s * (1.0 - s), before)
+        xp, dim = ctx.xp, ctx.dim
+        a, b = xp.split(x, 2, axis=dim)
+        s = Sigmoid.call(b)
+        half = a.shape[dim]
+        before = [(0, 0)] * x.ndim
+        after = [(0, 0)] * x.ndim
+        after[dim], before[dim] = (0, half), (half, 0)
+        # the two halves' gradients placed side by side (zero padding, so one formula serves recording)
+        return xp.pad(g * s, after) + xp.pad(g * a * s * (1.0 - s), before)
 
 
 class Threshold(Op):

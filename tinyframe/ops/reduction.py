@@ -18,7 +18,6 @@ from .._graph import MultiOutputOp, Op
 from .._lazy import lazy_module
 from ..device import array_module_of
 from . import binary, unary
-from ._composite import backward_formula
 from .complex import reject_complex, saved_conj
 from .promotion import promote
 
@@ -725,6 +724,8 @@ def softmax_array(xp: Any, x: Any, dim: int | None, safe: bool = False) -> Any:
 
 
 class Softmax(Op):
+    backward_node = "SoftmaxBackwardDataBackward0"
+
     safe = False
 
     @staticmethod
@@ -737,12 +738,8 @@ class Softmax(Op):
     @staticmethod
     def backward(ctx: Softmax, g: Any) -> Any:
         (out,) = ctx.saved_tensors
-        return backward_formula("SoftmaxBackwardDataBackward0", _softmax_grad, ctx.xp, g, out, dim=ctx.dim)
-
-
-def _softmax_grad(xp: Any, g: Any, out: Any, *, dim: int | None) -> Any:
-    # (the method: ``np.sum``'s Python wrapper is about 5K instructions more per call)
-    return out * (g - (g * out).sum(axis=dim, keepdims=True))
+        # (the method: ``np.sum``'s Python wrapper is about 5K instructions more per call)
+        return out * (g - (g * out).sum(axis=ctx.dim, keepdims=True))
 
 
 class SafeSoftmax(Softmax):
@@ -753,6 +750,8 @@ class SafeSoftmax(Softmax):
 
 
 class LogSoftmax(Op):
+    backward_node = "LogSoftmaxBackwardDataBackward0"
+
     @staticmethod
     def forward(ctx: LogSoftmax, x: Any, *, dim: int | None) -> Any:
         ctx.dim = dim
@@ -774,11 +773,8 @@ class LogSoftmax(Op):
     @staticmethod
     def backward(ctx: LogSoftmax, g: Any) -> Any:
         (out,) = ctx.saved_tensors
-        return backward_formula("LogSoftmaxBackwardDataBackward0", _log_softmax_grad, ctx.xp, g, out, dim=ctx.dim)
-
-
-def _log_softmax_grad(xp: Any, g: Any, out: Any, *, dim: int | None) -> Any:
-    return g - xp.exp(out) * g.sum(axis=dim, keepdims=True)  # (the method, as in Softmax)
+        xp = ctx.xp
+        return g - xp.exp(out) * g.sum(axis=ctx.dim, keepdims=True)  # (the method, as in Softmax)
 
 
 def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:

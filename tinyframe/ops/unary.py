@@ -20,7 +20,6 @@ from .. import _graph, dtypes, grad_mode
 from .._graph import Op
 from ..device import array_module_of
 from . import binary
-from ._composite import backward_formula
 from .complex import Angle as ComplexAngle
 from .complex import Sgn, reject_complex, saved_conj
 
@@ -200,14 +199,6 @@ def _elementwise(name: str, compute: Any, saves: str, vjp: Any, node_name: str |
                 node_name=node_name)
 
 
-def _sigmoid_grad(xp: Any, g: Any, out: Any) -> Any:
-    return g * out * (1.0 - out)
-
-
-def _tanh_grad(xp: Any, g: Any, out: Any) -> Any:
-    return g * (1.0 - out * out)
-
-
 # One line an op, as in HIPS autograd's defvjp and PyTorch's derivatives.yaml:
 #   class name, forward on arrays, saved value, gradient from (g, saved value, array module)
 Exp = _elementwise("Exp", lambda xp, x: xp.exp(x), _OUTPUT, lambda g, out, xp: g * out)
@@ -224,8 +215,7 @@ Reciprocal = _elementwise("Reciprocal", lambda xp, x: xp.reciprocal(x), _OUTPUT,
 Sin = _elementwise("Sin", lambda xp, x: xp.sin(x), _INPUT, lambda g, x, xp: g * xp.cos(x))
 Cos = _elementwise("Cos", lambda xp, x: xp.cos(x), _INPUT, lambda g, x, xp: -g * xp.sin(x))
 Tan = _elementwise("Tan", lambda xp, x: xp.tan(x), _OUTPUT, lambda g, out, xp: g * (out * out + 1.0))
-Tanh = _elementwise("Tanh", lambda xp, x: xp.tanh(x), _OUTPUT,
-                    lambda g, out, xp: backward_formula("TanhBackwardBackward0", _tanh_grad, xp, g, out))
+Tanh = _elementwise("Tanh", lambda xp, x: xp.tanh(x), _OUTPUT, lambda g, out, xp: g * (1.0 - out * out))
 Sinh = _elementwise("Sinh", lambda xp, x: xp.sinh(x), _INPUT, lambda g, x, xp: g * xp.cosh(x))
 Cosh = _elementwise("Cosh", lambda xp, x: xp.cosh(x), _INPUT, lambda g, x, xp: g * xp.sinh(x))
 Asin = _elementwise("Asin", lambda xp, x: xp.arcsin(x), _INPUT, lambda g, x, xp: g / xp.sqrt(1.0 - x * x))
@@ -237,8 +227,7 @@ Acosh = _elementwise("Acosh", lambda xp, x: xp.arccosh(x), _INPUT,
 Atanh = _elementwise("Atanh", lambda xp, x: xp.arctanh(x), _INPUT, lambda g, x, xp: g / (1.0 - x * x))
 Erf = _elementwise("Erf", _erf, _INPUT, lambda g, x, xp: g * xp.exp(-x * x) * _TWO_OVER_SQRT_PI,
                   complex_error=NotImplementedError)
-Sigmoid = _elementwise("Sigmoid", _sigmoid_array, _OUTPUT,
-                       lambda g, out, xp: backward_formula("SigmoidBackwardBackward0", _sigmoid_grad, xp, g, out))
+Sigmoid = _elementwise("Sigmoid", _sigmoid_array, _OUTPUT, lambda g, out, xp: g * out * (1.0 - out))
 Frac = _elementwise("Frac", lambda xp, x: x - xp.trunc(x), _INPUT, lambda g, x, xp: g * 1.0, kernel="frac_cpu")
 Sinc = _elementwise("Sinc", lambda xp, x: xp.sinc(x), _INPUT, lambda g, x, xp: g * _sinc_slope(xp, x))
 Logit = _elementwise("Logit", lambda xp, x: xp.log(x / (1.0 - x)), _INPUT, lambda g, x, xp: g / (x * (1.0 - x)),
@@ -249,6 +238,9 @@ Deg2rad = _elementwise("Deg2rad", lambda xp, x: x * _RADIANS_PER_DEGREE, _INPUT,
                        lambda g, x, xp: g * _RADIANS_PER_DEGREE, "Deg2RadBackward0", complex_error=RuntimeError)
 Rad2deg = _elementwise("Rad2deg", lambda xp, x: x * _DEGREES_PER_RADIAN, _INPUT,
                        lambda g, x, xp: g * _DEGREES_PER_RADIAN, "Rad2DegBackward0", complex_error=RuntimeError)
+
+# the table's ops that PyTorch differentiates with a backward kernel of their own (see ``Node.backward_node``)
+Sigmoid.backward_node, Tanh.backward_node = "SigmoidBackwardBackward0", "TanhBackwardBackward0"
 
 
 def _sinc_slope(xp: Any, x: Any) -> Any:
@@ -578,6 +570,8 @@ class Silu(Op):
 
 
 class Gelu(Op):
+    backward_node = "GeluBackwardBackward0"
+
     @staticmethod
     def forward(ctx: Gelu, x: Any, *, approximate: str) -> Any:
         dtypes.check_kernel("GeluKernelImpl", x.dtype, "f")
@@ -592,20 +586,20 @@ class Gelu(Op):
     @staticmethod
     def backward(ctx: Gelu, g: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return backward_formula("GeluBackwardBackward0", _gelu_grad, ctx.xp, g, x, approximate=ctx.approximate)
-
-
-def _gelu_grad(xp: Any, g: Any, x: Any, *, approximate: str) -> Any:
-    if approximate == "tanh":
-        x_sq = x * x
-        t = xp.tanh((x_sq * x * _GELU_KAPPA + x) * _SQRT_2_OVER_PI)
-        d_inner = (x_sq * (3.0 * _GELU_KAPPA) + 1.0) * _SQRT_2_OVER_PI
-        return g * ((t + 1.0) * 0.5 + x * 0.5 * (1.0 - t * t) * d_inner)
-    erf = Erf.call(x * _SQRT_HALF)
-    return g * ((erf + 1.0) * 0.5 + x * xp.exp(x * x * -0.5) * _INV_SQRT_2PI)
+        xp = ctx.xp
+        if ctx.approximate == "tanh":
+            x_sq = x * x
+            t = xp.tanh((x_sq * x * _GELU_KAPPA + x) * _SQRT_2_OVER_PI)
+            d_inner = (x_sq * (3.0 * _GELU_KAPPA) + 1.0) * _SQRT_2_OVER_PI
+            return g * ((t + 1.0) * 0.5 + x * 0.5 * (1.0 - t * t) * d_inner)
+        scaled = x * _SQRT_HALF
+        erf = Erf.call(scaled)
+        return g * ((erf + 1.0) * 0.5 + x * xp.exp(x * x * -0.5) * _INV_SQRT_2PI)
 
 
 class Softplus(Op):
+    backward_node = "SoftplusBackwardBackward0"
+
     saved_options = ("beta", "threshold")
 
     @staticmethod
@@ -621,13 +615,8 @@ class Softplus(Op):
     @staticmethod
     def backward(ctx: Softplus, g: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return backward_formula("SoftplusBackwardBackward0", _softplus_grad, ctx.xp, g, x, beta=ctx.beta,
-                                threshold=ctx.threshold)
-
-
-def _softplus_grad(xp: Any, g: Any, x: Any, *, beta: float, threshold: float) -> Any:
-    bx = x * beta if beta != 1 else x
-    return xp.where(bx > threshold, g, g * Sigmoid.call(bx))
+        bx = x * ctx.beta if ctx.beta != 1 else x
+        return ctx.xp.where(bx > ctx.threshold, g, g * Sigmoid.call(bx))
 
 
 class LeakyRelu(Op):
@@ -647,6 +636,8 @@ class LeakyRelu(Op):
 
 
 class Elu(Op):
+    backward_node = "EluBackwardBackward0"
+
     @staticmethod
     def forward(ctx: Elu, x: Any, *, alpha: float) -> Any:
         dtypes.check_kernel("elu_cpu", x.dtype, "f")
@@ -659,11 +650,7 @@ class Elu(Op):
     @staticmethod
     def backward(ctx: Elu, g: Any) -> Any:
         x, out = ctx.saved_tensors
-        return backward_formula("EluBackwardBackward0", _elu_grad, ctx.xp, g, x, out, alpha=ctx.alpha)
-
-
-def _elu_grad(xp: Any, g: Any, x: Any, out: Any, *, alpha: float) -> Any:
-    return xp.where(x > 0, g, g * (out + alpha))  # alpha e^x = out + alpha for x <= 0
+        return ctx.xp.where(x > 0, g, g * (out + ctx.alpha))  # alpha e^x = out + alpha for x <= 0
 
 
 class Hardtanh(Op):
@@ -687,6 +674,8 @@ class Hardtanh(Op):
 
 
 class LogSigmoid(Op):
+    backward_node = "LogSigmoidBackwardBackward0"
+
     @staticmethod
     def forward(ctx: LogSigmoid, x: Any) -> Any:
         dtypes.check_kernel("log_sigmoid_cpu", x.dtype, "f")
@@ -697,11 +686,7 @@ class LogSigmoid(Op):
     @staticmethod
     def backward(ctx: LogSigmoid, g: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return backward_formula("LogSigmoidBackwardBackward0", _log_sigmoid_grad, ctx.xp, g, x)
-
-
-def _log_sigmoid_grad(xp: Any, g: Any, x: Any) -> Any:
-    return g * Sigmoid.call(-x)
+        return g * Sigmoid.call(-x)
 
 
 # --------------------------------------------------------------------------- piecewise constant
