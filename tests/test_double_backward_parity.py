@@ -128,12 +128,13 @@ EXPECTED: dict[tuple[str, bool], tuple] = {
         [0.02, 0.02, 0.02, 2.0, 2.0, 2.0],
         [0.02, 0.02, 0.02, 2.0, 2.0, 2.0]),
     ('logsigmoid', False): (
-        [0.817574476194, 0.622459331202, 0.5, 0.377540668798, 0.182425523806, 0.075858180021], True, '?',
+        [0.817574476194, 0.622459331202, 0.5, 0.377540668798, 0.182425523806, 0.075858180021],
+        True, 'LogSigmoidBackwardBackward0',
         [-0.14914645207, -0.235003712202, -0.25, -0.235003712202, -0.14914645207, -0.070103716545],
         [-0.14914645207, -0.235003712202, -0.25, -0.235003712202, -0.14914645207, -0.070103716545]),
     ('logsigmoid', True): (
         [-2.782064139071, -1.212646616224, -0.69314718056, -0.357966683338, -0.073485845475, -0.011968863332],
-        True, '?',
+        True, 'LogSigmoidBackwardBackward0',
         [1.84437555608, 1.232734652505, 0.84657359028, 0.507893615496, 0.126638295094, 0.022569854095],
         [1.84437555608, 1.232734652505, 0.84657359028, 0.507893615496, 0.126638295094, 0.022569854095]),
     ('relu', False): (
@@ -193,11 +194,13 @@ EXPECTED: dict[tuple[str, bool], tuple] = {
         [-0.082072864404, -0.03134153372, 0.5, 1.369732242468, 2.551696507683, 2.378264443586],
         [-0.082072864404, -0.03134153372, 0.5, 1.369732242468, 2.551696507683, 2.378264443586]),
     ('softplus', False): (
-        [0.182425523806, 0.377540668798, 0.5, 0.622459331202, 0.817574476194, 0.924141819979], True, '?',
+        [0.182425523806, 0.377540668798, 0.5, 0.622459331202, 0.817574476194, 0.924141819979],
+        True, 'SoftplusBackwardBackward0',
         [0.14914645207, 0.235003712202, 0.25, 0.235003712202, 0.14914645207, 0.070103716545],
         [0.14914645207, 0.235003712202, 0.25, 0.235003712202, 0.14914645207, 0.070103716545]),
     ('softplus', True): (
-        [0.073485845475, 0.357966683338, 0.69314718056, 1.212646616224, 2.782064139071, 4.766519705147], True, '?',
+        [0.073485845475, 0.357966683338, 0.69314718056, 1.212646616224, 2.782064139071, 4.766519705147],
+        True, 'SoftplusBackwardBackward0',
         [0.126638295094, 0.507893615496, 0.84657359028, 1.232734652505, 1.84437555608, 2.069655716735],
         [0.126638295094, 0.507893615496, 0.84657359028, 1.232734652505, 1.84437555608, 2.069655716735]),
     ('softshrink', False): (
@@ -258,3 +261,59 @@ def test_double_backward_as_pytorch(case: tuple[str, bool]) -> None:
         return x.grad
     x_grad = _outcome(backward)
     assert x_grad == x_grad_expected if isinstance(x_grad, str) else x_grad == pytest.approx(x_grad_expected)
+
+
+# The gradient of a smooth activation taken with create_graph=True: PyTorch 2.13 records its backward kernel
+# as one node. name: (g.grad_fn's name, sum of g, sum of grad(g.sum())) for the x and weights below.
+SMOOTH: dict[str, tuple] = {
+    "sigmoid": ("SigmoidBackwardBackward0", 5.77463733, -0.59643683),
+    "tanh": ("TanhBackwardBackward0", 16.29292803, -5.62171485),
+    "gelu": ("GeluBackwardBackward0", 23.34396376, 10.92145883),
+    "gelu_tanh": ("GeluBackwardBackward0", 23.33355963, 10.91575821),
+    "elu": ("EluBackwardBackward0", 29.36958555, 2.36958555),
+    "selu": ("EluBackwardBackward0", 32.53489346, 4.1659668),
+    "softplus": ("SoftplusBackwardBackward0", 21.03954416, 5.77463733),
+    "silu": ("MulBackward0", 22.4308788, 8.70264152),
+    "mish": ("MulBackward0", 24.07870679, 9.33234151),
+    "logsigmoid": ("LogSigmoidBackwardBackward0", 14.96045584, -5.77463733),
+    "softmax": ("SoftmaxBackwardDataBackward0", 0.0, 0.0),
+    "log_softmax": ("LogSoftmaxBackwardDataBackward0", 0.0, 0.0),
+    "hardswish": ("HardswishBackwardBackward0", 20.15, 9.33333333),
+    "glu": ("GluBackwardBackward0", 10.64032624, 4.91713812),
+}
+SMOOTH_OPS: dict[str, Any] = {
+    "sigmoid": torch.sigmoid, "tanh": torch.tanh, "gelu": F.gelu, "gelu_tanh": lambda x: F.gelu(x, approximate="tanh"),
+    "elu": F.elu, "selu": F.selu, "softplus": F.softplus, "silu": F.silu, "mish": F.mish, "logsigmoid": F.logsigmoid,
+    "softmax": lambda x: torch.softmax(x, -1), "log_softmax": lambda x: torch.log_softmax(x, -1),
+    "hardswish": F.hardswish, "glu": lambda x: F.glu(x, -1),
+}
+# PyTorch 2.13's third derivatives, grad((g2 * g2).sum()) with g2 = grad((g * w).sum(), create_graph=True)
+THIRD = {
+    "sigmoid": [0.00297045, -0.13289078, 0.47985505, 2.79611379, 1.43117931, 7.71683294, 3.73907506, -9.5845419],
+    "tanh": [0.34473051, -23.27754535, 104.32240698, -47.76423622, -420.74455793, 43.1311808, 947.66722189,
+             -4.21468056],
+    "softmax": [0.07960932, -0.05945707, -0.01444411, -0.00570814, 0.83173888, -0.01412025, -0.14209308, -0.67552556],
+    "log_softmax": [3.40438816, 6.77507496, -10.12439238, -0.05507073, 209.91190595, 1.00929633, -3.62148955,
+                    -207.29971272],
+    "gelu": [-0.02201693, 10.42833529, -38.4542743, -185.2114792, -81.08776478, 17.11946322, -304.3699801,
+             -11.57042512],
+    "softplus": [0.02825735, 0.28471519, -0.98918905, -8.46595967, -21.24462826, 16.73214651, -7.49219212,
+                 -12.73683319],
+}
+
+
+@pytest.mark.parametrize("name", list(SMOOTH))
+def test_gradient_of_a_smooth_activation_is_its_backward_node(name: str) -> None:
+    node, g_sum, gg_sum = SMOOTH[name]
+    x = torch.tensor([[-1.5, -0.3, 0.2, 0.7], [1.2, -2.2, 0.05, 3.1]], dtype=torch.float64, requires_grad=True)
+    y = SMOOTH_OPS[name](x)
+    w = torch.tensor([[1., 2., 3., 4.], [5., 6., 7., 8.]], dtype=torch.float64)[:, :y.shape[1]]
+    (g,) = torch.autograd.grad((y * w).sum(), x, create_graph=True)
+    assert type(g.grad_fn).__name__ == node
+    assert float(g.sum()) == pytest.approx(g_sum, abs=1e-7)
+    (gg,) = torch.autograd.grad(g.sum(), x, retain_graph=True)
+    assert float(gg.sum()) == pytest.approx(gg_sum, abs=1e-7)
+    if name in THIRD:
+        (g2,) = torch.autograd.grad((g * w[:, :g.shape[1]]).sum(), x, create_graph=True)
+        (g3,) = torch.autograd.grad((g2 * g2).sum(), x)
+        assert g3.reshape(-1).tolist() == pytest.approx(THIRD[name], abs=1e-6)

@@ -32,7 +32,7 @@ LAYERS = [
      "tinyframe._dims", "tinyframe.random", "tinyframe.cuda", "tinyframe._tensor_str", "tinyframe.threads",
      "tinyframe.return_types", "tinyframe.type_info", "tinyframe.backends", "tinyframe.accelerator",
      "tinyframe.memory_format", "tinyframe._malloc", "tinyframe.version", "tinyframe.multiprocessing", "tinyframe.xpu",
-     "tinyframe.profiler"],
+     "tinyframe.profiler", "tinyframe.storage"],
     ["tinyframe._graph"],
     ["tinyframe.ops", "tinyframe.creation", "tinyframe._numpy_interop", "tinyframe.linalg"],
     ["tinyframe.autograd"],

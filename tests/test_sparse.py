@@ -3,6 +3,8 @@ PyTorch 2.13's values, grads, ``grad_fn`` names and errors, recorded with /work/
 tests' own lines, run with ``import torch``)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -357,3 +359,121 @@ def test_dense_times_sparse(device):
     (y * torch.arange(6., device=device).reshape(3, 2)).sum().backward()
     np.testing.assert_array_equal(x.grad.cpu().numpy(), [[1., 3.], [3., 13.], [5., 23.]])
     np.testing.assert_array_equal(s.grad.cpu().numpy(), [[26., 35.], [32., 44.]])
+
+
+# PyTorch 2.13: (node name, coalesced) of each elementwise op computed on a sparse tensor's stored values
+# (from the uncoalesced _s() with values [3, -4, 5, -1]); neg and multiplication by a number keep the indices.
+VALUE_OPS = {"abs": ("AbsBackward0", True), "relu": ("ReluBackward0", True), "sqrt": ("SqrtBackward0", True),
+             "sin": ("SinBackward0", True), "tanh": ("TanhBackward0", True), "sign": ("SignBackward0", True),
+             "sgn": ("SgnBackward0", True), "floor": ("FloorBackward0", True), "ceil": ("CeilBackward0", True),
+             "round": ("RoundBackward0", True), "trunc": ("TruncBackward0", True), "frac": ("FracBackward0", True),
+             "log1p": ("Log1PBackward0", True), "expm1": ("Expm1Backward0", True), "sinh": ("SinhBackward0", True),
+             "asin": ("AsinBackward0", True), "asinh": ("AsinhBackward0", True), "atan": ("AtanBackward0", True),
+             "atanh": ("AtanhBackward0", True), "tan": ("TanBackward0", True), "erf": ("ErfBackward0", True),
+             "erfinv": ("ErfinvBackward0", True), "nan_to_num": ("NanToNumBackward0", True),
+             "square": ("PowBackward0", True), "neg": ("NegBackward0", False)}
+
+
+def _signed(**kwargs: object) -> torch.Tensor:
+    values = torch.tensor([3., -4., 5., -1.], dtype=torch.float64)
+    return torch.sparse_coo_tensor(torch.tensor(INDICES), values, (3, 3), **kwargs)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # (NumPy's, for sqrt(-4) and the like, on a few of them)
+@pytest.mark.parametrize("name", list(VALUE_OPS))
+def test_elementwise_ops_on_the_stored_values(name: str) -> None:
+    s = _signed(requires_grad=True)
+    out = getattr(s, name)()
+    dense = _signed().to_dense()
+    expected = getattr(dense, name)()
+    assert out.is_sparse and (type(out.grad_fn).__name__, out.is_coalesced()) == VALUE_OPS[name]
+    np.testing.assert_allclose(out.to_dense().detach().numpy(), expected.numpy(), rtol=1e-12)
+
+
+def test_gradients_of_elementwise_ops_and_products_are_sparse() -> None:
+    # PyTorch 2.13: s.grad.to_dense() after torch.sparse.sum(f(s)).backward()
+    d = torch.arange(9., dtype=torch.float64).reshape(3, 3)
+    cases = {"abs": (lambda s: torch.abs(s), [[0, 0, 1], [-1, 0, 1], [0, -1, 0]]),
+             "relu": (lambda s: torch.relu(s), [[0, 0, 1], [0, 0, 1], [0, 0, 0]]),
+             "neg": (lambda s: s.neg(), [[0, 0, -1], [-1, 0, -1], [0, -1, 0]]),
+             "pow": (lambda s: s.pow(2), [[0, 0, 6], [-8, 0, 10], [0, -2, 0]]),
+             "mul_sparse": (lambda s: s.mul(s), [[0, 0, 6], [-8, 0, 10], [0, -2, 0]]),
+             "mul_dense": (lambda s: s * d, [[0, 0, 2], [3, 0, 5], [0, 7, 0]]),
+             "clone": (lambda s: s.clone(), [[0, 0, 1], [1, 0, 1], [0, 1, 0]])}
+    for name, (f, expected) in cases.items():
+        s = _signed(requires_grad=True)
+        torch.sparse.sum(f(s)).backward()
+        assert s.grad.is_sparse, name
+        np.testing.assert_array_equal(s.grad.to_dense().numpy(), expected, err_msg=name)
+
+
+def test_products_with_sparse_tensors() -> None:
+    s, d = _signed(requires_grad=True), torch.arange(9., dtype=torch.float64).reshape(3, 3)
+    expected = [[0, 0, 6], [-12, 0, 25], [0, -7, 0]]
+    for out in (s * d, d * s):  # PyTorch 2.13: sparse, not coalesced (as s), MulBackward0
+        assert out.is_sparse and not out.is_coalesced() and type(out.grad_fn).__name__ == "MulBackward0"
+        np.testing.assert_array_equal(out.to_dense().detach().numpy(), expected)
+    row = torch.ones(3, dtype=torch.float64)
+    np.testing.assert_array_equal((s * row).to_dense().detach().numpy(), _signed().to_dense().numpy())
+    c = _signed().coalesce()
+    assert (c * d).is_coalesced() and (c * c).is_coalesced() and not s.mul(s).is_coalesced()
+    other = torch.sparse_coo_tensor(torch.tensor([[0, 2], [2, 2]]), torch.tensor([2., 7.], dtype=torch.float64),
+                                    (3, 3))
+    product = c * other  # PyTorch 2.13: at the entries of the operand with fewer (nnz 2), not coalesced
+    assert product._nnz() == 2 and not product.is_coalesced()
+    np.testing.assert_array_equal(product.to_dense().numpy(), [[0, 0, 6], [0, 0, 0], [0, 0, 0]])
+    with pytest.raises(RuntimeError, match="^pow: cannot raise to zeroth power on sparse tensor; it would make the "
+                                           "result tensor dense$"):
+        c.pow(0)
+    np.testing.assert_allclose(c.pow(-1).to_dense().numpy(), [[0, 0, 1 / 3], [-0.25, 0, 0.2], [0, -1, 0]])
+
+
+def test_sum_over_a_dimension_clone_and_detach_of_sparse_tensors() -> None:
+    s = _signed(requires_grad=True)
+    for dim, expected in ((0, [-4., -1., 8.]), (1, [3., 1., -1.])):  # PyTorch 2.13: sparse, SumBackward1
+        out = s.sum(dim)
+        assert out.is_sparse and out.is_coalesced() and type(out.grad_fn).__name__ == "SumBackward1"
+        assert out.to_dense().tolist() == expected
+    clone = s.clone()
+    assert clone.is_sparse and not clone.is_coalesced() and type(clone.grad_fn).__name__ == "CloneBackward0"
+    assert clone._values().data_ptr() != s._values().data_ptr()
+    detached = s.detach()
+    assert detached.is_sparse and not detached.requires_grad and detached.grad_fn is None
+    assert not _signed().clone().requires_grad and _signed().requires_grad_().requires_grad
+
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def _same_sparse(a: torch.Tensor, b: torch.Tensor) -> None:
+    assert b.is_sparse and a.is_coalesced() == b.is_coalesced() and a.shape == b.shape and a.dtype == b.dtype
+    assert a._indices().tolist() == b._indices().tolist() and a._values().tolist() == b._values().tolist()
+
+
+def test_sparse_tensors_from_a_pytorch_file() -> None:
+    # tests/data/make_torch_fixtures.py (PyTorch 2.13's torch.save)
+    loaded = torch.load(DATA / "torch_sparse.pt")
+    s, c, hybrid = loaded["uncoalesced"], loaded["coalesced"], loaded["hybrid"]
+    assert s.is_sparse and not s.is_coalesced() and s.shape == (3, 3) and s.dtype == torch.float32
+    assert s._indices().tolist() == [[0, 1, 1, 2, 1], [2, 0, 2, 1, 0]] and s._values().tolist() == [3, -4, 5, -1, 2]
+    assert c.is_coalesced() and c._indices().tolist() == [[0, 1, 1, 2], [2, 0, 2, 1]]
+    assert c._values().tolist() == [3, -2, 5, -1] and torch.equal(s.to_dense(), c.to_dense())
+    assert hybrid.dtype == torch.float64 and hybrid.shape == (4, 2) and hybrid.dense_dim() == 1
+    assert hybrid.to_dense().tolist() == [[1, 2], [0, 0], [0, 0], [3, 4]]
+
+
+@pytest.mark.parametrize("file_format", ["tinyframe", "torch"])
+def test_sparse_tensors_save_and_load(tmp_path: Path, file_format: str, device: str) -> None:
+    loaded = torch.load(DATA / "torch_sparse.pt")
+    saved = {name: t.to(device) for name, t in loaded.items()}
+    path = tmp_path / "sparse.pt"
+    torch.save(saved, path, format=file_format)
+    back = torch.load(path)
+    for name, t in saved.items():
+        _same_sparse(t.cpu(), back[name].cpu())
+        assert back[name].device == t.device
+    on_cpu = torch.load(path, map_location="cpu")
+    assert all(t.device.type == "cpu" and t.is_sparse for t in on_cpu.values())
+    if file_format == "tinyframe":  # tinyframe's own format keeps requires_grad, as it does for dense tensors
+        torch.save(_signed(requires_grad=True), path)
+        assert torch.load(path).requires_grad

@@ -81,7 +81,8 @@ cdouble = complex128
 _LAZY = {"cpu": None, "distributed": None, "distributions": None, "fft": None, "func": None, "hub": None, "jit": None,
          "multiprocessing": None,
          "nn": None, "optim": None, "profiler": None, "utils": None, "version": None,
-         "special": None, "sparse": None, "accelerator": None, "backends": None, "testing": None, "xpu": None,
+         "special": None, "sparse": None, "storage": None,
+         "accelerator": None, "backends": None, "testing": None, "xpu": None,
          "save": "serialization", "load": "serialization", "vmap": "func", "from_dlpack": "_dlpack",
          "sparse_coo_tensor": "sparse", "spmm": "sparse"}
 

@@ -108,6 +108,9 @@ class Node:
     # node): its ``backward(node, grad)``, with ``xp`` and ``recording`` set around it; None for a node
     # differentiated through ``compose`` alone (``Composite``).
     backward: Any = None
+    # PyTorch's node for the op's backward kernel, where it has one of its own (``SigmoidBackwardBackward0``): a
+    # recorded backward pass records the backward as that one node (``autograd.engine``); None: as the ops it runs.
+    backward_node: str | None = None
     # Whether the engine may call ``backward`` straight away in a plain pass: the node has a backward
     # of its own and no pre-hooks or ``retain_grad`` (one test in place of three per node).
     _direct = False

@@ -24,6 +24,8 @@ from .memory_format import contiguous_format
 from .ops import activation, binary, construction, indexing, inplace, shape
 from .ops import complex as complex_ops
 from .ops._composite import composed
+from .storage import *  # noqa: F403  TypedStorage, FloatStorage, ...
+from .storage import __all__ as _storage_names
 from .tensor import Tensor
 
 # The in-place functions: each is the Tensor method of its name.
@@ -66,7 +68,7 @@ __all__ = [*_INPLACE, *_COPIES, "asarray", "frombuffer", "empty_strided", "fill"
            "autocast_decrement_nesting", *_LEGACY_AUTOCAST, "empty_permuted", "init_num_threads", "sym_int",
            "sym_float", "sym_max", "sym_min", "sym_not", "sym_sqrt", "sym_ite", "sym_sum", "narrow_copy",
            "unsafe_split_with_sizes", "nonzero_static", "as_strided_scatter", "adjoint", "UntypedStorage",
-           "is_vulkan_available"]
+           "is_vulkan_available", *_storage_names]
 
 default_generator = random.default_generator
 

@@ -4,7 +4,8 @@ Such a file is a zip archive ``<name>/data.pkl`` (a pickle of the saved object) 
 ``<name>/data/<key>`` of raw little-endian bytes per tensor storage. The pickle is read by an
 unpickler that, like ``torch.load(weights_only=True)``, resolves only an allow-list of globals:
 ``torch._utils._rebuild_tensor_v2`` / ``_rebuild_parameter`` (rebuilt as tinyframe Tensors viewing
-their storage), the storage classes, ``torch.Size``, PyTorch dtypes, ``collections.OrderedDict`` and
+their storage), ``_rebuild_sparse_tensor`` with ``torch.serialization._get_layout`` (sparse COO tensors),
+the storage classes, ``torch.Size``, PyTorch dtypes, ``collections.OrderedDict`` and
 a few builtins containers. Every other global (``os.system``, ``builtins.eval``, any class) is
 refused before anything is called, with ``pickle.UnpicklingError``. bfloat16 storages load as
 bfloat16 tensors.
@@ -19,6 +20,8 @@ from typing import IO, Any
 import numpy as np
 
 from . import dtypes
+from .memory_format import sparse_coo
+from .ops import sparse
 from .tensor import Size, Tensor
 
 __all__ = ["is_torch_archive", "load", "Refused"]
@@ -91,6 +94,10 @@ class _WeightsUnpickler(pickle.Unpickler):
             return _rebuild_tensor
         if module == "torch._utils" and name == "_rebuild_parameter":
             return _rebuild_parameter
+        if module == "torch._utils" and name == "_rebuild_sparse_tensor":
+            return self._rebuild_sparse_tensor
+        if module == "torch.serialization" and name == "_get_layout":
+            return _get_layout
         if module == "torch" and name in _STORAGES:
             return name  # only ever seen inside a persistent id, where it names the element type
         if module == "torch" and name == "Size":
@@ -101,6 +108,23 @@ class _WeightsUnpickler(pickle.Unpickler):
             f"Weights only load failed: unsupported global {module}.{name}. tinyframe.load reads PyTorch "
             "files like torch.load(weights_only=True): tensors, OrderedDicts and plain Python values; it "
             "never imports or calls anything else. Load the file with PyTorch if you trust it.")
+
+    def _rebuild_sparse_tensor(self, layout: Any, data: tuple) -> Tensor:
+        """``torch._utils._rebuild_sparse_tensor``: a sparse COO tensor of ``(indices, values, size[,
+        is_coalesced])``, indices unchecked as in PyTorch 2.13 (NumPy checks them where they are used); it
+        takes the place of its indices and values among the tensors of the values' storage, to be placed whole."""
+        if layout is not sparse_coo or not 3 <= len(data) <= 4:
+            raise Refused("Weights only load failed: a sparse tensor was rebuilt from something other than COO "
+                          "data")
+        indices, values, size = data[:3]
+        if not (isinstance(indices, Tensor) and isinstance(values, Tensor)):
+            raise Refused("Weights only load failed: a sparse tensor was rebuilt from something other than tensors")
+        out = sparse.sparse_coo_tensor(indices, values, size, is_coalesced=len(data) == 4 and bool(data[3]))
+        for storage in self.storages.values():
+            if any(t is values for t in storage.tensors):
+                storage.tensors.append(out)
+            storage.tensors[:] = [t for t in storage.tensors if t is not indices and t is not values]
+        return out
 
     def persistent_load(self, pid: Any) -> _Storage:
         if not (isinstance(pid, tuple) and len(pid) == 5 and pid[0] == "storage" and pid[1] in _STORAGES):
@@ -141,3 +165,11 @@ def _rebuild_tensor(storage: _Storage, offset: int, size: tuple, stride: tuple, 
 def _rebuild_parameter(data: Tensor, requires_grad: bool, backward_hooks: Any) -> Tensor:
     """``torch._utils._rebuild_parameter``: a Parameter saved on its own, here a leaf tensor."""
     return data.requires_grad_(bool(requires_grad))
+
+
+def _get_layout(name: str) -> Any:
+    """``torch.serialization._get_layout``: the layout a sparse tensor was saved with (COO only)."""
+    if name != "torch.sparse_coo":
+        raise Refused(f"Weights only load failed: tinyframe has no {name} layout (it reads sparse COO tensors)")
+    return sparse_coo
+

@@ -5,7 +5,8 @@ globals cannot be pickled by reference without importing PyTorch), one ``<name>/
 member of raw little-endian bytes per tensor storage, ``<name>/byteorder`` and ``<name>/version``.
 The pickle uses only what ``torch.load(weights_only=True)`` and ``tinyframe.load`` accept:
 ``torch._utils._rebuild_tensor_v2``, storage classes, ``torch.Size``, dtypes and
-``collections.OrderedDict``, around dicts, lists, tuples, strings, numbers, bools and None.
+``collections.OrderedDict`` (and, for sparse COO tensors, ``torch._utils._rebuild_sparse_tensor`` with
+``torch.serialization._get_layout``), around dicts, lists, tuples, strings, numbers, bools and None.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from . import dtypes
+from . import _graph, dtypes
 from .device import CPU, move_array
 from .tensor import Size, Tensor
 
@@ -103,6 +104,9 @@ class _Emitter:
             self.out.append(closing)
 
     def _tensor(self, t: Tensor) -> None:
+        if t.is_sparse:
+            self._sparse(t)
+            return
         key = self._storage_keys.get(id(t._data))
         if key is None:
             key = self._storage_keys[id(t._data)] = len(self.storages)
@@ -124,6 +128,20 @@ class _Emitter:
         self.emit(t.requires_grad, "requires_grad")
         out.append(b"ccollections\nOrderedDict\n)Rt")  # backward_hooks, closing the argument tuple
         out.append(b"R")
+
+
+    def _sparse(self, t: Tensor) -> None:
+        """A sparse COO tensor as PyTorch pickles one: ``_rebuild_sparse_tensor(layout, (indices, values, size,
+        is_coalesced))``, its layout from ``torch.serialization._get_layout('torch.sparse_coo')``."""
+        a = t._data
+        self.out.append(b"ctorch._utils\n_rebuild_sparse_tensor\nctorch.serialization\n_get_layout\n")
+        self.emit("torch.sparse_coo", "layout")
+        self.out.append(b"\x85R(")  # TUPLE1, REDUCE: the layout; MARK the data tuple
+        self._tensor(_graph.wrap(a.indices))
+        self._tensor(_graph.wrap(a.values))
+        self.emit(Size(a.shape), "size")
+        self.emit(a.coalesced, "is_coalesced")
+        self.out.append(b"t\x86R")  # the data tuple, TUPLE2 (layout, data), REDUCE
 
 
 def _int(n: int) -> bytes:

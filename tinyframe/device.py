@@ -264,6 +264,8 @@ def move_array(array: Any, dev: device) -> Any:
     current = device_of(array)
     if current == dev:
         return array
+    if getattr(array, "layout", None) == "sparse_coo":  # a sparse tensor's array (ops.sparse.COO) moves its parts
+        return array.moved_to(dev)
     if dev.type == "cpu":
         return array.get()
     check_dtype_on(array.dtype, dev)

@@ -51,6 +51,7 @@ import numpy as np
 
 from . import _safetensors, _torch_load, _torch_save, cuda, dtypes
 from .device import CPU, array_module_of, as_device, device, move_array, storage_of
+from .ops import sparse
 from .tensor import Size, Tensor
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals", "safe_globals"]
@@ -177,6 +178,7 @@ class _Encoder:
         self._storage_names: dict[int, str] = {}   # id(tensor._data) -> archive member
         self._tensor_ids: dict[int, int] = {}      # id(tensor) -> header id
         self._open: set[int] = set()               # containers being encoded, to catch cycles
+        self._parts: list[Tensor] = []             # a sparse tensor's indices and values, kept alive (their ids)
 
     def encode(self, obj: Any, where: str) -> Any:
         kind = type(obj)
@@ -227,6 +229,8 @@ class _Encoder:
         return key
 
     def _tensor(self, t: Tensor) -> dict:
+        if t.is_sparse:
+            return self._sparse(t)
         data = t._data
         root, offset = storage_of(data)
         strides = [step // data.itemsize for step in data.strides]
@@ -242,6 +246,14 @@ class _Encoder:
         if data is not root:  # a view: loads as a view of the same storage, as torch.save keeps views
             node["view"] = [offset, list(data.shape), strides]
         return node
+
+    def _sparse(self, t: Tensor) -> dict:
+        """A sparse COO tensor: its indices and values as tensor nodes, its size and whether it is coalesced."""
+        a = t._data
+        parts = [Tensor._make(a.indices), Tensor._make(a.values)]
+        self._parts += parts
+        return {"type": "sparse_coo", "indices": self._tensor(parts[0]), "values": self._tensor(parts[1]),
+                "size": list(a.shape), "coalesced": a.coalesced, "requires_grad": t.requires_grad}
 
 
 def _is_key(key: Any) -> bool:
@@ -490,6 +502,7 @@ class _Decoder:
         self._host: dict[str, np.ndarray] = {}         # member -> array as read
         self._tensors: dict[int, Tensor] = {}          # header id -> the tensor built for it
         self._saved_on: list[tuple] = []               # (tensor, member, saved device) to place
+        self._sparse: list[tuple] = []                 # (sparse tensor, its indices, its values) to place
 
     def decode(self, node: Any) -> Any:
         if type(node) in _SCALARS:
@@ -504,6 +517,8 @@ class _Decoder:
             return dict(pairs) if kind == "dict" else OrderedDict(pairs)
         if kind == "tensor":
             return self._tensor(node)
+        if kind == "sparse_coo":
+            return self._sparse_tensor(node)
         if kind == "Size":
             return Size(int(n) for n in node["items"])
         if kind == "dtype":
@@ -548,6 +563,15 @@ class _Decoder:
         self._saved_on.append((tensor, storage, str(_saved_device(node["device"])), view))
         return tensor
 
+    def _sparse_tensor(self, node: dict) -> Tensor:
+        indices, values = self._tensor(node["indices"]), self._tensor(node["values"])
+        if indices.dtype is not dtypes.int64 or indices.ndim != 2 or node["coalesced"] not in (True, False):
+            raise ValueError("invalid sparse tensor entry in the header")
+        out = sparse.sparse_coo_tensor(indices, values, node["size"], is_coalesced=node["coalesced"],
+                                       requires_grad=node["requires_grad"] is True)
+        self._sparse.append((out, indices, values))
+        return out
+
     def place(self) -> None:
         """Moves each tensor decoded so far to the device ``locate`` picks; tensors that shared a
         storage when saved share one array per device."""
@@ -560,7 +584,10 @@ class _Decoder:
             if key not in self._placed:
                 self._placed[key] = move_array(self._host[storage], target)
             tensor._data = _viewed(self._placed[key], view)
+        for out, indices, values in self._sparse:  # a sparse tensor holds its parts' arrays where they went
+            out._data = sparse.COO(indices._data, values._data, out._data.shape, out._data.coalesced)
         self._saved_on.clear()
+        self._sparse.clear()
 
 
 class _ObjectUnpickler(pickle.Unpickler):

@@ -1840,6 +1840,18 @@ class Tensor:
         """The memory this tensor views (shared by its views, its ``detach()`` and its base), as bytes."""
         return UntypedStorage(self._data)
 
+    def storage(self) -> Any:
+        """The memory this tensor views as a ``TypedStorage``: a flat sequence of elements of this dtype,
+        shared by this tensor's views (deprecated in PyTorch, which warns once: use ``untyped_storage()``)."""
+        from . import storage
+        storage.warn_deprecated()
+        return storage.storage_of_array(self._data)
+
+    def storage_type(self) -> builtins.type:
+        """The legacy storage type of this tensor's dtype (``tinyframe.FloatStorage`` for float32)."""
+        from . import storage
+        return storage.storage_type(self.dtype)
+
     def storage_offset(self) -> builtins.int:
         """Where the first element sits in the storage this tensor views, in elements."""
         return storage_of(self._data)[1]

@@ -42,6 +42,16 @@ def main() -> None:
         ("size", torch.Size([2, 3])), ("dtype", torch.float16),
     ])
     torch.save(values, HERE / "torch_values.pt")
+    sparse()
+
+
+def sparse() -> None:
+    """Sparse COO tensors: uncoalesced (an index twice), coalesced, and float64 with a dense dimension."""
+    s = torch.sparse_coo_tensor(torch.tensor([[0, 1, 1, 2, 1], [2, 0, 2, 1, 0]]), torch.tensor([3., -4., 5., -1., 2.]),
+                                (3, 3))
+    hybrid = torch.sparse_coo_tensor(torch.tensor([[0, 3]]), torch.tensor([[1., 2.], [3., 4.]], dtype=torch.float64),
+                                     (4, 2))
+    torch.save({"uncoalesced": s, "coalesced": s.coalesce(), "hybrid": hybrid}, HERE / "torch_sparse.pt")
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from ..device import array_module_of
 from ..ops import complex as complex_ops
 from ..ops import shape as shape_ops
 from ..ops import tensor_math
+from ..ops._composite import composed
 from . import anomaly_mode
 from .hooks import store_retained
 
@@ -389,10 +390,36 @@ def _call_recorded_backward(node: Node, g: Any) -> tuple:
     """Runs ``node.backward`` on Tensors, with ``ctx.xp`` the Tensor namespace, so it builds a graph."""
     array_xp, node.xp, node.recording = node.xp, tensor_math, True
     try:
-        result = _backward_of_composition(node, g) if node.compose is not None else node.backward(node, g)
+        if node.compose is not None:
+            result = _backward_of_composition(node, g)
+        elif node.backward_node is not None:
+            result = _backward_as_one_node(node, node.backward_node, g)
+        else:
+            result = node.backward(node, g)
     finally:
         node.xp, node.recording = array_xp, False
     return result if type(result) is tuple else (result,)
+
+
+def _backward_as_one_node(node: Any, name: str, g: Any) -> Any:
+    """The op's backward recorded as one node named ``name`` (its ``backward_node``), as PyTorch records its backward
+    kernel: the backward's composition of ops on ``g`` and the saved Tensors (a ``Composite``), whose own
+    derivatives come from that composition. Same values as the backward run op by op."""
+    def backward(grad: Any, *saved: Any) -> Any:
+        return node.backward(_SavedAs(node, saved), grad)
+    return composed(name, backward, g, *node.saved_tensors)
+
+
+class _SavedAs:
+    """``node`` as its backward sees it in a recorded pass, with ``saved_tensors`` the given Tensors."""
+
+    xp, recording = tensor_math, True
+
+    def __init__(self, node: Node, saved: tuple) -> None:
+        self._node, self.saved_tensors = node, saved
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._node, name)
 
 
 def run_backward(node: Node, g: Any) -> tuple:

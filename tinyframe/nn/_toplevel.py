@@ -35,6 +35,7 @@ from .functional import (
     threshold,
     threshold_,
 )
+from .modules.rnn import RecurrentStack
 
 __all__ = ["bilinear", "celu", "celu_", "channel_shuffle", "conv3d", "conv_transpose3d", "cosine_similarity",
            "hardshrink", "max_pool3d", "pairwise_distance", "pdist", "pixel_shuffle", "pixel_unshuffle", "prelu",
@@ -46,7 +47,7 @@ __all__ = ["bilinear", "celu", "celu_", "channel_shuffle", "conv3d", "conv_trans
            "poisson_nll_loss", "triplet_margin_loss", "binary_cross_entropy_with_logits", "ctc_loss",
            "embedding_renorm_", "native_layer_norm", "native_batch_norm", "native_group_norm", "native_dropout",
            "native_channel_shuffle", "convolution", "grid_sampler", "grid_sampler_2d", "grid_sampler_3d",
-           "affine_grid_generator"]
+           "affine_grid_generator", "lstm", "gru", "rnn_tanh", "rnn_relu"]
 
 # PyTorch's top-level losses take ``reduction`` as its enum's int: 0 none, 1 mean, 2 sum. Left out, it is 0
 # there (its argument parser reads the default ``at::Reduction::Mean`` as 0): the losses come unreduced.
@@ -83,6 +84,55 @@ def embedding(weight: Tensor, indices: Tensor, padding_idx: int = -1, scale_grad
     """The rows of ``weight`` at ``indices`` (``padding_idx`` -1: none)."""
     return F.embedding(indices, weight, None if padding_idx == -1 else padding_idx,
                        scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
+
+
+def _recurrent(mode: str, input: Tensor, h0: Tensor, c0: Tensor | None, params: Any, has_biases: bool,
+               num_layers: int, dropout: float, train: bool, bidirectional: bool, batch_first: bool) -> tuple:
+    """``(output, h_n, c_n)`` of the stack whose weights ``params`` lists per layer and direction as
+    ``w_ih, w_hh[, b_ih, b_hh][, w_hr]`` (an LSTM has projections where its two states differ in size)."""
+    projected = c0 is not None and h0.shape[2] != c0.shape[2]
+    per_layer = (4 if has_biases else 2) + projected
+    if len(params) % per_layer:
+        raise RuntimeError("got an incorrect number of RNN parameters")
+    weights = []
+    for start in range(0, len(params), per_layer):
+        w_ih, w_hh, *rest = params[start:start + per_layer]
+        b_ih, b_hh = rest[:2] if has_biases else (None, None)
+        weights.append((w_ih, w_hh, b_ih, b_hh, rest[-1] if projected else None))
+    directions = 2 if bidirectional else 1
+    return RecurrentStack(mode, weights, num_layers, directions, dropout, train).run_layers(input, h0, c0, batch_first)
+
+
+def lstm(input: Tensor, hx: Any, params: Any, has_biases: bool, num_layers: int, dropout: float, train: bool,
+         bidirectional: bool, batch_first: bool) -> tuple:
+    """A stack of LSTM layers (what ``nn.LSTM`` runs): ``hx`` is ``(h_0, c_0)`` and ``params`` the weights
+    per layer and direction in ``nn.LSTM._flat_weights``' order; returns ``(output, h_n, c_n)``."""
+    if len(hx) != 2:
+        raise RuntimeError("lstm expects two hidden states")
+    return _recurrent("LSTM", input, hx[0], hx[1], params, has_biases, num_layers, dropout, train, bidirectional,
+                      batch_first)
+
+
+def gru(input: Tensor, hx: Tensor, params: Any, has_biases: bool, num_layers: int, dropout: float, train: bool,
+        bidirectional: bool, batch_first: bool) -> tuple:
+    """A stack of GRU layers (what ``nn.GRU`` runs) from ``hx``, with ``params`` in ``nn.GRU._flat_weights``'
+    order: ``(output, h_n)``."""
+    return _recurrent("GRU", input, hx, None, params, has_biases, num_layers, dropout, train, bidirectional,
+                      batch_first)[:2]
+
+
+def rnn_tanh(input: Tensor, hx: Tensor, params: Any, has_biases: bool, num_layers: int, dropout: float,
+             train: bool, bidirectional: bool, batch_first: bool) -> tuple:
+    """A stack of Elman RNN layers with tanh (what ``nn.RNN`` runs): ``(output, h_n)``."""
+    return _recurrent("RNN_TANH", input, hx, None, params, has_biases, num_layers, dropout, train, bidirectional,
+                      batch_first)[:2]
+
+
+def rnn_relu(input: Tensor, hx: Tensor, params: Any, has_biases: bool, num_layers: int, dropout: float,
+             train: bool, bidirectional: bool, batch_first: bool) -> tuple:
+    """A stack of Elman RNN layers with ReLU (``nn.RNN(nonlinearity='relu')``): ``(output, h_n)``."""
+    return _recurrent("RNN_RELU", input, hx, None, params, has_biases, num_layers, dropout, train, bidirectional,
+                      batch_first)[:2]
 
 
 def layer_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None, bias: Tensor | None = None,

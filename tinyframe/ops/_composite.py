@@ -68,8 +68,10 @@ class Composite(Op):
         if any(tracked):
             ctx.graph = (leaves, result)
         out = result._data
-        # The result is the op's own storage, as PyTorch's kernel's is, never a view of an input.
-        if any(hasattr(a, "shape") and ctx.xp.may_share_memory(out, a) for a in arrays):
+        # The result is the op's own storage, as PyTorch's kernel's is, never a view of an input (a sparse
+        # result, ``ops.sparse.COO``, shares at most its indices, which no op writes in place).
+        if isinstance(out, ctx.xp.ndarray) and any(hasattr(a, "shape") and ctx.xp.may_share_memory(out, a)
+                                                   for a in arrays):
             out = out.copy()
         return out
 
@@ -87,12 +89,15 @@ class Composite(Op):
 _COMPOSITES: dict[str, type[Composite]] = {}
 
 
-def composed(node_name: str, function: Callable[..., Any], *inputs: Any, linear: bool = False, **options: Any) -> Any:
+def composed(node_name: str, function: Callable[..., Any], *inputs: Any, linear: bool = False,
+             mixes_layouts: bool = False, **options: Any) -> Any:
     """``function(*inputs, **options)`` recorded as one node named ``node_name`` (see ``Composite``);
-    ``linear``: the function is linear in ``inputs``."""
+    ``linear``: the function is linear in ``inputs``; ``mixes_layouts``: its inputs may mix sparse and dense
+    tensors (a sparse kernel, ``ops.sparse``)."""
     op = _COMPOSITES.get(node_name)
     if op is None:
-        op = _COMPOSITES[node_name] = type(node_name, (Composite,), {"linear": linear}, node_name=node_name)
+        op = _COMPOSITES[node_name] = type(node_name, (Composite,), {"linear": linear, "mixes_layouts": mixes_layouts},
+                                           node_name=node_name)
     tracked = tuple(grad_mode.STATE.enabled and isinstance(t, _graph.Tensor) and t._requires_grad for t in inputs)
     return op.apply(*inputs, function=function, options=options, tracked=tracked)
 

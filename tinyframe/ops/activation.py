@@ -49,6 +49,8 @@ class Hardswish(Op):
     """``x * clamp(x + 3, 0, 6) / 6``; the gradient is 0 up to -3, ``x / 3 + 1/2`` below 3, then 1
     (PyTorch's values at the kinks)."""
 
+    backward_node = "HardswishBackwardBackward0"
+
     @staticmethod
     def forward(ctx: Hardswish, x: Any) -> Any:
         dtypes.check_kernel("hardswish_cpu", x.dtype, "f")
@@ -80,6 +82,8 @@ class Hardsigmoid(Op):
 
 class Glu(Op):
     """``a * sigmoid(b)``, ``a`` and ``b`` the halves of the input along ``dim``."""
+
+    backward_node = "GluBackwardBackward0"
 
     @staticmethod
     def forward(ctx: Glu, x: Any, *, dim: int) -> Any:

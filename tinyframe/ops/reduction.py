@@ -740,6 +740,7 @@ def softmax_array(xp: Any, x: Any, dim: int | None, safe: bool = False) -> Any:
 
 class Softmax(Op):
     row_major = True
+    backward_node = "SoftmaxBackwardDataBackward0"
     safe = False
 
     @staticmethod
@@ -765,6 +766,7 @@ class SafeSoftmax(Softmax):
 
 class LogSoftmax(Op):
     row_major = True
+    backward_node = "LogSoftmaxBackwardDataBackward0"
 
     @staticmethod
     def forward(ctx: LogSoftmax, x: Any, *, dim: int | None) -> Any:

@@ -873,7 +873,11 @@ def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
     """A copy with its own storage, in the graph (its gradient is the output's), laid out in memory as
     ``input`` is (PyTorch's default ``preserve_format``), or as ``memory_format`` says (see
     ``creation.format_order``)."""
-    return Clone.apply(input, order=creation.format_order(input._data, memory_format))
+    try:
+        order = creation.format_order(input._data, memory_format)
+    except _graph.SparseInput:  # a sparse tensor has no strides: its copy (``COO.copy``) keeps its layout
+        order = None
+    return Clone.apply(input, order=order)
 
 
 def ravel(input: Tensor) -> Tensor:

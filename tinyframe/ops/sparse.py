@@ -16,6 +16,7 @@ Loaded on first use (``ops.LAZY_FAMILIES``): ``import tinyframe`` does not pay f
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -26,6 +27,8 @@ from .._tensor_str import _add_suffixes, _contents_and_size
 from ..device import add_at, array_module_of, device, device_of, move_array
 from ..dtypes import bool_, get_default_dtype, int64
 from ..memory_format import sparse_coo
+from . import binary, unary
+from ._composite import composed
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -78,6 +81,10 @@ class COO:
 
     def astype(self, dtype: Any) -> COO:
         return COO(self.indices, self.values.astype(dtype), self.shape, self.coalesced)
+
+    def moved_to(self, target: device) -> COO:
+        """The same entries on the device ``target`` (``device.move_array``)."""
+        return COO(move_array(self.indices, target), move_array(self.values, target), self.shape, self.coalesced)
 
     def with_values(self, values: Any) -> COO:
         """The same indices with other values (PyTorch's ``sparse_mask`` result, a scaled tensor)."""
@@ -143,6 +150,16 @@ class COO:
 
     def __neg__(self) -> Any:
         return np.negative(self)
+
+    # (a dense forward that compares or raises a sparse array to a power gets SparseInput, and the op's kernel runs)
+    def __pow__(self, other: Any) -> Any:
+        return np.power(self, other)
+
+    def __gt__(self, other: Any) -> Any:
+        return np.greater(self, other)
+
+    def __lt__(self, other: Any) -> Any:
+        return np.less(self, other)
 
 
 def _scaled_operand(ufunc: Any, inputs: tuple) -> COO | None:
@@ -576,14 +593,12 @@ class SparseToDevice(Op, node_name="ToCopyBackward0"):
     @staticmethod
     def forward(ctx: SparseToDevice, a: COO, *, target: device) -> Any:
         ctx.source = device_of(a)
-        return COO(move_array(a.indices, target), move_array(a.values, target), a.shape, a.coalesced)
+        return a.moved_to(target)
 
     @staticmethod
     def backward(ctx: SparseToDevice, g: Any) -> Any:
         if isinstance(g, _graph.Tensor):
             return g.to(ctx.source)
-        if isinstance(g, COO):
-            return COO(move_array(g.indices, ctx.source), move_array(g.values, ctx.source), g.shape, g.coalesced)
         return move_array(g, ctx.source)
 
 
@@ -772,7 +787,68 @@ def _t_kernel(input: Tensor) -> Tensor:
     return SparseMatrixTranspose.apply(input, dim0=0, dim1=1)
 
 
+def _on_values(input: Tensor, *, op: type[Op], op_options: dict) -> Tensor:
+    """``op`` on the values of the coalesced ``input``: a coalesced sparse tensor of the same indices."""
+    a = coalesce(input)
+    out = op.apply(Values.apply(a), **op_options)
+    return SparseCooTensorWithDimsAndTensors.apply(out, indices=a._data.indices, shape=a._data.shape, coalesced=True)
+
+
+def _values_kernel(op: type[Op]) -> Callable[..., Tensor]:
+    """The SparseCPU kernel of an elementwise op that maps zero to zero (``abs``, ``sqrt``, ``relu``, ...): the
+    op on the stored values, recorded as one node of the dense op's name, the input's gradient sparse."""
+    def kernel(input: Tensor, **options: Any) -> Tensor:
+        if op is binary.Pow and options["exponent"] == 0:
+            raise RuntimeError("pow: cannot raise to zeroth power on sparse tensor; it would make the result "
+                               "tensor dense")
+        return composed(op.__name__, _on_values, input, op=op, op_options=options)
+    return kernel
+
+
+def _product(x: Tensor, y: Tensor) -> Tensor:
+    """``x * y`` for ``x`` sparse and ``y`` sparse or dense (broadcast to ``x``'s shape): sparse, at the entries
+    of ``x`` (PyTorch's ``sparse_mask``), marked coalesced where both operands were."""
+    marked = x._data.coalesced and getattr(y._data, "coalesced", True)
+    a = coalesce(x)
+    if not is_sparse(y):
+        y = y.expand(*a.shape)
+    other = _Gather.apply(y, indices=a._data.indices, shape=a._data.shape)
+    return SparseCooTensorWithDimsAndTensors.apply(Values.apply(a) * other, indices=a._data.indices,
+                                                   shape=a._data.shape, coalesced=marked)
+
+
+def _mul_kernel(input: Tensor, other: Tensor) -> Tensor:
+    operands = (input, other)
+    if is_sparse(input) and is_sparse(other):
+        if input.shape != other.shape:
+            raise RuntimeError(f"mul: expected 'self' and 'other' to have same sizes, but {list(input.shape)} != "
+                               f"{list(other.shape)}")
+        if other._data.nnz < input._data.nnz:  # the entries of the operand with fewer, as PyTorch's
+            operands = (other, input)
+    elif not is_sparse(input):
+        operands = (other, input)
+    if operands[1].ndim > operands[0].ndim:
+        raise NotImplementedError("mul: tinyframe multiplies a sparse tensor by a dense one of no more dimensions")
+    return composed("MulBackward0", _product, *operands, mixes_layouts=True)
+
+
+def _sum_dims_kernel(input: Tensor, *, axes: tuple, keepdim: bool, dtype: Any) -> Tensor:
+    if keepdim:
+        raise NotImplementedError("sum of a sparse tensor with keepdim=True is not supported by tinyframe")
+    return composed("SumBackward1", sparse_sum, input, dim=axes,
+                    dtype=None if dtype is None else dtypes.from_numpy_dtype(dtype))
+
+
+# The elementwise ops PyTorch's SparseCPU and SparseCUDA kernels compute on the stored values (they map 0 to 0).
+_ON_VALUES = (unary.Abs, unary.Relu, unary.Sqrt, unary.Sin, unary.Sinh, unary.Tan, unary.Tanh, unary.Asin,
+              unary.Asinh, unary.Atan, unary.Atanh, unary.Erf, unary.Erfinv, unary.Expm1, unary.Log1p, unary.Floor,
+              unary.Ceil, unary.Round, unary.Trunc, unary.Frac, unary.Sign, unary.Sgn, unary.NanToNum,
+              unary.Deg2rad, unary.Rad2deg, binary.Pow)
+
+_graph.SPARSE_KERNELS.update({op.__name__: _values_kernel(op) for op in _ON_VALUES})
 _graph.SPARSE_KERNELS.update({
+    "MulBackward0": _mul_kernel,
+    "SumBackward1": _sum_dims_kernel,
     "MmBackward0": _mm_kernel,
     "MvBackward0": _mv_kernel,
     "AddBackward0": _add_kernel,

@@ -239,6 +239,9 @@ Deg2rad = _elementwise("Deg2rad", lambda xp, x: x * _RADIANS_PER_DEGREE, _INPUT,
 Rad2deg = _elementwise("Rad2deg", lambda xp, x: x * _DEGREES_PER_RADIAN, _INPUT,
                        lambda g, x, xp: g * _DEGREES_PER_RADIAN, "Rad2DegBackward0", complex_error=RuntimeError)
 
+# the table's ops that PyTorch differentiates with a backward kernel of their own (see ``Node.backward_node``)
+Sigmoid.backward_node, Tanh.backward_node = "SigmoidBackwardBackward0", "TanhBackwardBackward0"
+
 
 def _sinc_slope(xp: Any, x: Any) -> Any:
     """``d/dx sin(pi x) / (pi x) = (cos(pi x) - sinc(x)) / x``, and 0 at ``x = 0``."""
@@ -567,6 +570,8 @@ class Silu(Op):
 
 
 class Gelu(Op):
+    backward_node = "GeluBackwardBackward0"
+
     @staticmethod
     def forward(ctx: Gelu, x: Any, *, approximate: str) -> Any:
         dtypes.check_kernel("GeluKernelImpl", x.dtype, "f")
@@ -593,6 +598,8 @@ class Gelu(Op):
 
 
 class Softplus(Op):
+    backward_node = "SoftplusBackwardBackward0"
+
     saved_options = ("beta", "threshold")
 
     @staticmethod
@@ -629,6 +636,8 @@ class LeakyRelu(Op):
 
 
 class Elu(Op):
+    backward_node = "EluBackwardBackward0"
+
     @staticmethod
     def forward(ctx: Elu, x: Any, *, alpha: float) -> Any:
         dtypes.check_kernel("elu_cpu", x.dtype, "f")
@@ -665,6 +674,8 @@ class Hardtanh(Op):
 
 
 class LogSigmoid(Op):
+    backward_node = "LogSigmoidBackwardBackward0"
+
     @staticmethod
     def forward(ctx: LogSigmoid, x: Any) -> Any:
         dtypes.check_kernel("log_sigmoid_cpu", x.dtype, "f")

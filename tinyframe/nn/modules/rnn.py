@@ -25,6 +25,74 @@ __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell"
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
 
+class RecurrentStack:
+    """One run of a stack of recurrent layers over given weights (an ``RNNBase``'s parameters, or the
+    ``params`` list of ``torch.lstm`` and its siblings): ``weights[layer * directions + direction]`` is
+    ``(w_ih, w_hh, b_ih, b_hh, w_hr)``, None where absent; ``dropout`` applies between layers in training."""
+
+    def __init__(self, mode: str, weights: list, num_layers: int, directions: int, dropout: float,
+                 training: bool) -> None:
+        self.mode, self.weights, self.num_layers, self.directions = mode, weights, num_layers, directions
+        self.dropout, self.training = dropout, training
+
+    def fuses(self, dtype: Any) -> bool:
+        """Whether each layer and direction runs as one node (see ``ops.rnn.fuses``)."""
+        return rnn_ops.fuses(self.mode, dtype, self.weights[0][4] is not None)
+
+    def run_layers(self, x: Tensor, h0: Tensor, c0: Tensor | None, batch_first: bool) -> tuple:
+        """``(output, h_n, c_n)`` of the stack on a batch ``x``, built as PyTorch's CPU build builds it:
+        a float32 LSTM without projections as one node per layer and direction (``mkldnn_rnn``), the
+        others composed of their cells (``_rnn_impl``)."""
+        fused = self.fuses(x.dtype)
+        if batch_first:
+            x = transpose(x, 0, 1)
+        if fused:
+            x, h0 = contiguous(x), contiguous(h0)
+            c0 = contiguous(c0) if c0 is not None else None
+        # mkldnn_rnn selects each layer's states; _rnn_impl unbinds them
+        h0s = [h0[k] for k in range(h0.shape[0])] if fused else unbind(h0, 0)
+        c0s = None if c0 is None else [c0[k] for k in range(c0.shape[0])] if fused else unbind(c0, 0)
+        h_last: list = []
+        c_last: list = []
+        for layer in range(self.num_layers):
+            rows = slice(layer * self.directions, (layer + 1) * self.directions)
+            x, hs, cs = self.run_layer(layer, x, h0s[rows], c0s[rows] if c0s is not None else None, fused)
+            h_last += hs
+            c_last += cs
+            x = self.between_layers(x, layer)
+        if batch_first:  # mkldnn_rnn transposes its output back; _rnn_impl's caller does so in place
+            x = transpose(x, 0, 1) if fused else x.transpose_(0, 1)
+        h_n = stack(h_last, 0)
+        c_n = stack(c_last, 0) if c0 is not None else None
+        return x, h_n, c_n
+
+    def run_layer(self, layer: int, x: Tensor, h0s: Any, c0s: Any, fused: bool) -> tuple:
+        """``(output, [h_n per direction], [c_n per direction])`` of one layer on a time-major ``x``,
+        from that layer's initial states (one per direction): one fused node per direction, or the
+        layer composed of its cells."""
+        outputs, hs, cs = [], [], []
+        for direction in range(len(h0s)):
+            w_ih, w_hh, b_ih, b_hh, w_hr = self.weights[layer * len(h0s) + direction]
+            if fused:
+                out, h, c = rnn_ops.fused_lstm_layer(x, h0s[direction], c0s[direction], w_ih, w_hh, b_ih, b_hh,
+                                                     reverse=direction == 1)
+            else:
+                state = h0s[direction] if c0s is None else (h0s[direction], c0s[direction])
+                out, state = rnn_ops.composed_layer(self.mode, x, state, w_ih, w_hh, b_ih, b_hh, w_hr,
+                                                    reverse=direction == 1)
+                h, c = state if c0s is not None else (state, None)
+            outputs.append(out)
+            hs.append(h)
+            cs.append(c)
+        return (outputs[0] if len(outputs) == 1 else cat(outputs, 2)), hs, cs
+
+    def between_layers(self, x: Tensor, layer: int) -> Tensor:
+        """Dropout on every layer's output but the last's, in training."""
+        if self.dropout and self.training and layer < self.num_layers - 1:
+            return F.dropout(x, self.dropout, True)
+        return x
+
+
 class RNNBase(Module):
     """A stack of ``num_layers`` recurrent layers, each optionally bidirectional.
 
@@ -134,6 +202,12 @@ class RNNBase(Module):
                 get(f"bias_ih_l{layer}{suffix}"), get(f"bias_hh_l{layer}{suffix}"),
                 get(f"weight_hr_l{layer}{suffix}"))
 
+    def _stack(self) -> RecurrentStack:
+        directions = 2 if self.bidirectional else 1
+        weights = [self._layer_weights(layer, direction) for layer in range(self.num_layers)
+                   for direction in range(directions)]
+        return RecurrentStack(self.mode, weights, self.num_layers, directions, self.dropout, self.training)
+
     def _check_input(self, input: Tensor) -> None:
         weight = self._parameters[self._flat_weights_names[0]]
         if input.dtype != weight.dtype:
@@ -201,66 +275,12 @@ class RNNBase(Module):
         if isinstance(input, PackedSequence):
             return self._forward_packed(input, hx)
         x, batched, h0, c0 = self._prepare(input, hx, self.batch_first)
-        x, h_n, c_n = self._run_layers(x, h0, c0, self.batch_first)
+        x, h_n, c_n = self._stack().run_layers(x, h0, c0, self.batch_first)
         if not batched:
             x = squeeze(x, 0 if self.batch_first else 1)
             h_n = squeeze(h_n, 1)
             c_n = squeeze(c_n, 1) if c_n is not None else None
         return x, ((h_n, c_n) if c_n is not None else h_n)
-
-    def _run_layers(self, x: Tensor, h0: Tensor, c0: Tensor | None, batch_first: bool) -> tuple:
-        """``(output, h_n, c_n)`` of the stack on a batch ``x``, built as PyTorch's CPU build builds it:
-        a float32 LSTM without projections as one node per layer and direction (``mkldnn_rnn``), the
-        others composed of their cells (``_rnn_impl``)."""
-        fused = rnn_ops.fuses(self.mode, x.dtype, self.proj_size > 0)
-        if batch_first:
-            x = transpose(x, 0, 1)
-        if fused:
-            x, h0 = contiguous(x), contiguous(h0)
-            c0 = contiguous(c0) if c0 is not None else None
-        directions = 2 if self.bidirectional else 1
-        # mkldnn_rnn selects each layer's states; _rnn_impl unbinds them
-        h0s = [h0[k] for k in range(h0.shape[0])] if fused else unbind(h0, 0)
-        c0s = None if c0 is None else [c0[k] for k in range(c0.shape[0])] if fused else unbind(c0, 0)
-        h_last: list = []
-        c_last: list = []
-        for layer in range(self.num_layers):
-            rows = slice(layer * directions, (layer + 1) * directions)
-            x, hs, cs = self._run_layer(layer, x, h0s[rows], c0s[rows] if c0s is not None else None, fused)
-            h_last += hs
-            c_last += cs
-            x = self._between_layers(x, layer)
-        if batch_first:  # mkldnn_rnn transposes its output back; _rnn_impl's caller does so in place
-            x = transpose(x, 0, 1) if fused else x.transpose_(0, 1)
-        h_n = stack(h_last, 0)
-        c_n = stack(c_last, 0) if c0 is not None else None
-        return x, h_n, c_n
-
-    def _run_layer(self, layer: int, x: Tensor, h0s: Any, c0s: Any, fused: bool) -> tuple:
-        """``(output, [h_n per direction], [c_n per direction])`` of one layer on a time-major ``x``,
-        from that layer's initial states (one per direction): one fused node per direction, or the
-        layer composed of its cells."""
-        outputs, hs, cs = [], [], []
-        for direction in range(len(h0s)):
-            w_ih, w_hh, b_ih, b_hh, w_hr = self._layer_weights(layer, direction)
-            if fused:
-                out, h, c = rnn_ops.fused_lstm_layer(x, h0s[direction], c0s[direction], w_ih, w_hh, b_ih, b_hh,
-                                                     reverse=direction == 1)
-            else:
-                state = h0s[direction] if c0s is None else (h0s[direction], c0s[direction])
-                out, state = rnn_ops.composed_layer(self.mode, x, state, w_ih, w_hh, b_ih, b_hh, w_hr,
-                                                    reverse=direction == 1)
-                h, c = state if c0s is not None else (state, None)
-            outputs.append(out)
-            hs.append(h)
-            cs.append(c)
-        return (outputs[0] if len(outputs) == 1 else cat(outputs, 2)), hs, cs
-
-    def _between_layers(self, x: Tensor, layer: int) -> Tensor:
-        """Dropout on every layer's output but the last's, in training."""
-        if self.dropout and self.training and layer < self.num_layers - 1:
-            return F.dropout(x, self.dropout, True)
-        return x
 
     def _forward_packed(self, input: PackedSequence, hx: Any) -> tuple:
         """Each layer runs once per distinct sequence length on the sequences of that length (so no
@@ -275,7 +295,8 @@ class RNNBase(Module):
             hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
             self._check_state(states[0], self._state_shape(batch, hidden), "Expected hidden size {}, got {}")
         _, _, h0, c0 = self._prepare(padded, hx, False)
-        fused = rnn_ops.fuses(self.mode, padded.dtype, self.proj_size > 0)
+        layers = self._stack()
+        fused = layers.fuses(padded.dtype)
         xp = array_module_of(padded._data)
         groups = [(length, np.flatnonzero(lengths == length)) for length in sorted(set(lengths.tolist()), reverse=True)]
         indices = [Tensor._make(xp.asarray(members)) for _, members in groups]
@@ -290,7 +311,7 @@ class RNNBase(Module):
             ks = range(layer * directions, (layer + 1) * directions)
             outputs = []
             for (length, members), index in zip(groups, indices):
-                out, hs, cs = self._run_layer(layer, index_select(x[:length], 1, index),
+                out, hs, cs = layers.run_layer(layer, index_select(x[:length], 1, index),
                                               [index_select(h0s[k], 0, index) for k in ks],
                                               [index_select(c0s[k], 0, index) for k in ks] if c0s is not None else None,
                                               fused)
@@ -298,7 +319,7 @@ class RNNBase(Module):
                 for k, h, c in zip(ks, hs, cs):
                     finals[k].append(h)
                     cells[k].append(c)
-            data = self._between_layers(index_select(cat(outputs, 0), 0, rows), layer)
+            data = layers.between_layers(index_select(cat(outputs, 0), 0, rows), layer)
             output = PackedSequence(data, input.batch_sizes, input.sorted_indices, input.unsorted_indices)
             x = pad_packed_sequence(output)[0] if layer < self.num_layers - 1 else x
         back = Tensor._make(xp.asarray(np.argsort(np.concatenate([m for _, m in groups]))))
