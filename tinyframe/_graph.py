@@ -274,6 +274,11 @@ class Op(Node):
     # True for ops that save one entry per operand, in order (Mul, Div): ``_saved_self`` is then the
     # first entry, None where the op kept none, or a number saved as PyTorch's 0-d tensor
     saves_operands = False
+    # For an op of two operands that saves both (Mul, Div), per saved operand the input whose gradient needs
+    # it (None: both need it): PyTorch saves an operand only where that gradient is computed, so ``h * mask``
+    # with a mask (or a number) that needs no gradient keeps no ``h``, and an in-place change of ``h``
+    # afterwards is no error.
+    kept_for: tuple | None = None
     # True for the sparse ops (``ops.sparse``), whose inputs mix sparse and dense arrays by design
     mixes_layouts = False
     # True for ops whose result PyTorch lays out row-major whatever their input's layout (reductions,
@@ -392,6 +397,9 @@ class Op(Node):
         out = result._data
         self._shape, self._dtype = out.shape, out.dtype
         if self._saved is not None:
+            if self.kept_for is not None and (edges[0][0] is None or edges[1][0] is None):
+                self._saved = tuple(None if needer is not None and edges[needer][0] is None else value
+                                    for value, needer in zip(self._saved, self.kept_for))
             self._saved = _describe_saved(self._saved, inputs, arrays, result)
 
     @property

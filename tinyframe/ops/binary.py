@@ -104,24 +104,10 @@ def _bool_subtraction_message(both: bool) -> str:
             "mask, use the `~` or `logical_not()` operator instead.")
 
 
-class _SavedForTheOther(Op):
-    """Mul and Div: PyTorch saves an operand only where the other operand's gradient needs it, so
-    ``h * mask`` with a mask (or a number) that needs no gradient keeps no ``h``, and an in-place
-    change of ``h`` afterwards is no error. ``kept_for``: per saved operand, the input whose gradient needs it (None:
-    both need it)."""
-
+class Mul(Op):
     saves_operands = True
-    kept_for: tuple = (1, 0)
+    kept_for = (1, 0)  # each operand for the other's gradient
 
-    def _record(self, edges: tuple, inputs: tuple, arrays: list, result: Any) -> None:
-        saved = self._saved  # (the forward saved both operands)
-        if saved is not None and (edges[0][0] is None or edges[1][0] is None):
-            self._saved = tuple(None if needer is not None and edges[needer][0] is None else value
-                                for value, needer in zip(saved, self.kept_for))
-        Op._record(self, edges, inputs, arrays, result)
-
-
-class Mul(_SavedForTheOther):
     @staticmethod
     def forward(ctx: Mul, x: Any, y: Any) -> Any:
         ctx.save_for_backward(x, y)
@@ -150,8 +136,9 @@ class MulNumber(Op, node_name="MulBackward1"):
         return g * ctx.other.conjugate()
 
 
-class Div(_SavedForTheOther):
-    kept_for = (1, None)  # the divisor serves both gradients
+class Div(Op):
+    saves_operands = True
+    kept_for = (1, None)  # the dividend for the divisor's gradient; the divisor serves both
 
     @staticmethod
     def forward(ctx: Div, x: Any, y: Any) -> Any:
