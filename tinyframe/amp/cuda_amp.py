@@ -14,23 +14,39 @@ from . import custom_fwd as _custom_fwd
 __all__ = ["autocast", "GradScaler", "custom_fwd", "custom_bwd"]
 
 
-class autocast(_autocast):
-    """``torch.amp.autocast("cuda", ...)``."""
+class DeviceAutocast(_autocast):
+    """``torch.<device>.amp.autocast``: ``torch.amp.autocast(device, ...)`` with PyTorch's deprecation warning;
+    a subclass names the ``device`` and its ``default_dtype``."""
+
+    device = "cuda"
+    default_dtype: Any = None
 
     def __init__(self, enabled: bool = True, dtype: Any = None, cache_enabled: bool = True) -> None:
-        warnings.warn("`torch.cuda.amp.autocast(args...)` is deprecated. Please use `torch.amp.autocast('cuda', "
-                      "args...)` instead.", FutureWarning, stacklevel=2)
-        super().__init__("cuda", dtype=dtype, enabled=enabled, cache_enabled=cache_enabled)
+        warnings.warn(f"`torch.{self.device}.amp.autocast(args...)` is deprecated. Please use "
+                      f"`torch.amp.autocast('{self.device}', args...)` instead.", FutureWarning, stacklevel=2)
+        super().__init__(self.device, dtype=self.default_dtype if dtype is None else dtype, enabled=enabled,
+                         cache_enabled=cache_enabled)
 
 
-class GradScaler(_GradScaler):
-    """``torch.amp.GradScaler("cuda", ...)``."""
+class DeviceGradScaler(_GradScaler):
+    """``torch.<device>.amp.GradScaler``: ``torch.amp.GradScaler(device, ...)`` with PyTorch's deprecation
+    warning; a subclass names the ``device``."""
+
+    device = "cuda"
 
     def __init__(self, init_scale: float = 2.0 ** 16, growth_factor: float = 2.0, backoff_factor: float = 0.5,
                  growth_interval: int = 2000, enabled: bool = True) -> None:
-        warnings.warn("`torch.cuda.amp.GradScaler(args...)` is deprecated. Please use `torch.amp.GradScaler('cuda', "
-                      "args...)` instead.", FutureWarning, stacklevel=2)
-        super().__init__("cuda", init_scale, growth_factor, backoff_factor, growth_interval, enabled)
+        warnings.warn(f"`torch.{self.device}.amp.GradScaler(args...)` is deprecated. Please use "
+                      f"`torch.amp.GradScaler('{self.device}', args...)` instead.", FutureWarning, stacklevel=2)
+        super().__init__(self.device, init_scale, growth_factor, backoff_factor, growth_interval, enabled)
+
+
+class autocast(DeviceAutocast):
+    """``torch.amp.autocast("cuda", ...)``."""
+
+
+class GradScaler(DeviceGradScaler):
+    """``torch.amp.GradScaler("cuda", ...)``."""
 
 
 def custom_fwd(fwd: Callable | None = None, *, cast_inputs: Any = None) -> Callable:
