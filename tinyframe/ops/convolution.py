@@ -31,7 +31,7 @@ import numpy as np
 from .. import _autocast, _graph, dtypes
 from .._graph import Op
 from ..dtypes import cpp_type_name
-from ..memory_format import channels_last, channels_last_order, is_channels_last
+from ..memory_format import channels_last, channels_last_order
 from ..threads import known_num_threads
 from . import shape
 from ._composite import composed_op
@@ -260,7 +260,7 @@ def _laid_out_as_operands(xp: Any, y: Any, x: Any, w: Any) -> Any:
 
 
 def _is_channels_last(a: Any) -> bool:
-    return a.ndim == 4 and not a.flags.c_contiguous and is_channels_last(a.shape, a.strides, a.itemsize, channels_last)
+    return a.ndim == 4 and not a.flags.c_contiguous and shape.is_contiguous(a, channels_last)
 
 
 # ------------------------------------------------------------------ ops

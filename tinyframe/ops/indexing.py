@@ -61,18 +61,19 @@ class Index(Op):
     """Advanced indexing: ``out = x[pre][index]`` (``pre`` is None or a basic index, see ``_parse``).
 
     The gradient scatters ``g`` back, summing over repeated indices. ``expand`` broadcasts ``x``
-    first (masked_select); the engine then sums the gradient back to ``x``'s shape.
+    first (masked_select); the engine then sums the gradient back to ``x``'s shape. NumPy lays out an
+    index along an inner dimension with that dimension outermost; PyTorch's result is row-major, which
+    ``view`` after ``x[:, idx]``, ``index_select`` or ``interpolate`` relies on (``row_major``).
     """
+
+    row_major = True
 
     @staticmethod
     def forward(ctx: Index, x: Any, *, index: tuple, pre: tuple | None = None, expand: tuple | None = None) -> Any:
         if expand is not None:
             x = ctx.xp.broadcast_to(x, expand)
         ctx.shape, ctx.index, ctx.pre = x.shape, index, pre
-        out = (x if pre is None else x[pre])[index]
-        # NumPy lays out an index along an inner dimension with that dimension outermost; PyTorch's result
-        # is row-major, which ``view`` (after ``x[:, idx]``, ``index_select``, ``interpolate``) relies on
-        return out if out.flags.c_contiguous else ctx.xp.ascontiguousarray(out)
+        return (x if pre is None else x[pre])[index]
 
     @staticmethod
     def backward(ctx: Index, g: Any) -> Any:
