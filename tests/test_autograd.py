@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import tinyframe as tf
+from tinyframe import _graph
 from tinyframe.autograd import Function, gradcheck, gradgradcheck
 from tinyframe.ops import unary
 
@@ -58,7 +59,9 @@ def test_saved_arrays_are_freed_after_backward() -> None:
     y = x * x
     node = y.grad_fn
     y.sum().backward()
-    assert node._saved is None
+    assert node._saved is _graph.FREED  # nothing kept: no values, and a second pass raises
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        y.sum().backward()
 
 
 def test_non_scalar_backward_needs_gradient() -> None:

@@ -44,7 +44,6 @@ class FunctionCtx:
 
     needs_input_grad: tuple = ()
     _saved: tuple | list | None = None
-    _freed = False
     _materialize_grads = True
 
     def save_for_backward(self, *tensors: Any) -> None:
@@ -70,8 +69,8 @@ class FunctionCtx:
 
     @property
     def saved_tensors(self) -> tuple:
-        if self._saved is None:
-            if self._freed:
+        if not self._saved:
+            if self._saved is _graph.FREED:
                 raise RuntimeError(_FREED_MESSAGE)
             return ()
         return tuple(self._unpack(entry) for entry in self._saved)

@@ -301,7 +301,7 @@ class CopySlices(_graph.Op, node_name="CopySlices"):
 
     @staticmethod
     def backward(ctx: CopySlices, g: Any) -> tuple:
-        if ctx._freed:
+        if ctx._saved is _graph.FREED:
             raise RuntimeError(_graph._FREED_MESSAGE)
         grads = _graph.run_backward(ctx.fn, _read(ctx.region, g))
         if not ctx.needs_input_grad[0]:

@@ -135,7 +135,7 @@ class Sum(Op):
         if dtype is None and x.dtype.kind in "biu":
             dtype = _INT64  # PyTorch sums bools and integers as int64
         if type(x) is np.ndarray:  # the ufunc's reduce skips ndarray.sum's Python wrapper (tiny graph -1%)
-            return np.add.reduce(x, axes, dtype, keepdims=keepdim)  # type: ignore[call-overload]  # (stubs: a literal)
+            return np.add.reduce(x, axes, dtype, None, keepdim)  # type: ignore[call-overload]  # (stubs: a literal)
         return x.sum(axis=axes, keepdims=keepdim, dtype=dtype)
 
     @staticmethod

@@ -49,7 +49,8 @@ _GELU_KAPPA = 0.044715
 
 def _floating(x: Any) -> Any:
     """``x`` itself when floating or complex; integer and bool arrays cast to the default float dtype."""
-    return x if dtypes.kind(x.dtype) in "fc" else x.astype(dtypes.get_default_dtype().numpy)
+    kind = x.dtype.kind  # (bfloat16's is 'V': ``dtypes.kind`` tells, a call only for such a rare dtype)
+    return x if kind in "fc" or dtypes.kind(x.dtype) == "f" else x.astype(dtypes.get_default_dtype().numpy)
 
 
 def _sigmoid_array(xp: Any, x: Any) -> Any:
