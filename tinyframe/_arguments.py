@@ -60,8 +60,10 @@ def wraps(wrapper: Callable[..., Any], function: Callable[..., Any]) -> Callable
     return wrapper
 
 
-def checked(function: Callable[..., Any], name: str | None = None) -> Callable[..., Any]:
-    """``function``, whose failures caused by a wrong-typed argument become PyTorch's TypeError."""
+def checked(function: Callable[..., Any], name: str | None = None,
+            numpy_names: frozenset | None = None) -> Callable[..., Any]:
+    """``function``, whose failures caused by a wrong-typed argument become PyTorch's TypeError; given
+    ``numpy_names`` (the keyword names ``function`` takes), it also takes NumPy's (``numpy_renamed``)."""
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return function(*args, **kwargs)
@@ -69,10 +71,34 @@ def checked(function: Callable[..., Any], name: str | None = None) -> Callable[.
             check_arguments(function, args, kwargs, exc, name)
             raise
         except TypeError as exc:  # NumPy's (UFuncTypeError, ...) are subclasses, which PyTorch never raises
-            if type(exc) is not TypeError:
-                check_arguments(function, args, kwargs, exc, name)
-            raise
+            renamed = None if numpy_names is None else numpy_renamed(function, kwargs, numpy_names)
+            if renamed is None:
+                if type(exc) is not TypeError:
+                    check_arguments(function, args, kwargs, exc, name)
+                raise
+        return wrapper(*args, **renamed)
     return wraps(wrapper, function)
+
+
+# PyTorch's argument parser also takes NumPy's names for two arguments of its native functions and
+# Tensor methods: ``axis`` for ``dim`` and ``keepdims`` for ``keepdim`` (``torch.cumprod(a, axis=0)``,
+# ``P.sum(1, keepdims=True)``). (Its Python-level functions, torch.nn.functional's, do not.)
+_NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim"}
+
+
+def numpy_renamed(function: Callable[..., Any], kwargs: dict, accepted: frozenset) -> dict | None:
+    """``kwargs`` with NumPy's ``axis``/``keepdims`` named ``dim``/``keepdim``, for a call of ``function`` (whose
+    keyword names are ``accepted``) that failed on them; None where the failure had another cause. A call that
+    fits no signature then is reported, as by PyTorch, as an unexpected NumPy name (``np.sum(tensor)`` passes
+    ``axis=None, dtype=None, out=None`` to ``Tensor.sum``). (Renaming only after a failure keeps the wrapper
+    one frame on the hot path: ``x.sum()`` is then no slower for it.)"""
+    if accepted.issuperset(kwargs) or _NUMPY_NAMES.keys().isdisjoint(kwargs):
+        return None
+    renamed = {_NUMPY_NAMES.get(key, key): key for key in kwargs}
+    if len(renamed) < len(kwargs) or not accepted.issuperset(renamed):
+        unexpected = next(key for key in kwargs if key in _NUMPY_NAMES or key not in accepted)
+        raise TypeError(f"{function.__name__}() got an unexpected keyword argument '{unexpected}'") from None
+    return {name: kwargs[key] for name, key in renamed.items()}
 
 
 def check_arguments(function: Callable[..., Any], args: tuple, kwargs: dict, cause: BaseException,

@@ -14,6 +14,7 @@ from . import creation as _creation
 from . import dtypes as _dtypes
 from . import grad_mode as _grad_mode
 from ._arguments import checked as _checked
+from ._arguments import numpy_renamed as _numpy_renamed
 from ._arguments import wraps as _wraps
 from .ops import (
     binary,
@@ -174,24 +175,17 @@ _UNCHECKED = frozenset({"add", "sub", "subtract", "mul", "multiply", "div", "div
 _UNCHECKED |= {name + "_" for name in _UNCHECKED}
 
 
-# PyTorch's argument parser also takes NumPy's names for two arguments of its native functions and
-# Tensor methods: ``axis`` for ``dim`` and ``keepdims`` for ``keepdim`` (``torch.cumprod(a, axis=0)``,
-# ``P.sum(1, keepdims=True)``). (Its Python-level functions, torch.nn.functional's, do not.)
-_NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim"}
-
-
 def with_numpy_names(function: _Callable[..., _Any], accepted: frozenset) -> _Callable[..., _Any]:
     """``function`` (whose keyword arguments are ``accepted``) also taking ``axis=`` for ``dim=`` and
-    ``keepdims=`` for ``keepdim=``. A call that fits no signature is reported, as by PyTorch, as an
-    unexpected NumPy name (``np.sum(tensor)`` passes ``axis=None, dtype=None, out=None`` to ``Tensor.sum``)."""
+    ``keepdims=`` for ``keepdim=`` (``_arguments.numpy_renamed``)."""
     def wrapper(*args: _Any, **kwargs: _Any) -> _Any:
-        if kwargs and not accepted.issuperset(kwargs) and not _NUMPY_NAMES.keys().isdisjoint(kwargs):
-            renamed = {_NUMPY_NAMES.get(key, key): key for key in kwargs}
-            if len(renamed) < len(kwargs) or not accepted.issuperset(renamed):
-                unexpected = next(key for key in kwargs if key in _NUMPY_NAMES or key not in accepted)
-                raise TypeError(f"{function.__name__}() got an unexpected keyword argument '{unexpected}'")
-            kwargs = {name: kwargs[key] for name, key in renamed.items()}
-        return function(*args, **kwargs)
+        try:
+            return function(*args, **kwargs)
+        except TypeError:
+            renamed = _numpy_renamed(function, kwargs, accepted)
+            if renamed is None:
+                raise
+        return function(*args, **renamed)
     return _wraps(wrapper, function)
 
 
@@ -203,13 +197,17 @@ def _exported(name: str, function: _Any, out: bool = False) -> _Any:
         return with_out(function) if out else function
     code = _unwrapped(function).__code__
     names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
-    if name not in _UNCHECKED:
-        function = _checked(function, name)
-    if out:
-        function = with_out(function)
+    numpy_names = None  # the keyword names it takes, where it also takes NumPy's
     if (("dim" in names or "keepdim" in names) and "axis" not in names and "keepdims" not in names
             and not code.co_flags & _inspect.CO_VARKEYWORDS):
-        function = with_numpy_names(function, frozenset(names).union(("out",) if out else ()))
+        numpy_names = frozenset(names).union(("out",) if out else ())
+    if name not in _UNCHECKED:  # (one wrapper does both where it can: a frame less per call)
+        function = _checked(function, name, None if out else numpy_names)
+        numpy_names = numpy_names if out else None
+    if out:
+        function = with_out(function)
+    if numpy_names is not None:
+        function = with_numpy_names(function, numpy_names)
     return function
 
 
