@@ -184,6 +184,9 @@ def range(start: Any = 0, end: Any = None, step: Any = 1, *, dtype: Any = None, 
                   "[start, end).", UserWarning, stacklevel=2)
     if end is None:
         start, end = 0, start
+    if step == 0 or (end - start) * step < 0:
+        raise RuntimeError("step must be nonzero" if step == 0 else
+                           "upper bound and lower bound inconsistent with step sign")
     count = int(math.floor((end - start) / step)) + 1
     values = creation.arange(count, dtype=dtypes.float64) * step + start
     return values.to(dtype or dtypes.get_default_dtype(), device=device).requires_grad_(requires_grad)

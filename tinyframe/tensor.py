@@ -554,12 +554,20 @@ class Tensor:
         return binary.floor_divide(other, self)
 
     @_operator
+    def __ifloordiv__(self, other: Any) -> Tensor:
+        return self.floor_divide_(other)
+
+    @_operator
     def __mod__(self, other: Any) -> Tensor:
         return binary.remainder(self, other)
 
     @_operator
     def __rmod__(self, other: Any) -> Tensor:
         return binary.remainder(other, self)
+
+    @_operator
+    def __imod__(self, other: Any) -> Tensor:
+        return self.remainder_(other)
 
     @_operator
     def __pow__(self, exponent: Any) -> Tensor:
@@ -598,16 +606,28 @@ class Tensor:
     __rand__ = __and__
 
     @_operator
+    def __iand__(self, other: Any) -> Tensor:
+        return self.bitwise_and_(other)
+
+    @_operator
     def __or__(self, other: Any) -> Tensor:
         return binary.bitwise_or(self, other)
 
     __ror__ = __or__
 
     @_operator
+    def __ior__(self, other: Any) -> Tensor:
+        return self.bitwise_or_(other)
+
+    @_operator
     def __xor__(self, other: Any) -> Tensor:
         return binary.bitwise_xor(self, other)
 
     __rxor__ = __xor__
+
+    @_operator
+    def __ixor__(self, other: Any) -> Tensor:
+        return self.bitwise_xor_(other)
 
     @_operator
     def __lshift__(self, other: Any) -> Tensor:
@@ -966,7 +986,7 @@ class Tensor:
     def ceil(self) -> Tensor:
         return unary.ceil(self)
 
-    def round(self, decimals: builtins.int = 0) -> Tensor:
+    def round(self, *, decimals: builtins.int | None = None) -> Tensor:
         return unary.round(self, decimals=decimals)
 
     def frac(self) -> Tensor:

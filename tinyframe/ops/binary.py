@@ -170,6 +170,8 @@ class Pow(Op):
         x, exponent = promote(x, exponent)
         if x.dtype.kind in "iub" and type(exponent) is int and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
+        if x.dtype.kind == "b" and type(exponent) is bool:  # PyTorch's bool result (NumPy's is int8)
+            return x | (not exponent)
         if exponent == -0.5 and x.dtype.kind == "f":  # PyTorch's rsqrt: -inf at -0.0, NaN at -inf
             with np.errstate(divide="ignore", invalid="ignore"):
                 return 1.0 / ctx.xp.sqrt(x)
@@ -233,6 +235,8 @@ class PowNumberBase(Op, node_name="PowBackward2"):
 def _power(xp: Any, base: Any, exponent: Any) -> Any:
     """``base ** exponent``; for integers, a negative exponent gives what PyTorch's integer pow gives (1 for
     a base of 1, +-1 for -1, else 0) where NumPy raises."""
+    if exponent.dtype.kind == "b" and (isinstance(base, bool) or getattr(base, "dtype", None) == exponent.dtype):
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")  # (NumPy's bool ** bool is int8)
     if exponent.dtype.kind not in "iu" or not (exponent < 0).any():
         return base ** exponent
     negative = exponent < 0
@@ -306,6 +310,9 @@ class Clamp(Op, node_name="ClampBackward1"):
             x, low = promote(x, low)
         if high is not None:
             x, high = promote(x, high)
+        if x.dtype.kind == "b":
+            kernel = "clamp_max" if low is None else "clamp" if high is not None else "clamp_min"
+            raise NotImplementedError(f"\"{kernel}_scalar_cpu\" not implemented for 'Bool'")
         return ctx.xp.clip(x, low, high)
 
     @staticmethod
@@ -343,6 +350,8 @@ class ClampTensor(Op, node_name="ClampBackward0"):
             out = ctx.xp.maximum(out, low)
         if has_high:
             out, high = promote(out, high)
+            if has_low and out.dtype.kind == "b":  # (one bound is maximum or minimum, which take bools)
+                raise NotImplementedError("\"clamp_cpu\" not implemented for 'Bool'")
             out = ctx.xp.minimum(out, high)
         return out
 
@@ -918,14 +927,11 @@ def heaviside(input: Tensor, values: Tensor) -> Tensor:
 
 
 def _integer_op(name: str, kernel: str, input: Any, other: Any, compute: Any) -> Tensor:
-    """An op of integer tensors outside autograd; floating and (for most) bool operands are rejected with
-    PyTorch's ``"<kernel>_cpu" not implemented for '<type>'``."""
-    for value in (input, other):
-        data = value._data if isinstance(value, _graph.Tensor) else np.asarray(value, np.float32 if
-                                                                                   isinstance(value, float) else None)
-        if data.dtype.kind not in "iu":
-            raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for "
-                                      f"'{dtypes.scalar_type_name(data.dtype)}'")
+    """An op of integer tensors outside autograd; a floating, complex or bool common dtype is rejected with
+    PyTorch's ``"<kernel>_cpu" not implemented for '<type>'`` (a bool operand meeting an integer one is fine)."""
+    common = dtypes.result_type(*((v.dtype, v.dim()) if isinstance(v, _graph.Tensor) else v for v in (input, other)))
+    if common.is_floating_point or common.is_complex or common == dtypes.bool_:
+        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{dtypes.scalar_type_name(common)}'")
     return _compare(input, other, compute)
 
 
@@ -968,16 +974,20 @@ def bitwise_right_shift(input: Any, other: Any) -> Tensor:
 
 
 def float_power(input: Any, exponent: Any) -> Tensor:
-    """``input ** exponent`` computed in float64 whatever the operands' dtypes (a float64 result)."""
+    """``input ** exponent`` computed in float64 whatever the operands' dtypes (a float64 result; complex128
+    where either is complex)."""
     if not isinstance(input, _graph.Tensor) and not isinstance(exponent, _graph.Tensor):
         raise TypeError("float_power() expects a Tensor input or exponent")
-    return pow(*(_in_float64(v) for v in (input, exponent)))
+    complex_operand = any(v.dtype.is_complex if isinstance(v, _graph.Tensor) else isinstance(v, complex)
+                          for v in (input, exponent))
+    target = dtypes.complex128 if complex_operand else dtypes.float64
+    return pow(*(_in_float64(v, target) for v in (input, exponent)))
 
 
-def _in_float64(value: Any) -> Any:
+def _in_float64(value: Any, target: Any) -> Any:
     if not isinstance(value, _graph.Tensor):
-        return float(value)
-    return value if value.dtype == dtypes.float64 else conversion.to_dtype(value, dtypes.float64)
+        return complex(value) if target.is_complex else float(value)
+    return value if value.dtype == target else conversion.to_dtype(value, target)
 
 
 def _is_integral(value: Any) -> bool:

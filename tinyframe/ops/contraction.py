@@ -174,7 +174,12 @@ def einsum(equation: Any, *operands: Any) -> Tensor:
     for labels, op in zip(inputs, operands):
         target = [sizes[label] for label in labels]
         expanded.append(op if list(op.shape) == target else shape.expand(op, target))
-    return _einsum_op(inputs, output).apply(*expanded, inputs=inputs, output=output, sizes=sizes)
+    einsum_op, dtype = _einsum_op(inputs, output), operands[0].dtype
+    if einsum_op is _SummedEinsum and not (dtype.is_floating_point or dtype.is_complex):
+        expanded[0] = expanded[0].to(dtypes.int64)  # PyTorch sums: integers and bools add up in int64
+    elif einsum_op is _ContractedEinsum and dtype == dtypes.bool_:
+        raise NotImplementedError("\"bmm\" not implemented for 'Bool'")  # PyTorch contracts with bmm
+    return einsum_op.apply(*expanded, inputs=inputs, output=output, sizes=sizes)
 
 
 def _sublist_equation(arguments: tuple) -> tuple:

@@ -58,7 +58,13 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average: bool | None = 
 
 @composed_op("SoftMarginLossBackward0", ("input", "target"))
 def _soft_margin_loss(input: Tensor, target: Tensor, reduction: str) -> Tensor:
-    return _reduced(unary.softplus(binary.mul(unary.neg(target), input), 1.0, 20.0), reduction)
+    loss = unary.softplus(binary.mul(unary.neg(target), input), 1.0, 20.0)
+    if loss.dtype != input.dtype:  # PyTorch writes the loss into a tensor of input's dtype
+        if not dtypes.can_cast(loss.dtype, input.dtype):
+            raise RuntimeError(f"result type {dtypes.scalar_type_name(loss.dtype)} can't be cast to the desired "
+                               f"output type {dtypes.scalar_type_name(input.dtype)}")
+        loss = loss.to(input.dtype)
+    return _reduced(loss, reduction)
 
 
 def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,

@@ -1,0 +1,140 @@
+"""Calls where differential fuzzing against PyTorch 2.13 found tinyframe answering otherwise (a dtype, a value,
+an exception), one line each as ``lambda t: ...`` with ``t`` the module (``torch`` or ``tinyframe``).
+``_fuzz_parity_record.py`` records PyTorch's answers into ``_fuzz_parity_expected.py``; ``test_fuzz_parity.py``
+checks tinyframe's against them."""
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+
+def _plain(value: Any) -> Any:
+    """A result's values as plain Python data (NaN as the string ``"nan"``, so that answers compare)."""
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, float) and math.isnan(value):
+        return "nan"
+    if isinstance(value, complex):
+        return [_plain(value.real), _plain(value.imag)]
+    return value
+
+
+def _described(result: Any) -> tuple:
+    if isinstance(result, (tuple, list)):
+        return ("tuple", *(_described(r) for r in result))
+    if not hasattr(result, "dtype"):
+        return ("value", _plain(result))
+    if str(result.dtype).endswith(("bfloat16", "float16")):
+        values = result.float().tolist()
+    else:
+        values = result.resolve_conj().tolist()
+    return ("tensor", str(result.dtype).split(".")[-1], tuple(result.shape), _plain(values))
+
+
+def outcome(module: Any, fn: Any) -> tuple:
+    """``(exception class name, message)`` of ``fn(module)``, or ``("ok", description)`` of its result (a
+    tensor's dtype, shape and values; a tuple's items)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = fn(module)
+    except Exception as exc:  # noqa: BLE001 - every exception is an answer
+        return type(exc).__name__, str(exc)
+    return "ok", _described(result)
+
+
+def _T(t: Any, values: Any, dtype: str) -> Any:
+    return t.tensor(values, dtype=getattr(t, dtype))
+
+
+def _inplace(t: Any, operator: str, dtype: str, other: Any) -> Any:
+    """``a <operator>= other`` on a tensor ``a``: the result and whether it is ``a`` itself (in place)."""
+    a = _T(t, [5, 6, -7], dtype)
+    original = a
+    namespace = {"a": a, "other": other}
+    exec(f"a {operator}= other", namespace)  # noqa: S102 - the augmented assignment is what is under test
+    return namespace["a"], namespace["a"] is original
+
+
+CASES: dict = {
+    # augmented assignments that PyTorch runs in place
+    "ifloordiv": lambda t: _inplace(t, "//", "int64", 2),
+    "imod": lambda t: _inplace(t, "%", "int64", 4),
+    "iand": lambda t: _inplace(t, "&", "int32", 3),
+    "ior": lambda t: _inplace(t, "|", "int8", 8),
+    "ixor": lambda t: _inplace(t, "^", "int64", 1),
+    "imod_float_into_int": lambda t: _inplace(t, "%", "int64", 1.5),
+    # true division of integer tensors: the operands' values, not their common integer dtype's
+    "div_uint8_by_negative_0d": lambda t: _T(t, [4, 200], "uint8") / t.tensor(-5),
+    "div_int8_by_large_0d": lambda t: _T(t, [4, -3], "int8") / t.tensor(1000),
+    "true_divide_uint8_by_int_number": lambda t: t.true_divide(_T(t, [4, 9], "uint8"), -2),
+    # in-place ops on empty tensors with a stride 0 somewhere
+    "sign_empty_transposed": lambda t: t.zeros(3, 0, 2, dtype=t.bool).transpose(0, 2).sign_(),
+    "div_empty_expanded": lambda t: t.zeros(2, 0, 3).div_(t.ones(1, 3)),
+    # linspace and logspace of integer dtypes: the ends are first cast to the dtype
+    "linspace_int8_fraction_ends": lambda t: t.linspace(2.5, 0.5, 4, dtype=t.int8),
+    "linspace_int64_uneven": lambda t: t.linspace(0, 10, 4, dtype=t.int64),
+    "linspace_int32_fraction": lambda t: t.linspace(-2.5, 7.9, 6, dtype=t.int32),
+    "logspace_int64_descending": lambda t: t.logspace(1, -1, 3, dtype=t.int64),
+    "logspace_int32_base2": lambda t: t.logspace(0.5, 3.7, 4, base=2, dtype=t.int32),
+    "logspace_float": lambda t: t.logspace(0, 1, 5),
+    "linspace_complex": lambda t: t.linspace(0, 1, 3, dtype=t.complex64),
+    "linspace_bool": lambda t: t.linspace(0, 1, 3, dtype=t.bool),
+    "logspace_bool": lambda t: t.logspace(0, 1, 3, dtype=t.bool),
+    "arange_complex": lambda t: t.arange(5, dtype=t.complex64),
+    "range_wrong_sign": lambda t: t.range(3, 2.5),
+    "range_negative_step": lambda t: t.range(0, 3, -1),
+    # pow of bools
+    "bool_pow_true": lambda t: _T(t, [True, False], "bool") ** True,
+    "bool_pow_false": lambda t: _T(t, [True, False], "bool") ** False,
+    "bool_pow_bool_tensor": lambda t: _T(t, [True, False], "bool") ** _T(t, [True, False], "bool"),
+    "true_pow_bool_tensor": lambda t: t.pow(True, _T(t, [True, False], "bool")),
+    "bool_pow_int": lambda t: t.pow(_T(t, [True, False], "bool"), 2),
+    "int_pow_bool_tensor": lambda t: _T(t, [1, 2], "int64") ** _T(t, [True, False], "bool"),
+    # ldexp and float_power dtypes
+    "ldexp_half_long": lambda t: t.ldexp(_T(t, [1.5], "float16"), _T(t, [2], "int64")),
+    "ldexp_bfloat16_uint8": lambda t: t.ldexp(_T(t, [1.5], "bfloat16"), _T(t, [2], "uint8")),
+    "ldexp_int_int": lambda t: t.ldexp(_T(t, [1], "int32"), _T(t, [2], "int64")),
+    "ldexp_int_half": lambda t: t.ldexp(_T(t, [1], "int32"), _T(t, [2], "float16")),
+    "ldexp_complex": lambda t: t.ldexp(_T(t, [1 + 1j], "complex64"), _T(t, [2], "int64")),
+    "float_power_complex_exponent": lambda t: t.float_power(_T(t, [1.5], "float32"), _T(t, [2j], "complex64")),
+    "float_power_complex_number": lambda t: t.float_power(_T(t, [2], "int64"), 1j),
+    "float_power_complex_base": lambda t: t.float_power(_T(t, [2j], "complex64"), 1.5),
+    # shifts, gcd and lcm take a bool operand that meets an integer one
+    "lshift_by_true": lambda t: _T(t, [1, 2], "int64") << True,
+    "bool_lshift_number": lambda t: _T(t, [True, False], "bool") << 1,
+    "number_lshift_bool": lambda t: 2 << _T(t, [True, False], "bool"),
+    "bool_rshift_bool": lambda t: _T(t, [True, False], "bool") >> _T(t, [True, False], "bool"),
+    "int_rshift_float_number": lambda t: _T(t, [1, 2], "int32") >> 1.5,
+    "gcd_bool_long": lambda t: t.gcd(_T(t, [True], "bool"), _T(t, [2], "int64")),
+    "lcm_bool_bool": lambda t: t.lcm(_T(t, [True], "bool"), _T(t, [True], "bool")),
+    "lcm_uint8_double": lambda t: t.lcm(_T(t, [1], "uint8"), _T(t, [2.0], "float64")),
+    # threshold keeps NaN; soft_margin_loss answers in input's dtype
+    "threshold_nan": lambda t: t.nn.functional.threshold(_T(t, [math.nan, 0.0, 1.0], "float32"), 0.1, 20.0),
+    "soft_margin_loss_bfloat16_float": lambda t: t.nn.functional.soft_margin_loss(
+        _T(t, [1.0, -2.0], "bfloat16"), _T(t, [1.0, 1.0], "float32")),
+    "soft_margin_loss_float_double": lambda t: t.nn.functional.soft_margin_loss(
+        _T(t, [1.0, -2.0], "float32"), _T(t, [1.0, -1.0], "float64"), reduction="none"),
+    "soft_margin_loss_long_float": lambda t: t.nn.functional.soft_margin_loss(
+        _T(t, [1, 2], "int64"), _T(t, [1.0, 1.0], "float32")),
+    # einsum sums integers in int64 and contracts with bmm (no bool kernel)
+    "einsum_bool_sum": lambda t: t.einsum("ij->j", t.ones(2, 3, dtype=t.bool)),
+    "einsum_int8_total": lambda t: t.einsum("ij->", t.ones(2, 2, dtype=t.int8)),
+    "einsum_bool_trace": lambda t: t.einsum("ii", t.ones(2, 2, dtype=t.bool)),
+    "einsum_bool_contraction": lambda t: t.einsum("i,i", t.ones(2, dtype=t.bool), t.ones(2, dtype=t.bool)),
+    "einsum_bool_product": lambda t: t.einsum("i,i->i", t.ones(2, dtype=t.bool), t.ones(2, dtype=t.bool)),
+    "einsum_int8_contraction": lambda t: t.einsum("i,i", t.ones(2, dtype=t.int8), t.ones(2, dtype=t.int8)),
+    # round with decimals has no integer kernel; clamp with number bounds none for bool
+    "round_long_decimals_0": lambda t: t.round(_T(t, [1], "int64"), decimals=0),
+    "round_int_decimals_1": lambda t: _T(t, [1], "int32").round(decimals=1),
+    "round_long": lambda t: t.round(_T(t, [3], "int64")),
+    "round_float_decimals_0": lambda t: t.round(_T(t, [2.5, 3.5], "float32"), decimals=0),
+    "clamp_bool_min_number": lambda t: t.clamp(_T(t, [True], "bool"), min=False),
+    "clamp_bool_max_number": lambda t: t.clamp(_T(t, [True], "bool"), max=True),
+    "clamp_bool_both_numbers": lambda t: t.clamp(_T(t, [True], "bool"), False, True),
+    "clamp_bool_both_tensors": lambda t: t.clamp(_T(t, [True], "bool"), _T(t, [False], "bool"),
+                                                 _T(t, [True], "bool")),
+    "clamp_bool_min_tensor": lambda t: t.clamp(_T(t, [True], "bool"), min=_T(t, [False], "bool")),
+    "clamp_bool_min_int": lambda t: t.clamp(_T(t, [True], "bool"), min=2),
+}
