@@ -10,11 +10,12 @@ from typing import Any
 
 
 def _plain(value: Any) -> Any:
-    """A result's values as plain Python data (NaN as the string ``"nan"``, so that answers compare)."""
+    """A result's values as plain Python data (NaN and the infinities as the strings ``"nan"``, ``"inf"`` and
+    ``"-inf"``, so that answers compare and print as literals)."""
     if isinstance(value, list):
         return [_plain(v) for v in value]
-    if isinstance(value, float) and math.isnan(value):
-        return "nan"
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
     if isinstance(value, complex):
         return [_plain(value.real), _plain(value.imag)]
     return value
@@ -137,4 +138,70 @@ CASES: dict = {
                                                  _T(t, [True], "bool")),
     "clamp_bool_min_tensor": lambda t: t.clamp(_T(t, [True], "bool"), min=_T(t, [False], "bool")),
     "clamp_bool_min_int": lambda t: t.clamp(_T(t, [True], "bool"), min=2),
+    # bfloat16 sorts with NaN last (ml_dtypes' own sort leaves such an array out of order)
+    "sort_bfloat16_nan": lambda t: t.sort(_T(t, [1.0, math.nan, -1.0, math.inf, 2.0], "bfloat16")),
+    "sort_bfloat16_nan_descending": lambda t: t.sort(_T(t, [1.0, math.nan, -1.0, math.inf], "bfloat16"),
+                                                     descending=True),
+    "argsort_bfloat16_nan": lambda t: t.argsort(_T(t, [[2.0, math.nan, -1.0], [0.5, -3.0, math.nan]], "bfloat16")),
+    "msort_bfloat16_nan": lambda t: t.msort(_T(t, [[2.0, 1.0], [math.nan, -1.0], [0.0, 5.0]], "bfloat16")),
+    "unique_bfloat16_nan": lambda t: t.unique(_T(t, [1.0, math.nan, -1.0, 2.0, 1.0], "bfloat16"), return_counts=True),
+    "topk_bfloat16_nan": lambda t: t.topk(_T(t, [1.0, math.nan, -1.0, 2.0], "bfloat16"), 2),
+    # unique along a dimension: PyTorch's errors; unique_consecutive of empty tensors
+    "unique_dim_0d": lambda t: t.unique(t.tensor(1), dim=0),
+    "unique_consecutive_dim_0d": lambda t: t.unique_consecutive(t.tensor(1), dim=-1),
+    "unique_unselected_empty_dim": lambda t: t.unique(t.zeros(2, 0), dim=0),
+    "unique_selected_empty_dim": lambda t: t.unique(t.zeros(0, 3), dim=0),
+    "unique_consecutive_unselected_empty": lambda t: t.unique_consecutive(t.zeros(2, 0, 3), dim=-1),
+    "unique_consecutive_empty": lambda t: t.unique_consecutive(t.zeros(2, 0, 3), return_inverse=True,
+                                                               return_counts=True),
+    "unique_consecutive_empty_dim": lambda t: t.unique_consecutive(t.zeros(0, 3, dtype=t.int64), dim=0),
+    # kthvalue's checks in PyTorch's order: the dimension's size, then k, then the dtype
+    "kthvalue_empty_dim": lambda t: t.kthvalue(t.zeros(2, 0), 1),
+    "kthvalue_empty_other_dim": lambda t: t.kthvalue(t.zeros(0, 2), 1, 1),
+    "kthvalue_bool_k_out_of_range": lambda t: t.kthvalue(t.ones(1, 3, dtype=t.bool), 2, -2),
+    "kthvalue_bool": lambda t: t.kthvalue(t.ones(3, dtype=t.bool), 2),
+    # addcmul and addcdiv compute in the common dtype of all three operands
+    "addcmul_long_value_fraction": lambda t: t.addcmul(t.ones(2, dtype=t.int64), t.ones(2, dtype=t.int64),
+                                                       t.full((2,), 3), value=1.5),
+    "addcmul_long_float_operand": lambda t: t.addcmul(t.ones(2, dtype=t.int64), t.ones(2), t.full((2,), 3),
+                                                      value=1.5),
+    "addcmul_int8_wraps": lambda t: t.addcmul(t.ones(2, dtype=t.int8), t.ones(2, dtype=t.int8),
+                                              t.full((2,), 100, dtype=t.int8), value=2),
+    "addcmul_half_float": lambda t: t.addcmul(t.ones(2, dtype=t.float16), t.ones(2), t.full((2,), 3), value=1.5),
+    "addcmul_bool": lambda t: t.addcmul(t.ones(2, dtype=t.bool), t.ones(2, dtype=t.bool), t.ones(2, dtype=t.bool)),
+    "addcdiv_integers": lambda t: t.addcdiv(t.ones(2), t.ones(2, dtype=t.int64), t.ones(2, dtype=t.bool)),
+    "addcdiv_long_input": lambda t: t.addcdiv(t.ones(2, dtype=t.int64), t.ones(2), t.full((2,), 4, dtype=t.int64),
+                                              value=0.5),
+    "addcdiv_half": lambda t: t.addcdiv(t.ones(2, dtype=t.float16), t.ones(2, dtype=t.float16),
+                                        t.full((2,), 3, dtype=t.float16), value=0.5),
+    "lerp_long_number_weight": lambda t: t.lerp(t.ones(2, dtype=t.int64), t.ones(2, dtype=t.int64), 0.5),
+    "lerp_bool_number_weight": lambda t: t.lerp(t.ones(2, dtype=t.bool), t.ones(2, dtype=t.bool), 0.5),
+    # softmax of a 0-d infinity is NaN; an empty integer tensor reaches no kernel
+    "softmax_0d_inf": lambda t: t.softmax(t.tensor(math.inf, dtype=t.float64), 0),
+    "softmax_0d_minus_inf": lambda t: t.softmax(t.tensor(-math.inf), 0),
+    "softmin_0d_inf": lambda t: t.nn.functional.softmin(t.tensor(math.inf), 0),
+    "log_softmax_0d_inf": lambda t: t.log_softmax(t.tensor(math.inf), 0),
+    "log_softmax_0d": lambda t: t.log_softmax(t.tensor(2.0), 0),
+    "softmax_empty_long": lambda t: t.softmax(t.zeros(0, dtype=t.int64), 0),
+    "log_softmax_empty_bool": lambda t: t.log_softmax(t.zeros(2, 0, dtype=t.bool), 1),
+    "softmax_empty_to_complex": lambda t: t.softmax(t.zeros(0), 0, dtype=t.complex64),
+    "softmax_long": lambda t: t.softmax(t.zeros(2, dtype=t.int64), 0),
+    # a half-precision mean of integers accumulates in float32
+    "mean_int_as_half": lambda t: t.mean(t.tensor([30000, 30000, 30000], dtype=t.int32), dtype=t.float16),
+    "mean_int_as_bfloat16_dim": lambda t: t.mean(t.tensor([[300000, 300001, 3]], dtype=t.int32), 1,
+                                                 dtype=t.bfloat16),
+    # index ops: negative positions, index dtypes, source dtypes
+    "scatter_negative_index": lambda t: t.scatter(t.ones(3), 0, t.tensor([-1]), t.ones(1)),
+    "scatter_value_negative_index": lambda t: t.scatter(t.ones(3), 0, t.tensor([-1]), 2.0),
+    "scatter_reduce_negative_index": lambda t: t.scatter_reduce(t.ones(3), 0, t.tensor([-1]), t.ones(1), "sum"),
+    "index_add_negative_vector": lambda t: t.index_add(t.ones(3), 0, t.tensor([-1]), t.ones(1)),
+    "index_add_negative_matrix": lambda t: t.index_add(t.ones(2, 3), 1, t.tensor([-1]), t.ones(2, 1)),
+    "index_copy_negative": lambda t: t.index_copy(t.ones(2, 3), 1, t.tensor([-1]), t.ones(2, 1)),
+    "index_fill_negative": lambda t: t.index_fill(t.ones(2, 3), 1, t.tensor([-1]), 2),
+    "index_fill_int_index": lambda t: t.index_fill(t.ones(3), 0, t.tensor([0], dtype=t.int32), 1),
+    "index_copy_int_index": lambda t: t.index_copy(t.ones(3), 0, t.tensor([0], dtype=t.int32), t.ones(1)),
+    "index_add_int_index": lambda t: t.index_add(t.ones(3), 0, t.tensor([0], dtype=t.int32), t.ones(1)),
+    "index_add_double_source": lambda t: t.index_add(t.ones(3), 0, t.tensor([0]), t.ones(1, dtype=t.float64)),
+    "index_put_double_values": lambda t: t.ones(3).index_put((t.tensor([0]),), t.tensor(2.0, dtype=t.float64)),
+    "index_put_long_values": lambda t: t.ones(3).index_put_((t.tensor([0]),), t.tensor(2), accumulate=True),
 }

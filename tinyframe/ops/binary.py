@@ -746,6 +746,20 @@ class LerpTensor(Op, node_name="LerpBackward1"):
                 g * (end - start) if needs_weight else None)
 
 
+_INTEGER_ADDCDIV = ("Integer division with addcdiv is no longer supported, and in a future  release addcdiv will "
+                    "perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented "
+                    "as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as "
+                    "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the "
+                    "latter implementation: (input + value * tensor1 / tensor2), for all dtypes.")
+
+
+def _in_common_dtype(*arrays: Any) -> tuple:
+    """The arrays cast to their common PyTorch dtype (addcmul and addcdiv compute in it, all three operands
+    together)."""
+    target = dtypes.result_type(*((dtypes.from_numpy_dtype(a.dtype), a.ndim) for a in arrays)).numpy
+    return tuple(a if a.dtype == target else a.astype(target) for a in arrays)
+
+
 class Addcmul(Op):
     """``input + value * tensor1 * tensor2``."""
 
@@ -755,8 +769,11 @@ class Addcmul(Op):
     def forward(ctx: Addcmul, x: Any, t1: Any, t2: Any, *, value: float) -> Any:
         ctx.save_for_backward(t1, t2)
         ctx.value = value
-        x, t1 = promote(x, t1)
-        return x + value * t1 * t2
+        x, t1, t2 = _in_common_dtype(x, t1, t2)
+        if x.dtype.kind == "b":
+            raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
+        # the value in the result's dtype, as PyTorch's kernel casts it: an integer result truncates 1.5 to 1
+        return x + (int(value) if x.dtype.kind in "iu" else value) * t1 * t2
 
     @staticmethod
     def backward(ctx: Addcmul, g: Any) -> tuple:
@@ -773,7 +790,9 @@ class Addcdiv(Op):
     def forward(ctx: Addcdiv, x: Any, t1: Any, t2: Any, *, value: float) -> Any:
         ctx.save_for_backward(t1, t2)
         ctx.value = value
-        t1, t2 = promote_to_float(t1, t2)
+        if t1.dtype.kind in "iub" and t2.dtype.kind in "iub":
+            raise RuntimeError(_INTEGER_ADDCDIV)
+        x, t1, t2 = _in_common_dtype(x, t1, t2)
         return x + value * t1 / t2
 
     @staticmethod
@@ -788,6 +807,8 @@ class Addcdiv(Op):
 def lerp(input: Tensor, end: Tensor, weight: Any) -> Tensor:
     """``input + weight * (end - input)``: linear interpolation from ``input`` to ``end`` (``weight`` a
     number or a tensor)."""
+    if not isinstance(weight, _graph.Tensor):  # PyTorch's kernel for a number weight is floating only
+        dtypes.check_kernel("lerp_kernel_scalar", input.dtype, "fc")
     # PyTorch's dtype checks: end as input, and a weight tensor but a 0-dim one
     for name, other in (("end", end), ("weight", weight)):
         if isinstance(other, _graph.Tensor) and other.dtype != input.dtype and (name == "end" or other.ndim):

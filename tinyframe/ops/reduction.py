@@ -156,6 +156,9 @@ class Mean(Op):
         ctx.count = _count(x.shape, axes)
         if ctx.count == 0:  # the mean of nothing is nan, as in PyTorch (and without NumPy's warning)
             return x.sum(axis=axes, keepdims=keepdim, dtype=dtype) * float("nan")
+        if dtype is not None and dtype.itemsize == 2 and dtypes.kind(dtype) == "f":
+            # PyTorch accumulates a half-precision mean in float32 (NumPy would in the dtype given, overflowing)
+            return x.mean(axis=axes, keepdims=keepdim, dtype=np.float32).astype(dtype)
         return x.mean(axis=axes, keepdims=keepdim, dtype=dtype)
 
     @staticmethod
@@ -721,8 +724,10 @@ class Logsumexp(Op):
 def softmax_array(xp: Any, x: Any, dim: int | None, safe: bool = False) -> Any:
     """The softmax of the array ``x`` along ``dim``; with ``safe``, rows of ``-inf`` only (attention
     masked throughout) are zeros rather than NaN."""
-    if dim is None or x.size == 0:  # a 0-d input is its own only element
+    if x.size == 0:
         return xp.ones_like(x)
+    if dim is None:  # a 0-d input is its own only element: 1, or NaN where x - x is (infinities, NaN)
+        return xp.exp(x - x)
     peak = x.max(axis=dim, keepdims=True)
     masked = (peak == -_INF) if safe else None  # rows of -inf only: exp gives zeros, divided by 1
     if masked is not None and masked.any():
@@ -772,8 +777,10 @@ class LogSoftmax(Op):
     def forward(ctx: LogSoftmax, x: Any, *, dim: int | None) -> Any:
         ctx.dim = dim
         xp = ctx.xp
-        if dim is None or x.size == 0:
+        if x.size == 0:
             out = xp.zeros_like(x)
+        elif dim is None:  # 0, or NaN for infinities and NaN as PyTorch's x - log(exp(x))
+            out = x - x
         else:
             out = x - x.max(axis=dim, keepdims=True)
             total = xp.exp(out).sum(axis=dim, keepdims=True)
@@ -804,7 +811,7 @@ def _softmax_input(name: str, input: Tensor, dim: int, dtype: Any) -> tuple:
         input = input.to(dtype)
     x = input._data
     d = _dim(dim, x.ndim, name)
-    if dtypes.kind(x.dtype) != "f":
+    if dtypes.kind(x.dtype) != "f" and x.size:  # (an empty tensor reaches no kernel in PyTorch)
         kernel = "lastdim_kernel_impl" if d is None or d == x.ndim - 1 else "kernel_impl"
         raise NotImplementedError(f'"{name}_{kernel}" not implemented for \'{_scalar_type(x)}\'')
     return input, d

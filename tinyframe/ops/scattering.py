@@ -230,8 +230,7 @@ def _scatter_index(name: str, input: Tensor, dim: int, index: Tensor, src: Any) 
         raise RuntimeError(f"Expected index {list(index.shape)} to be no larger than self {list(input.shape)} apart "
                            f"from dimension {d} and to be no larger size than src {list(src_shape)}")
     idx = indexing._on_device_of(index._data, input._data)
-    indexing._check_range(idx, -input.shape[d], input.shape[d], d, RuntimeError)
-    idx = idx % input.shape[d] if idx.size else idx
+    indexing._check_range(idx, 0, input.shape[d], d, RuntimeError)  # (PyTorch takes no negative index here)
     return d, indexing._along(idx, d, input.shape, idx.shape)
 
 
@@ -287,7 +286,14 @@ def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
 
 
 def _index_positions(name: str, input: Tensor, dim: int, index: Tensor) -> tuple:
-    indexing._check_dtype(index, ("int32", "int64"), f"{name}(): Expected dtype int32/int64 for index")
+    """``(dim, advanced index)`` of index_add, index_copy_ or index_fill at ``index``, with PyTorch's checks
+    (index_fill alone takes negative positions, and index_add alone an int32 index)."""
+    if name == "index_add":
+        indexing._check_dtype(index, ("int32", "int64"), f"{name}(): Expected dtype int32/int64 for index")
+    elif index.dtype.name != "int64":
+        raise (IndexError("index_fill_(): Expected dtype int64 for index.") if name == "index_fill" else
+               RuntimeError("index_copy_(): Expected a long tensor for index, but got "
+                            f"{dtypes.scalar_type_name(index.dtype)}"))
     if index.ndim > 1:
         raise IndexError(f"{name}(): Index is supposed to be a vector")
     d = wrap_dim(dim, input.ndim)
@@ -298,13 +304,14 @@ def _index_positions(name: str, input: Tensor, dim: int, index: Tensor) -> tuple
         error, message = (IndexError, "index out of range in self") if input.ndim <= 1 else (RuntimeError, None)
     else:
         error, message = IndexError, None
-    indexing._check_range(idx, -size, size, d, error,
-                          message or (None if not idx.size else _range_message(prefix, idx, size, d)))
+    low = -size if name == "index_fill" else 0
+    indexing._check_range(idx, low, size, d, error,
+                          message or (None if not idx.size else _range_message(prefix, idx, low, size, d)))
     return d, ((slice(None),) * d + (idx % size,)) if input.ndim else (Ellipsis,)
 
 
-def _range_message(prefix: str, idx: Any, size: int, dim: int) -> str:
-    bad = idx[(idx < -size) | (idx >= size)]
+def _range_message(prefix: str, idx: Any, low: int, size: int, dim: int) -> str:
+    bad = idx[(idx < low) | (idx >= size)]
     first = int(bad.reshape(-1)[0]) if bad.size else 0
     return f"{prefix}index {first} is out of bounds for dimension {dim} with size {size}"
 
@@ -321,6 +328,7 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
     source[i]`` for ``dim=0`` (repeated indices accumulate)."""
     d, where = _index_positions("index_add", input, dim, index)
     _check_source(input, source, d, index.numel())
+    _check_same_dtype("index_add_(): self ({}) and source ({}) must have the same scalar type", input, source)
     return IndexAdd.apply(input, source, index=where, alpha=alpha)
 
 
@@ -385,6 +393,10 @@ def index_put(input: Tensor, indices: tuple, values: Tensor, accumulate: bool = 
         raise TypeError(f"index_put(): argument 'indices' must be tuple of Tensors, not {type(indices).__name__}")
     if not isinstance(values, _graph.Tensor):
         raise TypeError(f"index_put(): argument 'values' must be Tensor, not {type(values).__name__}")
+    if values.dtype != input.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{reduction._scalar_type(input._data)} for the destination and "
+                           f"{reduction._scalar_type(values._data)} for the source.")
     _, key, pre = indexing._parse(input._data, tuple(indices), check_arrays=True)
     if accumulate:
         return IndexPutAccumulate.apply(input, values, index=key, pre=pre)

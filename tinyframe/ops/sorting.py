@@ -129,6 +129,7 @@ def _cumprod_grad_with_zeros(ctx: Cumprod, x: Any, g: Any, dim: int) -> Any:
 def _stable_argsort(xp: Any, a: Any, axis: int, descending: bool) -> Any:
     """Positions that sort ``a`` along ``axis``; NaN counts as the largest value, and equal elements
     keep their order (a descending sort is the reversed ascending sort of the reversed input)."""
+    a = _sortable(a)
     if not descending:
         return xp.argsort(a, axis=axis, kind="stable")
     n = a.shape[axis]
@@ -243,10 +244,15 @@ def _kth_positions(input: Tensor, name: str, dim: int, rank: Any) -> tuple:
 
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
     """The ``k``-th smallest element (``k`` counts from 1) along ``dim`` and its position."""
-    _check_tensor("kthvalue", input, "kthvalue_cpu")
-    size = input.shape[_dim_of(input, dim)] if input.ndim else 1
+    if not isinstance(input, _graph.Tensor):
+        _check_tensor("kthvalue", input)  # (PyTorch's TypeError)
+    d = _dim_of(input, dim)
+    size = input.shape[d] if input.ndim else 1
+    if size == 0:  # PyTorch's checks in its order: the dimension, then k, then the dtype
+        raise IndexError(f"kthvalue(): Expected reduction dim {d} to have non-zero size.")
     if not 1 <= k <= size:
-        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {_dim_of(input, dim)}")
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    _check_tensor("kthvalue", input, "kthvalue_cpu")
     d, positions = _kth_positions(input, "kthvalue", dim, k - 1)
     return _reduced_result(return_types.kthvalue, Kthvalue, input, positions, d, keepdim)
 
@@ -321,7 +327,7 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
         return return_types.mode(Mode.apply(input, index=(Ellipsis,)), _long(array_module_of(x).zeros((), int)))
     if x.shape[d] == 0:
         raise IndexError(f"mode(): Expected reduction dim {d} to have non-zero size.")
-    host = np.moveaxis(np.asarray(move_array(x, device_of(np.empty(0)))), d, -1)
+    host = np.moveaxis(_sortable(np.asarray(move_array(x, device_of(np.empty(0))))), d, -1)
     order = np.argsort(host, axis=-1, kind="stable")
     values = np.take_along_axis(host, order, -1)
     n = host.shape[-1]
@@ -434,15 +440,31 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
     element (slice) in the result; with ``return_counts``, how often each occurs."""
     _check_tensor("unique", input)
     x = input._data
-    host = np.asarray(move_array(x, device_of(np.empty(0))))
+    host = _sortable(np.asarray(move_array(x, device_of(np.empty(0)))))
     if dim is None:
         values, inverse, counts = np.unique(host, return_inverse=True, return_counts=True, equal_nan=False)
         inverse = inverse.reshape(host.shape)
     else:
-        d = _dim_of(input, dim)
+        d = _unique_dim(input, dim)
         values, inverse, counts = np.unique(host, return_inverse=True, return_counts=True, axis=d)
         inverse = inverse.reshape(-1)
-    return _unique_result(values, inverse, counts, x, return_inverse, return_counts)
+    return _unique_result(values.astype(x.dtype), inverse, counts, x, return_inverse, return_counts)
+
+
+def _sortable(host: Any) -> Any:
+    """``host`` itself, or for bfloat16 its exact float32 values: ml_dtypes' bfloat16 sorts out of order
+    around NaN."""
+    return host.astype(np.float32) if host.dtype.kind == "V" else host
+
+
+def _unique_dim(input: Tensor, dim: int) -> int:
+    """``dim`` wrapped, with PyTorch's errors for unique along a dimension."""
+    if input.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    d = _dim_of(input, dim)
+    if any(n == 0 for k, n in enumerate(input.shape) if k != d):
+        raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
+    return d
 
 
 def _unique_result(values: Any, inverse: Any, counts: Any, like: Any, return_inverse: bool,
@@ -464,9 +486,9 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False, return_count
     _check_tensor("unique_consecutive", input)
     x = input._data
     host = np.asarray(move_array(x, device_of(np.empty(0))))
-    d = 0 if dim is None else _dim_of(input, dim)
+    d = 0 if dim is None else _unique_dim(input, dim)
     moved = host.reshape(-1) if dim is None else np.moveaxis(host, d, 0)
-    rows = moved.reshape(moved.shape[0], -1)
+    rows = moved.reshape(moved.shape[0], math.prod(moved.shape[1:]))  # (-1 is ambiguous for no rows)
     starts = np.ones(rows.shape[0], bool)
     starts[1:] = (rows[1:] != rows[:-1]).any(axis=1)
     run = np.cumsum(starts) - 1
