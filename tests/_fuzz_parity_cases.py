@@ -204,4 +204,52 @@ CASES: dict = {
     "index_add_double_source": lambda t: t.index_add(t.ones(3), 0, t.tensor([0]), t.ones(1, dtype=t.float64)),
     "index_put_double_values": lambda t: t.ones(3).index_put((t.tensor([0]),), t.tensor(2.0, dtype=t.float64)),
     "index_put_long_values": lambda t: t.ones(3).index_put_((t.tensor([0]),), t.tensor(2), accumulate=True),
+    # real sgn is 0 at NaN; bfloat16 running extremes keep NaN; empty inputs of cummax take any dim
+    "sgn_nan_float": lambda t: t.sgn(_T(t, [math.nan, 1.0, -2.0, 0.0, -0.0], "float64")),
+    "sgn_nan_bfloat16": lambda t: t.sgn(_T(t, [math.nan, 1.0, -2.0, 0.0], "bfloat16")),
+    "sgn_int": lambda t: t.sgn(_T(t, [3, -2, 0], "int8")),
+    "cummax_bfloat16_nan": lambda t: t.cummax(_T(t, [-math.inf, 0.5, math.nan, 0.25], "bfloat16"), 0),
+    "cummin_bfloat16_nan": lambda t: t.cummin(_T(t, [-math.inf, 0.5, math.nan, 0.25], "bfloat16"), 0),
+    "cummax_empty_any_dim": lambda t: t.cummax(t.zeros(2, 0), 3),
+    # cumulative sums and products have no bool kernel; a bool alpha needs a bool result
+    "cumsum_as_bool": lambda t: t.cumsum(t.ones(2), 0, dtype=t.bool),
+    "cumprod_as_bool": lambda t: t.cumprod(t.ones(2), 0, dtype=t.bool),
+    "add_bool_alpha_float": lambda t: t.add(t.ones(2), t.ones(2), alpha=True),
+    "sub_bool_alpha_long": lambda t: t.sub(t.ones(2, dtype=t.int64), t.ones(2, dtype=t.int64), alpha=True),
+    "add_bool_alpha_bool": lambda t: t.add(t.ones(2, dtype=t.bool), t.zeros(2, dtype=t.bool), alpha=True),
+    # inf and negative norms of empty tensors have no identity
+    "vector_norm_empty_minus_1": lambda t: t.linalg.vector_norm(t.ones(0), -1),
+    "vector_norm_empty_minus_half": lambda t: t.linalg.vector_norm(t.ones(0), -0.5),
+    "vector_norm_empty_minus_inf": lambda t: t.linalg.vector_norm(t.ones(0), -math.inf),
+    "vector_norm_empty_dim_inf": lambda t: t.linalg.vector_norm(t.ones(2, 0), math.inf, dim=1),
+    "vector_norm_empty_dims_minus_2": lambda t: t.linalg.vector_norm(t.ones(2, 0), -2, dim=(0, 1)),
+    "vector_norm_nonempty_dim_minus_1": lambda t: t.linalg.vector_norm(t.ones(2, 0), -1, dim=0),
+    "norm_empty_minus_1": lambda t: t.norm(t.ones(0), -1),
+    # operators on the wrong dtypes, and trace's dtype check first
+    "invert_half": lambda t: ~t.ones(2, dtype=t.float16),
+    "invert_complex": lambda t: ~t.ones(2, dtype=t.complex64),
+    "bitwise_not_float": lambda t: t.bitwise_not(t.ones(2)),
+    "unary_plus_bool": lambda t: +t.ones(2, dtype=t.bool),
+    "positive_bool": lambda t: t.positive(t.ones(2, dtype=t.bool)),
+    "unary_plus_int8": lambda t: +t.ones(2, dtype=t.int8),
+    "trace_bool_vector": lambda t: t.trace(t.ones(2, dtype=t.bool)),
+    "trace_int8_matrix": lambda t: t.trace(t.ones(2, 3, dtype=t.int8)),
+    # amax/amin scatter_reduce of integers without the old values; empty tensordot and batch_norm
+    "scatter_reduce_uint8_amax_no_self": lambda t: t.scatter_reduce(
+        t.full((3,), 5, dtype=t.uint8), 0, t.tensor([0, 0, 2]), t.tensor([1, 3, 2], dtype=t.uint8), "amax",
+        include_self=False),
+    "scatter_reduce_int_amin_no_self": lambda t: t.scatter_reduce(
+        t.full((3,), 5, dtype=t.int32), 0, t.tensor([0, 0, 2]), t.tensor([1, 3, 2], dtype=t.int32), "amin",
+        include_self=False),
+    "scatter_reduce_bool_amin_no_self": lambda t: t.scatter_reduce(
+        t.full((3,), True), 0, t.tensor([0, 0, 2]), t.tensor([False, False, True]), "amin", include_self=False),
+    "scatter_reduce_empty_no_self": lambda t: t.scatter_reduce(
+        t.ones(2, 0, dtype=t.uint8), 1, t.ones(2, 0, dtype=t.int64), t.ones(2, 1, dtype=t.uint8), "amax",
+        include_self=False),
+    "tensordot_empty_contraction": lambda t: t.tensordot(t.ones(0, 0, dtype=t.float64), t.ones(0, 2,
+                                                                                              dtype=t.float64), 1),
+    "tensordot_empty_free": lambda t: t.tensordot(t.ones(2, 3), t.ones(3, 0), 1),
+    "batch_norm_empty_batch": lambda t: t.nn.functional.batch_norm(t.ones(0, 3), None, None, training=True),
+    "batch_norm_empty_affine": lambda t: t.nn.functional.batch_norm(
+        t.ones(0, 3), None, None, t.full((3,), 2.0), t.full((3,), 3.0), training=True),
 }

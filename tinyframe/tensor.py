@@ -591,13 +591,16 @@ class Tensor:
         return unary.neg(self)
 
     def __pos__(self) -> Tensor:
-        return self
+        return self.positive()
 
     def __abs__(self) -> Tensor:
         return unary.abs(self)
 
     def __invert__(self) -> Tensor:
-        return binary.logical_not(self) if dtypes.kind(self._data.dtype) == "b" else binary.bitwise_not(self)
+        kind = dtypes.kind(self._data.dtype)
+        if kind in "fc":  # the operator's own TypeError (torch.bitwise_not raises NotImplementedError)
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+        return binary.logical_not(self) if kind == "b" else binary.bitwise_not(self)
 
     @_operator
     def __and__(self, other: Any) -> Tensor:
@@ -2017,7 +2020,7 @@ class Tensor:
     def positive(self) -> Tensor:
         """``+self``: this tensor itself."""
         if self._data.dtype == np.bool_:
-            raise TypeError("The `+` operator, on a bool tensor is not supported.")
+            raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
         return self
 
     @property

@@ -544,6 +544,9 @@ def scalar_first(name: str, args: tuple, scalar: str, tensors: str) -> tuple:
 def _check_alpha(input: Any, other: Any, alpha: Any) -> None:
     if isinstance(alpha, float) and _is_integral(input) and _is_integral(other):
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    if isinstance(alpha, bool) and not all(_is_bool(v._data if isinstance(v, _graph.Tensor) else v)
+                                           for v in (input, other)):
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
 
 
 def mul(input: Any, other: Any) -> Tensor:

@@ -361,9 +361,9 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:
 
 def trace(input: Tensor) -> Tensor:
     """The sum of the main diagonal of a matrix (integers give int64)."""
+    dtypes.check_kernel("trace", input.dtype, "uifc")  # (PyTorch checks the dtype first)
     if input.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
-    dtypes.check_kernel("trace", input.dtype, "uifc")
     return Trace.apply(input)
 
 

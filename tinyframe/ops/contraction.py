@@ -8,6 +8,7 @@ derivatives follow.
 """
 from __future__ import annotations
 
+import math
 import string
 import warnings
 from typing import TYPE_CHECKING, Any
@@ -229,8 +230,9 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
     inner = 1
     for d in dims_a:
         inner *= a.shape[d]
-    left = shape.reshape(shape.permute(a, free_a + dims_a), (-1, inner))
-    right = shape.reshape(shape.permute(b, dims_b + free_b), (inner, -1))
+    outer_a, outer_b = math.prod(a.shape[d] for d in free_a), math.prod(b.shape[d] for d in free_b)
+    left = shape.reshape(shape.permute(a, free_a + dims_a), (outer_a, inner))  # (sizes, not -1: they may be 0)
+    right = shape.reshape(shape.permute(b, dims_b + free_b), (inner, outer_b))
     out = linalg.mm(left, right)
     return shape.reshape(out, [a.shape[d] for d in free_a] + [b.shape[d] for d in free_b])
 

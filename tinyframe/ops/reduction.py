@@ -646,6 +646,20 @@ def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:
     return Dist.apply(input, other, p=p)
 
 
+def _check_norm_identity(shape: tuple, p: float, axes: tuple | None) -> None:
+    """PyTorch's error for an ``inf`` or negative norm over an empty dimension."""
+    where = "an empty tensor"
+    if axes is not None:
+        empty = [a for a in sorted(axes) if shape[a] == 0]
+        if not empty:
+            return
+        where = f"the dimension {empty[0]}because this dimension is empty and"  # (sic: PyTorch's missing space)
+    else:
+        where += " because"
+    raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on {where} the operation does not have "
+                       "an identity")
+
+
 class Norm(LinalgVectorNorm, node_name="NormBackward1"):
     """The vector norm as PyTorch's own kernels call it (``at::norm(input, p, dim)`` in
     ``pairwise_distance``): the same op under that node's name."""
@@ -680,9 +694,8 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, 
         raise RuntimeError(f"linalg.vector_norm: dtype should be floating point or complex, but got "
                            f"{dtypes.scalar_type_name(dtype)}")
     axes = _axes(dim, x.ndim)
-    if x.size == 0 and (p == _INF or p == -_INF) and (axes is None or 0 in [x.shape[a] for a in axes]):
-        raise RuntimeError("linalg.vector_norm cannot compute the inf norm on an empty tensor because the "
-                           "operation does not have an identity")
+    if x.size == 0 and (p < 0 or p == _INF):  # a max, a min or a negative power has no value over nothing
+        _check_norm_identity(x.shape, p, axes)
     return LinalgVectorNorm.apply(input, ord=p, axes=axes, keepdim=keepdim, dtype=dtype)
 
 
@@ -909,7 +922,15 @@ def logcumsumexp(input: Tensor, dim: int) -> Tensor:
 
 def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     """Cumulative sums along ``dim``: ``out_i = x_1 + ... + x_i``; integers give int64."""
-    return Cumsum.apply(input, dim=_dim(dim, input._data.ndim, "cumsum"), dtype=_np_dtype(dtype))
+    d = _dim(dim, input._data.ndim, "cumsum")
+    check_cumulative_dtype("cumsum", dtype)
+    return Cumsum.apply(input, dim=d, dtype=_np_dtype(dtype))
+
+
+def check_cumulative_dtype(name: str, dtype: Any) -> None:
+    """PyTorch's cumulative sum and product have no bool kernel: ``dtype=torch.bool`` raises."""
+    if dtype is not None and dtypes.as_dtype(dtype) == dtypes.bool_:
+        raise NotImplementedError(f"\"{name}_out_cpu\" not implemented for 'Bool'")
 
 
 def _logical_reduction(input: Tensor, dim: Any, keepdim: bool, test_all: bool) -> Tensor:

@@ -33,6 +33,14 @@ _UFUNCS = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximu
 _IDENTITIES = {"sum": 0.0, "mean": 0.0, "prod": 1.0, "amax": -np.inf, "amin": np.inf}
 
 
+def _identity(reduce: str, dtype: Any) -> Any:
+    """The value ``reduce`` starts from in ``dtype``: an integer or bool dtype's own extremes for amax/amin."""
+    if reduce in ("amax", "amin") and dtype.kind in "iub":
+        info = np.iinfo(dtype) if dtype.kind != "b" else np.iinfo(np.uint8)
+        return (info.min if reduce == "amax" else info.max) if dtype.kind != "b" else reduce == "amin"
+    return _IDENTITIES[reduce]
+
+
 # ------------------------------------------------------------------------------------------ the ops
 def _written(xp: Any, shape: tuple, index: tuple) -> Any:
     """A boolean array of ``shape``: True at the positions ``index`` writes."""
@@ -94,7 +102,7 @@ def _reduce_into(x: Any, src: Any, index: tuple, reduce: str, include_self: bool
     values = np.asarray(move_array(src, device_of(np.empty(0))), dtype=host.dtype)
     where = tuple(np.asarray(move_array(i, device_of(np.empty(0)))) for i in index)
     if not include_self:
-        host[where] = _IDENTITIES[reduce]
+        host[where] = _identity(reduce, host.dtype)
     _UFUNCS[reduce].at(host, where, values)
     if reduce == "mean":
         counts = np.zeros(host.shape, dtype=np.int64)

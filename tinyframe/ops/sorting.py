@@ -562,18 +562,21 @@ def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     """Cumulative products along ``dim``: ``out_i = x_1 * ... * x_i``; integers give int64."""
     _check_tensor("cumprod", input)
     d = reduction._dim(dim, input.ndim, "cumprod")
+    reduction.check_cumulative_dtype("cumprod", dtype)
     return Cumprod.apply(input, dim=d, dtype=reduction._np_dtype(dtype))
 
 
 def _cumulative_extreme(name: str, op: type[Op], result: type, input: Tensor, dim: int) -> Any:
     _check_tensor(name, input)
     x = input._data
-    d = _dim_of(input, dim)
-    if x.ndim == 0 or x.size == 0:
+    if x.ndim == 0 or x.size == 0:  # (an empty input is returned before its dim is looked at, as in PyTorch)
+        if x.ndim == 0:
+            _dim_of(input, dim)
         return result(op.apply(input, index=(Ellipsis,)), _long(array_module_of(x).zeros(x.shape, int)))
+    d = _dim_of(input, dim)
     # The running position of the extreme: a position is a new extreme when it is >= (<=) every
     # earlier element, so ties move it to the last occurrence; once a NaN is seen, only NaNs are.
-    host = np.moveaxis(np.asarray(move_array(x, device_of(np.empty(0)))), d, -1)
+    host = np.moveaxis(_sortable(np.asarray(move_array(x, device_of(np.empty(0))))), d, -1)
     running = (np.fmax if name == "cummax" else np.fmin).accumulate(host, axis=-1) if host.dtype.kind == "f" \
         else (np.maximum if name == "cummax" else np.minimum).accumulate(host, axis=-1)
     positions = np.arange(host.shape[-1])
