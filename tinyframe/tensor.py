@@ -1021,10 +1021,10 @@ class Tensor:
     def prod(self, dim: builtins.int | None = None, keepdim: builtins.bool = False, *, dtype: Any = None) -> Tensor:
         return reduction.prod(self, dim, keepdim, dtype=dtype)
 
-    def max(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
+    def max(self, dim: builtins.int | Tensor | None = None, keepdim: builtins.bool = False) -> Any:
         return reduction.max(self, dim, keepdim)
 
-    def min(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
+    def min(self, dim: builtins.int | Tensor | None = None, keepdim: builtins.bool = False) -> Any:
         return reduction.min(self, dim, keepdim)
 
     def amax(self, dim: Any = (), keepdim: builtins.bool = False) -> Tensor:

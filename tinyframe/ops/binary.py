@@ -909,6 +909,8 @@ def fmax(input: Tensor, other: Tensor) -> Tensor:
     """Elementwise maximum that ignores NaN (NaN only where both are NaN); integer dtypes are kept. At
     ties the gradient goes to ``input``."""
     require_tensors("fmax", input, other)
+    reject_complex("fmax", input._data, other._data, message="fmax not implemented for complex tensors.",
+                   error=RuntimeError)
     return Fmax.apply(input, other)
 
 
@@ -916,6 +918,8 @@ def fmin(input: Tensor, other: Tensor) -> Tensor:
     """Elementwise minimum that ignores NaN (NaN only where both are NaN); integer dtypes are kept. At
     ties the gradient goes to ``input``."""
     require_tensors("fmin", input, other)
+    reject_complex("fmin", input._data, other._data, message="fmin not implemented for complex tensors.",
+                   error=RuntimeError)
     return Fmin.apply(input, other)
 
 
@@ -945,6 +949,8 @@ def heaviside(input: Tensor, values: Tensor) -> Tensor:
     two tensors must have the same dtype, which the result keeps. Not differentiable."""
     if not isinstance(values, _graph.Tensor):
         raise TypeError(f"heaviside(): argument 'values' (position 2) must be Tensor, not {type(values).__name__}")
+    if input.dtype.is_complex or values.dtype.is_complex:
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
     if input.dtype != values.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
     return Heaviside.apply(input, values)

@@ -431,6 +431,8 @@ def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple:
     for t in tensors:
         if t.ndim > 1:
             raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t}")
+    if any(t.dtype != tensors[0].dtype for t in tensors):
+        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     swap = indexing == "xy" and len(tensors) >= 2
     order = list(tensors)
     if swap:

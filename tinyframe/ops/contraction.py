@@ -439,13 +439,23 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: An
     With ``beta = 0`` ``input`` is ignored (NaN and inf in it do not propagate)."""
     if mat1.ndim != 2 or mat2.ndim != 2 or mat1.shape[1] != mat2.shape[0] or mat1.dtype != mat2.dtype:
         linalg.mm(mat1, mat2)  # PyTorch's error
+    if input.dtype != mat1.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got {_names(input, mat2)}")
     return _fused(Addmm, input, mat1, mat2, (mat1.shape[0], mat2.shape[1]), beta, alpha)
+
+
+def _names(*tensors: Tensor) -> str:
+    """The tensors' dtypes as PyTorch's messages name them: ``Float and Double``, ``Float, Double, and Float``."""
+    names = [dtypes.scalar_type_name(t.dtype) for t in tensors]
+    return " and ".join(names) if len(names) == 2 else ", ".join(names[:-1]) + ", and " + names[-1]
 
 
 def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
     """``beta * input + alpha * (mat @ vec)``."""
     if mat.ndim != 2 or vec.ndim != 1 or mat.shape[1] != vec.shape[0]:
         linalg.mv(mat, vec)  # PyTorch's error
+    if not input.dtype == mat.dtype == vec.dtype:
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_names(input, mat, vec)}")
     return _fused(Addmv, input, mat, vec, (mat.shape[0],), beta, alpha)
 
 
@@ -454,6 +464,9 @@ def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alp
     """``beta * input + alpha * bmm(batch1, batch2)``."""
     if batch1.ndim != 3 or batch2.ndim != 3 or batch1.shape[0] != batch2.shape[0] or batch1.shape[2] != batch2.shape[1]:
         linalg.bmm(batch1, batch2)  # PyTorch's error
+    if not input.dtype == batch1.dtype == batch2.dtype:
+        input_name, first, second = (dtypes.cpp_type_name(t.dtype) for t in (input, batch1, batch2))
+        raise RuntimeError(f"Input dtypes must be the same, got: input {input_name}, batch1: {first}, batch2: {second}")
     return _fused(Baddbmm, input, batch1, batch2, (batch1.shape[0], batch1.shape[1], batch2.shape[2]), beta, alpha)
 
 
@@ -462,6 +475,8 @@ def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alph
     """``beta * input + alpha * sum_b batch1[b] @ batch2[b]`` (the batch of products summed)."""
     if batch1.ndim != 3 or batch2.ndim != 3 or batch1.shape[0] != batch2.shape[0] or batch1.shape[2] != batch2.shape[1]:
         linalg.bmm(batch1, batch2)  # PyTorch's error
+    if input.dtype != batch1.dtype or batch1.dtype != batch2.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got {_names(input, batch2)}")
     return _fused(Addbmm, input, batch1, batch2, (batch1.shape[1], batch2.shape[2]), beta, alpha)
 
 

@@ -544,6 +544,11 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
         raise IndexError("index_select(): Index is supposed to be a vector")
     d = wrap_dim(dim, input.ndim)
     idx = _on_device_of(index._data, input._data).reshape(-1)
+    if input.ndim == 0:  # a scalar takes one index, 0
+        if idx.size != 1:
+            raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
+        _check_range(idx, 0, 1, d, IndexError, "index out of range in self")
+        return IndexSelect.apply(input, index=(Ellipsis,))
     _check_range(idx, 0, input.shape[d], d, IndexError, "index out of range in self")
     return IndexSelect.apply(input, index=(slice(None),) * d + (idx,))
 

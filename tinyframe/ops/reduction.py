@@ -275,7 +275,12 @@ class Nansum(Op):
 def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """Sum of the elements over ``dim`` (every dimension when None), NaN counted as zero; booleans and
     integers are summed as int64 unless ``dtype`` says otherwise."""
-    return Nansum.apply(input, axes=_axes(dim, input._data.ndim), keepdim=keepdim, dtype=_np_dtype(dtype))
+    if input._data.dtype.kind == "c":
+        raise RuntimeError("nansum on CPU does not support complex inputs")
+    dtype = _np_dtype(dtype)
+    if dtype is not None and dtype.kind == "c":
+        raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{dtypes.scalar_type_name(dtype)}'")
+    return Nansum.apply(input, axes=_axes(dim, input._data.ndim), keepdim=keepdim, dtype=dtype)
 
 
 def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
@@ -284,6 +289,9 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any
     if dtypes.kind(input._data.dtype) != "f":
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got "
                            f"{_scalar_type(input._data)}")
+    if dtype is not None and dtypes.kind(_np_dtype(dtype)) not in "fc":
+        raise RuntimeError(f"nanmean(): could not infer output dtype. Optional dtype must be either a floating "
+                           f"point or complex dtype. Got: {dtypes.scalar_type_name(_np_dtype(dtype))}")
     present = _graph.wrap(~array_module_of(input._data).isnan(input._data))
     return binary.div(nansum(input, dim, keepdim, dtype=dtype), sum(present, dim, keepdim))
 
@@ -351,14 +359,20 @@ class MinDim(MaxDim, node_name="MinBackward0"):
     largest = False
 
 
+def _reject_complex_kernel(kernel: str, x: Any) -> None:
+    if x.dtype.kind == "c":
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_scalar_type(x)}'")
+
+
 def _extreme(name: str, full: type[Op], by_dim: type[MaxDim], result: type, input: Tensor, dim: Any,
              keepdim: bool) -> Any:
     x = input._data
-    reject_complex(f"{name}_all", x)
     if dim is None:
+        _reject_complex_kernel(f"{name}_all", x)
         if x.size == 0:
             _require_nonempty(name, x.shape, None)
         return full.apply(input, axes=None, keepdim=False)
+    reject_complex(name, x, message=f"{name}(): does not support complex input", error=RuntimeError)
     d = _dim(dim, x.ndim, name)
     if x.size == 0:
         _require_nonempty(name, x.shape, (d,))
@@ -369,7 +383,7 @@ def _extreme(name: str, full: type[Op], by_dim: type[MaxDim], result: type, inpu
     return result(values, _graph.wrap(indices))
 
 
-def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+def max(input: Tensor, dim: int | Tensor | None = None, keepdim: bool = False) -> Any:  # (Tensor: maximum)
     """The largest element (a 0-d tensor); with ``dim``, the named tuple ``(values, indices)`` of the
     largest elements along ``dim`` and their first positions; with a Tensor, ``maximum``."""
     if isinstance(dim, _graph.Tensor):
@@ -377,7 +391,7 @@ def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     return _extreme("max", Max, MaxDim, return_types.max, input, dim, keepdim)
 
 
-def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+def min(input: Tensor, dim: int | Tensor | None = None, keepdim: bool = False) -> Any:  # (Tensor: minimum)
     """The smallest element (a 0-d tensor); with ``dim``, the named tuple ``(values, indices)`` of the
     smallest elements along ``dim`` and their first positions; with a Tensor, ``minimum``."""
     if isinstance(dim, _graph.Tensor):
@@ -387,7 +401,7 @@ def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
 
 def _amax_amin(name: str, op: type[Op], input: Tensor, dim: Any, keepdim: bool) -> Tensor:
     x = input._data
-    reject_complex(name, x)
+    _reject_complex_kernel(f"{name[1:]}_values_cpu", x)  # (amax: PyTorch's max_values_cpu)
     axes = _axes(dim, x.ndim)
     if x.size == 0:
         _require_nonempty(name, x.shape, axes)
@@ -549,6 +563,8 @@ def std(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: b
 def var_mean(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
              correction: Any = None) -> tuple:
     """``(var(input, dim, ...), mean(input, dim))``, outputs of one node (``VarMeanBackward0``)."""
+    if dtypes.kind(input._data.dtype) == "c":
+        return _complex_spread_mean(var, input, dim, unbiased, keepdim, correction)
     axes, correction = _correction("var_mean", input, dim, unbiased, correction)
     return VarMean.apply(input, axes=axes, correction=correction, keepdim=keepdim)
 
@@ -556,8 +572,16 @@ def var_mean(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepd
 def std_mean(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
              correction: Any = None) -> tuple:
     """``(std(input, dim, ...), mean(input, dim))``, outputs of one node (``StdMeanBackward0``)."""
+    if dtypes.kind(input._data.dtype) == "c":
+        return _complex_spread_mean(std, input, dim, unbiased, keepdim, correction)
     axes, correction = _correction("std_mean", input, dim, unbiased, correction)
     return StdMean.apply(input, axes=axes, correction=correction, keepdim=keepdim)
+
+
+def _complex_spread_mean(spread: Any, input: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any) -> tuple:
+    """``(var or std, mean)`` of a complex tensor: a real spread and the complex mean, composed (not one node)."""
+    mean_dim = None if isinstance(dim, bool) else dim  # (``var_mean(input, unbiased)``: the legacy form)
+    return spread(input, dim, unbiased, keepdim, correction=correction), mean(input, mean_dim, keepdim)
 
 
 def _vector_norm(xp: Any, v: Any, ord: float, axes: tuple | None, keepdim: bool) -> Any:
@@ -707,7 +731,10 @@ class Logsumexp(Op):
     def forward(ctx: Logsumexp, x: Any, *, axes: tuple | None, keepdim: bool) -> Any:
         ctx.shape, ctx.axes, ctx.keepdim = x.shape, axes, keepdim
         xp = ctx.xp
-        reject_complex("logsumexp", x)
+        if x.dtype.kind == "c":
+            out = _complex_logsumexp(xp, x, axes, keepdim)
+            ctx.save_for_backward(x, out)
+            return out
         if dtypes.kind(x.dtype) != "f":  # integers and bools give the default float dtype
             x = x.astype(dtypes.get_default_dtype().numpy)
         if x.size == 0:  # log(0): the sum of no exponentials is 0
@@ -730,8 +757,18 @@ class Logsumexp(Op):
 
     @staticmethod
     def backward(ctx: Logsumexp, g: Any) -> Any:
-        x, out = ctx.saved_tensors
+        x, out = saved_conj(ctx)  # (holomorphic for complex input: the conjugate derivative)
         return _kept(ctx, g) * ctx.xp.exp(x - _kept(ctx, out))
+
+
+def _complex_logsumexp(xp: Any, x: Any, axes: tuple | None, keepdim: bool) -> Any:
+    """``log(sum(exp(x)))`` of complex ``x``, shifted by the largest real part (finite) against overflow."""
+    if x.size == 0:
+        return xp.full(x.sum(axis=axes, keepdims=keepdim).shape, -_INF, dtype=x.dtype)
+    m = x.real.max(axis=axes, keepdims=True)
+    m = xp.where(xp.isfinite(m), m, 0.0)
+    out = xp.log(xp.exp(x - m).sum(axis=axes, keepdims=True)) + m
+    return out if keepdim else xp.squeeze(out, axis=axes)
 
 
 def softmax_array(xp: Any, x: Any, dim: int | None, safe: bool = False) -> Any:
@@ -815,7 +852,11 @@ class LogSoftmax(Op):
 
 def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
     """``log(sum(exp(input)))`` over ``dim``, computed without overflow; integers give floats."""
-    return Logsumexp.apply(input, axes=_axes(dim, input._data.ndim), keepdim=keepdim)
+    x = input._data
+    if isinstance(dim, (tuple, list)) and not dim and not keepdim and x.ndim and x.size:
+        # PyTorch reduces over every dimension into a kept shape, then fails to write it to its 0-d output
+        raise RuntimeError(f"output with shape [] doesn't match the broadcast shape {[1] * x.ndim}")
+    return Logsumexp.apply(input, axes=_axes(dim, x.ndim), keepdim=keepdim)
 
 
 def _softmax_input(name: str, input: Tensor, dim: int, dtype: Any) -> tuple:

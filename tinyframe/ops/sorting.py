@@ -20,7 +20,7 @@ from .._dims import wrap_dim
 from .._graph import Op
 from ..device import array_module_of, device_of, move_array
 from . import binary, indexing, reduction, shape
-from .complex import reject_complex
+from .complex import reject_complex, saved_conj
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -95,7 +95,7 @@ class Cumprod(Op):
 
     @staticmethod
     def backward(ctx: Cumprod, g: Any) -> Any:
-        x, out = ctx.saved_tensors
+        x, out = saved_conj(ctx)  # (holomorphic for complex input: the conjugate derivative)
         xp, dim = ctx.xp, ctx.dim
         if dim is None:
             return g
@@ -170,12 +170,26 @@ def _dim_of(input: Tensor, dim: int) -> int:
     return wrap_dim(dim, input.ndim)  # a 0-d tensor takes dim 0 or -1, as PyTorch
 
 
+_SORT_COMPLEX = (RuntimeError, " Sort does not support complex dtypes on CPU")  # (sic: PyTorch's leading space)
+# PyTorch's errors for a complex input, where its kernels raise their own
+_COMPLEX_ERRORS: dict = {
+    "sort": _SORT_COMPLEX, "argsort": _SORT_COMPLEX,
+    "topk": (RuntimeError, " topk does not support complex dtypes on CPU"),
+    **{name: (NotImplementedError, f"\"{kernel}\" not implemented for '{{}}'") for name, kernel in (
+        ("unique", "unique"), ("unique_dim", "unique_dim"), ("unique_consecutive", "unique"),
+        ("cummax", "cummax_cpu"), ("cummin", "cummin_cpu"), ("aminmax", "aminmax_cpu"))},
+}
+
+
 def _check_tensor(name: str, input: Any, kernel: str | None = None, kinds: str = "uif") -> None:
     """A Tensor argument, of a dtype that PyTorch's ``kernel`` (if named) has an implementation for."""
     if not isinstance(input, _graph.Tensor):
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     if kernel is not None:
         dtypes.check_kernel(kernel, input.dtype, kinds)
+    if input.dtype.is_complex and name in _COMPLEX_ERRORS:
+        error, message = _COMPLEX_ERRORS[name]
+        raise error(message.format(dtypes.scalar_type_name(input.dtype)))
     reject_complex(name, input, message=f"{name} does not support complex dtypes: complex numbers have no order",
                    error=RuntimeError)
 
@@ -438,7 +452,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
     """The distinct elements of ``input`` in ascending order (the flattened input, or with ``dim``
     the distinct slices along ``dim``). With ``return_inverse``, also the position of each input
     element (slice) in the result; with ``return_counts``, how often each occurs."""
-    _check_tensor("unique", input)
+    _check_tensor("unique" if dim is None else "unique_dim", input)
     x = input._data
     host = _sortable(np.asarray(move_array(x, device_of(np.empty(0)))))
     if dim is None:
@@ -560,7 +574,8 @@ def isin(elements: Any, test_elements: Any, *, assume_unique: bool = False, inve
 # --------------------------------------------------------------------------- cumulative ops
 def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     """Cumulative products along ``dim``: ``out_i = x_1 * ... * x_i``; integers give int64."""
-    _check_tensor("cumprod", input)
+    if not isinstance(input, _graph.Tensor):
+        _check_tensor("cumprod", input)  # (PyTorch's TypeError; complex tensors have products too)
     d = reduction._dim(dim, input.ndim, "cumprod")
     reduction.check_cumulative_dtype("cumprod", dtype)
     return Cumprod.apply(input, dim=d, dtype=reduction._np_dtype(dtype))
