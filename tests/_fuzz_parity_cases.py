@@ -297,4 +297,36 @@ CASES: dict = {
     "squeeze_repeated_dims": lambda t: t.squeeze(t.ones(1, 2), (0, -2)),
     "squeeze_0d_repeated_dims": lambda t: t.squeeze(t.ones(()), (0, 0)),
     "meshgrid_mixed_dtypes": lambda t: t.meshgrid(t.ones(2), t.ones(2, dtype=t.float64), indexing="ij"),
+    # multi_margin_loss adds no NaN term and has no bfloat16 kernel; soft_margin_loss of integers
+    "multi_margin_loss_nan": lambda t: t.nn.functional.multi_margin_loss(
+        _T(t, [[0.5, math.nan, 0.0], [math.nan, -3.0, 0.0]], "float32"), t.tensor([0, 1])),
+    "multi_margin_loss_nan_p2": lambda t: t.nn.functional.multi_margin_loss(
+        _T(t, [[0.5, math.nan, 0.0], [math.nan, -3.0, 0.0]], "float32"), t.tensor([1, 1]), p=2, reduction="none"),
+    "multi_margin_loss_bfloat16": lambda t: t.nn.functional.multi_margin_loss(t.ones(1, 4, dtype=t.bfloat16),
+                                                                              t.tensor([1])),
+    "soft_margin_loss_longs": lambda t: t.nn.functional.soft_margin_loss(t.ones(2, dtype=t.int64),
+                                                                         t.ones(2, dtype=t.int64)),
+    # an int alpha in an integer dtype: wrapped, or PyTorch's overflow error
+    "add_uint8_negative_alpha": lambda t: t.add(_T(t, [[69, 202, 121]], "uint8"), _T(t, [[True, False, True]], "bool"),
+                                                alpha=-4),
+    "sub_uint8_alpha_overflow": lambda t: t.sub(_T(t, [69, 202], "uint8"), _T(t, [1, 0], "uint8"), alpha=300),
+    "add_int8_alpha_overflow": lambda t: t.add(_T(t, [1, 2], "int8"), _T(t, [1, 2], "int8"), alpha=-200),
+    "add_int32_alpha_overflow": lambda t: t.add(_T(t, [1, 2], "int32"), _T(t, [1, 2], "int32"), alpha=2**40),
+    "add_float_int8_big_alpha": lambda t: t.add(_T(t, [1.5, 2], "float32"), _T(t, [1, 2], "int8"), alpha=-200),
+    # negative powers of unsigned integers, empty quantiles, index_fill of a scalar with no index
+    "uint8_pow_negative": lambda t: _T(t, [2, 3], "uint8").pow(-5),
+    "bool_pow_negative": lambda t: _T(t, [True], "bool") ** -1,
+    "quantile_empty": lambda t: t.zeros(0).quantile(0.5),
+    "quantile_empty_dim": lambda t: t.zeros(2, 0).quantile(0.5, 1),
+    "index_fill_0d_no_index": lambda t: t.tensor(1.5).index_fill_(0, t.tensor([], dtype=t.int64), -1.5),
+    "index_fill_0d": lambda t: t.tensor(1.5).index_fill_(0, t.tensor([0]), -1.5),
+    # 0-d and empty operands: gather, matmul, linear, pairwise_distance
+    "gather_0d": lambda t: t.gather(t.tensor(1.5), 0, t.tensor(0)),
+    "gather_0d_out_of_range": lambda t: t.gather(t.tensor(1.5), 0, t.tensor(1)),
+    "matmul_batch_no_inner": lambda t: t.matmul(t.ones(2, 0, 0), t.ones(0, 0)),
+    "matmul_batch_vector_no_inner": lambda t: t.matmul(t.ones(2, 3, 0), t.ones(0)),
+    "linear_no_features_bias": lambda t: t.nn.functional.linear(t.ones(2, 0, 0), t.ones(0, 0), t.ones(0)),
+    "pairwise_distance_0d": lambda t: t.nn.functional.pairwise_distance(t.tensor(1.0), t.tensor(3.0)),
+    "triplet_margin_loss_0d": lambda t: t.nn.functional.triplet_margin_loss(t.tensor(1.0), t.tensor(3.0),
+                                                                            t.tensor(0.0)),
 }

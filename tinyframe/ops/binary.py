@@ -42,11 +42,23 @@ class Add(Op):
     def forward(ctx: Add, x: Any, y: Any, alpha: Any = 1) -> Any:
         ctx.alpha = alpha
         x, y = promote(x, y)
-        return x + y if alpha == 1 else x + alpha * y
+        return x + y if alpha == 1 else x + _alpha_in(alpha, y) * y
 
     @staticmethod
     def backward(ctx: Add, g: Any) -> tuple:
         return g, g if ctx.alpha == 1 else g * ctx.alpha
+
+
+def _alpha_in(alpha: Any, y: Any) -> Any:
+    """An int ``alpha`` in an integer operand's dtype, as PyTorch's checked cast gives it: wrapped around, but an
+    overflow raises (an unsigned type takes negatives down to minus its maximum)."""
+    if type(alpha) is not int or y.dtype.kind not in "iu":
+        return alpha
+    info = np.iinfo(y.dtype)
+    if not (-info.max if y.dtype.kind == "u" else info.min) <= alpha <= info.max:
+        name = "int" if y.dtype == np.int32 else f"{y.dtype.name}_t"
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+    return dtypes.wrap_integer(alpha, y.dtype)
 
 
 class AddScalar(Op, node_name="AddBackward1"):
@@ -73,7 +85,7 @@ class Sub(Op):
         if x_bool or y_bool:
             raise RuntimeError(_bool_subtraction_message(x_bool and y_bool))
         x, y = promote(x, y)
-        return x - y if alpha == 1 else x - alpha * y
+        return x - y if alpha == 1 else x - _alpha_in(alpha, y) * y
 
     @staticmethod
     def backward(ctx: Sub, g: Any) -> tuple:
@@ -167,9 +179,9 @@ class Pow(Op):
     def forward(ctx: Pow, x: Any, *, exponent: Any) -> Any:
         ctx.save_for_backward(x)
         ctx.exponent = exponent
-        x, exponent = promote(x, exponent)
-        if x.dtype.kind in "iub" and type(exponent) is int and exponent < 0:
+        if x.dtype.kind in "iub" and type(exponent) is int and exponent < 0:  # (before uint8 wraps it)
             raise RuntimeError("Integers to negative integer powers are not allowed.")
+        x, exponent = promote(x, exponent)
         if x.dtype.kind == "b" and type(exponent) is bool:  # PyTorch's bool result (NumPy's is int8)
             return x | (not exponent)
         if exponent == -0.5 and x.dtype.kind == "f":  # PyTorch's rsqrt: -inf at -0.0, NaN at -inf

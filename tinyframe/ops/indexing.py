@@ -504,6 +504,9 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
     """
     _check_dtype(index, ("int32", "int64"), "gather(): Expected dtype int32/int64 for index")
     d = wrap_dim(dim, input.ndim)
+    if input.ndim == 0 == index.ndim:  # a scalar's one element
+        _check_range(index._data, 0, 1, d, RuntimeError)
+        return Gather.apply(input, index=(Ellipsis,))
     if max(index.ndim, 1) != input.ndim:  # a 0-dim index counts as a vector
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     for k in range(index.ndim):

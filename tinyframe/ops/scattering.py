@@ -315,7 +315,9 @@ def _index_positions(name: str, input: Tensor, dim: int, index: Tensor) -> tuple
     low = -size if name == "index_fill" else 0
     indexing._check_range(idx, low, size, d, error,
                           message or (None if not idx.size else _range_message(prefix, idx, low, size, d)))
-    return d, ((slice(None),) * d + (idx % size,)) if input.ndim else (Ellipsis,)
+    if not input.ndim:  # a scalar's one element, or none for an empty index
+        return d, (Ellipsis,) if idx.size else (array_module_of(idx).zeros((), bool),)
+    return d, (slice(None),) * d + (idx % size,)
 
 
 def _range_message(prefix: str, idx: Any, low: int, size: int, dim: int) -> str:

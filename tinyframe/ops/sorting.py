@@ -385,7 +385,7 @@ def _quantile(name: str, input: Tensor, q: Any, dim: int | None, keepdim: bool, 
             raise RuntimeError(f"{name}() q must be in the range [0, 1] but got {q}")
         raise RuntimeError(f"{name}() q values must be in the range [0, 1]")
     if input._data.size == 0:
-        raise IndexError(f"{name}() input tensor must be non-empty")
+        raise RuntimeError(f"{name}() input tensor must be non-empty")
     return _quantile_compute(input, q_values, dim, keepdim, interpolation, name == "nanquantile")
 
 

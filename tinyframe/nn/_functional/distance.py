@@ -31,4 +31,5 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
 def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
     """``||x1 - x2 + eps||_p`` along the last dimension."""
     difference = binary.AddScalar.apply(binary.sub(x1, x2), other=eps)
-    return reductions.Norm.apply(difference, ord=p, axes=(difference.ndim - 1,), keepdim=keepdim, dtype=None)
+    axes = (difference.ndim - 1,) if difference.ndim else None  # (a 0-d difference is its own norm's input)
+    return reductions.Norm.apply(difference, ord=p, axes=axes, keepdim=keepdim, dtype=None)
