@@ -52,7 +52,7 @@ class Add(Op):
 def _alpha_in(alpha: Any, y: Any) -> Any:
     """An int ``alpha`` in an integer operand's dtype, as PyTorch's checked cast gives it: wrapped around, but an
     overflow raises (an unsigned type takes negatives down to minus its maximum)."""
-    if type(alpha) is not int or y.dtype.kind not in "iu":
+    if type(alpha) is not int or is_number(y) or y.dtype.kind not in "iu":
         return alpha
     info = np.iinfo(y.dtype)
     if not (-info.max if y.dtype.kind == "u" else info.min) <= alpha <= info.max:
