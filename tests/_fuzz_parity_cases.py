@@ -329,4 +329,36 @@ CASES: dict = {
     "pairwise_distance_0d": lambda t: t.nn.functional.pairwise_distance(t.tensor(1.0), t.tensor(3.0)),
     "triplet_margin_loss_0d": lambda t: t.nn.functional.triplet_margin_loss(t.tensor(1.0), t.tensor(3.0),
                                                                             t.tensor(0.0)),
+    # float16 meets complex64 in complex64; PyTorch's checked casts of int fill values
+    "half_plus_complex": lambda t: t.ones(2, dtype=t.float16) + _T(t, [1j, 2], "complex64"),
+    "half_eq_complex": lambda t: t.ones(2, dtype=t.float16) == _T(t, [1j, 1], "complex64"),
+    "complex_ne_half": lambda t: _T(t, [1j, 1], "complex64") != t.ones(2, dtype=t.float16),
+    "logical_xor_half_complex": lambda t: t.logical_xor(t.ones(2, dtype=t.float16), _T(t, [0j, 1], "complex64")),
+    "promote_types_half_complex": lambda t: t.zeros(1, dtype=t.promote_types(t.float16, t.complex64)),
+    "index_fill_uint8_negative": lambda t: t.index_fill(t.zeros(2, 2, dtype=t.uint8), 0, t.tensor([0]), -1),
+    "index_fill_uint8_overflow": lambda t: t.index_fill(t.zeros(2, 2, dtype=t.uint8), 0, t.tensor([0]), 300),
+    "masked_fill_uint8_negative": lambda t: t.zeros(2, dtype=t.uint8).masked_fill(t.tensor([True, False]), -1),
+    "masked_fill_uint8_overflow": lambda t: t.zeros(2, dtype=t.uint8).masked_fill(t.tensor([True, False]), 256),
+    "masked_fill_int32_overflow": lambda t: t.zeros(2, dtype=t.int32).masked_fill(t.tensor([True, False]), 2**40),
+    "scatter_uint8_negative_value": lambda t: t.scatter(t.zeros(2, dtype=t.uint8), 0, t.tensor([1]), -3),
+    # integer division by zero only where something is divided
+    "floor_divide_empty_by_zero": lambda t: t.zeros(0, dtype=t.int8) // 0,
+    "remainder_empty_by_false": lambda t: t.zeros(0, dtype=t.int64).remainder(False),
+    "fmod_empty_by_zero": lambda t: t.fmod(t.zeros(0, dtype=t.uint8), 0),
+    "remainder_by_false": lambda t: t.zeros(2, dtype=t.int64).remainder(False),
+    # losses and distances in the inputs' dtypes; empty group_norm; complex norms with a dtype
+    "gaussian_nll_loss_bfloat16": lambda t: t.nn.functional.gaussian_nll_loss(
+        _T(t, [1.0, 2.0], "bfloat16"), _T(t, [1.5, 0.0], "bfloat16"), _T(t, [0.5, 1e-9], "bfloat16")),
+    "gaussian_nll_loss_clamped_var": lambda t: t.nn.functional.gaussian_nll_loss(
+        _T(t, [1.0, 2.0], "float32"), _T(t, [1.5, 0.0], "float32"), _T(t, [0.5, 1e-9], "float32")),
+    "cosine_similarity_long_half": lambda t: t.nn.functional.cosine_similarity(t.ones(2, 3, dtype=t.int64),
+                                                                               t.ones(2, 3, dtype=t.float16)),
+    "cosine_similarity_longs": lambda t: t.nn.functional.cosine_similarity(t.ones(2, 3, dtype=t.int64),
+                                                                           t.ones(2, 3, dtype=t.int64)),
+    "cosine_similarity_double_float": lambda t: t.nn.functional.cosine_similarity(t.ones(2, 3, dtype=t.float64),
+                                                                                  t.ones(3)),
+    "group_norm_empty_batch": lambda t: t.nn.functional.group_norm(t.ones(0, 4, 2), 2, t.ones(4), t.zeros(4)),
+    "norm_complex_as_complex128": lambda t: t.norm(_T(t, [1 + 1j, 2j], "complex64"), dim=0, dtype=t.complex128),
+    "norm_complex_as_double": lambda t: t.norm(_T(t, [1 + 1j, 2j], "complex64"), dim=0, dtype=t.float64),
+    "vector_norm_real_as_complex": lambda t: t.linalg.vector_norm(t.ones(2), dtype=t.complex64),
 }

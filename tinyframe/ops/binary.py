@@ -50,15 +50,10 @@ class Add(Op):
 
 
 def _alpha_in(alpha: Any, y: Any) -> Any:
-    """An int ``alpha`` in an integer operand's dtype, as PyTorch's checked cast gives it: wrapped around, but an
-    overflow raises (an unsigned type takes negatives down to minus its maximum)."""
+    """An int ``alpha`` in an integer operand's dtype, as PyTorch's checked cast gives it."""
     if type(alpha) is not int or is_number(y) or y.dtype.kind not in "iu":
         return alpha
-    info = np.iinfo(y.dtype)
-    if not (-info.max if y.dtype.kind == "u" else info.min) <= alpha <= info.max:
-        name = "int" if y.dtype == np.int32 else f"{y.dtype.name}_t"
-        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
-    return dtypes.wrap_integer(alpha, y.dtype)
+    return dtypes.checked_integer(alpha, y.dtype)
 
 
 class AddScalar(Op, node_name="AddBackward1"):
@@ -709,7 +704,7 @@ def _rounding_division(compute: Any) -> Any:
     and give 0), floats give inf or nan without a warning."""
     def divide(a: Any, b: Any) -> Any:
         array = b if is_number(a) else a
-        if array.dtype.kind in "iu" and (not b if is_number(b) else not b.all()):
+        if array.dtype.kind in "iu" and array.size and (not b if is_number(b) else not b.all()):
             raise RuntimeError("ZeroDivisionError")
         with np.errstate(divide="ignore", invalid="ignore"):
             return compute(a, b)

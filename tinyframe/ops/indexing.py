@@ -149,6 +149,8 @@ class MaskedFill(Op):
     @staticmethod
     def forward(ctx: Op, x: Any, *, value: Any, mask: Any) -> Any:
         ctx.save_for_backward(mask)
+        if type(value) is int and x.dtype.kind in "iu":  # PyTorch's checked cast of the value
+            value = dtypes.checked_integer(value, x.dtype)
         out = ctx.xp.where(mask, value, x)
         return out if out.dtype == x.dtype else out.astype(x.dtype)
 

@@ -205,8 +205,9 @@ class NativeGroupNorm(Op):
                 eps: float) -> Any:
         ctx.groups, ctx.eps = groups, eps
         n, c = x.shape[:2]
-        out, mean, invstd = _normalize_rows(ctx.xp, x.reshape(n * groups, -1), eps)
-        out = out.reshape(n, c, -1)
+        spatial = math.prod(x.shape[2:])  # (not -1 in the reshapes: an empty batch leaves it ambiguous)
+        out, mean, invstd = _normalize_rows(ctx.xp, x.reshape(n * groups, c // groups * spatial), eps)
+        out = out.reshape(n, c, spatial)
         if weight is not None:
             out *= weight.reshape(-1, 1)
         if bias is not None:

@@ -708,8 +708,12 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, 
         if dim is not None and not isinstance(dim, int) and len(dim) > 2:
             raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
         p = 2
-    if x.dtype.kind == "c":  # the norm of the magnitudes, differentiated through abs
-        return norm(unary.abs(input), p, dim, keepdim, dtype)
+    if dtype is not None and (x.dtype.kind == "c") != (dtypes.kind(_np_dtype(dtype)) == "c"):
+        kind = "complex" if x.dtype.kind == "c" else "real"
+        raise RuntimeError(f"linalg.vector_norm: dtype should be {kind} for {kind} inputs, but got "
+                           f"{dtypes.scalar_type_name(_np_dtype(dtype))}")
+    if x.dtype.kind == "c":  # the norm of the magnitudes (in dtype's precision), differentiated through abs
+        return norm(unary.abs(input if dtype is None else input.to(dtype)), p, dim, keepdim)
     if dtypes.kind(x.dtype) != "f":
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. "
                            f"Got {_scalar_type(x)}")

@@ -75,7 +75,7 @@ class ScatterValue(Op, node_name="ScatterBackward1"):
     def forward(ctx: ScatterValue, x: Any, *, index: tuple, value: Any) -> Any:
         ctx.mask = _written(ctx.xp, x.shape, index)
         out = x.copy()
-        out[index] = value
+        out[index] = dtypes.checked_integer(value, x.dtype) if type(value) is int and x.dtype.kind in "iu" else value
         return out
 
     @staticmethod

@@ -159,7 +159,8 @@ def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor | float, full: 
     if bool((var._data < 0).any()):
         raise ValueError("var has negative entry/entries")
     # clamped outside autograd, as PyTorch does: the gradient reaches var as if unclamped
-    clamped = binary.add(var, Tensor._make(array_module_of(var._data).maximum(var._data, eps) - var._data))
+    shift = (array_module_of(var._data).maximum(var._data, eps) - var._data).astype(var._data.dtype, copy=False)
+    clamped = binary.add(var, Tensor._make(shift))
     losses = binary.mul(binary.add(unary.log(clamped), binary.div(unary.square(binary.sub(input, target)), clamped)),
                         0.5)
     if full:
