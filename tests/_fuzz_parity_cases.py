@@ -361,4 +361,23 @@ CASES: dict = {
     "norm_complex_as_complex128": lambda t: t.norm(_T(t, [1 + 1j, 2j], "complex64"), dim=0, dtype=t.complex128),
     "norm_complex_as_double": lambda t: t.norm(_T(t, [1 + 1j, 2j], "complex64"), dim=0, dtype=t.float64),
     "vector_norm_real_as_complex": lambda t: t.linalg.vector_norm(t.ones(2), dtype=t.complex64),
+    # scatter takes int32 indices; combinations' empty shapes; mT of vectors and scalars
+    "scatter_int_index": lambda t: t.scatter(t.zeros(4, dtype=t.int8), 0, t.tensor([1], dtype=t.int32), 5),
+    "scatter_add_int_index": lambda t: t.scatter_add(t.zeros(4), 0, t.tensor([1], dtype=t.int32), t.ones(1)),
+    "scatter_reduce_int_index": lambda t: t.scatter_reduce(t.zeros(4), 0, t.tensor([1], dtype=t.int32), t.ones(1),
+                                                           "sum"),
+    "scatter_uint8_index": lambda t: t.scatter(t.zeros(4), 0, t.tensor([1], dtype=t.uint8), t.ones(1)),
+    "scatter_add_uint8_index": lambda t: t.scatter_add(t.zeros(4), 0, t.tensor([1], dtype=t.uint8), t.ones(1)),
+    "combinations_too_few": lambda t: t.combinations(t.ones(1), 2),
+    "combinations_r0": lambda t: t.combinations(t.ones(3), 0),
+    "combinations_with_replacement": lambda t: t.combinations(t.arange(2), 3, with_replacement=True),
+    "mT_vector": lambda t: t.ones(3).mT,
+    "mT_scalar": lambda t: t.ones(()).mT,
+    # dist in the operands' common dtype (complex: the magnitudes'); logdet of complex matrices
+    "dist_complex": lambda t: t.dist(_T(t, [1 + 1j, 2j], "complex64"), _T(t, [0j, 1], "complex64")),
+    "dist_complex_float_p1": lambda t: t.dist(_T(t, [1 + 1j, 2j], "complex64"), _T(t, [0.0, 1.0], "float32"), 1),
+    "dist_int_half": lambda t: t.dist(_T(t, [1, 2], "int32"), _T(t, [0.0, 1.0], "float16")),
+    "dist_longs": lambda t: t.dist(t.tensor([1, 2]), t.tensor([0, 1])),
+    "dist_float_double": lambda t: t.dist(t.tensor([1.0, 2]), _T(t, [0.0, 1], "float64"), 3),
+    "logdet_complex": lambda t: t.logdet(_T(t, [[1 + 1j, 2], [0.5j, -1]], "complex128")),
 }

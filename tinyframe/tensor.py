@@ -1132,7 +1132,11 @@ class Tensor:
 
     @property
     def mT(self) -> Tensor:
-        """The last two dimensions swapped (a batch of transposed matrices)."""
+        """The last two dimensions swapped (a batch of transposed matrices; a 0-d tensor as it is)."""
+        if self._data.ndim < 2:
+            if self._data.ndim:
+                raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
+            return shape_ops.transpose(self, 0, 0)
         return shape_ops.transpose(self, -2, -1)
 
     def permute(self, *dims: Any) -> Tensor:

@@ -594,7 +594,7 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     """A copy of ``input`` with ``src`` summed in along ``dim``: for ``dim=0``,
     ``out[index[i][j]][j] += src[i][j]``. ``index`` is no larger than ``src``, nor than ``input``
     outside ``dim``; only the leading ``index``-shaped block of ``src`` is used."""
-    _check_dtype(index, ("int64",), "scatter_add(): Expected dtype int64 for index")
+    _check_dtype(index, ("int32", "int64"), "scatter(): Expected dtype int32/int64 for index")  # (sic: PyTorch's)
     if not isinstance(src, _graph.Tensor):
         raise TypeError(f"scatter_add(): argument 'src' must be Tensor, not {type(src).__name__}")
     if src.dtype != input.dtype:

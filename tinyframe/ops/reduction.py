@@ -662,11 +662,13 @@ class Dist(Op):
 
 def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:
     """The p-norm of ``input - other`` (broadcast): ``(sum |input - other|^p)^(1/p)``; ``p`` may be
-    ``inf``, ``-inf`` or 0 (the number of differing elements)."""
-    for value in (input, other):
-        if dtypes.kind(value._data.dtype) != "f":
-            raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
-                               f"{_scalar_type(value._data)} instead.")
+    ``inf``, ``-inf`` or 0 (the number of differing elements). The operands meet in their common dtype."""
+    common = dtypes.result_type((input.dtype, input.ndim), (other.dtype, other.ndim))
+    if common.is_complex:  # the norm of the complex difference's magnitudes
+        return norm(binary.sub(input, other), p)
+    if not common.is_floating_point:
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
+                           f"{dtypes.scalar_type_name(common)} instead.")
     return Dist.apply(input, other, p=p)
 
 

@@ -225,7 +225,7 @@ class IndexPutAccumulate(Op, node_name="IndexPutBackward0"):
 # ------------------------------------------------------------------------------ public functions
 def _scatter_index(name: str, input: Tensor, dim: int, index: Tensor, src: Any) -> tuple:
     """``(dim, advanced index)`` of a scatter, with PyTorch's checks of shapes and bounds."""
-    indexing._check_dtype(index, ("int64",), f"{name}(): Expected dtype int64 for index")
+    indexing._check_dtype(index, ("int32", "int64"), f"{name}(): Expected dtype int32/int64 for index")
     d = wrap_dim(dim, input.ndim)
     # PyTorch takes a 0-dim index or src as a 1-element vector
     if max(index.ndim, 1) != input.ndim and index.numel() > 0:
