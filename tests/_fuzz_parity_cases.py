@@ -380,4 +380,14 @@ CASES: dict = {
     "dist_longs": lambda t: t.dist(t.tensor([1, 2]), t.tensor([0, 1])),
     "dist_float_double": lambda t: t.dist(t.tensor([1.0, 2]), _T(t, [0.0, 1], "float64"), 3),
     "logdet_complex": lambda t: t.logdet(_T(t, [[1 + 1j, 2], [0.5j, -1]], "complex128")),
+    # a number's remainder by bfloat16 stays bfloat16; trunc division keeps infinities and signed zeros
+    "number_mod_bfloat16": lambda t: 0.5 % _T(t, [1.5, -2.25], "bfloat16"),
+    "remainder_number_bfloat16": lambda t: t.remainder(0.001, _T(t, [1.5, -2.25], "bfloat16")),
+    "div_trunc_by_zero_and_signs": lambda t: t.div(_T(t, [[0.0], [3.0], [-1.0]], "float64"), t.tensor([[-2, 0, 3]]),
+                                                   rounding_mode="trunc"),
+    "div_trunc_bfloat16": lambda t: t.div(_T(t, [[0.0], [3.0], [-1.0]], "bfloat16"), t.tensor([[-2, 0, 3]]),
+                                          rounding_mode="trunc"),
+    # cosine_similarity casts only integer inputs: a bfloat16 one is normed in bfloat16
+    "cosine_similarity_bfloat16_double": lambda t: t.nn.functional.cosine_similarity(
+        _T(t, [[4.611, -0.838, -1.375, 0.696]], "bfloat16"), _T(t, [[0.759, -0.088, -0.908, -1.93]], "float64")),
 }

@@ -604,7 +604,8 @@ class FloorDivide(_graph.NotImplementedOp, node_name="NotImplemented"):
 
 def _trunc_divide(a: Any, b: Any) -> Any:
     quotient = a / b
-    return quotient.astype(a.dtype) if a.dtype.kind in "iu" else (quotient // 1 + (quotient < 0) * (quotient % 1 != 0))
+    # (trunc keeps PyTorch's infinities and signed zeros: 3.0 / 0 is inf, 0.0 / -2 is -0.0)
+    return quotient.astype(a.dtype) if a.dtype.kind in "iu" else array_module_of(quotient).trunc(quotient)
 
 
 def pow(input: Any, exponent: Any) -> Tensor:
@@ -719,7 +720,9 @@ _ROUNDINGS = {"floor": _floor_divide, "trunc": _trunc_divide}
 
 
 def _remainder(a: Any, b: Any) -> Any:
-    return a % b
+    out = a % b
+    array = b if is_number(a) else a  # (its dtype, the promoted one: ml_dtypes' 0.5 % bfloat16 is float32)
+    return out if out.dtype == array.dtype else out.astype(array.dtype)
 
 
 # --------------------------------------------------------------------------- ops of three operands

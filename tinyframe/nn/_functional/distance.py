@@ -24,7 +24,8 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     if not common.is_floating_point:
         raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is "
                            f"{dtypes.scalar_type_name(common)}")
-    x1, x2 = (x if x.dtype == common else x.to(common) for x in (x1, x2))
+    # integers and bools are cast to it (vector_norm takes no integers); floating inputs are not
+    x1, x2 = (x if x.dtype.is_floating_point else x.to(common) for x in (x1, x2))
     x1, x2 = shape_ops.broadcast_tensors(x1, x2)
     n1, n2 = (reductions.norm(x, 2, dim, keepdim=True).clone() for x in (x1, x2))
     with grad_mode.no_grad():  # as PyTorch: the floor changes the values, not the gradient's path
