@@ -390,4 +390,5 @@ CASES: dict = {
     # cosine_similarity casts only integer inputs: a bfloat16 one is normed in bfloat16
     "cosine_similarity_bfloat16_double": lambda t: t.nn.functional.cosine_similarity(
         _T(t, [[4.611, -0.838, -1.375, 0.696]], "bfloat16"), _T(t, [[0.759, -0.088, -0.908, -1.93]], "float64")),
+    "nansum_int_as_complex": lambda t: t.nansum(_T(t, [1, 2], "int32"), dtype=t.complex64),
 }

@@ -332,4 +332,5 @@ EXPECTED = {'ifloordiv': ('ok', ('tuple', ('tensor', 'int64', (3,), [2, 3, -4]),
                          'bfloat16',
                          (3, 3),
                          [[-0.0, 'nan', 0.0], [-1.0, 'inf', 1.0], [0.0, '-inf', -0.0]])),
- 'cosine_similarity_bfloat16_double': ('ok', ('tensor', 'float64', (1,), [0.3128063118912736]))}
+ 'cosine_similarity_bfloat16_double': ('ok', ('tensor', 'float64', (1,), [0.3128063118912736])),
+ 'nansum_int_as_complex': ('ok', ('tensor', 'complex64', (), [3.0, 0.0]))}

@@ -278,7 +278,7 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any 
     if input._data.dtype.kind == "c":
         raise RuntimeError("nansum on CPU does not support complex inputs")
     dtype = _np_dtype(dtype)
-    if dtype is not None and dtype.kind == "c":
+    if dtype is not None and dtype.kind == "c" and dtypes.kind(input._data.dtype) == "f":  # (integers: a sum)
         raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{dtypes.scalar_type_name(dtype)}'")
     return Nansum.apply(input, axes=_axes(dim, input._data.ndim), keepdim=keepdim, dtype=dtype)
 
