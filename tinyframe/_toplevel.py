@@ -184,6 +184,9 @@ def range(start: Any = 0, end: Any = None, step: Any = 1, *, dtype: Any = None, 
                   "[start, end).", UserWarning, stacklevel=2)
     if end is None:
         start, end = 0, start
+    if step == 0 or (end - start) * step < 0:
+        raise RuntimeError("step must be nonzero" if step == 0 else
+                           "upper bound and lower bound inconsistent with step sign")
     count = int(math.floor((end - start) / step)) + 1
     values = creation.arange(count, dtype=dtypes.float64) * step + start
     return values.to(dtype or dtypes.get_default_dtype(), device=device).requires_grad_(requires_grad)
@@ -208,6 +211,8 @@ def chain_matmul(*matrices: Tensor, out: Tensor | None = None) -> Tensor:
     warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
                   "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than "
                   "multiple parameters.", UserWarning, stacklevel=2)
+    if any(m.ndim != 2 for m in matrices):  # (multi_dot takes vectors at the ends; chain_matmul only matrices)
+        raise RuntimeError(f"Tensor dimension is {next(m.ndim for m in matrices if m.ndim != 2)}, expected 2 instead.")
     return matrices[0] if len(matrices) == 1 else _linalg.multi_dot(list(matrices))
 
 

@@ -398,8 +398,8 @@ def _number(value: Any) -> Any:
 def _arange_length(start: Any, end: Any, step: Any, np_dtype: Any) -> int:
     """How many values ``arange`` gives, with PyTorch's checks: int64 counts in integers, the other dtypes
     from the bounds as given."""
-    if dtypes.kind(np_dtype) == "b":
-        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
+    if dtypes.kind(np_dtype) in "bc":
+        raise NotImplementedError(f"\"arange_cpu\" not implemented for '{dtypes.scalar_type_name(np_dtype)}'")
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if not (math.isfinite(start) and math.isfinite(end)):
@@ -423,27 +423,42 @@ def linspace(start: float, end: float, steps: int, *, dtype: Any = None, device:
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     xp, np_dtype, dev = _module_and_dtype(dtype, device)
+    if dtypes.kind(np_dtype) == "b":
+        raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
     return _finish(_linspace(xp, start, end, steps, np_dtype), None, dev, requires_grad)
 
 
 def _linspace(xp: Any, start: Any, end: Any, steps: int, np_dtype: Any) -> Any:
     """PyTorch's linspace, rounding as it does: computed in the dtype (float64 for integer dtypes), the
     first half stepped up from ``start`` and the second half down from ``end``."""
-    work = np_dtype if dtypes.kind(np_dtype) == "f" else np.dtype(np.float64)
+    return _spaced(xp, start, end, steps, np_dtype).astype(np_dtype)
+
+
+def _spaced(xp: Any, start: Any, end: Any, steps: int, np_dtype: Any) -> Any:
+    """linspace's values in the dtype it computes them in; an integer dtype's ends are first cast to it
+    (PyTorch: ``linspace(2.5, 0.5, 4, dtype=torch.int8)`` steps from 2 to 0)."""
+    if dtypes.kind(np_dtype) in "fc":
+        work = np_dtype
+    else:
+        work = np.dtype(np.float64)
+        start, end = (np.asarray(v).astype(np_dtype) if np.ndim(v) == 0 and not isinstance(v, complex) else v
+                      for v in (start, end))
     first, last = work.type(start), work.type(end)
     if steps == 1:
-        return xp.full(1, first).astype(np_dtype)
+        return xp.full(1, first)
     step = (last - first) / work.type(max(steps - 1, 1))
     i = xp.arange(steps, dtype=work)
-    values = xp.where(i < steps // 2, first + step * i, last - step * (work.type(steps - 1) - i))
-    return values.astype(np_dtype)
+    return xp.where(i < steps // 2, first + step * i, last - step * (work.type(steps - 1) - i))
 
 
 def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype: Any = None,
              device: Any = None) -> Tensor:
     start, end, steps = (_number(v) for v in (start, end, steps))
     xp, np_dtype, dev = _module_and_dtype(dtype, device)
-    return _finish((base ** xp.linspace(start, end, steps)).astype(np_dtype), None, dev, False)
+    if dtypes.kind(np_dtype) == "b":
+        raise NotImplementedError("\"logspace_cpu\" not implemented for 'Bool'")
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _finish((base ** _spaced(xp, start, end, steps, np_dtype)).astype(np_dtype), None, dev, False)
 
 
 def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None,

@@ -126,6 +126,17 @@ _CPP_TYPE_NAMES = {"bfloat16": "c10::BFloat16",
                    "uint32": "uint32_t", "uint64": "uint64_t"}
 
 
+def checked_integer(number: int, np_dtype: Any) -> int:
+    """A Python int as PyTorch's checked cast of a Scalar puts it into an integer dtype (``alpha``, a fill
+    value): wrapped around, or its RuntimeError where it overflows (an unsigned type takes negatives down to
+    minus its maximum)."""
+    info = np.iinfo(np_dtype)
+    if not (-info.max if np_dtype.kind == "u" else info.min) <= number <= info.max:
+        name = "int" if np_dtype == np.int32 else f"{np_dtype.name}_t"
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+    return wrap_integer(number, np_dtype)
+
+
 def wrap_integer(number: int, np_dtype: Any) -> int:
     """``number`` as PyTorch casts a Python int operand to an integer tensor's dtype: wrapped around modulo
     the type's width (``uint8_tensor + 300`` adds 44, ``uint8_tensor > -1`` compares with 255), where NumPy
@@ -249,9 +260,10 @@ def _promote(a: dtype | None, b: dtype | None) -> dtype | None:
         return _promote_bfloat16(b if a is bfloat16 else a)
     if a._category != b._category:
         high, low = (a, b) if a._category > b._category else (b, a)
-        # complex meets floating: the wider part wins (float64 + complex64 is complex128); integers
-        # and bools never widen a complex dtype (int64 + complex64 is complex64)
-        return _complex_with_parts(high, low) if high.is_complex and low.is_floating_point else high
+        # complex meets floating: the wider part wins (float64 + complex64 is complex128, float16 + complex64
+        # complex64); integers and bools never widen a complex dtype (int64 + complex64 is complex64)
+        return from_numpy_dtype(np.promote_types(high.numpy, low.numpy)) if high.is_complex and \
+            low.is_floating_point else high
     if a in _UNPROMOTED or b in _UNPROMOTED:
         raise RuntimeError(f"Promotion for uint16, uint32, uint64 types is not supported, attempted to promote "
                            f"{scalar_type_name(a)} and {scalar_type_name(b)}")

@@ -554,12 +554,20 @@ class Tensor:
         return binary.floor_divide(other, self)
 
     @_operator
+    def __ifloordiv__(self, other: Any) -> Tensor:
+        return self.floor_divide_(other)
+
+    @_operator
     def __mod__(self, other: Any) -> Tensor:
         return binary.remainder(self, other)
 
     @_operator
     def __rmod__(self, other: Any) -> Tensor:
         return binary.remainder(other, self)
+
+    @_operator
+    def __imod__(self, other: Any) -> Tensor:
+        return self.remainder_(other)
 
     @_operator
     def __pow__(self, exponent: Any) -> Tensor:
@@ -583,13 +591,16 @@ class Tensor:
         return unary.neg(self)
 
     def __pos__(self) -> Tensor:
-        return self
+        return self.positive()
 
     def __abs__(self) -> Tensor:
         return unary.abs(self)
 
     def __invert__(self) -> Tensor:
-        return binary.logical_not(self) if dtypes.kind(self._data.dtype) == "b" else binary.bitwise_not(self)
+        kind = dtypes.kind(self._data.dtype)
+        if kind in "fc":  # the operator's own TypeError (torch.bitwise_not raises NotImplementedError)
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+        return binary.logical_not(self) if kind == "b" else binary.bitwise_not(self)
 
     @_operator
     def __and__(self, other: Any) -> Tensor:
@@ -598,16 +609,28 @@ class Tensor:
     __rand__ = __and__
 
     @_operator
+    def __iand__(self, other: Any) -> Tensor:
+        return self.bitwise_and_(other)
+
+    @_operator
     def __or__(self, other: Any) -> Tensor:
         return binary.bitwise_or(self, other)
 
     __ror__ = __or__
 
     @_operator
+    def __ior__(self, other: Any) -> Tensor:
+        return self.bitwise_or_(other)
+
+    @_operator
     def __xor__(self, other: Any) -> Tensor:
         return binary.bitwise_xor(self, other)
 
     __rxor__ = __xor__
+
+    @_operator
+    def __ixor__(self, other: Any) -> Tensor:
+        return self.bitwise_xor_(other)
 
     @_operator
     def __lshift__(self, other: Any) -> Tensor:
@@ -966,7 +989,7 @@ class Tensor:
     def ceil(self) -> Tensor:
         return unary.ceil(self)
 
-    def round(self, decimals: builtins.int = 0) -> Tensor:
+    def round(self, *, decimals: builtins.int | None = None) -> Tensor:
         return unary.round(self, decimals=decimals)
 
     def frac(self) -> Tensor:
@@ -998,10 +1021,10 @@ class Tensor:
     def prod(self, dim: builtins.int | None = None, keepdim: builtins.bool = False, *, dtype: Any = None) -> Tensor:
         return reduction.prod(self, dim, keepdim, dtype=dtype)
 
-    def max(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
+    def max(self, dim: builtins.int | Tensor | None = None, keepdim: builtins.bool = False) -> Any:
         return reduction.max(self, dim, keepdim)
 
-    def min(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
+    def min(self, dim: builtins.int | Tensor | None = None, keepdim: builtins.bool = False) -> Any:
         return reduction.min(self, dim, keepdim)
 
     def amax(self, dim: Any = (), keepdim: builtins.bool = False) -> Tensor:
@@ -1109,7 +1132,11 @@ class Tensor:
 
     @property
     def mT(self) -> Tensor:
-        """The last two dimensions swapped (a batch of transposed matrices)."""
+        """The last two dimensions swapped (a batch of transposed matrices; a 0-d tensor as it is)."""
+        if self._data.ndim < 2:
+            if self._data.ndim:
+                raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
+            return shape_ops.transpose(self, 0, 0)
         return shape_ops.transpose(self, -2, -1)
 
     def permute(self, *dims: Any) -> Tensor:
@@ -1997,7 +2024,7 @@ class Tensor:
     def positive(self) -> Tensor:
         """``+self``: this tensor itself."""
         if self._data.dtype == np.bool_:
-            raise TypeError("The `+` operator, on a bool tensor is not supported.")
+            raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
         return self
 
     @property

@@ -119,7 +119,7 @@ class Threshold(Op):
         ctx.threshold = threshold
         if x.dtype.kind != "f":  # the result keeps an integer dtype: value is cast to it
             value = int(value)
-        return ctx.xp.where(x > threshold, x, ctx.xp.asarray(value, x.dtype))
+        return ctx.xp.where(x <= threshold, ctx.xp.asarray(value, x.dtype), x)  # (NaN stays NaN, as PyTorch's)
 
     @staticmethod
     def backward(ctx: Threshold, g: Any) -> Any:

@@ -42,11 +42,18 @@ class Add(Op):
     def forward(ctx: Add, x: Any, y: Any, alpha: Any = 1) -> Any:
         ctx.alpha = alpha
         x, y = promote(x, y)
-        return x + y if alpha == 1 else x + alpha * y
+        return x + y if alpha == 1 else x + _alpha_in(alpha, y) * y
 
     @staticmethod
     def backward(ctx: Add, g: Any) -> tuple:
         return g, g if ctx.alpha == 1 else g * ctx.alpha
+
+
+def _alpha_in(alpha: Any, y: Any) -> Any:
+    """An int ``alpha`` in an integer operand's dtype, as PyTorch's checked cast gives it."""
+    if type(alpha) is not int or is_number(y) or y.dtype.kind not in "iu":
+        return alpha
+    return dtypes.checked_integer(alpha, y.dtype)
 
 
 class AddScalar(Op, node_name="AddBackward1"):
@@ -73,7 +80,7 @@ class Sub(Op):
         if x_bool or y_bool:
             raise RuntimeError(_bool_subtraction_message(x_bool and y_bool))
         x, y = promote(x, y)
-        return x - y if alpha == 1 else x - alpha * y
+        return x - y if alpha == 1 else x - _alpha_in(alpha, y) * y
 
     @staticmethod
     def backward(ctx: Sub, g: Any) -> tuple:
@@ -167,9 +174,11 @@ class Pow(Op):
     def forward(ctx: Pow, x: Any, *, exponent: Any) -> Any:
         ctx.save_for_backward(x)
         ctx.exponent = exponent
-        x, exponent = promote(x, exponent)
-        if x.dtype.kind in "iub" and type(exponent) is int and exponent < 0:
+        if x.dtype.kind in "iub" and type(exponent) is int and exponent < 0:  # (before uint8 wraps it)
             raise RuntimeError("Integers to negative integer powers are not allowed.")
+        x, exponent = promote(x, exponent)
+        if x.dtype.kind == "b" and type(exponent) is bool:  # PyTorch's bool result (NumPy's is int8)
+            return x | (not exponent)
         if exponent == -0.5 and x.dtype.kind == "f":  # PyTorch's rsqrt: -inf at -0.0, NaN at -inf
             with np.errstate(divide="ignore", invalid="ignore"):
                 return 1.0 / ctx.xp.sqrt(x)
@@ -233,6 +242,8 @@ class PowNumberBase(Op, node_name="PowBackward2"):
 def _power(xp: Any, base: Any, exponent: Any) -> Any:
     """``base ** exponent``; for integers, a negative exponent gives what PyTorch's integer pow gives (1 for
     a base of 1, +-1 for -1, else 0) where NumPy raises."""
+    if exponent.dtype.kind == "b" and (isinstance(base, bool) or getattr(base, "dtype", None) == exponent.dtype):
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")  # (NumPy's bool ** bool is int8)
     if exponent.dtype.kind not in "iu" or not (exponent < 0).any():
         return base ** exponent
     negative = exponent < 0
@@ -306,6 +317,9 @@ class Clamp(Op, node_name="ClampBackward1"):
             x, low = promote(x, low)
         if high is not None:
             x, high = promote(x, high)
+        if x.dtype.kind == "b":
+            kernel = "clamp_max" if low is None else "clamp" if high is not None else "clamp_min"
+            raise NotImplementedError(f"\"{kernel}_scalar_cpu\" not implemented for 'Bool'")
         return ctx.xp.clip(x, low, high)
 
     @staticmethod
@@ -343,6 +357,8 @@ class ClampTensor(Op, node_name="ClampBackward0"):
             out = ctx.xp.maximum(out, low)
         if has_high:
             out, high = promote(out, high)
+            if has_low and out.dtype.kind == "b":  # (one bound is maximum or minimum, which take bools)
+                raise NotImplementedError("\"clamp_cpu\" not implemented for 'Bool'")
             out = ctx.xp.minimum(out, high)
         return out
 
@@ -535,6 +551,9 @@ def scalar_first(name: str, args: tuple, scalar: str, tensors: str) -> tuple:
 def _check_alpha(input: Any, other: Any, alpha: Any) -> None:
     if isinstance(alpha, float) and _is_integral(input) and _is_integral(other):
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    if isinstance(alpha, bool) and not all(_is_bool(v._data if isinstance(v, _graph.Tensor) else v)
+                                           for v in (input, other)):
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
 
 
 def mul(input: Any, other: Any) -> Tensor:
@@ -585,7 +604,8 @@ class FloorDivide(_graph.NotImplementedOp, node_name="NotImplemented"):
 
 def _trunc_divide(a: Any, b: Any) -> Any:
     quotient = a / b
-    return quotient.astype(a.dtype) if a.dtype.kind in "iu" else (quotient // 1 + (quotient < 0) * (quotient % 1 != 0))
+    # (trunc keeps PyTorch's infinities and signed zeros: 3.0 / 0 is inf, 0.0 / -2 is -0.0)
+    return quotient.astype(a.dtype) if a.dtype.kind in "iu" else array_module_of(quotient).trunc(quotient)
 
 
 def pow(input: Any, exponent: Any) -> Tensor:
@@ -685,7 +705,7 @@ def _rounding_division(compute: Any) -> Any:
     and give 0), floats give inf or nan without a warning."""
     def divide(a: Any, b: Any) -> Any:
         array = b if is_number(a) else a
-        if array.dtype.kind in "iu" and (not b if is_number(b) else not b.all()):
+        if array.dtype.kind in "iu" and array.size and (not b if is_number(b) else not b.all()):
             raise RuntimeError("ZeroDivisionError")
         with np.errstate(divide="ignore", invalid="ignore"):
             return compute(a, b)
@@ -700,7 +720,9 @@ _ROUNDINGS = {"floor": _floor_divide, "trunc": _trunc_divide}
 
 
 def _remainder(a: Any, b: Any) -> Any:
-    return a % b
+    out = a % b
+    array = b if is_number(a) else a  # (its dtype, the promoted one: ml_dtypes' 0.5 % bfloat16 is float32)
+    return out if out.dtype == array.dtype else out.astype(array.dtype)
 
 
 # --------------------------------------------------------------------------- ops of three operands
@@ -737,6 +759,20 @@ class LerpTensor(Op, node_name="LerpBackward1"):
                 g * (end - start) if needs_weight else None)
 
 
+_INTEGER_ADDCDIV = ("Integer division with addcdiv is no longer supported, and in a future  release addcdiv will "
+                    "perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented "
+                    "as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as "
+                    "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the "
+                    "latter implementation: (input + value * tensor1 / tensor2), for all dtypes.")
+
+
+def _in_common_dtype(*arrays: Any) -> tuple:
+    """The arrays cast to their common PyTorch dtype (addcmul and addcdiv compute in it, all three operands
+    together)."""
+    target = dtypes.result_type(*((dtypes.from_numpy_dtype(a.dtype), a.ndim) for a in arrays)).numpy
+    return tuple(a if a.dtype == target else a.astype(target) for a in arrays)
+
+
 class Addcmul(Op):
     """``input + value * tensor1 * tensor2``."""
 
@@ -746,8 +782,11 @@ class Addcmul(Op):
     def forward(ctx: Addcmul, x: Any, t1: Any, t2: Any, *, value: float) -> Any:
         ctx.save_for_backward(t1, t2)
         ctx.value = value
-        x, t1 = promote(x, t1)
-        return x + value * t1 * t2
+        x, t1, t2 = _in_common_dtype(x, t1, t2)
+        if x.dtype.kind == "b":
+            raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
+        # the value in the result's dtype, as PyTorch's kernel casts it: an integer result truncates 1.5 to 1
+        return x + (int(value) if x.dtype.kind in "iu" else value) * t1 * t2
 
     @staticmethod
     def backward(ctx: Addcmul, g: Any) -> tuple:
@@ -764,7 +803,9 @@ class Addcdiv(Op):
     def forward(ctx: Addcdiv, x: Any, t1: Any, t2: Any, *, value: float) -> Any:
         ctx.save_for_backward(t1, t2)
         ctx.value = value
-        t1, t2 = promote_to_float(t1, t2)
+        if t1.dtype.kind in "iub" and t2.dtype.kind in "iub":
+            raise RuntimeError(_INTEGER_ADDCDIV)
+        x, t1, t2 = _in_common_dtype(x, t1, t2)
         return x + value * t1 / t2
 
     @staticmethod
@@ -779,6 +820,8 @@ class Addcdiv(Op):
 def lerp(input: Tensor, end: Tensor, weight: Any) -> Tensor:
     """``input + weight * (end - input)``: linear interpolation from ``input`` to ``end`` (``weight`` a
     number or a tensor)."""
+    if not isinstance(weight, _graph.Tensor):  # PyTorch's kernel for a number weight is floating only
+        dtypes.check_kernel("lerp_kernel_scalar", input.dtype, "fc")
     # PyTorch's dtype checks: end as input, and a weight tensor but a 0-dim one
     for name, other in (("end", end), ("weight", weight)):
         if isinstance(other, _graph.Tensor) and other.dtype != input.dtype and (name == "end" or other.ndim):
@@ -876,6 +919,8 @@ def fmax(input: Tensor, other: Tensor) -> Tensor:
     """Elementwise maximum that ignores NaN (NaN only where both are NaN); integer dtypes are kept. At
     ties the gradient goes to ``input``."""
     require_tensors("fmax", input, other)
+    reject_complex("fmax", input._data, other._data, message="fmax not implemented for complex tensors.",
+                   error=RuntimeError)
     return Fmax.apply(input, other)
 
 
@@ -883,6 +928,8 @@ def fmin(input: Tensor, other: Tensor) -> Tensor:
     """Elementwise minimum that ignores NaN (NaN only where both are NaN); integer dtypes are kept. At
     ties the gradient goes to ``input``."""
     require_tensors("fmin", input, other)
+    reject_complex("fmin", input._data, other._data, message="fmin not implemented for complex tensors.",
+                   error=RuntimeError)
     return Fmin.apply(input, other)
 
 
@@ -912,20 +959,19 @@ def heaviside(input: Tensor, values: Tensor) -> Tensor:
     two tensors must have the same dtype, which the result keeps. Not differentiable."""
     if not isinstance(values, _graph.Tensor):
         raise TypeError(f"heaviside(): argument 'values' (position 2) must be Tensor, not {type(values).__name__}")
+    if input.dtype.is_complex or values.dtype.is_complex:
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
     if input.dtype != values.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
     return Heaviside.apply(input, values)
 
 
 def _integer_op(name: str, kernel: str, input: Any, other: Any, compute: Any) -> Tensor:
-    """An op of integer tensors outside autograd; floating and (for most) bool operands are rejected with
-    PyTorch's ``"<kernel>_cpu" not implemented for '<type>'``."""
-    for value in (input, other):
-        data = value._data if isinstance(value, _graph.Tensor) else np.asarray(value, np.float32 if
-                                                                                   isinstance(value, float) else None)
-        if data.dtype.kind not in "iu":
-            raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for "
-                                      f"'{dtypes.scalar_type_name(data.dtype)}'")
+    """An op of integer tensors outside autograd; a floating, complex or bool common dtype is rejected with
+    PyTorch's ``"<kernel>_cpu" not implemented for '<type>'`` (a bool operand meeting an integer one is fine)."""
+    common = dtypes.result_type(*((v.dtype, v.dim()) if isinstance(v, _graph.Tensor) else v for v in (input, other)))
+    if common.is_floating_point or common.is_complex or common == dtypes.bool_:
+        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{dtypes.scalar_type_name(common)}'")
     return _compare(input, other, compute)
 
 
@@ -968,16 +1014,20 @@ def bitwise_right_shift(input: Any, other: Any) -> Tensor:
 
 
 def float_power(input: Any, exponent: Any) -> Tensor:
-    """``input ** exponent`` computed in float64 whatever the operands' dtypes (a float64 result)."""
+    """``input ** exponent`` computed in float64 whatever the operands' dtypes (a float64 result; complex128
+    where either is complex)."""
     if not isinstance(input, _graph.Tensor) and not isinstance(exponent, _graph.Tensor):
         raise TypeError("float_power() expects a Tensor input or exponent")
-    return pow(*(_in_float64(v) for v in (input, exponent)))
+    complex_operand = any(v.dtype.is_complex if isinstance(v, _graph.Tensor) else isinstance(v, complex)
+                          for v in (input, exponent))
+    target = dtypes.complex128 if complex_operand else dtypes.float64
+    return pow(*(_in_float64(v, target) for v in (input, exponent)))
 
 
-def _in_float64(value: Any) -> Any:
+def _in_float64(value: Any, target: Any) -> Any:
     if not isinstance(value, _graph.Tensor):
-        return float(value)
-    return value if value.dtype == dtypes.float64 else conversion.to_dtype(value, dtypes.float64)
+        return complex(value) if target.is_complex else float(value)
+    return value if value.dtype == target else conversion.to_dtype(value, target)
 
 
 def _is_integral(value: Any) -> bool:

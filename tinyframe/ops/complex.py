@@ -225,8 +225,9 @@ class Sgn(Op):
         xp = ctx.xp
         if x.dtype.kind == "b":  # the sign of a bool is itself (NumPy's sign has no bool loop)
             return x.copy()
-        if x.dtype.kind != "c":
-            return xp.sign(x)
+        if x.dtype.kind != "c":  # PyTorch's real sgn is (0 < x) - (x < 0): 0 at NaN, where sign gives NaN
+            out = xp.sign(x)
+            return out if x.dtype.kind in "iu" else xp.where(out == out, out, 0).astype(x.dtype)
         magnitude = xp.abs(x)
         zero = magnitude == 0
         out = xp.where(zero, 0, x / xp.where(zero, 1, magnitude))

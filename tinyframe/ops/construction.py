@@ -361,9 +361,9 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:
 
 def trace(input: Tensor) -> Tensor:
     """The sum of the main diagonal of a matrix (integers give int64)."""
+    dtypes.check_kernel("trace", input.dtype, "uifc")  # (PyTorch checks the dtype first)
     if input.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
-    dtypes.check_kernel("trace", input.dtype, "uifc")
     return Trace.apply(input)
 
 
@@ -431,6 +431,8 @@ def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple:
     for t in tensors:
         if t.ndim > 1:
             raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t}")
+    if any(t.dtype != tensors[0].dtype for t in tensors):
+        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     swap = indexing == "xy" and len(tensors) >= 2
     order = list(tensors)
     if swap:
@@ -539,9 +541,9 @@ def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> T
         raise TypeError(f"combinations(): argument 'r' must be int, not {type(r).__name__}")
     _require_vector(input)
     pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
-    chosen = np.array(list(pick(range(input.shape[0]), r)), dtype=np.int64).reshape(-1, r)
-    if chosen.size == 0:
-        return _graph.wrap(array_module_of(input._data).zeros((0,), dtype=input._data.dtype))
+    chosen = np.array(list(pick(range(input.shape[0]), r)) if r else [], dtype=np.int64).reshape(-1, max(r, 1))
+    if chosen.size == 0:  # PyTorch's empty answers: (0, r), or (0,) for r = 0
+        return _graph.wrap(array_module_of(input._data).zeros((0, r) if r else (0,), dtype=input._data.dtype))
     index = _graph.wrap(array_module_of(input._data).asarray(chosen.reshape(-1)))
     return shape.reshape(indexing.index_select(input, 0, index), (-1, r))
 

@@ -8,6 +8,7 @@ derivatives follow.
 """
 from __future__ import annotations
 
+import math
 import string
 import warnings
 from typing import TYPE_CHECKING, Any
@@ -174,7 +175,12 @@ def einsum(equation: Any, *operands: Any) -> Tensor:
     for labels, op in zip(inputs, operands):
         target = [sizes[label] for label in labels]
         expanded.append(op if list(op.shape) == target else shape.expand(op, target))
-    return _einsum_op(inputs, output).apply(*expanded, inputs=inputs, output=output, sizes=sizes)
+    einsum_op, dtype = _einsum_op(inputs, output), operands[0].dtype
+    if einsum_op is _SummedEinsum and not (dtype.is_floating_point or dtype.is_complex):
+        expanded[0] = expanded[0].to(dtypes.int64)  # PyTorch sums: integers and bools add up in int64
+    elif einsum_op is _ContractedEinsum and dtype == dtypes.bool_:
+        raise NotImplementedError("\"bmm\" not implemented for 'Bool'")  # PyTorch contracts with bmm
+    return einsum_op.apply(*expanded, inputs=inputs, output=output, sizes=sizes)
 
 
 def _sublist_equation(arguments: tuple) -> tuple:
@@ -224,8 +230,9 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
     inner = 1
     for d in dims_a:
         inner *= a.shape[d]
-    left = shape.reshape(shape.permute(a, free_a + dims_a), (-1, inner))
-    right = shape.reshape(shape.permute(b, dims_b + free_b), (inner, -1))
+    outer_a, outer_b = math.prod(a.shape[d] for d in free_a), math.prod(b.shape[d] for d in free_b)
+    left = shape.reshape(shape.permute(a, free_a + dims_a), (outer_a, inner))  # (sizes, not -1: they may be 0)
+    right = shape.reshape(shape.permute(b, dims_b + free_b), (inner, outer_b))
     out = linalg.mm(left, right)
     return shape.reshape(out, [a.shape[d] for d in free_a] + [b.shape[d] for d in free_b])
 
@@ -432,13 +439,23 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: An
     With ``beta = 0`` ``input`` is ignored (NaN and inf in it do not propagate)."""
     if mat1.ndim != 2 or mat2.ndim != 2 or mat1.shape[1] != mat2.shape[0] or mat1.dtype != mat2.dtype:
         linalg.mm(mat1, mat2)  # PyTorch's error
+    if input.dtype != mat1.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got {_names(input, mat2)}")
     return _fused(Addmm, input, mat1, mat2, (mat1.shape[0], mat2.shape[1]), beta, alpha)
+
+
+def _names(*tensors: Tensor) -> str:
+    """The tensors' dtypes as PyTorch's messages name them: ``Float and Double``, ``Float, Double, and Float``."""
+    names = [dtypes.scalar_type_name(t.dtype) for t in tensors]
+    return " and ".join(names) if len(names) == 2 else ", ".join(names[:-1]) + ", and " + names[-1]
 
 
 def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
     """``beta * input + alpha * (mat @ vec)``."""
     if mat.ndim != 2 or vec.ndim != 1 or mat.shape[1] != vec.shape[0]:
         linalg.mv(mat, vec)  # PyTorch's error
+    if not input.dtype == mat.dtype == vec.dtype:
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_names(input, mat, vec)}")
     return _fused(Addmv, input, mat, vec, (mat.shape[0],), beta, alpha)
 
 
@@ -447,6 +464,9 @@ def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alp
     """``beta * input + alpha * bmm(batch1, batch2)``."""
     if batch1.ndim != 3 or batch2.ndim != 3 or batch1.shape[0] != batch2.shape[0] or batch1.shape[2] != batch2.shape[1]:
         linalg.bmm(batch1, batch2)  # PyTorch's error
+    if not input.dtype == batch1.dtype == batch2.dtype:
+        input_name, first, second = (dtypes.cpp_type_name(t.dtype) for t in (input, batch1, batch2))
+        raise RuntimeError(f"Input dtypes must be the same, got: input {input_name}, batch1: {first}, batch2: {second}")
     return _fused(Baddbmm, input, batch1, batch2, (batch1.shape[0], batch1.shape[1], batch2.shape[2]), beta, alpha)
 
 
@@ -455,6 +475,8 @@ def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alph
     """``beta * input + alpha * sum_b batch1[b] @ batch2[b]`` (the batch of products summed)."""
     if batch1.ndim != 3 or batch2.ndim != 3 or batch1.shape[0] != batch2.shape[0] or batch1.shape[2] != batch2.shape[1]:
         linalg.bmm(batch1, batch2)  # PyTorch's error
+    if input.dtype != batch1.dtype or batch1.dtype != batch2.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got {_names(input, batch2)}")
     return _fused(Addbmm, input, batch1, batch2, (batch1.shape[1], batch2.shape[2]), beta, alpha)
 
 

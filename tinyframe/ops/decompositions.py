@@ -19,7 +19,7 @@ import numpy as np
 from .. import _graph, dtypes, return_types
 from .._graph import Op
 from ..device import array_module_of
-from . import binary, construction, conversion, reduction, shape
+from . import binary, construction, conversion, reduction, shape, unary
 from . import complex as complex_ops
 from ._composite import on_tensors
 from .complex import conj, is_complex
@@ -210,6 +210,8 @@ def slogdet(input: Tensor) -> Any:
 def logdet(input: Tensor) -> Tensor:
     """``log(det(input))``: NaN for a negative determinant, -inf for a singular matrix."""
     sign, logabsdet = linalg_slogdet(input)
+    if sign.is_complex():  # log(sign * |det|): the complex log of the unit sign, i * its angle, added
+        return binary.add(logabsdet, unary.log(sign))
     return binary.where(sign < 0, float("nan"), logabsdet)
 
 

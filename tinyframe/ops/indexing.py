@@ -149,6 +149,8 @@ class MaskedFill(Op):
     @staticmethod
     def forward(ctx: Op, x: Any, *, value: Any, mask: Any) -> Any:
         ctx.save_for_backward(mask)
+        if type(value) is int and x.dtype.kind in "iu":  # PyTorch's checked cast of the value
+            value = dtypes.checked_integer(value, x.dtype)
         out = ctx.xp.where(mask, value, x)
         return out if out.dtype == x.dtype else out.astype(x.dtype)
 
@@ -504,6 +506,9 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
     """
     _check_dtype(index, ("int32", "int64"), "gather(): Expected dtype int32/int64 for index")
     d = wrap_dim(dim, input.ndim)
+    if input.ndim == 0 == index.ndim:  # a scalar's one element
+        _check_range(index._data, 0, 1, d, RuntimeError)
+        return Gather.apply(input, index=(Ellipsis,))
     if max(index.ndim, 1) != input.ndim:  # a 0-dim index counts as a vector
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     for k in range(index.ndim):
@@ -544,6 +549,11 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
         raise IndexError("index_select(): Index is supposed to be a vector")
     d = wrap_dim(dim, input.ndim)
     idx = _on_device_of(index._data, input._data).reshape(-1)
+    if input.ndim == 0:  # a scalar takes one index, 0
+        if idx.size != 1:
+            raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
+        _check_range(idx, 0, 1, d, IndexError, "index out of range in self")
+        return IndexSelect.apply(input, index=(Ellipsis,))
     _check_range(idx, 0, input.shape[d], d, IndexError, "index out of range in self")
     return IndexSelect.apply(input, index=(slice(None),) * d + (idx,))
 
@@ -584,7 +594,7 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     """A copy of ``input`` with ``src`` summed in along ``dim``: for ``dim=0``,
     ``out[index[i][j]][j] += src[i][j]``. ``index`` is no larger than ``src``, nor than ``input``
     outside ``dim``; only the leading ``index``-shaped block of ``src`` is used."""
-    _check_dtype(index, ("int64",), "scatter_add(): Expected dtype int64 for index")
+    _check_dtype(index, ("int32", "int64"), "scatter(): Expected dtype int32/int64 for index")  # (sic: PyTorch's)
     if not isinstance(src, _graph.Tensor):
         raise TypeError(f"scatter_add(): argument 'src' must be Tensor, not {type(src).__name__}")
     if src.dtype != input.dtype:

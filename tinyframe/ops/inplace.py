@@ -100,8 +100,8 @@ _OVERLAP = ("unsupported operation: more than one element of the written-to tens
 
 def check_no_internal_overlap(array: Any) -> None:
     """PyTorch's error for a write into an array whose elements share memory (a dimension of size > 1
-    with stride 0, as ``expand`` makes)."""
-    if 0 in array.strides and any(step == 0 and n > 1 for step, n in zip(array.strides, array.shape)):
+    with stride 0, as ``expand`` makes); an empty array has no element to share (PyTorch writes into it)."""
+    if 0 in array.strides and array.size and any(step == 0 and n > 1 for step, n in zip(array.strides, array.shape)):
         raise RuntimeError(_OVERLAP)
 
 

@@ -6,6 +6,7 @@ broadcast batch dimensions. The subclasses only carry the ``grad_fn`` name PyTor
 """
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -223,7 +224,8 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
     if na == 1 and nb == 2:  # a row times the matrix, the row squeezed out again
         return SqueezeDimInplace.apply(Mm.apply(unsqueeze(input, 0), other), axes=(0,))
     if nb <= 2:  # a batch times a matrix or vector: the batch folded into the rows of one product
-        product = (Mm if nb == 2 else Mv).apply(reshape(input, -1, inner), other)
+        rows = math.prod(a.shape[:-1])  # (not -1: with no inner elements it would be ambiguous)
+        product = (Mm if nb == 2 else Mv).apply(reshape(input, rows, inner), other)
         return UnsafeView.apply(product, shape=a.shape[:-1] + b.shape[1:])
     broadcast_pair(a.shape[:-2], b.shape[:-2])
     return _batched_node(input, a.shape, b.shape).apply(input, other)

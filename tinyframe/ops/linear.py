@@ -36,7 +36,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if len(x_shape) == 2:
         return contraction.Addmm.apply(bias, input, weight_t, beta=1, alpha=1)
     if input._data.flags.c_contiguous:
-        rows = shape.view(input, -1, x_shape[-1])
+        rows = shape.view(input, math.prod(x_shape[:-1]), x_shape[-1])  # (not -1: ambiguous with no features)
         out = contraction.Addmm.apply(bias, rows, weight_t, beta=1, alpha=1)
         return shape.view(out, *x_shape[:-1], w_shape[0])
     return binary.add(linalg.matmul(input, weight_t), bias)

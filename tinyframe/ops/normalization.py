@@ -205,8 +205,9 @@ class NativeGroupNorm(Op):
                 eps: float) -> Any:
         ctx.groups, ctx.eps = groups, eps
         n, c = x.shape[:2]
-        out, mean, invstd = _normalize_rows(ctx.xp, x.reshape(n * groups, -1), eps)
-        out = out.reshape(n, c, -1)
+        spatial = math.prod(x.shape[2:])  # (not -1 in the reshapes: an empty batch leaves it ambiguous)
+        out, mean, invstd = _normalize_rows(ctx.xp, x.reshape(n * groups, c // groups * spatial), eps)
+        out = out.reshape(n, c, spatial)
         if weight is not None:
             out *= weight.reshape(-1, 1)
         if bias is not None:
@@ -265,6 +266,13 @@ def _check_parameter_dtypes(input: Tensor, *parameters: Tensor | None) -> None:
 
 # ------------------------------------------------------------------ public functions
 
+def _empty_batch_norm(input: Tensor, weight: Tensor | None, bias: Tensor | None) -> Tensor:
+    out = input.clone()
+    if weight is not None:
+        out = binary.mul(out, weight[0])
+    return out if bias is None else binary.add(out, bias[0])
+
+
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None, weight: Tensor | None = None,
                bias: Tensor | None = None, training: bool = False, momentum: float = 0.1,
                eps: float = 1e-5) -> Tensor:
@@ -299,6 +307,8 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         if tensor is not None and tensor.numel() != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not {tensor.numel()}")
     _check_parameter_dtypes(input, weight, bias, running_mean, running_var)
+    if input.numel() == 0:  # PyTorch's answer for an empty batch: a copy, scaled and shifted by the first channel's
+        return _empty_batch_norm(input, weight, bias)
     update = training and running_mean is not None
     out = NativeBatchNorm.apply(input, weight, bias, training=training,
                                 running_mean=running_mean._data if running_mean is not None else None,

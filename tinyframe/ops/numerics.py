@@ -56,6 +56,12 @@ def frexp(input: Tensor) -> Any:
 
 @composed_op("LdexpBackward0", ("input", "other"))
 def _ldexp(input: Tensor, other: Tensor) -> Tensor:
+    # PyTorch's dtype: the operands' common one (integers: the default float), so float16 with int64 stays float16
+    target = dtypes.result_type(*((v.dtype, v.dim()) for v in (input, other)))
+    if not (target.is_floating_point or target.is_complex):
+        target = dtypes.get_default_dtype()
+    if target.is_floating_point:
+        input, other = input.to(target), other.to(target)
     return binary.mul(input, binary.pow(2.0, other))
 
 

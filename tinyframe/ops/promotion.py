@@ -47,12 +47,13 @@ def promote_to_float(x: Any, y: Any) -> tuple[Any, Any]:
         if type(number) is not complex:
             target = dtypes.get_default_dtype().numpy
             return _cast(x, target), _cast(y, target)
-    x, y = promote(x, y)
-    array = y if is_number(x) else x
+    px, py = promote(x, y)
+    array = py if is_number(px) else px
     if is_number(array) or array.dtype.kind not in "fc":
+        # the operands' own values become floats (uint8 4 / int64 -5 is -0.8, not 4 / 251 as a cast to uint8 first)
         target = dtypes.get_default_dtype().numpy
         return _cast(x, target), _cast(y, target)
-    return x, y
+    return px, py
 
 
 def _cast(value: Any, target: Any) -> Any:

@@ -156,6 +156,9 @@ class Mean(Op):
         ctx.count = _count(x.shape, axes)
         if ctx.count == 0:  # the mean of nothing is nan, as in PyTorch (and without NumPy's warning)
             return x.sum(axis=axes, keepdims=keepdim, dtype=dtype) * float("nan")
+        if dtype is not None and dtype.itemsize == 2 and dtypes.kind(dtype) == "f":
+            # PyTorch accumulates a half-precision mean in float32 (NumPy would in the dtype given, overflowing)
+            return x.mean(axis=axes, keepdims=keepdim, dtype=np.float32).astype(dtype)
         return x.mean(axis=axes, keepdims=keepdim, dtype=dtype)
 
     @staticmethod
@@ -272,7 +275,12 @@ class Nansum(Op):
 def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """Sum of the elements over ``dim`` (every dimension when None), NaN counted as zero; booleans and
     integers are summed as int64 unless ``dtype`` says otherwise."""
-    return Nansum.apply(input, axes=_axes(dim, input._data.ndim), keepdim=keepdim, dtype=_np_dtype(dtype))
+    if input._data.dtype.kind == "c":
+        raise RuntimeError("nansum on CPU does not support complex inputs")
+    dtype = _np_dtype(dtype)
+    if dtype is not None and dtype.kind == "c" and dtypes.kind(input._data.dtype) == "f":  # (integers: a sum)
+        raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{dtypes.scalar_type_name(dtype)}'")
+    return Nansum.apply(input, axes=_axes(dim, input._data.ndim), keepdim=keepdim, dtype=dtype)
 
 
 def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
@@ -281,6 +289,9 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any
     if dtypes.kind(input._data.dtype) != "f":
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got "
                            f"{_scalar_type(input._data)}")
+    if dtype is not None and dtypes.kind(_np_dtype(dtype)) not in "fc":
+        raise RuntimeError(f"nanmean(): could not infer output dtype. Optional dtype must be either a floating "
+                           f"point or complex dtype. Got: {dtypes.scalar_type_name(_np_dtype(dtype))}")
     present = _graph.wrap(~array_module_of(input._data).isnan(input._data))
     return binary.div(nansum(input, dim, keepdim, dtype=dtype), sum(present, dim, keepdim))
 
@@ -348,14 +359,20 @@ class MinDim(MaxDim, node_name="MinBackward0"):
     largest = False
 
 
+def _reject_complex_kernel(kernel: str, x: Any) -> None:
+    if x.dtype.kind == "c":
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_scalar_type(x)}'")
+
+
 def _extreme(name: str, full: type[Op], by_dim: type[MaxDim], result: type, input: Tensor, dim: Any,
              keepdim: bool) -> Any:
     x = input._data
-    reject_complex(f"{name}_all", x)
     if dim is None:
+        _reject_complex_kernel(f"{name}_all", x)
         if x.size == 0:
             _require_nonempty(name, x.shape, None)
         return full.apply(input, axes=None, keepdim=False)
+    reject_complex(name, x, message=f"{name}(): does not support complex input", error=RuntimeError)
     d = _dim(dim, x.ndim, name)
     if x.size == 0:
         _require_nonempty(name, x.shape, (d,))
@@ -366,7 +383,7 @@ def _extreme(name: str, full: type[Op], by_dim: type[MaxDim], result: type, inpu
     return result(values, _graph.wrap(indices))
 
 
-def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+def max(input: Tensor, dim: int | Tensor | None = None, keepdim: bool = False) -> Any:  # (Tensor: maximum)
     """The largest element (a 0-d tensor); with ``dim``, the named tuple ``(values, indices)`` of the
     largest elements along ``dim`` and their first positions; with a Tensor, ``maximum``."""
     if isinstance(dim, _graph.Tensor):
@@ -374,7 +391,7 @@ def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     return _extreme("max", Max, MaxDim, return_types.max, input, dim, keepdim)
 
 
-def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+def min(input: Tensor, dim: int | Tensor | None = None, keepdim: bool = False) -> Any:  # (Tensor: minimum)
     """The smallest element (a 0-d tensor); with ``dim``, the named tuple ``(values, indices)`` of the
     smallest elements along ``dim`` and their first positions; with a Tensor, ``minimum``."""
     if isinstance(dim, _graph.Tensor):
@@ -384,7 +401,7 @@ def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
 
 def _amax_amin(name: str, op: type[Op], input: Tensor, dim: Any, keepdim: bool) -> Tensor:
     x = input._data
-    reject_complex(name, x)
+    _reject_complex_kernel(f"{name[1:]}_values_cpu", x)  # (amax: PyTorch's max_values_cpu)
     axes = _axes(dim, x.ndim)
     if x.size == 0:
         _require_nonempty(name, x.shape, axes)
@@ -546,6 +563,8 @@ def std(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: b
 def var_mean(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
              correction: Any = None) -> tuple:
     """``(var(input, dim, ...), mean(input, dim))``, outputs of one node (``VarMeanBackward0``)."""
+    if dtypes.kind(input._data.dtype) == "c":
+        return _complex_spread_mean(var, input, dim, unbiased, keepdim, correction)
     axes, correction = _correction("var_mean", input, dim, unbiased, correction)
     return VarMean.apply(input, axes=axes, correction=correction, keepdim=keepdim)
 
@@ -553,8 +572,16 @@ def var_mean(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepd
 def std_mean(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
              correction: Any = None) -> tuple:
     """``(std(input, dim, ...), mean(input, dim))``, outputs of one node (``StdMeanBackward0``)."""
+    if dtypes.kind(input._data.dtype) == "c":
+        return _complex_spread_mean(std, input, dim, unbiased, keepdim, correction)
     axes, correction = _correction("std_mean", input, dim, unbiased, correction)
     return StdMean.apply(input, axes=axes, correction=correction, keepdim=keepdim)
+
+
+def _complex_spread_mean(spread: Any, input: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any) -> tuple:
+    """``(var or std, mean)`` of a complex tensor: a real spread and the complex mean, composed (not one node)."""
+    mean_dim = None if isinstance(dim, bool) else dim  # (``var_mean(input, unbiased)``: the legacy form)
+    return spread(input, dim, unbiased, keepdim, correction=correction), mean(input, mean_dim, keepdim)
 
 
 def _vector_norm(xp: Any, v: Any, ord: float, axes: tuple | None, keepdim: bool) -> Any:
@@ -635,12 +662,28 @@ class Dist(Op):
 
 def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:
     """The p-norm of ``input - other`` (broadcast): ``(sum |input - other|^p)^(1/p)``; ``p`` may be
-    ``inf``, ``-inf`` or 0 (the number of differing elements)."""
-    for value in (input, other):
-        if dtypes.kind(value._data.dtype) != "f":
-            raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
-                               f"{_scalar_type(value._data)} instead.")
+    ``inf``, ``-inf`` or 0 (the number of differing elements). The operands meet in their common dtype."""
+    common = dtypes.result_type((input.dtype, input.ndim), (other.dtype, other.ndim))
+    if common.is_complex:  # the norm of the complex difference's magnitudes
+        return norm(binary.sub(input, other), p)
+    if not common.is_floating_point:
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
+                           f"{dtypes.scalar_type_name(common)} instead.")
     return Dist.apply(input, other, p=p)
+
+
+def _check_norm_identity(shape: tuple, p: float, axes: tuple | None) -> None:
+    """PyTorch's error for an ``inf`` or negative norm over an empty dimension."""
+    where = "an empty tensor"
+    if axes is not None:
+        empty = [a for a in sorted(axes) if shape[a] == 0]
+        if not empty:
+            return
+        where = f"the dimension {empty[0]}because this dimension is empty and"  # (sic: PyTorch's missing space)
+    else:
+        where += " because"
+    raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on {where} the operation does not have "
+                       "an identity")
 
 
 class Norm(LinalgVectorNorm, node_name="NormBackward1"):
@@ -667,8 +710,12 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, 
         if dim is not None and not isinstance(dim, int) and len(dim) > 2:
             raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
         p = 2
-    if x.dtype.kind == "c":  # the norm of the magnitudes, differentiated through abs
-        return norm(unary.abs(input), p, dim, keepdim, dtype)
+    if dtype is not None and (x.dtype.kind == "c") != (dtypes.kind(_np_dtype(dtype)) == "c"):
+        kind = "complex" if x.dtype.kind == "c" else "real"
+        raise RuntimeError(f"linalg.vector_norm: dtype should be {kind} for {kind} inputs, but got "
+                           f"{dtypes.scalar_type_name(_np_dtype(dtype))}")
+    if x.dtype.kind == "c":  # the norm of the magnitudes (in dtype's precision), differentiated through abs
+        return norm(unary.abs(input if dtype is None else input.to(dtype)), p, dim, keepdim)
     if dtypes.kind(x.dtype) != "f":
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. "
                            f"Got {_scalar_type(x)}")
@@ -677,9 +724,8 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, 
         raise RuntimeError(f"linalg.vector_norm: dtype should be floating point or complex, but got "
                            f"{dtypes.scalar_type_name(dtype)}")
     axes = _axes(dim, x.ndim)
-    if x.size == 0 and (p == _INF or p == -_INF) and (axes is None or 0 in [x.shape[a] for a in axes]):
-        raise RuntimeError("linalg.vector_norm cannot compute the inf norm on an empty tensor because the "
-                           "operation does not have an identity")
+    if x.size == 0 and (p < 0 or p == _INF):  # a max, a min or a negative power has no value over nothing
+        _check_norm_identity(x.shape, p, axes)
     return LinalgVectorNorm.apply(input, ord=p, axes=axes, keepdim=keepdim, dtype=dtype)
 
 
@@ -691,7 +737,10 @@ class Logsumexp(Op):
     def forward(ctx: Logsumexp, x: Any, *, axes: tuple | None, keepdim: bool) -> Any:
         ctx.shape, ctx.axes, ctx.keepdim = x.shape, axes, keepdim
         xp = ctx.xp
-        reject_complex("logsumexp", x)
+        if x.dtype.kind == "c":
+            out = _complex_logsumexp(xp, x, axes, keepdim)
+            ctx.save_for_backward(x, out)
+            return out
         if dtypes.kind(x.dtype) != "f":  # integers and bools give the default float dtype
             x = x.astype(dtypes.get_default_dtype().numpy)
         if x.size == 0:  # log(0): the sum of no exponentials is 0
@@ -714,15 +763,27 @@ class Logsumexp(Op):
 
     @staticmethod
     def backward(ctx: Logsumexp, g: Any) -> Any:
-        x, out = ctx.saved_tensors
+        x, out = saved_conj(ctx)  # (holomorphic for complex input: the conjugate derivative)
         return _kept(ctx, g) * ctx.xp.exp(x - _kept(ctx, out))
+
+
+def _complex_logsumexp(xp: Any, x: Any, axes: tuple | None, keepdim: bool) -> Any:
+    """``log(sum(exp(x)))`` of complex ``x``, shifted by the largest real part (finite) against overflow."""
+    if x.size == 0:
+        return xp.full(x.sum(axis=axes, keepdims=keepdim).shape, -_INF, dtype=x.dtype)
+    m = x.real.max(axis=axes, keepdims=True)
+    m = xp.where(xp.isfinite(m), m, 0.0)
+    out = xp.log(xp.exp(x - m).sum(axis=axes, keepdims=True)) + m
+    return out if keepdim else xp.squeeze(out, axis=axes)
 
 
 def softmax_array(xp: Any, x: Any, dim: int | None, safe: bool = False) -> Any:
     """The softmax of the array ``x`` along ``dim``; with ``safe``, rows of ``-inf`` only (attention
     masked throughout) are zeros rather than NaN."""
-    if dim is None or x.size == 0:  # a 0-d input is its own only element
+    if x.size == 0:
         return xp.ones_like(x)
+    if dim is None:  # a 0-d input is its own only element: 1, or NaN where x - x is (infinities, NaN)
+        return xp.exp(x - x)
     peak = x.max(axis=dim, keepdims=True)
     masked = (peak == -_INF) if safe else None  # rows of -inf only: exp gives zeros, divided by 1
     if masked is not None and masked.any():
@@ -772,8 +833,10 @@ class LogSoftmax(Op):
     def forward(ctx: LogSoftmax, x: Any, *, dim: int | None) -> Any:
         ctx.dim = dim
         xp = ctx.xp
-        if dim is None or x.size == 0:
+        if x.size == 0:
             out = xp.zeros_like(x)
+        elif dim is None:  # 0, or NaN for infinities and NaN as PyTorch's x - log(exp(x))
+            out = x - x
         else:
             out = x - x.max(axis=dim, keepdims=True)
             total = xp.exp(out).sum(axis=dim, keepdims=True)
@@ -795,7 +858,11 @@ class LogSoftmax(Op):
 
 def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
     """``log(sum(exp(input)))`` over ``dim``, computed without overflow; integers give floats."""
-    return Logsumexp.apply(input, axes=_axes(dim, input._data.ndim), keepdim=keepdim)
+    x = input._data
+    if isinstance(dim, (tuple, list)) and not dim and not keepdim and x.ndim and x.size:
+        # PyTorch reduces over every dimension into a kept shape, then fails to write it to its 0-d output
+        raise RuntimeError(f"output with shape [] doesn't match the broadcast shape {[1] * x.ndim}")
+    return Logsumexp.apply(input, axes=_axes(dim, x.ndim), keepdim=keepdim)
 
 
 def _softmax_input(name: str, input: Tensor, dim: int, dtype: Any) -> tuple:
@@ -804,7 +871,7 @@ def _softmax_input(name: str, input: Tensor, dim: int, dtype: Any) -> tuple:
         input = input.to(dtype)
     x = input._data
     d = _dim(dim, x.ndim, name)
-    if dtypes.kind(x.dtype) != "f":
+    if dtypes.kind(x.dtype) != "f" and x.size:  # (an empty tensor reaches no kernel in PyTorch)
         kernel = "lastdim_kernel_impl" if d is None or d == x.ndim - 1 else "kernel_impl"
         raise NotImplementedError(f'"{name}_{kernel}" not implemented for \'{_scalar_type(x)}\'')
     return input, d
@@ -902,7 +969,15 @@ def logcumsumexp(input: Tensor, dim: int) -> Tensor:
 
 def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     """Cumulative sums along ``dim``: ``out_i = x_1 + ... + x_i``; integers give int64."""
-    return Cumsum.apply(input, dim=_dim(dim, input._data.ndim, "cumsum"), dtype=_np_dtype(dtype))
+    d = _dim(dim, input._data.ndim, "cumsum")
+    check_cumulative_dtype("cumsum", dtype)
+    return Cumsum.apply(input, dim=d, dtype=_np_dtype(dtype))
+
+
+def check_cumulative_dtype(name: str, dtype: Any) -> None:
+    """PyTorch's cumulative sum and product have no bool kernel: ``dtype=torch.bool`` raises."""
+    if dtype is not None and dtypes.as_dtype(dtype) == dtypes.bool_:
+        raise NotImplementedError(f"\"{name}_out_cpu\" not implemented for 'Bool'")
 
 
 def _logical_reduction(input: Tensor, dim: Any, keepdim: bool, test_all: bool) -> Tensor:

@@ -33,6 +33,14 @@ _UFUNCS = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximu
 _IDENTITIES = {"sum": 0.0, "mean": 0.0, "prod": 1.0, "amax": -np.inf, "amin": np.inf}
 
 
+def _identity(reduce: str, dtype: Any) -> Any:
+    """The value ``reduce`` starts from in ``dtype``: an integer or bool dtype's own extremes for amax/amin."""
+    if reduce in ("amax", "amin") and dtype.kind in "iub":
+        info = np.iinfo(dtype) if dtype.kind != "b" else np.iinfo(np.uint8)
+        return (info.min if reduce == "amax" else info.max) if dtype.kind != "b" else reduce == "amin"
+    return _IDENTITIES[reduce]
+
+
 # ------------------------------------------------------------------------------------------ the ops
 def _written(xp: Any, shape: tuple, index: tuple) -> Any:
     """A boolean array of ``shape``: True at the positions ``index`` writes."""
@@ -67,7 +75,7 @@ class ScatterValue(Op, node_name="ScatterBackward1"):
     def forward(ctx: ScatterValue, x: Any, *, index: tuple, value: Any) -> Any:
         ctx.mask = _written(ctx.xp, x.shape, index)
         out = x.copy()
-        out[index] = value
+        out[index] = dtypes.checked_integer(value, x.dtype) if type(value) is int and x.dtype.kind in "iu" else value
         return out
 
     @staticmethod
@@ -94,7 +102,7 @@ def _reduce_into(x: Any, src: Any, index: tuple, reduce: str, include_self: bool
     values = np.asarray(move_array(src, device_of(np.empty(0))), dtype=host.dtype)
     where = tuple(np.asarray(move_array(i, device_of(np.empty(0)))) for i in index)
     if not include_self:
-        host[where] = _IDENTITIES[reduce]
+        host[where] = _identity(reduce, host.dtype)
     _UFUNCS[reduce].at(host, where, values)
     if reduce == "mean":
         counts = np.zeros(host.shape, dtype=np.int64)
@@ -217,7 +225,7 @@ class IndexPutAccumulate(Op, node_name="IndexPutBackward0"):
 # ------------------------------------------------------------------------------ public functions
 def _scatter_index(name: str, input: Tensor, dim: int, index: Tensor, src: Any) -> tuple:
     """``(dim, advanced index)`` of a scatter, with PyTorch's checks of shapes and bounds."""
-    indexing._check_dtype(index, ("int64",), f"{name}(): Expected dtype int64 for index")
+    indexing._check_dtype(index, ("int32", "int64"), f"{name}(): Expected dtype int32/int64 for index")
     d = wrap_dim(dim, input.ndim)
     # PyTorch takes a 0-dim index or src as a 1-element vector
     if max(index.ndim, 1) != input.ndim and index.numel() > 0:
@@ -230,8 +238,7 @@ def _scatter_index(name: str, input: Tensor, dim: int, index: Tensor, src: Any) 
         raise RuntimeError(f"Expected index {list(index.shape)} to be no larger than self {list(input.shape)} apart "
                            f"from dimension {d} and to be no larger size than src {list(src_shape)}")
     idx = indexing._on_device_of(index._data, input._data)
-    indexing._check_range(idx, -input.shape[d], input.shape[d], d, RuntimeError)
-    idx = idx % input.shape[d] if idx.size else idx
+    indexing._check_range(idx, 0, input.shape[d], d, RuntimeError)  # (PyTorch takes no negative index here)
     return d, indexing._along(idx, d, input.shape, idx.shape)
 
 
@@ -287,7 +294,14 @@ def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
 
 
 def _index_positions(name: str, input: Tensor, dim: int, index: Tensor) -> tuple:
-    indexing._check_dtype(index, ("int32", "int64"), f"{name}(): Expected dtype int32/int64 for index")
+    """``(dim, advanced index)`` of index_add, index_copy_ or index_fill at ``index``, with PyTorch's checks
+    (index_fill alone takes negative positions, and index_add alone an int32 index)."""
+    if name == "index_add":
+        indexing._check_dtype(index, ("int32", "int64"), f"{name}(): Expected dtype int32/int64 for index")
+    elif index.dtype.name != "int64":
+        raise (IndexError("index_fill_(): Expected dtype int64 for index.") if name == "index_fill" else
+               RuntimeError("index_copy_(): Expected a long tensor for index, but got "
+                            f"{dtypes.scalar_type_name(index.dtype)}"))
     if index.ndim > 1:
         raise IndexError(f"{name}(): Index is supposed to be a vector")
     d = wrap_dim(dim, input.ndim)
@@ -298,13 +312,16 @@ def _index_positions(name: str, input: Tensor, dim: int, index: Tensor) -> tuple
         error, message = (IndexError, "index out of range in self") if input.ndim <= 1 else (RuntimeError, None)
     else:
         error, message = IndexError, None
-    indexing._check_range(idx, -size, size, d, error,
-                          message or (None if not idx.size else _range_message(prefix, idx, size, d)))
-    return d, ((slice(None),) * d + (idx % size,)) if input.ndim else (Ellipsis,)
+    low = -size if name == "index_fill" else 0
+    indexing._check_range(idx, low, size, d, error,
+                          message or (None if not idx.size else _range_message(prefix, idx, low, size, d)))
+    if not input.ndim:  # a scalar's one element, or none for an empty index
+        return d, (Ellipsis,) if idx.size else (array_module_of(idx).zeros((), bool),)
+    return d, (slice(None),) * d + (idx % size,)
 
 
-def _range_message(prefix: str, idx: Any, size: int, dim: int) -> str:
-    bad = idx[(idx < -size) | (idx >= size)]
+def _range_message(prefix: str, idx: Any, low: int, size: int, dim: int) -> str:
+    bad = idx[(idx < low) | (idx >= size)]
     first = int(bad.reshape(-1)[0]) if bad.size else 0
     return f"{prefix}index {first} is out of bounds for dimension {dim} with size {size}"
 
@@ -321,6 +338,7 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
     source[i]`` for ``dim=0`` (repeated indices accumulate)."""
     d, where = _index_positions("index_add", input, dim, index)
     _check_source(input, source, d, index.numel())
+    _check_same_dtype("index_add_(): self ({}) and source ({}) must have the same scalar type", input, source)
     return IndexAdd.apply(input, source, index=where, alpha=alpha)
 
 
@@ -385,6 +403,10 @@ def index_put(input: Tensor, indices: tuple, values: Tensor, accumulate: bool = 
         raise TypeError(f"index_put(): argument 'indices' must be tuple of Tensors, not {type(indices).__name__}")
     if not isinstance(values, _graph.Tensor):
         raise TypeError(f"index_put(): argument 'values' must be Tensor, not {type(values).__name__}")
+    if values.dtype != input.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{reduction._scalar_type(input._data)} for the destination and "
+                           f"{reduction._scalar_type(values._data)} for the source.")
     _, key, pre = indexing._parse(input._data, tuple(indices), check_arrays=True)
     if accumulate:
         return IndexPutAccumulate.apply(input, values, index=key, pre=pre)

@@ -617,7 +617,11 @@ def squeeze(input: Tensor, dim: int | Sequence[int] | None = None) -> Tensor:
     if isinstance(dim, int):
         d = wrap_dim(dim, ndim)
         return SqueezeDim.apply(input, axes=(d,) if ndim and shape[d] == 1 else ())
-    dims = sorted(set(_wrap_dims(dim, ndim)))
+    wrapped = _wrap_dims(dim, ndim)
+    dims = sorted(set(wrapped))
+    if len(dims) != len(wrapped):
+        repeated = next(d for d in wrapped if wrapped.count(d) > 1)
+        raise RuntimeError(f"dim {repeated} appears multiple times in the list of dims")
     return SqueezeDims.apply(input, axes=tuple(d for d in dims if ndim and shape[d] == 1))
 
 
@@ -752,6 +756,8 @@ def tensor_split(input: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple
     one longer) for an int ``n``, or at the listed indices (a list or a 1-D integer tensor)."""
     if isinstance(indices_or_sections, _graph.Tensor):
         indices_or_sections = indices_or_sections.tolist()
+    if input._data.ndim == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
     d = wrap_dim(dim, input._data.ndim)
     size = input._data.shape[d]
     if isinstance(indices_or_sections, int):

@@ -20,7 +20,7 @@ from .._dims import wrap_dim
 from .._graph import Op
 from ..device import array_module_of, device_of, move_array
 from . import binary, indexing, reduction, shape
-from .complex import reject_complex
+from .complex import reject_complex, saved_conj
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -95,7 +95,7 @@ class Cumprod(Op):
 
     @staticmethod
     def backward(ctx: Cumprod, g: Any) -> Any:
-        x, out = ctx.saved_tensors
+        x, out = saved_conj(ctx)  # (holomorphic for complex input: the conjugate derivative)
         xp, dim = ctx.xp, ctx.dim
         if dim is None:
             return g
@@ -129,6 +129,7 @@ def _cumprod_grad_with_zeros(ctx: Cumprod, x: Any, g: Any, dim: int) -> Any:
 def _stable_argsort(xp: Any, a: Any, axis: int, descending: bool) -> Any:
     """Positions that sort ``a`` along ``axis``; NaN counts as the largest value, and equal elements
     keep their order (a descending sort is the reversed ascending sort of the reversed input)."""
+    a = _sortable(a)
     if not descending:
         return xp.argsort(a, axis=axis, kind="stable")
     n = a.shape[axis]
@@ -169,12 +170,26 @@ def _dim_of(input: Tensor, dim: int) -> int:
     return wrap_dim(dim, input.ndim)  # a 0-d tensor takes dim 0 or -1, as PyTorch
 
 
+_SORT_COMPLEX = (RuntimeError, " Sort does not support complex dtypes on CPU")  # (sic: PyTorch's leading space)
+# PyTorch's errors for a complex input, where its kernels raise their own
+_COMPLEX_ERRORS: dict = {
+    "sort": _SORT_COMPLEX, "argsort": _SORT_COMPLEX,
+    "topk": (RuntimeError, " topk does not support complex dtypes on CPU"),
+    **{name: (NotImplementedError, f"\"{kernel}\" not implemented for '{{}}'") for name, kernel in (
+        ("unique", "unique"), ("unique_dim", "unique_dim"), ("unique_consecutive", "unique"),
+        ("cummax", "cummax_cpu"), ("cummin", "cummin_cpu"), ("aminmax", "aminmax_cpu"))},
+}
+
+
 def _check_tensor(name: str, input: Any, kernel: str | None = None, kinds: str = "uif") -> None:
     """A Tensor argument, of a dtype that PyTorch's ``kernel`` (if named) has an implementation for."""
     if not isinstance(input, _graph.Tensor):
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     if kernel is not None:
         dtypes.check_kernel(kernel, input.dtype, kinds)
+    if input.dtype.is_complex and name in _COMPLEX_ERRORS:
+        error, message = _COMPLEX_ERRORS[name]
+        raise error(message.format(dtypes.scalar_type_name(input.dtype)))
     reject_complex(name, input, message=f"{name} does not support complex dtypes: complex numbers have no order",
                    error=RuntimeError)
 
@@ -243,10 +258,15 @@ def _kth_positions(input: Tensor, name: str, dim: int, rank: Any) -> tuple:
 
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
     """The ``k``-th smallest element (``k`` counts from 1) along ``dim`` and its position."""
-    _check_tensor("kthvalue", input, "kthvalue_cpu")
-    size = input.shape[_dim_of(input, dim)] if input.ndim else 1
+    if not isinstance(input, _graph.Tensor):
+        _check_tensor("kthvalue", input)  # (PyTorch's TypeError)
+    d = _dim_of(input, dim)
+    size = input.shape[d] if input.ndim else 1
+    if size == 0:  # PyTorch's checks in its order: the dimension, then k, then the dtype
+        raise IndexError(f"kthvalue(): Expected reduction dim {d} to have non-zero size.")
     if not 1 <= k <= size:
-        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {_dim_of(input, dim)}")
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    _check_tensor("kthvalue", input, "kthvalue_cpu")
     d, positions = _kth_positions(input, "kthvalue", dim, k - 1)
     return _reduced_result(return_types.kthvalue, Kthvalue, input, positions, d, keepdim)
 
@@ -321,7 +341,7 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
         return return_types.mode(Mode.apply(input, index=(Ellipsis,)), _long(array_module_of(x).zeros((), int)))
     if x.shape[d] == 0:
         raise IndexError(f"mode(): Expected reduction dim {d} to have non-zero size.")
-    host = np.moveaxis(np.asarray(move_array(x, device_of(np.empty(0)))), d, -1)
+    host = np.moveaxis(_sortable(np.asarray(move_array(x, device_of(np.empty(0))))), d, -1)
     order = np.argsort(host, axis=-1, kind="stable")
     values = np.take_along_axis(host, order, -1)
     n = host.shape[-1]
@@ -365,7 +385,7 @@ def _quantile(name: str, input: Tensor, q: Any, dim: int | None, keepdim: bool, 
             raise RuntimeError(f"{name}() q must be in the range [0, 1] but got {q}")
         raise RuntimeError(f"{name}() q values must be in the range [0, 1]")
     if input._data.size == 0:
-        raise IndexError(f"{name}() input tensor must be non-empty")
+        raise RuntimeError(f"{name}() input tensor must be non-empty")
     return _quantile_compute(input, q_values, dim, keepdim, interpolation, name == "nanquantile")
 
 
@@ -432,17 +452,33 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
     """The distinct elements of ``input`` in ascending order (the flattened input, or with ``dim``
     the distinct slices along ``dim``). With ``return_inverse``, also the position of each input
     element (slice) in the result; with ``return_counts``, how often each occurs."""
-    _check_tensor("unique", input)
+    _check_tensor("unique" if dim is None else "unique_dim", input)
     x = input._data
-    host = np.asarray(move_array(x, device_of(np.empty(0))))
+    host = _sortable(np.asarray(move_array(x, device_of(np.empty(0)))))
     if dim is None:
         values, inverse, counts = np.unique(host, return_inverse=True, return_counts=True, equal_nan=False)
         inverse = inverse.reshape(host.shape)
     else:
-        d = _dim_of(input, dim)
+        d = _unique_dim(input, dim)
         values, inverse, counts = np.unique(host, return_inverse=True, return_counts=True, axis=d)
         inverse = inverse.reshape(-1)
-    return _unique_result(values, inverse, counts, x, return_inverse, return_counts)
+    return _unique_result(values.astype(x.dtype), inverse, counts, x, return_inverse, return_counts)
+
+
+def _sortable(host: Any) -> Any:
+    """``host`` itself, or for bfloat16 its exact float32 values: ml_dtypes' bfloat16 sorts out of order
+    around NaN."""
+    return host.astype(np.float32) if host.dtype.kind == "V" else host
+
+
+def _unique_dim(input: Tensor, dim: int) -> int:
+    """``dim`` wrapped, with PyTorch's errors for unique along a dimension."""
+    if input.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    d = _dim_of(input, dim)
+    if any(n == 0 for k, n in enumerate(input.shape) if k != d):
+        raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
+    return d
 
 
 def _unique_result(values: Any, inverse: Any, counts: Any, like: Any, return_inverse: bool,
@@ -464,9 +500,9 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False, return_count
     _check_tensor("unique_consecutive", input)
     x = input._data
     host = np.asarray(move_array(x, device_of(np.empty(0))))
-    d = 0 if dim is None else _dim_of(input, dim)
+    d = 0 if dim is None else _unique_dim(input, dim)
     moved = host.reshape(-1) if dim is None else np.moveaxis(host, d, 0)
-    rows = moved.reshape(moved.shape[0], -1)
+    rows = moved.reshape(moved.shape[0], math.prod(moved.shape[1:]))  # (-1 is ambiguous for no rows)
     starts = np.ones(rows.shape[0], bool)
     starts[1:] = (rows[1:] != rows[:-1]).any(axis=1)
     run = np.cumsum(starts) - 1
@@ -538,20 +574,24 @@ def isin(elements: Any, test_elements: Any, *, assume_unique: bool = False, inve
 # --------------------------------------------------------------------------- cumulative ops
 def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     """Cumulative products along ``dim``: ``out_i = x_1 * ... * x_i``; integers give int64."""
-    _check_tensor("cumprod", input)
+    if not isinstance(input, _graph.Tensor):
+        _check_tensor("cumprod", input)  # (PyTorch's TypeError; complex tensors have products too)
     d = reduction._dim(dim, input.ndim, "cumprod")
+    reduction.check_cumulative_dtype("cumprod", dtype)
     return Cumprod.apply(input, dim=d, dtype=reduction._np_dtype(dtype))
 
 
 def _cumulative_extreme(name: str, op: type[Op], result: type, input: Tensor, dim: int) -> Any:
     _check_tensor(name, input)
     x = input._data
-    d = _dim_of(input, dim)
-    if x.ndim == 0 or x.size == 0:
+    if x.ndim == 0 or x.size == 0:  # (an empty input is returned before its dim is looked at, as in PyTorch)
+        if x.ndim == 0:
+            _dim_of(input, dim)
         return result(op.apply(input, index=(Ellipsis,)), _long(array_module_of(x).zeros(x.shape, int)))
+    d = _dim_of(input, dim)
     # The running position of the extreme: a position is a new extreme when it is >= (<=) every
     # earlier element, so ties move it to the last occurrence; once a NaN is seen, only NaNs are.
-    host = np.moveaxis(np.asarray(move_array(x, device_of(np.empty(0)))), d, -1)
+    host = np.moveaxis(_sortable(np.asarray(move_array(x, device_of(np.empty(0))))), d, -1)
     running = (np.fmax if name == "cummax" else np.fmin).accumulate(host, axis=-1) if host.dtype.kind == "f" \
         else (np.maximum if name == "cummax" else np.minimum).accumulate(host, axis=-1)
     positions = np.arange(host.shape[-1])

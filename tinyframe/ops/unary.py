@@ -738,16 +738,16 @@ class Trunc(_PiecewiseConstant):
 
 class Round(_PiecewiseConstant):
     @staticmethod
-    def forward(ctx: Round, x: Any, *, decimals: int = 0) -> Any:
+    def forward(ctx: Round, x: Any, *, decimals: int | None = None) -> Any:
         dtypes.check_kernel("round_vml_cpu", x.dtype, "uifc")
         reject_complex("round", x)
         if x.dtype.kind != "f":
-            if decimals:
-                raise NotImplementedError(f"\"round\" with decimals not implemented for "
+            if decimals is not None:  # PyTorch's round.decimals has no integer kernel, even for decimals=0
+                raise NotImplementedError(f"\"{'round_cpu' if decimals else 'round_vml_cpu'}\" not implemented for "
                                           f"'{dtypes.scalar_type_name(x.dtype)}'")
             return x.copy()
         # Halves round to even; with decimals, x * 10^d is rounded and scaled back, as PyTorch does.
-        return ctx.xp.rint(x) if decimals == 0 else ctx.xp.round(x, decimals)
+        return ctx.xp.rint(x) if not decimals else ctx.xp.round(x, decimals)
 
 
 class RoundDecimals(Round, node_name="RoundBackward1"):
@@ -930,10 +930,10 @@ def ceil(input: Tensor) -> Tensor:
     return Ceil.apply(input)
 
 
-def round(input: Tensor, *, decimals: int = 0) -> Tensor:
+def round(input: Tensor, *, decimals: int | None = None) -> Tensor:
     """Rounds to ``decimals`` decimal places (negative: to tens, hundreds, ...), halves to even; the
-    gradient is zero."""
-    if decimals == 0:
+    gradient is zero. Integer tensors round (to themselves) only without ``decimals``, as in PyTorch."""
+    if decimals is None:
         return Round.apply(input)
     return RoundDecimals.apply(input, decimals=decimals)
 

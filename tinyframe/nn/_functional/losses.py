@@ -58,7 +58,13 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average: bool | None = 
 
 @composed_op("SoftMarginLossBackward0", ("input", "target"))
 def _soft_margin_loss(input: Tensor, target: Tensor, reduction: str) -> Tensor:
-    return _reduced(unary.softplus(binary.mul(unary.neg(target), input), 1.0, 20.0), reduction)
+    if not input.dtype.is_floating_point:  # the loss is floating: PyTorch cannot write it into input's dtype
+        raise RuntimeError(f"result type Float can't be cast to the desired output type "
+                           f"{dtypes.scalar_type_name(input.dtype)}")
+    loss = unary.softplus(binary.mul(unary.neg(target), input), 1.0, 20.0)
+    if loss.dtype != input.dtype:  # PyTorch writes the loss into a tensor of input's dtype
+        loss = loss.to(input.dtype)
+    return _reduced(loss, reduction)
 
 
 def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
@@ -153,7 +159,8 @@ def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor | float, full: 
     if bool((var._data < 0).any()):
         raise ValueError("var has negative entry/entries")
     # clamped outside autograd, as PyTorch does: the gradient reaches var as if unclamped
-    clamped = binary.add(var, Tensor._make(array_module_of(var._data).maximum(var._data, eps) - var._data))
+    shift = (array_module_of(var._data).maximum(var._data, eps) - var._data).astype(var._data.dtype, copy=False)
+    clamped = binary.add(var, Tensor._make(shift))
     losses = binary.mul(binary.add(unary.log(clamped), binary.div(unary.square(binary.sub(input, target)), clamped)),
                         0.5)
     if full:
@@ -178,16 +185,20 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
                            f"samples (batch size). Expected target size [{samples}], but got {list(target.shape)}. "
                            f"Input has shape {list(input.shape)}.")
     dtypes.check_kernel("multi_margin_loss_cpu_kernel", input.dtype, "f", half=False)
+    if input.dtype == dtypes.bfloat16:
+        raise NotImplementedError("\"multi_margin_loss_cpu_kernel\" not implemented for 'BFloat16'")
     x = input if input.ndim == 2 else input.reshape(1, -1)
     index = target.reshape(-1, 1)
     chosen = indexing.gather(x, 1, index)
-    gaps = binary.clamp_min(binary.add(binary.sub(x, chosen), margin), 0.0)
+    raw = binary.add(binary.sub(x, chosen), margin)
+    gaps = binary.clamp_min(raw, 0.0)
     if p == 2:
         gaps = unary.square(gaps)
     if weight is not None:
         gaps = binary.mul(gaps, indexing.gather(weight, 0, target.reshape(-1)).reshape(-1, 1))
-    not_target = Tensor._make(array_module_of(x._data).arange(x.shape[1])[None, :] != index._data)
-    losses = binary.div(reductions.sum(binary.where(not_target, gaps, 0.0), 1), x.shape[1])
+    # PyTorch's kernel adds the terms of the other classes that are > 0: never a NaN one
+    counted = Tensor._make((array_module_of(x._data).arange(x.shape[1])[None, :] != index._data) & (raw._data > 0))
+    losses = binary.div(reductions.sum(binary.where(counted, gaps, 0.0), 1), x.shape[1])
     if input.ndim != 2:
         losses = losses.reshape(()) if input.ndim <= 1 else losses
     return _reduced(losses, reduction, size_average, reduce)
