@@ -25,6 +25,7 @@ import numpy as np
 from . import grad_mode
 from .device import array_module_of
 from .dtypes import BFLOAT16_NUMPY, bfloat16, narrow_bfloat16, scalar_type_name, widen_bfloat16
+from .memory_format import iterator_layout, laid_out, suggested_order
 
 if TYPE_CHECKING:
     from .tensor import Tensor as TensorType
@@ -285,6 +286,13 @@ class Op(Node):
     # softmax, cumulative ops, cat, ...): NumPy keeps a transposed input's order, and ``view`` of such a
     # result would then fail where PyTorch's succeeds. Elementwise ops keep the layout in both.
     row_major = False
+    # True for elementwise ops of several tensors (add, mul, where, ...): PyTorch lays their result out as
+    # its TensorIterator orders the operands' dimensions (``memory_format.iteration_order``: the first
+    # operand's layout wins), where NumPy's order 'K' falls back to row-major when layouts differ.
+    elementwise = False
+    # True for ops whose result PyTorch lays out in its first input's suggested memory format: channels
+    # last where that input is (4-d or 5-d), else row-major (padding, interpolation, group_norm).
+    suggests_format = False
 
     if TYPE_CHECKING:
         # The op instance is also the ``ctx`` of its forward and backward: a free-form namespace for
@@ -358,6 +366,10 @@ class Op(Node):
             out = _narrowed(ctx, out)
         if cls.row_major and out.ndim > 1 and not out.flags.c_contiguous:  # (a fresh vector is row-major)
             out = _row_major(ctx, out)
+        elif cls.elementwise:
+            out = _saved_as(ctx, out, iterator_layout(ctx.xp, arrays, out))
+        elif cls.suggests_format:
+            out = _saved_as(ctx, out, laid_out(ctx.xp, out, suggested_order(arrays[0])))
         result = _new_tensor(Tensor)
         result._data = out
         result._grad = None
@@ -494,6 +506,13 @@ def _row_major(ctx: Op, out: Any) -> Any:
     if ctx._saved is not None:
         ctx._saved = [copy if value is out else value for value in ctx._saved]
     return copy
+
+
+def _saved_as(ctx: Op, out: Any, laid: Any) -> Any:
+    """``laid``, ``out`` laid out otherwise (or ``out`` itself), saved in its place if the forward saved it."""
+    if laid is not out and ctx._saved is not None:
+        ctx._saved = [laid if value is out else value for value in ctx._saved]
+    return laid
 
 
 def _narrowed(ctx: Op, out: Any) -> Any:

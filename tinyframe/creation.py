@@ -11,7 +11,7 @@ import numpy as np
 
 from . import _graph, dtypes, random
 from .device import array_module, array_module_of, as_device, check_dtype_on, device_of, move_array
-from .memory_format import channels_last_order, contiguous_format, preserve_format
+from .memory_format import channels_last_order, contiguous_format, iteration_order, preserve_format
 from .random import Generator, generator_for
 
 if TYPE_CHECKING:
@@ -317,27 +317,7 @@ def preserved_order(data: Any) -> list | None:
     PyTorch's ``preserve_format`` lays out a tensor made like it (``empty_like``, ``clone``); None for
     row-major order. As PyTorch's ``infer_dense_strides``: by decreasing stride, the larger size outer
     between equal strides, and a dimension of stride 0 (an expanded one) left where it is."""
-    strides, shape = data.strides, data.shape
-
-    def swap(inner: int, outer: int) -> int:  # 1: ``inner`` belongs outside ``outer``; -1: it does not; 0: unknown
-        if strides[inner] == 0 or strides[outer] == 0:
-            return 0
-        if strides[inner] != strides[outer]:
-            return 1 if strides[inner] > strides[outer] else -1
-        return 1 if shape[inner] > shape[outer] else 0
-
-    perm = list(range(data.ndim))[::-1]  # innermost first; an insertion sort, as PyTorch's
-    for i in range(1, len(perm)):
-        moving = i
-        for k in range(i - 1, -1, -1):
-            verdict = swap(perm[k], perm[moving])
-            if verdict > 0:
-                perm[k], perm[moving] = perm[moving], perm[k]
-                moving = k
-            elif verdict < 0:
-                break
-    order = perm[::-1]
-    return None if order == sorted(order) else order
+    return iteration_order((data,), data.shape)
 
 
 def zeros_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False,

@@ -643,12 +643,14 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var
     n, c = input.shape[:2]
     repeated: list[Any] = [None if t is None else t.repeat(n) for t in (running_mean, running_var, weight, bias)]
     mean, var, w, b = repeated
-    out = batch_norm(input.reshape(1, n * c, *input.shape[2:]), mean, var, w, b, use_input_stats, momentum, eps)
+    # (as PyTorch's: the batch norm of the input made row-major, a view of it, whatever its layout)
+    out = batch_norm(input.contiguous().view(1, n * c, *input.shape[2:]), mean, var, w, b, use_input_stats,
+                     momentum, eps)
     if use_input_stats:
         for running, updated in ((running_mean, mean), (running_var, var)):
             if running is not None:
                 running.copy_(updated.reshape(n, c).mean(0))
-    return out.reshape(input.shape)
+    return out.view(input.shape)
 
 
 @composed_op("ConvolutionBackward0", ('input', 'weight', 'bias'))

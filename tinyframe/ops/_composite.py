@@ -90,14 +90,14 @@ _COMPOSITES: dict[str, type[Composite]] = {}
 
 
 def composed(node_name: str, function: Callable[..., Any], *inputs: Any, linear: bool = False,
-             mixes_layouts: bool = False, **options: Any) -> Any:
+             mixes_layouts: bool = False, suggests_format: bool = False, **options: Any) -> Any:
     """``function(*inputs, **options)`` recorded as one node named ``node_name`` (see ``Composite``);
     ``linear``: the function is linear in ``inputs``; ``mixes_layouts``: its inputs may mix sparse and dense
-    tensors (a sparse kernel, ``ops.sparse``)."""
+    tensors (a sparse kernel, ``ops.sparse``); ``suggests_format``: see ``Op.suggests_format``."""
     op = _COMPOSITES.get(node_name)
     if op is None:
-        op = _COMPOSITES[node_name] = type(node_name, (Composite,), {"linear": linear, "mixes_layouts": mixes_layouts},
-                                           node_name=node_name)
+        attributes = {"linear": linear, "mixes_layouts": mixes_layouts, "suggests_format": suggests_format}
+        op = _COMPOSITES[node_name] = type(node_name, (Composite,), attributes, node_name=node_name)
     tracked = tuple(grad_mode.STATE.enabled and isinstance(t, _graph.Tensor) and t._requires_grad for t in inputs)
     return op.apply(*inputs, function=function, options=options, tracked=tracked)
 

@@ -45,7 +45,8 @@ def _adaptive_max_pool(op: str, nd: int, input: Tensor, output_size: Any, return
         out = composed("AdaptiveMaxPool2DBackward0", _gather_maxima, input.unsqueeze(-2), index=index, sizes=sizes)
         out = out.squeeze(-2)
     else:
-        out = composed(f"AdaptiveMaxPool{nd}DBackward0", _gather_maxima, input, index=index, sizes=sizes)
+        out = composed(f"AdaptiveMaxPool{nd}DBackward0", _gather_maxima, input, suggests_format=True, index=index,
+                       sizes=sizes)
     if return_indices:
         return out, Tensor._make(indices)
     return out
