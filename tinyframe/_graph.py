@@ -78,6 +78,8 @@ def wrap(data: Any, grad_fn: Any = None, requires_grad: bool | None = None,
     t._grad = None
     if version_counter is not None:
         t._vc = version_counter
+    if grad_mode.STATE.inference:
+        t._inference = True
     return t
 
 
@@ -367,7 +369,10 @@ class Op(Node):
         if cls.row_major and out.ndim > 1 and not out.flags.c_contiguous:  # (a fresh vector is row-major)
             out = _row_major(ctx, out)
         elif cls.elementwise:
-            out = _saved_as(ctx, out, iterator_layout(ctx.xp, arrays, out))
+            for array in arrays:  # (inline: with every operand row-major, NumPy's result is PyTorch's)
+                if type(array) is array_type and array.ndim > 1 and not array.flags.c_contiguous:
+                    out = _saved_as(ctx, out, iterator_layout(ctx.xp, arrays, out))
+                    break
         elif cls.suggests_format:
             out = _saved_as(ctx, out, laid_out(ctx.xp, out, suggested_order(arrays[0])))
         result = _new_tensor(Tensor)
@@ -380,6 +385,8 @@ class Op(Node):
         else:
             result.grad_fn = None
             result._requires_grad = False
+            if grad_mode.STATE.inference and not cls.is_view:  # (a view is one where its base is)
+                result._inference = True
         if cls.is_view:
             mark_view(result, inputs[0], None)
         return result
@@ -558,6 +565,8 @@ def mark_view(view: Any, base: Any, counter: list | None) -> None:
         if counter is None:
             counter = base._vc = [0]
     view._vc = counter
+    if base._inference:
+        view._inference = True
     root = base._base
     if root is None:
         root = base
@@ -713,6 +722,11 @@ def unpacked(value: Any, kind: int) -> Any:
     return tensor._data if kind == _OUTPUT else tensor
 
 
+INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do not use Tensors created in inference "
+                   "mode in computation tracked by autograd. To work around this, you can make a clone to get a normal "
+                   "tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
+
+
 def _describe_saved(values: Sequence[Any], inputs: tuple, arrays: list, result: Any) -> list:
     """What backward reads back, each as ``(kind, value, version counter, version when saved)``:
     an input is kept as its Tensor and the op's output as its array, with their version counters
@@ -730,6 +744,8 @@ def _describe_saved(values: Sequence[Any], inputs: tuple, arrays: list, result: 
             # (a number input is its own "array", or, for a bfloat16 op, that number rounded: not a Tensor)
             if value is array and isinstance(inputs[position], Tensor):
                 tensor = inputs[position]
+                if tensor._inference:
+                    raise RuntimeError(INFERENCE_SAVED)
                 counter = tensor._vc
                 if counter is None:
                     counter = tensor._vc = [0]

@@ -13,7 +13,7 @@ from typing import Any, overload
 
 import numpy as np
 
-from . import _graph, creation, dtypes, memory_format, random
+from . import _graph, creation, dtypes, grad_mode, memory_format, random
 from ._dims import Size, wrap_dim
 from ._lazy import lazy_module
 from ._numpy_interop import array_ufunc, operand
@@ -112,6 +112,7 @@ class Tensor:
     _post_accumulate_hooks: list | None = None  # hooks run on a leaf after its .grad is updated
     _retains_grad = False
     _output_nr = 0                     # which output of its grad_fn this tensor is (custom Functions)
+    _inference = False                 # made in inference_mode (not as a view of a normal tensor)
 
     def __init__(self, *data: Any, device: Any = None) -> None:
         """``Tensor(sequence)`` copies the data; ``Tensor(2, 3)`` or ``Tensor(size)`` makes a tensor of
@@ -267,6 +268,8 @@ class Tensor:
                                "differentiation use var_no_grad = var.detach().")
         if requires_grad and dtypes.kind(self._data.dtype) not in "fc":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self._inference and not grad_mode.STATE.inference:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -336,7 +339,10 @@ class Tensor:
 
     def detach(self) -> Tensor:
         """A tensor sharing this one's storage and version counter, outside the graph."""
-        return Tensor._make(self._data, None, False, self._version_counter())
+        out = Tensor._make(self._data, None, False, self._version_counter())
+        if self._inference:  # (a view, as PyTorch's detach)
+            out._inference = True
+        return out
 
     def detach_(self) -> Tensor:
         """Detaches this tensor from the graph in place, making it a leaf."""
