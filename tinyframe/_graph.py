@@ -852,5 +852,8 @@ def _raise_device_mismatch(inputs: tuple) -> None:
     for value in inputs:
         if isinstance(value, Tensor) and str(value.device) not in devices:
             devices.append(str(value.device))
+    if "meta" in devices:
+        other = next(d for d in devices if d != "meta")
+        raise RuntimeError(f"Tensor on device {other} is not on the expected device meta!")
     raise RuntimeError("Expected all tensors to be on the same device, but found at least two "
                        f"devices, {devices[0]} and {devices[1]}! Move them with .to(device) first.")

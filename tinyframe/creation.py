@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import _graph, dtypes, random
-from .device import array_module, array_module_of, as_device, check_dtype_on, device_of, move_array
+from .device import array_module, array_module_of, as_device, check_dtype_on, device_of, meta_array, move_array
 from .memory_format import channels_last_order, contiguous_format, iteration_order, preserve_format
 from .random import Generator, generator_for
 
@@ -223,6 +223,8 @@ def _filled(size: tuple, value: Any, dtype: Any, device: Any, requires_grad: boo
     if nbytes > _MAX_STORAGE_BYTES:
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)}: {nbytes} bytes is more "
                            "than any storage can hold")
+    if dev.type == "meta":  # (no memory: the point of the meta device)
+        return _finish(meta_array(size, np_dtype), None, dev, requires_grad)
     try:
         array = xp.full(size, dtypes.storable(value, np_dtype), dtype=np_dtype)
     except MemoryError as exc:
@@ -494,6 +496,8 @@ def _random(size: tuple, draw: Any, dtype: Any, device: Any, generator: Generato
             requires_grad: bool, default: dtypes.dtype | None = None) -> Tensor:
     """A fresh tensor of ``draw(generator, shape, numpy_dtype)`` samples (``tinyframe.random``'s draws)."""
     xp, np_dtype, dev = _module_and_dtype(dtype, device, default)
+    if dev.type == "meta":  # (no samples drawn: none could be read)
+        return _finish(meta_array(size, np_dtype), None, dev, requires_grad)
     if dtypes.kind(np_dtype) == "c":
         # As PyTorch: the real and imaginary parts are the pairs of a real draw of shape (*size, 2); a
         # complex normal sample has variance 1, each part 1/2.
