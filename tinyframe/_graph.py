@@ -368,7 +368,7 @@ class Op(Node):
             out = _narrowed(ctx, out)
         if cls.row_major and out.ndim > 1 and not out.flags.c_contiguous:  # (a fresh vector is row-major)
             out = _row_major(ctx, out)
-        elif cls.elementwise:
+        elif cls.elementwise and ctx.xp.ndarray is array_type:  # (dense arrays: not a sparse kernel's)
             for array in arrays:  # (inline: with every operand row-major, NumPy's result is PyTorch's)
                 if type(array) is array_type and array.ndim > 1 and not array.flags.c_contiguous:
                     out = _saved_as(ctx, out, iterator_layout(ctx.xp, arrays, out))

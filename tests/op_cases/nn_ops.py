@@ -258,7 +258,9 @@ def _softplus(x: np.ndarray) -> np.ndarray:
 CASES += [
     OpCase("mish", activation.mish, lambda x: x * np.tanh(_softplus(x)), [(3, 4)], domain=(-4.0, 4.0)),
     OpCase("hardswish", activation.hardswish, lambda x: x * np.clip(x + 3, 0, 6) / 6, [(3, 5)], domain=(-5.0, 5.0)),
-    OpCase("hardsigmoid", activation.hardsigmoid, lambda x: np.clip(x + 3, 0, 6) / 6, [(3, 5)], domain=(-5.0, 5.0)),
+    # (PyTorch's hardsigmoid has no second derivative: its gradient's node is NotImplemented)
+    OpCase("hardsigmoid", activation.hardsigmoid, lambda x: np.clip(x + 3, 0, 6) / 6, [(3, 5)], domain=(-5.0, 5.0),
+           second_order=False),
     OpCase("glu", lambda x: activation.glu(x, 0), lambda x: x[:2] / (1 + np.exp(-x[2:])), [(4, 3)]),
     OpCase("threshold", lambda x: activation.threshold(x, 0.5, -2.0), lambda x: np.where(x > 0.5, x, -2.0), [(3, 4)]),
     OpCase("hardshrink", lambda x: activation.hardshrink(x, 0.5), lambda x: np.where(np.abs(x) > 0.5, x, 0.0),

@@ -711,9 +711,8 @@ def selu(input: Tensor, inplace: bool = False) -> Tensor:
     return _selu(input)
 
 
-@composed_op("EluBackward0", ("input",))  # PyTorch's selu is its elu kernel with a scale
 def _selu(input: Tensor) -> Tensor:
-    return binary.mul(unary.elu(input, _SELU_ALPHA), _SELU_SCALE)
+    return unary.Elu.apply(input, alpha=_SELU_ALPHA, scale=_SELU_SCALE)  # PyTorch's selu is its elu kernel
 
 
 def selu_(input: Tensor) -> Tensor:
@@ -737,9 +736,8 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     return _celu(input, alpha)
 
 
-@composed_op("CeluBackward0", ("input",))
 def _celu(input: Tensor, alpha: float) -> Tensor:
-    return binary.mul(unary.elu(binary.div(input, alpha), 1.0), alpha)
+    return unary.Celu.apply(input, alpha=alpha, input_scale=1.0 / alpha)
 
 
 def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:

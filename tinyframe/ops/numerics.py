@@ -56,7 +56,14 @@ def frexp(input: Tensor) -> Any:
 
 @composed_op("LdexpBackward0", ("input", "other"))
 def _ldexp(input: Tensor, other: Tensor) -> Tensor:
-    return binary.mul(input, binary.pow(2.0, other))
+    scaled = binary.mul(input, binary.pow(2.0, other))
+    if not input.requires_grad or other.is_floating_point():
+        return scaled
+    # PyTorch's derivative for ``input`` is ``grad * pow(2, other)`` in ``other``'s integer dtype, which
+    # truncates to 0 for a negative exponent: the part of the value beyond it carries no gradient.
+    truncated = binary.mul(binary.pow(2, other.clamp(min=0)), binary.ge(other, 0))
+    carried = binary.mul(input, truncated)
+    return binary.add(carried, binary.sub(scaled, carried).detach())
 
 
 def ldexp(input: Tensor, other: Tensor) -> Tensor:
