@@ -5,8 +5,10 @@ A format is an order of the dimensions in memory: ``contiguous_format`` row-majo
 ``(N, H, W, C)`` for a rank-4 tensor and ``channels_last_3d`` ``(N, D, H, W, C)`` for rank 5; a tensor in
 another format is a NumPy/CuPy array with those strides, as in PyTorch (``x.stride()`` and
 ``x.is_contiguous()`` say so). ``preserve_format``, the default of ``clone`` and the ``*_like`` factories,
-keeps the input's own order. Elementwise ops keep a layout (NumPy's order ``'K'``); others give row-major
-results where PyTorch may keep channels last (a convolution's output): values never depend on it.
+keeps the input's own order. Elementwise ops lay their result out as PyTorch's TensorIterator does
+(``iteration_order``: the first operand's layout wins); padding, resampling, pooling and batch / group norm
+keep channels last (``suggested_order``); others give row-major results where PyTorch may keep channels last
+(a convolution's output): values never depend on it.
 """
 from __future__ import annotations
 

@@ -300,8 +300,9 @@ class LinalgSolveEx(Op):
     @staticmethod
     def forward(ctx: LinalgSolveEx, a: Any, b: Any, *, solution: Any, left: bool) -> Any:
         ctx.left = left
-        ctx.save_for_backward(a, solution)
-        return column_major(ctx.xp, solution)
+        solution = column_major(ctx.xp, solution)
+        ctx.save_for_backward(a, solution)  # (saved as the output: a recorded backward differentiates it)
+        return solution
 
     @staticmethod
     def backward(ctx: LinalgSolveEx, g: Any) -> tuple:
