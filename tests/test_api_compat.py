@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import tinyframe as torch
+from tinyframe import nn
 
 
 @pytest.fixture(autouse=True)
@@ -74,6 +75,52 @@ def test_inference_mode_records_nothing_and_restores() -> None:
         assert (x * 2).grad_fn is not None
     with torch.inference_mode(), torch.no_grad(), torch.inference_mode(False):  # PyTorch 2.13: grad mode on
         assert torch.is_grad_enabled() and not torch.is_inference_mode_enabled()
+
+
+_SAVED = ("Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in "
+          "computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use "
+          "it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
+_INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a "
+            "normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.")
+
+
+def test_inference_tensors_are_pytorchs() -> None:
+    """What PyTorch 2.13 says of tensors made in inference_mode (values recorded from it)."""
+    w, n = torch.ones(3, requires_grad=True), torch.ones(3)
+    with torch.inference_mode():
+        a, b, view = torch.ones(3), w * 2, n.view(3)
+        made = torch.tensor([1.0, 2.0])
+        assert (a.is_inference(), b.is_inference(), b.requires_grad, made.is_inference()) == (True, True, False, True)
+        assert not view.is_inference() and not n[0:2].is_inference() and not w.is_inference()
+        assert a.add_(1).is_inference() and not n.add_(0).is_inference()  # in place inside: allowed
+        assert torch.ones(2, requires_grad=True).requires_grad
+        with torch.inference_mode(False):
+            assert not torch.ones(1).is_inference() and torch.is_grad_enabled()
+        with torch.no_grad():
+            assert torch.ones(1).is_inference()
+    assert a.is_inference() and torch.is_inference(a) and not n.is_inference()
+    assert a.view(3).is_inference() and a.detach().is_inference()  # views of an inference tensor
+    assert not (a + 1).is_inference() and not a.clone().is_inference() and not a.sum().is_inference()
+    assert (a + w).grad_fn.name() == "AddBackward0"  # (add saves neither operand)
+    assert torch.cat([a, w]).grad_fn.name() == "CatBackward0"
+    for use in (lambda: a * w, lambda: w * a, lambda: w.exp() * a, lambda: torch.mm(a.reshape(1, 3), w.reshape(3, 1)),
+                lambda: nn.functional.linear(a.reshape(1, 3), w.reshape(1, 3))):
+        with pytest.raises(RuntimeError) as error:
+            use()
+        assert str(error.value) == _SAVED
+    for write in (lambda: a.add_(1), lambda: a.zero_(), lambda: a.__setitem__(0, 1.0)):
+        with pytest.raises(RuntimeError) as error:
+            write()
+        assert str(error.value) == _INPLACE
+    with pytest.raises(RuntimeError, match="^Setting requires_grad=True on inference tensor outside InferenceMode is "
+                                           "not allowed.$"):
+        a.requires_grad_()
+    layer = nn.Linear(3, 1)
+    with torch.inference_mode():
+        out = layer(torch.ones(2, 3))
+    assert out.is_inference() and not out.requires_grad
+    with pytest.raises(RuntimeError, match="^Inference tensors cannot be saved for backward"):
+        layer(out.expand(2, 3)).sum().backward()
 
 
 @pytest.mark.parametrize("switch", [torch.no_grad, torch.inference_mode, torch.enable_grad])

@@ -317,3 +317,71 @@ def test_gradient_of_a_smooth_activation_is_its_backward_node(name: str) -> None
         (g2,) = torch.autograd.grad((g * w[:, :g.shape[1]]).sum(), x, create_graph=True)
         (g3,) = torch.autograd.grad((g2 * g2).sum(), x)
         assert g3.reshape(-1).tolist() == pytest.approx(THIRD[name], abs=1e-6)
+
+
+def _nodes(node: Any) -> list:
+    """``node``'s name and those of the nodes it leads to, two levels deep."""
+    return [node.name(), [next_node.name() for next_node, _ in node.next_functions if next_node is not None]]
+
+
+_X = [-1.5, -0.2, 0.3, 2.0, 4.0]
+_X2 = [[-1.5, -0.2, 0.3], [2.0, -4.0, 1.0]]
+_ACCUMULATE = "torch::autograd::AccumulateGrad"
+# PyTorch 2.13's nodes of the gradients of ``f(x).pow(2).sum()`` (create_graph=True), with their edges, and the
+# gradient of the gradients' sum: input (and weight), on float64 ``_X`` (``_X2`` with a weight per channel).
+_SECOND = {
+    "celu": (lambda x: F.celu(x, alpha=1.5), [["EluBackwardBackward0", ["MulBackward0", _ACCUMULATE]]],
+             [[-0.194418, 1.313367, 2.0, 2.0, 2.0]]),
+    "elu": (F.elu, [["EluBackwardBackward0", ["MulBackward0", _ACCUMULATE]]], [[-0.247112, 1.043819, 2.0, 2.0, 2.0]]),
+    "selu": (F.selu, [["EluBackwardBackward0", ["MulBackward0", _ACCUMULATE]]],
+             [[-0.763802, 3.226353, 2.207945, 2.207945, 2.207945]]),
+    "prelu": (lambda x, w: F.prelu(x, w),
+              [["PreluKernelBackwardBackward0", ["MulBackward0", _ACCUMULATE, _ACCUMULATE]],
+               ["SumBackward1", ["PreluKernelBackwardBackward0"]]],
+              [[-1.375, -0.075, 2.0, 2.0, 2.0], [2.88]]),
+    "prelu_channels": (lambda x, w: F.prelu(x, w),
+                       [["PreluKernelBackwardBackward0", ["MulBackward0", _ACCUMULATE, "ViewBackward0"]],
+                        ["ViewBackward0", None]],
+                       [[-1.375, 0.1, 2.0, 2.0, -7.5, 2.0], [3.0, 23.68, 0.0]]),
+}
+
+
+@pytest.mark.parametrize("name", list(_SECOND))
+def test_double_backward_nodes_are_pytorchs(name: str) -> None:
+    fn, nodes, second = _SECOND[name]
+    if name == "prelu_channels":
+        inputs = (torch.tensor(_X2, dtype=torch.float64, requires_grad=True),
+                  torch.tensor([0.25, 0.5, 0.75], dtype=torch.float64, requires_grad=True))
+    else:
+        inputs = (torch.tensor(_X, dtype=torch.float64, requires_grad=True),)
+        if name == "prelu":
+            inputs += (torch.tensor([0.25], dtype=torch.float64, requires_grad=True),)
+    grads = torch.autograd.grad(fn(*inputs).pow(2).sum(), inputs, create_graph=True)
+    for g, (node, edges) in zip(grads, nodes):
+        found = _nodes(g.grad_fn)
+        assert found[0] == node and (edges is None or found[1] == edges)
+    seconds = torch.autograd.grad(sum(g.sum() for g in grads), inputs)
+    for found, expected in zip(seconds, second):
+        assert found.reshape(-1).tolist() == pytest.approx(expected, abs=1e-6)
+
+
+def test_hardsigmoid_has_no_second_derivative() -> None:
+    x = torch.tensor(_X, dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(F.hardsigmoid(x).pow(2).sum(), x, create_graph=True)
+    assert _nodes(g.grad_fn) == ["torch::autograd::NotImplemented", ["MulBackward0", _ACCUMULATE]]
+    with pytest.raises(RuntimeError, match="^derivative for aten::hardsigmoid_backward is not implemented$"):
+        torch.autograd.grad(g.sum(), x)
+
+
+def test_ldexp_gradient_truncates_for_negative_integer_exponents() -> None:
+    # PyTorch 2.13: the input's gradient is ``grad * pow(2, other)`` in the exponent's integer dtype
+    for exponent, expected in (([-2, -1, 0, 1, 3], [0.0, 0.0, 1.0, 2.0, 8.0]), ([-3] * 5, [0.0] * 5)):
+        a = torch.tensor([1.5, -2.0, 0.5, 3.0, 1.0], requires_grad=True)
+        y = torch.ldexp(a, torch.tensor(exponent))
+        y.sum().backward()
+        assert (y.grad_fn.name(), y.dtype, a.grad.tolist()) == ("LdexpBackward0", torch.float32, expected)
+    assert torch.ldexp(torch.tensor([1.5, -2.0]), torch.tensor([-1, -2])).tolist() == [0.75, -0.5]
+    a = torch.tensor([1.5, -2.0], dtype=torch.float64, requires_grad=True)
+    e = torch.tensor([-1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    torch.ldexp(a, e).sum().backward()  # a floating exponent: the true derivative
+    assert a.grad.tolist() == [0.5, 4.0]

@@ -478,3 +478,68 @@ def test_advanced_indexing_gives_a_row_major_result(expression: str, stride: tup
     out = eval(expression, {"x": x, "i": i, "F": tf.nn.functional})
     assert out.stride() == stride and out.is_contiguous()
     out.view(-1)  # as PyTorch's, a view of it needs no copy
+
+
+# PyTorch 2.13's view of ``x = arange(60.).reshape(3, 4, 5)`` (requiring grad) under each index: shape,
+# strides, storage offset and its nodes from the result back to the reshape's (``*Backward0`` dropped).
+_INDEX_CHAINS = [
+    ('0, 1', (5,), (1,), 5, ['Select', 'Select']),
+    ('0, 1, 2', (), (), 7, ['Select', 'Select', 'Select']),
+    ('0, 1:3', (2, 5), (5, 1), 5, ['Slice', 'Select']),
+    ('..., 0', (3, 4), (20, 5), 0, ['Select']),
+    ('None, 0', (1, 4, 5), (60, 5, 1), 0, ['Select', 'Unsqueeze']),
+    (':, 0', (3, 5), (20, 1), 0, ['Select']),
+    ('1:, :2, 3', (2, 2), (20, 5), 23, ['Select', 'Slice', 'Slice']),
+    ('0, ..., 1', (4,), (5,), 1, ['Select', 'Select']),
+    (':, None, 1', (3, 1, 5), (20, 20, 1), 5, ['Select', 'Unsqueeze']),
+    ('::2, 1', (2, 5), (40, 1), 5, ['Select', 'Slice']),
+    ('-1, -2', (5,), (1,), 50, ['Select', 'Select']),
+    ('0, None', (1, 4, 5), (20, 5, 1), 0, ['Unsqueeze', 'Select']),
+    ('None', (1, 3, 4, 5), (60, 20, 5, 1), 0, ['Unsqueeze']),
+    ('...', (3, 4, 5), (20, 5, 1), 0, ['Alias']),
+    (':', (3, 4, 5), (20, 5, 1), 0, ['Slice']),
+    (':, :', (3, 4, 5), (20, 5, 1), 0, ['Alias']),
+    ('1:2', (1, 4, 5), (20, 5, 1), 20, ['Slice']),
+    (':, 1:3, None, 2', (3, 2, 1), (20, 5, 5), 7, ['Select', 'Unsqueeze', 'Slice']),
+    ('None, None, 0', (1, 1, 4, 5), (60, 60, 5, 1), 0, ['Select', 'Unsqueeze', 'Unsqueeze']),
+    ('0, :, None', (4, 1, 5), (5, 5, 1), 0, ['Unsqueeze', 'Select']),
+    ('0, [1, 2]', (2, 5), (5, 1), 0, ['Index', 'Select']),
+    ('[0, 1], 1', (2, 5), (5, 1), 0, ['Index', 'Select']),
+    ('0, 1:3, [1, 2]', (2, 2), (2, 1), 0, ['Index', 'Slice', 'Select']),
+    ('1:3, 0, None', (2, 1, 5), (20, 5, 1), 20, ['Unsqueeze', 'Select', 'Slice']),
+    ('0, 0:4', (4, 5), (5, 1), 0, ['Select']),
+    ('1:3, [0, 1]', (2, 2, 5), (10, 5, 1), 0, ['Index', 'Slice']),
+    ('..., [0, 1], None', (3, 4, 2, 1), (8, 2, 1, 1), 0, ['Index', 'Unsqueeze']),
+    ('0, None, [1, 2]', (1, 2, 5), (10, 5, 1), 0, ['Index', 'Unsqueeze', 'Select']),
+    (':, :, [0, 1]', (3, 4, 2), (8, 2, 1), 0, ['Index']),
+    ('None, ..., None', (1, 3, 4, 5, 1), (60, 20, 5, 1, 1), 0, ['Unsqueeze', 'Unsqueeze']),
+]
+
+
+def _chain(node: object) -> list:
+    names = []
+    while node is not None and node.name() != "ViewBackward0":
+        names.append(node.name().replace("Backward0", ""))
+        node = next((f for f, _ in node.next_functions if f is not None), None)
+    return names
+
+
+@pytest.mark.parametrize(("key", "shape", "stride", "offset", "chain"), _INDEX_CHAINS)
+def test_basic_index_records_a_node_a_step_as_pytorch(key: str, shape: tuple, stride: tuple, offset: int,
+                                                      chain: list) -> None:
+    leaf = tf.arange(60.0, requires_grad=True)
+    y = eval(f"x[{key}]", {"x": leaf.reshape(3, 4, 5)})
+    assert (tuple(y.shape), y.stride(), y.storage_offset(), _chain(y.grad_fn)) == (shape, stride, offset, chain)
+    y.backward(tf.ones_like(y))
+    counted = np.zeros(60)
+    np.add.at(counted, np.asarray(y.detach().numpy(), dtype=int).reshape(-1), 1.0)  # (x's values are positions)
+    np.testing.assert_array_equal(leaf.grad.numpy(), counted)
+
+
+def test_unsqueeze_strides_are_pytorchs() -> None:
+    x = tf.zeros(3, 4, 5)
+    assert x.unsqueeze(0).stride() == (60, 20, 5, 1)
+    assert x[0].unsqueeze(1).stride() == (5, 5, 1)
+    assert x.unsqueeze(3).stride() == (20, 5, 1, 1)
+    x[0, None].add_(1)  # (a view: the write reaches x)
+    assert x.sum().item() == 20

@@ -189,3 +189,28 @@ def test_vander_batches_rows_of_increasing_powers_as_pytorch() -> None:
     with pytest.raises(RuntimeError, match="linalg.vander supports floating point, complex, and integer tensors, but "
                                            "got Bool"):
         tf.linalg.vander(tf.tensor([True]))
+
+
+# PyTorch 2.13's strides of linalg results: LAPACK's column-major matrices (vectors of a batch row-major;
+# lu's P, L, U and pinv row-major). R is 3 x 3, B 3 x 2, A symmetric positive definite, bA a batch of 2.
+_LINALG_STRIDES = [
+    ("L.inv(R)", [(1, 3)]), ("L.inv(bA)", [(9, 1, 3)]), ("L.solve(R, B)", [(1, 3)]), ("L.solve(R, B[:, 0])", [(1,)]),
+    ("L.solve(bA, torch.stack([B, B]))", [(6, 1, 3)]), ("L.qr(R)", [(1, 3), (1, 3)]),
+    ("L.qr(B)", [(1, 3), (1, 2)]), ("L.svd(R)", [(1, 3), (1,), (1, 3)]), ("L.svd(bA)", [(9, 1, 3), (3, 1), (9, 1, 3)]),
+    ("L.svd(B, full_matrices=False)", [(1, 3), (1,), (1, 2)]), ("L.eigh(A)", [(1,), (1, 3)]),
+    ("L.eigh(bA)", [(3, 1), (9, 1, 3)]), ("L.cholesky(A)", [(1, 3)]), ("L.cholesky(bA)", [(9, 1, 3)]),
+    ("L.cholesky(A, upper=True)", [(1, 3)]), ("torch.inverse(R)", [(1, 3)]), ("torch.svd(R)", [(1, 3), (1,), (3, 1)]),
+    ("L.pinv(R)", [(3, 1)]), ("L.lu_factor(R)", [(1, 3), (1,)]), ("L.lu(R)", [(3, 1), (3, 1), (3, 1)]),
+    ("L.cholesky_ex(A)", [(1, 3), ()]), ("L.inv_ex(R)", [(1, 3), ()]), ("L.solve_ex(R, B)", [(1, 3), ()]),
+    ("L.eig(R)", [(1,), (1, 3)]), ("L.tensorinv(R, 1)", [(1, 3)]),
+]
+
+
+@pytest.mark.parametrize(("expression", "strides"), _LINALG_STRIDES)
+def test_linalg_results_are_column_major_as_pytorchs(expression: str, strides: list) -> None:
+    a = tf.tensor([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])
+    names = {"torch": tf, "L": tf.linalg, "A": a, "bA": tf.stack([a, a * 2]),
+             "B": tf.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
+             "R": tf.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]])}
+    result = eval(expression, names)
+    assert [t.stride() for t in (result if isinstance(result, tuple) else (result,))] == strides

@@ -164,3 +164,54 @@ def test_which_results_are_row_major_whatever_the_input_layout(expression: str, 
     assert out.stride() == stride
     if out.requires_grad:  # a saved result copied row-major still serves the backward
         out.sum().backward()
+
+
+# PyTorch 2.13's result strides of elementwise ops of tensors in different layouts (its TensorIterator:
+# the first operand's layout wins, broadcast dimensions tell nothing), and of the ops that give their
+# input's suggested memory format (channels last where the input is, else row-major). ``cl`` is (2, 3, 4, 5)
+# channels-last, ``c`` row-major, ``t`` (2, 3, 5, 4) transposed to (2, 3, 4, 5).
+_LAYOUT_CASES = [
+    ("cl + c", (60, 1, 15, 3)), ("c + cl", (60, 20, 5, 1)), ("cl + cl", (60, 1, 15, 3)), ("t + c", (60, 20, 1, 4)),
+    ("c + t", (60, 20, 5, 1)), ("cl + t", (60, 1, 15, 3)), ("t + cl", (60, 20, 1, 4)),
+    ("cl + r(3, 1, 1)", (60, 1, 15, 3)), ("r(3, 1, 1) + cl", (60, 1, 15, 3)), ("r(5) + cl", (60, 1, 15, 3)),
+    ("c + r(1, 3, 4, 5).contiguous(memory_format=CL)", (60, 20, 5, 1)),
+    ("r(1, 3, 4, 5).contiguous(memory_format=CL) + c", (60, 1, 15, 3)),
+    ("r(2, 3, 1, 1).contiguous(memory_format=CL) + c", (60, 20, 5, 1)), ("r(2, 1, 4, 5) + cl", (60, 1, 15, 3)),
+    ("cl * c", (60, 1, 15, 3)), ("cl - c", (60, 1, 15, 3)), ("cl / c", (60, 1, 15, 3)),
+    ("torch.maximum(c, cl)", (60, 20, 5, 1)), ("torch.atan2(cl, c)", (60, 1, 15, 3)),
+    ("torch.where(c > 0, cl, c)", (60, 20, 5, 1)), ("torch.where(cl > 0, c, c)", (60, 1, 15, 3)),
+    ("cl > c", (60, 1, 15, 3)), ("cl * 2", (60, 1, 15, 3)), ("torch.tensor(2.0) * cl", (60, 1, 15, 3)),
+    ("r(4, 3).t() + r(3, 4)", (1, 3)), ("r(3, 4) + r(4, 3).t()", (4, 1)), ("r(3, 1) + r(4, 3).t()", (1, 3)),
+    ("r(4, 5, 3).permute(2, 0, 1) + r(3, 4, 5)", (1, 15, 3)),
+    ("r(4, 5, 3).permute(2, 0, 1) + r(5, 3, 4).permute(1, 2, 0)", (1, 15, 3)),
+    ("F.interpolate(cl, scale_factor=2)", (240, 1, 30, 3)),
+    ("F.interpolate(cl, scale_factor=2, mode='bilinear')", (240, 1, 30, 3)),
+    ("F.interpolate(cl, size=(3, 7), mode='bicubic')", (63, 1, 21, 3)),
+    ("F.interpolate(cl, size=(2, 2), mode='area')", (12, 1, 6, 3)),
+    ("F.interpolate(t, scale_factor=2)", (240, 80, 10, 1)),
+    ("F.pad(cl, (1, 1, 2, 0))", (126, 1, 21, 3)), ("F.pad(cl, (1, 1, 2, 0), mode='reflect')", (126, 1, 21, 3)),
+    ("F.pad(cl, (1, 1, 2, 0), mode='replicate')", (126, 1, 21, 3)),
+    ("F.pad(cl, (1, 1, 2, 0), mode='circular')", (126, 42, 7, 1)), ("F.pad(t, (1, 1))", (84, 28, 7, 1)),
+    ("F.pad(t, (1, 1, 1, 1), mode='reflect')", (126, 42, 7, 1)),
+    ("F.group_norm(cl, 3)", (60, 1, 15, 3)), ("F.group_norm(t, 3)", (60, 20, 5, 1)),
+    ("F.batch_norm(cl, None, None, training=True)", (60, 1, 15, 3)),
+    ("F.batch_norm(t, None, None, training=True)", (60, 20, 5, 1)),
+    ("F.batch_norm(cl, torch.zeros(3), torch.ones(3))", (60, 1, 15, 3)),
+    ("F.layer_norm(cl, (5,))", (60, 20, 5, 1)), ("F.instance_norm(cl)", (60, 20, 5, 1)),
+    ("F.instance_norm(t)", (60, 20, 5, 1)), ("F.avg_pool2d(cl, 2)", (12, 1, 6, 3)),
+    ("F.max_pool2d(t, 2)", (12, 4, 2, 1)),
+    ("F.adaptive_avg_pool2d(cl, 2)", (12, 1, 6, 3)), ("F.adaptive_max_pool2d(cl, 2)", (12, 1, 6, 3)),
+    ("F.adaptive_avg_pool2d(t, 2)", (12, 4, 2, 1)),
+]
+
+
+@pytest.mark.parametrize(("expression", "stride"), _LAYOUT_CASES)
+def test_result_layouts_are_pytorchs(expression: str, stride: tuple) -> None:
+    def r(*shape: int) -> torch.Tensor:
+        return torch.randn(*shape)
+
+    c = r(2, 3, 4, 5)
+    cl = c.contiguous(memory_format=torch.channels_last)
+    t = r(2, 3, 5, 4).transpose(2, 3)
+    names = {"torch": torch, "F": nn.functional, "CL": torch.channels_last, "r": r, "c": c, "cl": cl, "t": t}
+    assert eval(expression, names).stride() == stride

@@ -39,7 +39,12 @@ def test_gradients_match_finite_differences(name: str) -> None:
         return out[0] if isinstance(out, tuple) else out
     inputs = _inputs(arrays, tf.float64, True)
     assert gradcheck(first_output, inputs)
-    assert gradgradcheck(first_output, inputs)
+    if name not in _FIRST_ORDER_ONLY:
+        assert gradgradcheck(first_output, inputs)
+
+
+# PyTorch records hardsigmoid's gradient without a derivative (see test_double_backward_nodes_are_pytorchs)
+_FIRST_ORDER_ONLY = {"hardsigmoid"}
 
 
 @pytest.mark.parametrize("name", [n for n, case in CASES.items() if case[2]])

@@ -25,6 +25,7 @@ import numpy as np
 from . import grad_mode
 from .device import array_module_of
 from .dtypes import BFLOAT16_NUMPY, bfloat16, narrow_bfloat16, scalar_type_name, widen_bfloat16
+from .memory_format import iterator_layout, laid_out, suggested_order
 
 if TYPE_CHECKING:
     from .tensor import Tensor as TensorType
@@ -87,6 +88,8 @@ def wrap(data: Any, grad_fn: Any = None, requires_grad: bool | None = None,
     t._grad = None
     if version_counter is not None:
         t._vc = version_counter
+    if grad_mode.STATE.inference:
+        t._inference = True
     return t
 
 
@@ -294,6 +297,13 @@ class Op(Node):
     # softmax, cumulative ops, cat, ...): NumPy keeps a transposed input's order, and ``view`` of such a
     # result would then fail where PyTorch's succeeds. Elementwise ops keep the layout in both.
     row_major = False
+    # True for elementwise ops of several tensors (add, mul, where, ...): PyTorch lays their result out as
+    # its TensorIterator orders the operands' dimensions (``memory_format.iteration_order``: the first
+    # operand's layout wins), where NumPy's order 'K' falls back to row-major when layouts differ.
+    elementwise = False
+    # True for ops whose result PyTorch lays out in its first input's suggested memory format: channels
+    # last where that input is (4-d or 5-d), else row-major (padding, interpolation, group_norm).
+    suggests_format = False
 
     if TYPE_CHECKING:
         # The op instance is also the ``ctx`` of its forward and backward: a free-form namespace for
@@ -367,6 +377,13 @@ class Op(Node):
             out = _narrowed(ctx, out)
         if cls.row_major and out.ndim > 1 and not out.flags.c_contiguous:  # (a fresh vector is row-major)
             out = _row_major(ctx, out)
+        elif cls.elementwise and ctx.xp.ndarray is array_type:  # (dense arrays: not a sparse kernel's)
+            for array in arrays:  # (inline: with every operand row-major, NumPy's result is PyTorch's)
+                if type(array) is array_type and array.ndim > 1 and not array.flags.c_contiguous:
+                    out = _saved_as(ctx, out, iterator_layout(ctx.xp, arrays, out))
+                    break
+        elif cls.suggests_format:
+            out = _saved_as(ctx, out, laid_out(ctx.xp, out, suggested_order(arrays[0])))
         result = _new_tensor(Tensor)
         result._data = out
         result._grad = None
@@ -377,6 +394,8 @@ class Op(Node):
         else:
             result.grad_fn = None
             result._requires_grad = False
+            if grad_mode.STATE.inference and not cls.is_view:  # (a view is one where its base is)
+                result._inference = True
         if cls.is_view:
             mark_view(result, inputs[0], None)
         return result
@@ -505,6 +524,13 @@ def _row_major(ctx: Op, out: Any) -> Any:
     return copy
 
 
+def _saved_as(ctx: Op, out: Any, laid: Any) -> Any:
+    """``laid``, ``out`` laid out otherwise (or ``out`` itself), saved in its place if the forward saved it."""
+    if laid is not out and ctx._saved is not None:
+        ctx._saved = [laid if value is out else value for value in ctx._saved]
+    return laid
+
+
 def _narrowed(ctx: Op, out: Any) -> Any:
     """The float32 result of a forward on widened bfloat16 inputs, rounded to bfloat16; an output the forward
     saved is saved rounded, as backward in PyTorch sees the bfloat16 output (a saturated tanh has slope 0)."""
@@ -548,6 +574,8 @@ def mark_view(view: Any, base: Any, counter: list | None) -> None:
         if counter is None:
             counter = base._vc = [0]
     view._vc = counter
+    if base._inference:
+        view._inference = True
     root = base._base
     if root is None:
         root = base
@@ -703,6 +731,11 @@ def unpacked(value: Any, kind: int) -> Any:
     return tensor._data if kind == _OUTPUT else tensor
 
 
+INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do not use Tensors created in inference "
+                   "mode in computation tracked by autograd. To work around this, you can make a clone to get a normal "
+                   "tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
+
+
 def _describe_saved(values: Sequence[Any], inputs: tuple, arrays: list, result: Any) -> list:
     """What backward reads back, each as ``(kind, value, version counter, version when saved)``:
     an input is kept as its Tensor and the op's output as its array, with their version counters
@@ -720,6 +753,8 @@ def _describe_saved(values: Sequence[Any], inputs: tuple, arrays: list, result: 
             # (a number input is its own "array", or, for a bfloat16 op, that number rounded: not a Tensor)
             if value is array and isinstance(inputs[position], Tensor):
                 tensor = inputs[position]
+                if tensor._inference:
+                    raise RuntimeError(INFERENCE_SAVED)
                 counter = tensor._vc
                 if counter is None:
                     counter = tensor._vc = [0]
@@ -826,5 +861,8 @@ def _raise_device_mismatch(inputs: tuple) -> None:
     for value in inputs:
         if isinstance(value, Tensor) and str(value.device) not in devices:
             devices.append(str(value.device))
+    if "meta" in devices:
+        other = next(d for d in devices if d != "meta")
+        raise RuntimeError(f"Tensor on device {other} is not on the expected device meta!")
     raise RuntimeError("Expected all tensors to be on the same device, but found at least two "
                        f"devices, {devices[0]} and {devices[1]}! Move them with .to(device) first.")

@@ -228,8 +228,14 @@ def tensor_repr(t: Tensor) -> str:
     suffixes = []
     if t.device.type != "cpu":
         suffixes.append(f"device='{t.device}'")
-    contents, size_suffixes = _contents_and_size(t._host_array(), t.dtype, len(prefix))
-    suffixes += size_suffixes
+    if t.is_meta:  # no data: ``tensor(..., device='meta', size=(2, 3))``
+        contents = "..."
+        suffixes.append(f"size={tuple(t.shape)}")
+        if t.dtype is not dtypes.get_default_dtype():
+            suffixes.append(f"dtype={t.dtype}")
+    else:
+        contents, size_suffixes = _contents_and_size(t._host_array(), t.dtype, len(prefix))
+        suffixes += size_suffixes
     if t.grad_fn is not None:
         suffixes.append(f"grad_fn=<{type(t.grad_fn).__name__}>")  # PyTorch shows the class name
     elif t.requires_grad:

@@ -241,9 +241,9 @@ def is_neg(input: Tensor) -> bool:
 
 
 def is_inference(input: Tensor) -> bool:
-    """False: tinyframe makes no inference tensors (tensors made in ``inference_mode`` are ordinary tensors
-    that do not require grad). Also ``Tensor.is_inference``."""
-    return False
+    """Whether ``input`` is an inference tensor: made in ``inference_mode`` (not as a view of a normal
+    tensor), or a view of one. Also ``Tensor.is_inference``."""
+    return input._inference
 
 
 def get_device(input: Tensor) -> int:

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import _graph, dtypes, random
-from .device import array_module, array_module_of, as_device, check_dtype_on, device_of, move_array
-from .memory_format import channels_last_order, contiguous_format, preserve_format
+from .device import array_module, array_module_of, as_device, check_dtype_on, device_of, meta_array, move_array
+from .memory_format import channels_last_order, contiguous_format, iteration_order, preserve_format
 from .random import Generator, generator_for
 
 if TYPE_CHECKING:
@@ -223,6 +223,8 @@ def _filled(size: tuple, value: Any, dtype: Any, device: Any, requires_grad: boo
     if nbytes > _MAX_STORAGE_BYTES:
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)}: {nbytes} bytes is more "
                            "than any storage can hold")
+    if dev.type == "meta":  # (no memory: the point of the meta device)
+        return _finish(meta_array(size, np_dtype), None, dev, requires_grad)
     try:
         array = xp.full(size, dtypes.storable(value, np_dtype), dtype=np_dtype)
     except MemoryError as exc:
@@ -317,27 +319,7 @@ def preserved_order(data: Any) -> list | None:
     PyTorch's ``preserve_format`` lays out a tensor made like it (``empty_like``, ``clone``); None for
     row-major order. As PyTorch's ``infer_dense_strides``: by decreasing stride, the larger size outer
     between equal strides, and a dimension of stride 0 (an expanded one) left where it is."""
-    strides, shape = data.strides, data.shape
-
-    def swap(inner: int, outer: int) -> int:  # 1: ``inner`` belongs outside ``outer``; -1: it does not; 0: unknown
-        if strides[inner] == 0 or strides[outer] == 0:
-            return 0
-        if strides[inner] != strides[outer]:
-            return 1 if strides[inner] > strides[outer] else -1
-        return 1 if shape[inner] > shape[outer] else 0
-
-    perm = list(range(data.ndim))[::-1]  # innermost first; an insertion sort, as PyTorch's
-    for i in range(1, len(perm)):
-        moving = i
-        for k in range(i - 1, -1, -1):
-            verdict = swap(perm[k], perm[moving])
-            if verdict > 0:
-                perm[k], perm[moving] = perm[moving], perm[k]
-                moving = k
-            elif verdict < 0:
-                break
-    order = perm[::-1]
-    return None if order == sorted(order) else order
+    return iteration_order((data,), data.shape)
 
 
 def zeros_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False,
@@ -529,6 +511,8 @@ def _random(size: tuple, draw: Any, dtype: Any, device: Any, generator: Generato
             requires_grad: bool, default: dtypes.dtype | None = None) -> Tensor:
     """A fresh tensor of ``draw(generator, shape, numpy_dtype)`` samples (``tinyframe.random``'s draws)."""
     xp, np_dtype, dev = _module_and_dtype(dtype, device, default)
+    if dev.type == "meta":  # (no samples drawn: none could be read)
+        return _finish(meta_array(size, np_dtype), None, dev, requires_grad)
     if dtypes.kind(np_dtype) == "c":
         # As PyTorch: the real and imaginary parts are the pairs of a real draw of shape (*size, 2); a
         # complex normal sample has variance 1, each part 1/2.

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["device", "DeviceLike", "as_device", "array_module", "device_of", "move_array", "cupy_module",
-           "set_default_device", "get_default_device", "array_from_dlpack"]
+           "set_default_device", "get_default_device", "array_from_dlpack", "MetaArray", "meta_array", "NO_DATA"]
 
 
 class device:
@@ -31,7 +31,7 @@ class device:
         if not isinstance(spec, str):
             raise TypeError(f"device() expects a string like 'cpu' or 'cuda:0', got {type(spec).__name__}")
         kind, _, number = spec.partition(":")
-        if kind not in ("cpu", "cuda"):
+        if kind not in ("cpu", "cuda", "meta"):
             raise RuntimeError(f"Expected one of cpu, cuda device type at start of device string: {spec}")
         if number:
             if index is not None or not number.isdigit():
@@ -69,6 +69,23 @@ class device:
 
 DeviceLike = device | str | int | None
 CPU = device("cpu")
+META = device("meta")
+
+
+class MetaArray(np.ndarray):
+    """The data of a tensor on the ``meta`` device (PyTorch's tensors with a shape and a dtype but no data):
+    one zero element seen through zero strides (``meta_array``), so that a module of any size can be built
+    on ``meta`` and materialised later (``Module.to_empty``). In-place writes into it do nothing, reading
+    it out raises; an op on it runs as on a NumPy array of zeros, whose result NumPy keeps a ``MetaArray``."""
+
+
+def meta_array(shape: tuple, dtype: Any) -> MetaArray:
+    """A ``MetaArray`` of ``shape`` and ``dtype``: no memory but one element, writable (what an op writes
+    into it is never read)."""
+    return np.lib.stride_tricks.as_strided(np.zeros((), dtype), tuple(shape), (0,) * len(shape)).view(MetaArray)
+
+
+NO_DATA = "Cannot copy out of meta tensor; no data!"
 # The default device is the last entry: set_default_device replaces the bottom one, ``with device``
 # blocks push and pop above it.
 _DEFAULT: list = [CPU]
@@ -135,14 +152,15 @@ def as_device(spec: DeviceLike) -> device:
 
 
 def array_module(dev: device) -> ModuleType:
-    """NumPy for ``cpu``, CuPy for ``cuda``."""
-    return np if dev.type == "cpu" else cupy_module()
+    """NumPy for ``cpu`` (and ``meta``), CuPy for ``cuda``."""
+    return cupy_module() if dev.type == "cuda" else np
 
 
 def array_module_of(array: Any) -> ModuleType:
     """The module that made ``array`` (or arrays of type ``array``): NumPy for ndarrays and NumPy scalars
     (what arithmetic on 0-dim arrays gives), else CuPy."""
-    if array is np.ndarray or isinstance(array, np.ndarray) or array is None or isinstance(array, np.generic):
+    if (array is np.ndarray or isinstance(array, np.ndarray) or array is None or isinstance(array, np.generic)
+            or array is MetaArray):
         return np
     sparse_module = getattr(array, "array_module", None)  # a sparse tensor's array (ops.sparse.COO) names its own
     if sparse_module is not None:
@@ -216,7 +234,9 @@ _SHARED: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 
 def device_of(array: Any) -> device:
     """The device of a NumPy or CuPy array (or NumPy scalar, what arithmetic on 0-dim arrays gives)."""
-    if isinstance(array, np.ndarray) or isinstance(array, np.generic):
+    if isinstance(array, np.ndarray):
+        return META if type(array) is MetaArray else CPU
+    if isinstance(array, np.generic):
         return CPU
     sparse_values = getattr(array, "values", None)  # a sparse tensor's array (ops.sparse.COO): its values'
     if sparse_values is not None:
@@ -264,6 +284,10 @@ def move_array(array: Any, dev: device) -> Any:
     current = device_of(array)
     if current == dev:
         return array
+    if dev.type == "meta":
+        return meta_array(array.shape, array.dtype)
+    if current.type == "meta":
+        raise NotImplementedError(NO_DATA)
     if getattr(array, "layout", None) == "sparse_coo":  # a sparse tensor's array (ops.sparse.COO) moves its parts
         return array.moved_to(dev)
     if dev.type == "cpu":

@@ -137,9 +137,9 @@ class inference_mode(_GradModeContext):
     """Context manager and decorator for evaluation code: records no graph, like ``no_grad``.
 
     ``inference_mode(False)`` turns it off and grad mode on (even inside ``no_grad``, as in
-    PyTorch). Tensors made inside are ordinary
-    tensors that do not require grad (PyTorch's inference tensors additionally refuse later use in
-    autograd; tinyframe has no such restriction).
+    PyTorch). Tensors made inside (but views of normal tensors) are inference tensors
+    (``is_inference()``): outside the mode, an op recorded for autograd may not save one for backward,
+    an in-place op may not write one, and none may be set to require grad (PyTorch's RuntimeErrors).
     """
 
     def __init__(self, mode: bool = True) -> None:

@@ -13,13 +13,14 @@ from typing import Any, overload
 
 import numpy as np
 
-from . import _graph, creation, dtypes, memory_format, random
+from . import _graph, creation, dtypes, grad_mode, memory_format, random
 from ._dims import Size, wrap_dim
 from ._lazy import lazy_module
 from ._numpy_interop import array_ufunc, operand
 from ._tensor_str import tensor_repr
 from .autograd import engine, hooks
-from .device import UntypedStorage, address_of, as_device, device, device_of, storage_of
+from .device import NO_DATA, MetaArray, UntypedStorage, address_of, as_device, device, device_of, storage_of
+from .memory_format import contiguous_format
 from .ops import binary, conversion, indexing, inplace, linalg, reduction, unary
 from .ops import complex as complex_ops
 from .ops import construction as construction_ops
@@ -112,6 +113,7 @@ class Tensor:
     _post_accumulate_hooks: list | None = None  # hooks run on a leaf after its .grad is updated
     _retains_grad = False
     _output_nr = 0                     # which output of its grad_fn this tensor is (custom Functions)
+    _inference = False                 # made in inference_mode (not as a view of a normal tensor)
 
     def __init__(self, *data: Any, device: Any = None) -> None:
         """``Tensor(sequence)`` copies the data; ``Tensor(2, 3)`` or ``Tensor(size)`` makes a tensor of
@@ -210,7 +212,12 @@ class Tensor:
     @property
     def is_cpu(self) -> bool:
         """Whether the data is in host memory."""
-        return isinstance(self._data, np.ndarray)
+        return isinstance(self._data, np.ndarray) and type(self._data) is not MetaArray
+
+    @property
+    def is_meta(self) -> bool:
+        """Whether the tensor is on the ``meta`` device: a shape and a dtype, no data."""
+        return type(self._data) is MetaArray
 
     def get_device(self) -> int:
         """The CUDA device index, or -1 for a CPU tensor."""
@@ -219,7 +226,7 @@ class Tensor:
 
     def stride(self, dim: int | None = None) -> tuple | int:
         """The step in elements between neighbours along each dimension, or along ``dim``."""
-        if self._data.size:
+        if self._data.size and not (type(self._data) is MetaArray and 0 in self._data.strides):
             strides = tuple(s // self._data.itemsize for s in self._data.strides)
         else:  # NumPy gives empty arrays zero strides; PyTorch the row-major ones, sizes taken as at least 1
             strides = tuple(int(np.prod([max(n, 1) for n in self.shape[d + 1:]])) for d in range(self.ndim))
@@ -228,6 +235,8 @@ class Tensor:
     def is_contiguous(self, memory_format: Any = None) -> bool:
         """Whether the elements lie in memory without gaps in row-major (C) order, or in the order of
         ``memory_format`` (``channels_last``: ``(N, H, W, C)``)."""
+        if type(self._data) is MetaArray and 0 in self._data.strides:  # (one element: laid out as made, row-major)
+            return memory_format in (None, contiguous_format)
         return shape_ops.is_contiguous(self._data, memory_format)
 
     @property
@@ -267,6 +276,8 @@ class Tensor:
                                "differentiation use var_no_grad = var.detach().")
         if requires_grad and dtypes.kind(self._data.dtype) not in "fc":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self._inference and not grad_mode.STATE.inference:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -336,7 +347,10 @@ class Tensor:
 
     def detach(self) -> Tensor:
         """A tensor sharing this one's storage and version counter, outside the graph."""
-        return Tensor._make(self._data, None, False, self._version_counter())
+        out = Tensor._make(self._data, None, False, self._version_counter())
+        if self._inference:  # (a view, as PyTorch's detach)
+            out._inference = True
+        return out
 
     def detach_(self) -> Tensor:
         """Detaches this tensor from the graph in place, making it a leaf."""
@@ -349,7 +363,7 @@ class Tensor:
         """The value of a one-element tensor as a Python number."""
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
-        return self._data.reshape(()).item()
+        return self._python_scalar()
 
     def tolist(self) -> Any:
         """The data as nested Python lists of numbers (a number for a 0-d tensor)."""
@@ -362,6 +376,9 @@ class Tensor:
             raise TypeError("Got unsupported ScalarType BFloat16")
         if self.is_sparse:
             raise TypeError("can't convert Sparse layout tensor to numpy. Use Tensor.to_dense() first.")
+        if self.is_meta:
+            raise TypeError("can't convert meta device type tensor to numpy. Use Tensor.cpu() to copy the tensor to "
+                            "host memory first.")
         if force:
             return self._host_array().copy()
         if self._requires_grad:
@@ -373,6 +390,8 @@ class Tensor:
         return self._data
 
     def _host_array(self) -> np.ndarray:
+        if type(self._data) is MetaArray:
+            raise NotImplementedError(NO_DATA)
         return self._data if isinstance(self._data, np.ndarray) else self._data.get()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
@@ -1860,8 +1879,8 @@ class Tensor:
 
     # ----------------------------------------------------------------- storage and kinds
     def data_ptr(self) -> builtins.int:
-        """The address of the first element."""
-        return address_of(self._data)
+        """The address of the first element (0 on the ``meta`` device, where there is none)."""
+        return 0 if self.is_meta else address_of(self._data)
 
     def untyped_storage(self) -> UntypedStorage:
         """The memory this tensor views (shared by its views, its ``detach()`` and its base), as bytes."""
@@ -1964,7 +1983,7 @@ class Tensor:
         _FamilyMethod("tinyframe._toplevel_more") for _ in range(5))
 
     # PyTorch's other kinds of tensor, which tinyframe's never are.
-    is_sparse_csr = is_quantized = is_meta = is_nested = is_mkldnn = is_mps = is_xpu = False
+    is_sparse_csr = is_quantized = is_nested = is_mkldnn = is_mps = is_xpu = False
     is_xla = is_ipu = is_mtia = is_maia = is_vulkan = volatile = False
     name = None  # (PyTorch's name of a tensor, for the tracer; none here)
 
@@ -2079,7 +2098,7 @@ class Tensor:
         if size != 1:
             raise RuntimeError(f"Boolean value of Tensor with {'no values' if size == 0 else 'more than one value'} "
                                "is ambiguous")
-        return bool(self._data.reshape(()).item())
+        return bool(self._python_scalar())
 
     def __float__(self) -> builtins.float:
         value = self._python_scalar()
@@ -2096,6 +2115,8 @@ class Tensor:
     def _python_scalar(self) -> Any:
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
+        if type(self._data) is MetaArray:
+            raise RuntimeError("Tensor.item() cannot be called on meta tensors")
         return self._data.reshape(()).item()
 
     def __index__(self) -> builtins.int:

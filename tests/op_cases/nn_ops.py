@@ -258,7 +258,9 @@ def _softplus(x: np.ndarray) -> np.ndarray:
 CASES += [
     OpCase("mish", activation.mish, lambda x: x * np.tanh(_softplus(x)), [(3, 4)], domain=(-4.0, 4.0)),
     OpCase("hardswish", activation.hardswish, lambda x: x * np.clip(x + 3, 0, 6) / 6, [(3, 5)], domain=(-5.0, 5.0)),
-    OpCase("hardsigmoid", activation.hardsigmoid, lambda x: np.clip(x + 3, 0, 6) / 6, [(3, 5)], domain=(-5.0, 5.0)),
+    # (PyTorch's hardsigmoid has no second derivative: its gradient's node is NotImplemented)
+    OpCase("hardsigmoid", activation.hardsigmoid, lambda x: np.clip(x + 3, 0, 6) / 6, [(3, 5)], domain=(-5.0, 5.0),
+           second_order=False),
     OpCase("glu", lambda x: activation.glu(x, 0), lambda x: x[:2] / (1 + np.exp(-x[2:])), [(4, 3)]),
     OpCase("threshold", lambda x: activation.threshold(x, 0.5, -2.0), lambda x: np.where(x > 0.5, x, -2.0), [(3, 4)]),
     OpCase("hardshrink", lambda x: activation.hardshrink(x, 0.5), lambda x: np.where(np.abs(x) > 0.5, x, 0.0),
@@ -363,4 +365,35 @@ CASES += [
            lambda x, w, b: conv_tbc_reference(x[1:-1], w, b), [(6, 1, 2), (2, 2, 3), (3,)]),
     OpCase("cross_map_lrn2d_one_channel", lambda x: normalization.cross_map_lrn2d(x, 3, 0.5, 0.75, 1.5),
            cross_map_lrn2d_one_channel, [(2, 1, 3, 2)]),
+]
+
+
+_BAG_IDS, _BAG_OFFSETS = [1, 2, 4, 5, 4, 3, 2, 0, 5], [0, 2, 2, 5]
+
+
+def embedding_bag_reference(weight: np.ndarray, per_sample_weights: np.ndarray | None = None, mode: str = "sum",
+                            padding_idx: int | None = None) -> np.ndarray:
+    """Each bag ``ids[offsets[b]:offsets[b+1]]``'s rows of ``weight`` (scaled by ``per_sample_weights``)
+    reduced by ``mode``, ``padding_idx`` left out; zeros for an empty bag."""
+    bounds = [*_BAG_OFFSETS, len(_BAG_IDS)]
+    out = np.zeros((len(_BAG_OFFSETS), weight.shape[1]))
+    for b, (start, end) in enumerate(zip(bounds, bounds[1:])):
+        ids = np.array(_BAG_IDS[start:end], dtype=int)
+        scales = np.ones(len(ids)) if per_sample_weights is None else per_sample_weights[start:end]
+        rows = (weight[ids] * scales[:, None])[ids != padding_idx]
+        if len(rows):
+            out[b] = {"sum": rows.sum(0), "mean": rows.mean(0), "max": rows.max(0)}[mode]
+    return out
+
+
+def _bag(mode: str, **options: object) -> object:
+    return lambda w, *psw: nn_functional.embedding_bag(tf.tensor(_BAG_IDS), w, tf.tensor(_BAG_OFFSETS), mode=mode,
+                                                       per_sample_weights=psw[0] if psw else None, **options)
+
+
+CASES += [
+    OpCase("embedding_bag_sum_weights", _bag("sum"), embedding_bag_reference, [(6, 3), (9,)]),
+    OpCase("embedding_bag_mean_padding", _bag("mean", padding_idx=2),
+           lambda w: embedding_bag_reference(w, mode="mean", padding_idx=2), [(6, 3)]),
+    OpCase("embedding_bag_max", _bag("max"), lambda w: embedding_bag_reference(w, mode="max"), [(6, 3)]),
 ]

@@ -412,7 +412,7 @@ def _backward_as_one_node(node: Any, name: str, g: Any) -> Any:
     derivatives come from that composition. Same values as the backward run op by op."""
     def backward(grad: Any, *saved: Any) -> Any:
         return node.backward(_SavedAs(node, saved), grad)
-    return composed(name, backward, g, *node.saved_tensors)
+    return composed(name, backward, g, *node.saved_tensors, outputs=len(node.next_functions))
 
 
 class _SavedAs:
@@ -460,8 +460,10 @@ def _backward_of_composition_on_arrays(node: Node, g: Any) -> tuple:
     """The backward of a node that has only its composition (``Composite``), outside a recorded pass:
     its composition is differentiated (kept: the node may run again with ``retain_graph``); the gradients
     come back as arrays."""
+    wrapped = (OutputGrads([None if gi is None else _graph.wrap(gi) for gi in g.slots]) if isinstance(g, OutputGrads)
+               else _graph.wrap(g))  # (a node of several outputs: a MultiComposite)
     with grad_mode.enable_grad():
-        grads = _backward_of_composition(node, _graph.wrap(g), create_graph=False, retain_graph=True)
+        grads = _backward_of_composition(node, wrapped, create_graph=False, retain_graph=True)
     return tuple(None if gi is None else gi._data for gi in grads)
 
 

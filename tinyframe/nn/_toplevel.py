@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import creation, dtypes
-from ..ops.embedding import embedding_renorm_
+from ..ops.embedding import embedding_bag, embedding_renorm_
 from ..ops.rnn import gru_cell, lstm_cell, rnn_relu_cell, rnn_tanh_cell
 from ..tensor import Tensor
 from . import functional as F
@@ -41,7 +41,7 @@ __all__ = ["bilinear", "celu", "celu_", "channel_shuffle", "conv3d", "conv_trans
            "hardshrink", "max_pool3d", "pairwise_distance", "pdist", "pixel_shuffle", "pixel_unshuffle", "prelu",
            "relu_", "rms_norm", "rrelu", "selu", "selu_", "threshold", "threshold_", "dropout", "dropout_",
            "alpha_dropout", "feature_alpha_dropout", "feature_dropout", "embedding", "layer_norm", "group_norm",
-           "batch_norm", "instance_norm", "adaptive_max_pool1d", "max_pool1d_with_indices", "rrelu_",
+           "embedding_bag", "batch_norm", "instance_norm", "adaptive_max_pool1d", "max_pool1d_with_indices", "rrelu_",
            "alpha_dropout_", "feature_alpha_dropout_", "feature_dropout_", "lstm_cell", "gru_cell", "rnn_tanh_cell",
            "rnn_relu_cell", "kl_div", "margin_ranking_loss", "hinge_embedding_loss", "cosine_embedding_loss",
            "poisson_nll_loss", "triplet_margin_loss", "binary_cross_entropy_with_logits", "ctc_loss",

@@ -12,12 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from .. import _autocast, dtypes, random
+from .. import _autocast, creation, dtypes, random
 from .._lazy import lazy_module
 from ..device import array_module_of, device_of
 from ..ops import activation as activation_ops
 from ..ops import attention as attention_ops
 from ..ops import binary, indexing, linalg, unary
+from ..ops import embedding as embedding_ops
 from ..ops import inplace as inplace_ops
 from ..ops import reduction as reductions
 from ..ops import shape as shape_ops
@@ -34,7 +35,7 @@ from ..ops.convolution import (
     conv_transpose2d,
 )
 from ..ops.ctc import ctc_loss
-from ..ops.embedding import embedding
+from ..ops.embedding import embedding, embedding_renorm_
 from ..ops.fold import fold, unfold
 from ..ops.linear import linear
 from ..ops.loss import (
@@ -568,7 +569,6 @@ def _additive_mask(mask: Tensor | None, name: str, dtype: Any) -> Tensor | None:
 
 
 # --------------------------------------------------------------------------- embedding bags
-@composed_op("EmbeddingBagBackward0", ('weight', 'per_sample_weights'))
 def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, max_norm: float | None = None,
                   norm_type: float = 2, scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False,
                   per_sample_weights: Tensor | None = None, include_last_offset: bool = False,
@@ -579,70 +579,55 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, 
     ``input (B, L)`` holds ``B`` bags of ``L`` indices; a 1-D ``input`` is cut into bags at
     ``offsets`` (bag ``b`` is ``input[offsets[b]:offsets[b+1]]``, the last one running to the end
     unless ``include_last_offset``). ``per_sample_weights`` (mode ``'sum'``) scales each embedding;
-    indices equal to ``padding_idx`` are left out. Empty bags give zeros.
+    indices equal to ``padding_idx`` are left out. Empty bags give zeros. The checks and their order
+    are PyTorch's; the work is ``torch.embedding_bag``'s.
     """
-    if mode not in ("sum", "mean", "max"):
-        raise ValueError(f"mode has to be one of sum, mean or max, got {mode}")
+    if weight.dtype == dtypes.int64 and input.is_floating_point():
+        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage `embedding_bag(weight, "
+                      "input, ...)` is deprecated, and should now be `embedding_bag(input, weight, ...)`.",
+                      stacklevel=2)
+        weight, input = input, weight
+    if per_sample_weights is not None and input.shape != per_sample_weights.shape:
+        raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, then it "
+                         f"must have the same shape as the input ({input.shape})")
+    if weight.ndim != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.ndim}")
+    if input.ndim == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
+                             f"fixed length sequences. However, found offsets of type {type(offsets)}")
+        offsets = creation.arange(0, input.numel(), input.shape[1], dtype=input.dtype, device=input.device)
+        include_last_offset = False
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.ndim == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.ndim != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.ndim}")
+    mode_enum = _check_bag_mode(mode, scale_grad_by_freq, sparse)
+    if max_norm is not None:
+        embedding_renorm_(weight, input, max_norm, norm_type)
     if per_sample_weights is not None and mode != "sum":
         raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. per_sample_weights is only "
                                   f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
                                   "GitHub.")
-    if input.dtype not in (dtypes.int64, dtypes.int32):
-        raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar types: "
-                           f"Long, Int; but got {input.dtype} instead")
-    positions, valid = _bags(input, offsets, include_last_offset)
-    xp = array_module_of(weight._data)
-    flat = np.asarray(input.detach().cpu().numpy()).reshape(-1)  # bags are laid out on the host
-    ids = flat[positions] * valid
-    if padding_idx is not None:
-        padding_idx = padding_idx + weight.shape[0] if padding_idx < 0 else padding_idx
-        valid = valid & (ids != padding_idx)
-    rows = embedding(Tensor._make(xp.asarray(ids)), weight, max_norm=max_norm, norm_type=norm_type,
-                     scale_grad_by_freq=scale_grad_by_freq)
-    mask = Tensor._make(xp.asarray(valid)[..., None])
-    if mode == "max":
-        best = reductions.amax(indexing.masked_fill(rows, ~mask, float("-inf")), 1)
-        return binary.where(reductions.any(mask, 1), best, 0.0)
-    if per_sample_weights is not None:
-        scales = indexing.gather(per_sample_weights.reshape(-1), 0, Tensor._make(xp.asarray(positions.reshape(-1))))
-        rows = binary.mul(rows, scales.reshape(*positions.shape, 1))
-    total = reductions.sum(indexing.masked_fill(rows, ~mask, 0.0), 1)
-    if mode == "sum":
-        return total
-    counts = xp.maximum(xp.asarray(valid).sum(axis=1, keepdims=True), 1).astype(weight._data.dtype)
-    return binary.div(total, Tensor._make(counts))
+    return embedding_ops.embedding_bag(weight, input, offsets, scale_grad_by_freq, mode_enum, sparse,
+                                       per_sample_weights, include_last_offset, padding_idx)[0]
 
 
-def _bags(input: Tensor, offsets: Tensor | None, include_last_offset: bool) -> tuple:
-    """``(positions (B, longest), valid (B, longest))``: where each bag's entries sit in the flat input."""
-    if input.ndim == 2:
-        if offsets is not None:
-            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
-                             "fixed length sequences. However, found offsets of type Tensor")
-        bags, length = input.shape
-        positions = np.arange(bags * length).reshape(bags, length)
-        return positions, np.ones((bags, length), dtype=bool)
-    if input.ndim != 1:
-        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.ndim}")
-    if offsets is None:
-        raise ValueError("offsets has to be a 1D Tensor but got None")
-    if offsets.ndim != 1:
-        raise ValueError("offsets has to be a 1D Tensor")
-    starts = np.asarray(offsets.detach().cpu().numpy(), dtype=np.int64)
-    total = input.shape[0]
-    if starts.size and starts[0] != 0:
-        raise RuntimeError(f"offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from "
-                           f"position 0. However, got {starts[0]}")
-    if starts.size and starts[-1] > total:
-        raise RuntimeError(f"offsets[-1] can not be greater than input's length {total} but got offsets[-1] of "
-                           f"{starts[-1]}")
-    ends = starts[1:] if include_last_offset else np.append(starts[1:], total)
-    starts = starts[:-1] if include_last_offset else starts
-    lengths = np.maximum(ends - starts, 0)
-    longest = max(int(lengths.max()) if lengths.size else 0, 1)
-    positions = starts[:, None] + np.arange(longest)
-    valid = np.arange(longest) < lengths[:, None]
-    return np.where(valid, positions, 0), valid
+def _check_bag_mode(mode: str, scale_grad_by_freq: bool, sparse: bool) -> int:
+    """``mode``'s number in ``torch.embedding_bag``, with PyTorch's refusals for ``max``."""
+    if mode not in embedding_ops.BAG_MODES:
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max" and scale_grad_by_freq:
+        raise ValueError("max mode does not support scaling the gradient by the frequency")
+    if mode == "max" and sparse:
+        raise ValueError("max mode does not support sparse weights")
+    return embedding_ops.BAG_MODES.index(mode)
 
 
 # --------------------------------------------------------------------------- instance norm, 3-d convolution
@@ -658,12 +643,14 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var
     n, c = input.shape[:2]
     repeated: list[Any] = [None if t is None else t.repeat(n) for t in (running_mean, running_var, weight, bias)]
     mean, var, w, b = repeated
-    out = batch_norm(input.reshape(1, n * c, *input.shape[2:]), mean, var, w, b, use_input_stats, momentum, eps)
+    # (as PyTorch's: the batch norm of the input made row-major, a view of it, whatever its layout)
+    out = batch_norm(input.contiguous().view(1, n * c, *input.shape[2:]), mean, var, w, b, use_input_stats,
+                     momentum, eps)
     if use_input_stats:
         for running, updated in ((running_mean, mean), (running_var, var)):
             if running is not None:
                 running.copy_(updated.reshape(n, c).mean(0))
-    return out.reshape(input.shape)
+    return out.view(input.shape)
 
 
 @composed_op("ConvolutionBackward0", ('input', 'weight', 'bias'))
@@ -724,9 +711,8 @@ def selu(input: Tensor, inplace: bool = False) -> Tensor:
     return _selu(input)
 
 
-@composed_op("EluBackward0", ("input",))  # PyTorch's selu is its elu kernel with a scale
 def _selu(input: Tensor) -> Tensor:
-    return binary.mul(unary.elu(input, _SELU_ALPHA), _SELU_SCALE)
+    return unary.Elu.apply(input, alpha=_SELU_ALPHA, scale=_SELU_SCALE)  # PyTorch's selu is its elu kernel
 
 
 def selu_(input: Tensor) -> Tensor:
@@ -750,9 +736,8 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     return _celu(input, alpha)
 
 
-@composed_op("CeluBackward0", ("input",))
 def _celu(input: Tensor, alpha: float) -> Tensor:
-    return binary.mul(unary.elu(binary.div(input, alpha), 1.0), alpha)
+    return unary.Celu.apply(input, alpha=alpha, input_scale=1.0 / alpha)
 
 
 def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:

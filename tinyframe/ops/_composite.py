@@ -67,13 +67,9 @@ class Composite(Op):
             result = function(*leaves, **options)
         if any(tracked):
             ctx.graph = (leaves, result)
-        out = result._data
-        # The result is the op's own storage, as PyTorch's kernel's is, never a view of an input (a sparse
-        # result, ``ops.sparse.COO``, shares at most its indices, which no op writes in place).
-        if isinstance(out, ctx.xp.ndarray) and any(hasattr(a, "shape") and ctx.xp.may_share_memory(out, a)
-                                                   for a in arrays):
-            out = out.copy()
-        return out
+        if isinstance(result, tuple):  # (a MultiComposite)
+            return tuple(_own(ctx, r._data, arrays) for r in result)
+        return _own(ctx, result._data, arrays)
 
     @staticmethod
     def compose(ctx: Composite) -> tuple:
@@ -86,18 +82,34 @@ class Composite(Op):
         return ctx.graph
 
 
+def _own(ctx: Composite, out: Any, arrays: tuple) -> Any:
+    """``out``, or a copy: the result is the op's own storage, as PyTorch's kernel's is, never a view of an
+    input (a sparse result, ``ops.sparse.COO``, shares at most its indices, which no op writes in place)."""
+    if isinstance(out, ctx.xp.ndarray) and any(hasattr(a, "shape") and ctx.xp.may_share_memory(out, a)
+                                               for a in arrays):
+        return out.copy()
+    return out
+
+
+class MultiComposite(_graph.MultiOutputOp, Composite):
+    """A ``Composite`` whose function returns a tuple of Tensors: one node, each output's ``grad_fn``
+    (a recorded backward of several inputs, ``PreluKernelBackwardBackward0``)."""
+
+
 _COMPOSITES: dict[str, type[Composite]] = {}
 
 
 def composed(node_name: str, function: Callable[..., Any], *inputs: Any, linear: bool = False,
-             mixes_layouts: bool = False, **options: Any) -> Any:
+             mixes_layouts: bool = False, suggests_format: bool = False, outputs: int = 1, **options: Any) -> Any:
     """``function(*inputs, **options)`` recorded as one node named ``node_name`` (see ``Composite``);
     ``linear``: the function is linear in ``inputs``; ``mixes_layouts``: its inputs may mix sparse and dense
-    tensors (a sparse kernel, ``ops.sparse``)."""
+    tensors (a sparse kernel, ``ops.sparse``); ``suggests_format``: see ``Op.suggests_format``; ``outputs``:
+    how many Tensors the function returns (a tuple where more than one)."""
     op = _COMPOSITES.get(node_name)
     if op is None:
-        op = _COMPOSITES[node_name] = type(node_name, (Composite,), {"linear": linear, "mixes_layouts": mixes_layouts},
-                                           node_name=node_name)
+        attributes = {"linear": linear, "mixes_layouts": mixes_layouts, "suggests_format": suggests_format}
+        base = MultiComposite if outputs > 1 else Composite
+        op = _COMPOSITES[node_name] = type(node_name, (base,), attributes, node_name=node_name)
     tracked = tuple(grad_mode.STATE.enabled and isinstance(t, _graph.Tensor) and t._requires_grad for t in inputs)
     return op.apply(*inputs, function=function, options=options, tracked=tracked)
 

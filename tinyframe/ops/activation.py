@@ -12,8 +12,6 @@ import numpy as np
 
 from .. import _autocast, _graph, dtypes
 from .._graph import Op
-from . import binary
-from ._composite import composed_op
 from .inplace import memory_order
 from .unary import HardshrinkGrad, RreluWithNoiseGrad, Sigmoid, SoftshrinkGrad, ThresholdGrad
 
@@ -76,8 +74,40 @@ class Hardsigmoid(Op):
     @staticmethod
     def backward(ctx: Hardsigmoid, g: Any) -> Any:
         (x,) = ctx.saved_tensors
+        return HardsigmoidBackward.call(g, x)
+
+
+class HardsigmoidBackward(_graph.NotImplementedOp, node_name="NotImplemented"):
+    """Hardsigmoid's gradient, which PyTorch records without a derivative of its own (a second
+    derivative raises)."""
+
+    @staticmethod
+    def forward(ctx: HardsigmoidBackward, g: Any, x: Any) -> Any:
         xp = ctx.xp
         return xp.where(x > -3.0, xp.where(x < 3.0, g / 6.0, 0.0), 0.0)
+
+    @staticmethod
+    def backward(ctx: HardsigmoidBackward, gg: Any) -> Any:
+        raise RuntimeError("derivative for aten::hardsigmoid_backward is not implemented")
+
+
+class PreluKernel(Op):
+    """``x`` where positive, else ``weight * x`` (``weight`` broadcast against ``x``); the engine sums the
+    weight's gradient back to its shape."""
+
+    backward_node = "PreluKernelBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx: PreluKernel, x: Any, weight: Any) -> Any:
+        ctx.save_for_backward(x, weight)
+        return ctx.xp.where(x > 0, x, weight * x)
+
+    @staticmethod
+    def backward(ctx: PreluKernel, g: Any) -> tuple:
+        x, weight = ctx.saved_tensors
+        xp = ctx.xp
+        positive = x > 0
+        return xp.where(positive, g, weight * g), xp.where(positive, 0.0, x * g)
 
 
 class Glu(Op):
@@ -233,7 +263,6 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     return Glu.apply(input, dim=dim % input.ndim)
 
 
-@composed_op("PreluKernelBackward0", ("input", "weight"))
 @_autocast.lower_precision
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """``input`` where non-negative, ``weight * input`` elsewhere; ``weight`` has one value or one per
@@ -245,10 +274,10 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
         if weight.numel() != channels:
             raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
                                f"{weight.numel()} and channel size = {channels}.")
-        if input.ndim >= 2:
-            weight = weight.reshape(channels, *([1] * (input.ndim - 2)))
+        if input.ndim >= 2:  # (a view, as PyTorch's: the weight's gradient passes a ViewBackward0)
+            weight = weight.view(channels, *([1] * (input.ndim - 2)))
     if input.dtype != weight.dtype:
         raise RuntimeError(f"prelu: Type promoting not supported. Got {dtypes.scalar_type_name(input.dtype)} and "
                            f"{dtypes.scalar_type_name(weight.dtype)}")
     dtypes.check_kernel("prelu_cpu", input.dtype, "f")
-    return binary.where(binary.gt(input, 0.0), input, binary.mul(weight, input))
+    return PreluKernel.apply(input, weight)

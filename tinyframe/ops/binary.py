@@ -16,6 +16,7 @@ import numpy as np
 from .. import _graph, creation, dtypes
 from .._graph import Op, shape_error
 from ..device import array_module_of
+from ..memory_format import iterator_layout
 from . import conversion, indexing
 from .complex import reject_complex, saved_conj
 from .promotion import is_number, promote, promote_to_float
@@ -37,6 +38,7 @@ __all__ = [
 
 class Add(Op):
     saved_options = ("alpha",)
+    elementwise = True
 
     @staticmethod
     def forward(ctx: Add, x: Any, y: Any, alpha: Any = 1) -> Any:
@@ -72,6 +74,7 @@ class AddScalar(Op, node_name="AddBackward1"):
 
 class Sub(Op):
     saved_options = ("alpha",)
+    elementwise = True
 
     @staticmethod
     def forward(ctx: Sub, x: Any, y: Any, alpha: Any = 1) -> Any:
@@ -113,6 +116,7 @@ def _bool_subtraction_message(both: bool) -> str:
 
 class Mul(Op):
     saves_operands = True
+    elementwise = True
     kept_for = (1, 0)  # each operand for the other's gradient
 
     @staticmethod
@@ -145,6 +149,7 @@ class MulNumber(Op, node_name="MulBackward1"):
 
 class Div(Op):
     saves_operands = True
+    elementwise = True
     kept_for = (1, None)  # the dividend for the divisor's gradient; the divisor serves both
 
     @staticmethod
@@ -197,6 +202,7 @@ class PowTensor(Op, node_name="PowBackward1"):
     """``input ** exponent`` where the exponent is a Tensor (the base may be a number)."""
 
     saved_inputs = ("self", "exponent")
+    elementwise = True
 
     @staticmethod
     def forward(ctx: PowTensor, x: Any, y: Any) -> Any:
@@ -253,6 +259,8 @@ def _power(xp: Any, base: Any, exponent: Any) -> Any:
 
 
 class Maximum(Op):
+    elementwise = True
+
     @staticmethod
     def forward(ctx: Maximum, x: Any, y: Any) -> Any:
         reject_complex("maximum", x, y, message="maximum not implemented for complex tensors.", error=RuntimeError)
@@ -267,6 +275,8 @@ class Maximum(Op):
 
 
 class Minimum(Op):
+    elementwise = True
+
     @staticmethod
     def forward(ctx: Minimum, x: Any, y: Any) -> Any:
         reject_complex("minimum", x, y, message="minimum not implemented for complex tensors.", error=RuntimeError)
@@ -291,7 +301,7 @@ class Where(Op):
     def forward(ctx: Where, x: Any, y: Any, *, condition: Any) -> Any:
         ctx.save_for_backward(condition)
         x, y = promote(x, y)
-        return ctx.xp.where(condition, x, y)
+        return iterator_layout(ctx.xp, (condition, x, y), ctx.xp.where(condition, x, y))  # (the condition first)
 
     @staticmethod
     def backward(ctx: Where, g: Any) -> tuple:
@@ -344,6 +354,7 @@ class ClampTensor(Op, node_name="ClampBackward0"):
     ``has_high``), in their common dtype. As PyTorch's derivatives: ``x`` gets ``g`` where
     ``low <= x <= high``; ``low`` gets it where ``x < low`` (and ``low < high``); ``high`` where ``x > high``
     (or ``high < low``, where ``high`` wins)."""
+    elementwise = True
 
     @staticmethod
     def forward(ctx: ClampTensor, x: Any, *bounds: Any, has_low: bool, has_high: bool) -> Any:
@@ -415,6 +426,7 @@ class _Elementwise2(Op):
     common dtype), and the gradient of each operand, ``vjp_x`` and ``vjp_y``, from
     ``(g, x, y, out, xp)``, written with ``xp`` so that they also serve recorded passes. The
     operands (as given, so a recorded pass sees them as Tensors) and the output are saved."""
+    elementwise = True
 
     compute: Any
     vjp_x: Any
@@ -579,6 +591,7 @@ def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
 
 class RoundingDiv(Op, node_name="DivBackward2"):
     """``div`` with a rounding mode: a step function of its operands, so both gradients are zero."""
+    elementwise = True
 
     @staticmethod
     def forward(ctx: RoundingDiv, x: Any, y: Any, *, compute: Any) -> Any:
@@ -696,8 +709,8 @@ def _compare(x: Any, y: Any, compute: Any) -> Tensor:
         out = compute(xa, ya)
     except ValueError as exc:
         raise shape_error("comparison", (x, y), exc) from exc
-    first = xa if not isinstance(xa, (int, float)) else ya
-    return _graph.wrap(array_module_of(first).asarray(out))
+    xp = array_module_of(xa if not isinstance(xa, (int, float)) else ya)
+    return _graph.wrap(iterator_layout(xp, (xa, ya), xp.asarray(out)))
 
 
 def _rounding_division(compute: Any) -> Any:

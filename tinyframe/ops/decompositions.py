@@ -51,12 +51,15 @@ class Factorization(Op):
 
     recompute: Callable[..., tuple]
     gradient: Callable[..., Any]
+    # PyTorch's LAPACK results are column-major matrices (``inv(A).stride() == (1, n)``); not ``lu``'s
+    column_major = True
 
     @staticmethod
     def forward(ctx: Factorization, a: Any, *, results: tuple, which: int, options: dict) -> Any:
         ctx.which, ctx.options = which, options
         ctx.save_for_backward(a, *results)  # freed with the graph, like every saved value
-        return results[which]
+        result = results[which]
+        return column_major(ctx.xp, result) if ctx.column_major and result.ndim == a.ndim else result  # (matrices)
 
     @staticmethod
     def backward(ctx: Factorization, g: Any) -> Any:
@@ -79,6 +82,13 @@ def _outputs(kind: type[Op], a: Tensor, results: tuple, differentiable: tuple, *
 
 
 # ------------------------------------------------------------------------------------ helpers
+def column_major(xp: Any, a: Any) -> Any:
+    """``a`` with each matrix laid out column by column, as LAPACK gives it (a copy where it is not)."""
+    if a.ndim < 2 or a.strides[-2] == a.itemsize:
+        return a
+    return xp.swapaxes(xp.ascontiguousarray(xp.swapaxes(a, -1, -2)), -1, -2)
+
+
 def _t(x: Tensor) -> Tensor:
     return shape.transpose(x, -2, -1)
 
@@ -292,7 +302,8 @@ class LinalgSolveEx(Op):
     @staticmethod
     def forward(ctx: LinalgSolveEx, a: Any, b: Any, *, solution: Any, left: bool) -> Any:
         ctx.left = left
-        ctx.save_for_backward(a, solution)
+        solution = column_major(ctx.xp, solution)
+        ctx.save_for_backward(a, solution)  # (saved as the output: a recorded backward differentiates it)
         return solution
 
     @staticmethod
@@ -598,6 +609,8 @@ def eigvals(A: Tensor) -> Tensor:
 class LinalgPinv(Factorization):
     """``X = A^+``: ``gA = -X^T g X^T + (I - A X) g^T X X^T + X^T X g^T (I - X A)`` (for ``A`` of
     locally constant rank)."""
+
+    column_major = False  # (PyTorch composes it of a product: row-major)
 
     @staticmethod
     def recompute(a: Tensor, **options: Any) -> tuple:

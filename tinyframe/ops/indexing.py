@@ -17,6 +17,7 @@ from .. import _graph, dtypes
 from .._dims import wrap_dim
 from .._graph import Op
 from ..device import add_at, array_module_of, device_of, move_array, unlock_read_only
+from .shape import unsqueezed
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -44,13 +45,19 @@ class Slice(Op):
         return _scatter(g, ctx.shape, ctx.index, None)
 
 
-# PyTorch names the node of a basic index after its last non-trivial step.
+# PyTorch records a basic index as one node a step (``x[0, 1:3]``: SelectBackward0, then SliceBackward0),
+# each a view of the last; a step's index leaves the dimensions before its own whole.
 class Select(Slice):
     pass
 
 
 class Unsqueeze(Slice):
-    pass
+    """``x[..., None]`` at one dimension, with PyTorch's stride for it (see ``shape.unsqueezed``)."""
+
+    @staticmethod
+    def forward(ctx: Slice, x: Any, *, index: tuple) -> Any:
+        ctx.shape, ctx.index = x.shape, index
+        return unsqueezed(ctx.xp, x, len(index) - 2)
 
 
 class Alias(Slice):
@@ -73,7 +80,10 @@ class Index(Op):
         if expand is not None:
             x = ctx.xp.broadcast_to(x, expand)
         ctx.shape, ctx.index, ctx.pre = x.shape, index, pre
-        return (x if pre is None else x[pre])[index]
+        out = (x if pre is None else x[pre])[index]
+        if 1 in out.shape and out.flags.c_contiguous:  # NumPy may give a size-1 dimension another stride
+            out = ctx.xp.lib.stride_tricks.as_strided(out, out.shape, _row_major_strides(out))
+        return out
 
     @staticmethod
     def backward(ctx: Index, g: Any) -> Any:
@@ -202,6 +212,14 @@ class ScatterAdd(Op):
 
 
 # --------------------------------------------------------------------------- array-level helpers
+def _row_major_strides(a: Any) -> tuple:
+    """The row-major strides (bytes) of ``a``'s shape, as PyTorch gives a fresh tensor."""
+    strides = [a.itemsize] * a.ndim
+    for d in range(a.ndim - 2, -1, -1):
+        strides[d] = strides[d + 1] * max(a.shape[d + 1], 1)
+    return tuple(strides)
+
+
 def _scatter(g: Any, shape: tuple, index: tuple, pre: tuple | None) -> Any:
     """``g`` written into zeros of ``shape`` at ``[pre][index]`` (an array, or a recorded Tensor)."""
     return IndexPutImpl.call(g, shape=shape, index=index, pre=pre)
@@ -490,11 +508,52 @@ def getitem(input: Tensor, index: Any) -> Tensor:
     data = input._data
     op, key, pre = _parse(data, index)
     try:
-        if op is Index:
-            return Index.apply(input, index=key, pre=pre)
-        return op.apply(input, index=key)
+        if type(index) is int or type(index) is slice:  # one node, as PyTorch's (``x[:]`` too)
+            return op.apply(input, index=key)
+        steps, advanced = _steps(data.shape, key if pre is None else pre)
+        if pre is not None:
+            advanced = key
+        out = input
+        for step, step_index in steps:
+            out = step.apply(out, index=step_index)
+        if advanced is not None:
+            return Index.apply(out, index=advanced)
+        return out if steps else Alias.apply(input, index=key)
     except IndexError as exc:
         raise _indexing_error(exc, data, index) from None
+
+
+def _steps(shape: tuple, items: tuple) -> tuple:
+    """PyTorch's order of work for a parsed index: ``(steps, advanced)``, the basic views one a step
+    (``(op, index)``; a slice that takes all of its dimension is none) and the advanced index left for
+    their result (None where ``items`` hold no array)."""
+    used = sum(1 if type(i) in (int, slice) else i.ndim if i.dtype.kind == "b" else 1
+               for i in items if i is not None and i is not Ellipsis)
+    steps: list = []
+    advanced: list = []
+    dim = source = 0  # the dimension reached in the result so far, and in ``shape``
+    for item in items:
+        lead = (slice(None),) * dim
+        if type(item) is int:
+            steps.append((Select, lead + (item, Ellipsis)))
+            source += 1
+        elif type(item) is slice:
+            if not _takes_all(item, shape[source]):
+                steps.append((Slice, lead + (item, Ellipsis)))
+            advanced.append(slice(None))
+            dim, source = dim + 1, source + 1
+        elif item is None:
+            steps.append((Unsqueeze, lead + (None, Ellipsis)))
+            advanced.append(slice(None))
+            dim += 1
+        elif item is Ellipsis:
+            advanced.append(Ellipsis)
+            dim, source = dim + len(shape) - used, source + len(shape) - used
+        else:
+            width = item.ndim if item.dtype.kind == "b" else 1
+            advanced.append(item)
+            dim, source = dim + width, source + width
+    return steps, (tuple(advanced) if any(_is_array(i) for i in advanced) else None)
 
 
 # ------------------------------------------------------------------------------ public functions

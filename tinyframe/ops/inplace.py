@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from .. import _graph, creation, dtypes, grad_mode, random
-from ..device import address_of, array_module_of, device_of, move_array, unlock_read_only
+from ..device import MetaArray, address_of, array_module_of, device_of, move_array, unlock_read_only
 from ..random import generator_for
 from .complex import ViewAsComplex, ViewAsReal
 from .indexing import (
@@ -105,9 +105,20 @@ def check_no_internal_overlap(array: Any) -> None:
         raise RuntimeError(_OVERLAP)
 
 
+def _check_not_inference(target: Tensor) -> None:
+    if target._inference and not grad_mode.STATE.inference:
+        raise RuntimeError("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+                           "clone to get a normal tensor before doing inplace update.See "
+                           "https://github.com/pytorch/rfcs/pull/17 for more details.")
+
+
 def store(target: Tensor, data: Any, *, repeated_ok: bool = False) -> None:
     """Writes ``data`` into ``target``'s storage and bumps its version; unless ``repeated_ok`` (fill_ and
     zero_, which PyTorch lets write one value into memory that elements share), not into shared memory."""
+    _check_not_inference(target)
+    if type(target._data) is MetaArray:  # (no data to write: PyTorch's meta kernels only check)
+        target._bump_version()
+        return
     if not repeated_ok:
         check_no_internal_overlap(target._data)
     try:
@@ -351,6 +362,7 @@ def setitem(input: Tensor, index: Any, value: Any) -> None:
     While autograd records, the write is the op CopySlices (IndexPutBackward0 for an advanced index):
     ``value`` receives ``g[index]`` and the overwritten elements of the old ``input`` receive zero.
     """
+    _check_not_inference(input)
     data = input._data
     op, key, pre = _parse(data, index)
     if isinstance(value, _graph.Tensor):
@@ -473,6 +485,8 @@ def random_fill(target: Tensor, kind: str, *parameters: Any, generator: Any = No
     *parameters)`` (``uniform``, ``normal``, ``bernoulli``, ``randint``, ``random_bits``,
     ``exponential``, ``cauchy``, ``log_normal``, ``geometric``), in memory order as PyTorch does."""
     _check_not_leaf(target)
+    if type(target._data) is MetaArray:
+        return target
     gen = generator_for(device_of(target._data), generator)
     data = target._data
     check_no_internal_overlap(data)

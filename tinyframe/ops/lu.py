@@ -65,7 +65,7 @@ def _permutation(pivots: Any, m: int, dtype: Any) -> Any:
         perm[rows, flat[:, j]] = perm[:, j]
         perm[:, j] = target
     # Row i of L U is row perm[i] of A, so P has a one at (perm[i], i).
-    p = xp.swapaxes(xp.eye(m, dtype=dtype)[perm], -1, -2)
+    p = xp.ascontiguousarray(xp.swapaxes(xp.eye(m, dtype=dtype)[perm], -1, -2))  # (row-major, as PyTorch's)
     return p.reshape(pivots.shape[:-1] + (m, m))
 
 
@@ -166,6 +166,8 @@ class LinalgLuFactorEx(Factorization):
 
 class LinalgLu(Factorization):
     """``(P, L, U)`` with ``A = P L U`` (see ``_lu_gradient``)."""
+
+    column_major = False  # (PyTorch's P, L and U are row-major)
 
     @staticmethod
     def recompute(a: Tensor) -> tuple:

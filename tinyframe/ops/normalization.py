@@ -61,6 +61,7 @@ class NativeBatchNorm(Op):
     """Per-channel normalisation of ``x (N, C, *)``: batch statistics (``training``) or running ones."""
 
     keeps_input_dtype = True
+    suggests_format = True
 
     @staticmethod
     def forward(ctx: NativeBatchNorm, x: Any, weight: Any = None, bias: Any = None, *, training: bool,
@@ -199,6 +200,7 @@ class NativeGroupNorm(Op):
     """Normalisation of ``x (N, C, *)`` over each group of ``C / G`` channels; affine per channel."""
 
     keeps_input_dtype = True
+    suggests_format = True
 
     @staticmethod
     def forward(ctx: NativeGroupNorm, x: Any, weight: Any = None, bias: Any = None, *, groups: int,

@@ -60,9 +60,17 @@ def _ldexp(input: Tensor, other: Tensor) -> Tensor:
     target = dtypes.result_type(*((v.dtype, v.dim()) for v in (input, other)))
     if not (target.is_floating_point or target.is_complex):
         target = dtypes.get_default_dtype()
+    exponent = other  # (as given: an integer exponent truncates the gradient below)
     if target.is_floating_point:
         input, other = input.to(target), other.to(target)
-    return binary.mul(input, binary.pow(2.0, other))
+    scaled = binary.mul(input, binary.pow(2.0, other))
+    if not input.requires_grad or exponent.is_floating_point():
+        return scaled
+    # PyTorch's derivative for ``input`` is ``grad * pow(2, other)`` in ``other``'s integer dtype, which
+    # truncates to 0 for a negative exponent: the part of the value beyond it carries no gradient.
+    truncated = binary.mul(binary.pow(2, exponent.clamp(min=0)), binary.ge(exponent, 0))
+    carried = binary.mul(input, truncated)
+    return binary.add(carried, binary.sub(scaled, carried).detach())
 
 
 def ldexp(input: Tensor, other: Tensor) -> Tensor:

@@ -77,7 +77,9 @@ def _pad_op(mode: str, dims: int) -> type[_IndexPad]:
     kind = {"reflect": "Reflection", "replicate": "Replication"}.get(mode)
     name = f"{kind}Pad{dims}DBackward0" if kind else "CopySlices"
     backward_name = f"{kind}Pad{dims}DBackwardBackward0" if kind else "CopySlicesBackward0"
-    op: type[_IndexPad] = type(name, (_IndexPad,), {} if kind else {"name": copy_slices_name}, node_name=name)
+    # (PyTorch's reflection and replication pads keep channels last; its circular pad is row-major)
+    attributes = {"suggests_format": True} if kind else {"name": copy_slices_name, "row_major": True}
+    op: type[_IndexPad] = type(name, (_IndexPad,), attributes, node_name=name)
     adjoint: type[_IndexPadAdjoint] = type(backward_name, (_IndexPadAdjoint,), {}, node_name=backward_name)
     op.adjoint, adjoint.adjoint = adjoint, op
     return op

@@ -210,6 +210,8 @@ def _spread(xp: Any, g: Any, geo: _Geometry) -> Any:
 class MaxPool2DWithIndices(Op):
     """``y = max over each window``; the winners' offsets are kept (constants) for the backward."""
 
+    suggests_format = True
+
     @staticmethod
     def forward(ctx: MaxPool2DWithIndices, x: Any, *, geometry: _Geometry, winners: list | None = None) -> Any:
         y, row_index, col_index = _maxima(ctx.xp, geometry.lift(x), geometry)
@@ -252,6 +254,8 @@ class _MaxPoolGather(Op, node_name="MaxPool2DWithIndicesBackward0"):
 
 class AvgPool2D(Op):
     """``y = scaled sum over each window``: linear, so its backward is the adjoint op."""
+
+    suggests_format = True
 
     adjoint: type[Op]
 

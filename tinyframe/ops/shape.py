@@ -141,13 +141,21 @@ class SqueezeDimsInplace(Squeeze, node_name="SqueezeBackward5"):
     pass
 
 
+def unsqueezed(xp: Any, a: Any, dim: int) -> Any:
+    """``a`` viewed with a size-1 dimension inserted at ``dim``, whose stride is PyTorch's: the span of the
+    dimension it precedes (1 at the end), where NumPy's ``a[..., None]`` gives 0."""
+    stride = a.shape[dim] * a.strides[dim] if dim < a.ndim else a.itemsize
+    return xp.lib.stride_tricks.as_strided(a, a.shape[:dim] + (1,) + a.shape[dim:],
+                                           a.strides[:dim] + (stride,) + a.strides[dim:])
+
+
 class Unsqueeze(Op):
     is_view = True
 
     @staticmethod
     def forward(ctx: Unsqueeze, a: Any, *, dim: int) -> Any:
         ctx.shape = a.shape
-        return a[(slice(None),) * dim + (None,)]
+        return unsqueezed(ctx.xp, a, dim)
 
     @staticmethod
     def backward(ctx: Unsqueeze, g: Any) -> Any:
@@ -321,6 +329,8 @@ class Flip(Op):
 
 class ConstantPadNd(Op):
     """Pads with a constant: ``widths[i] = (before, after)`` elements along dimension i."""
+
+    suggests_format = True
 
     @staticmethod
     def forward(ctx: ConstantPadNd, a: Any, *, widths: tuple, value: Any = 0) -> Any:

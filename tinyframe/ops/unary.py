@@ -637,21 +637,33 @@ class LeakyRelu(Op):
 
 
 class Elu(Op):
+    """PyTorch's elu kernel, which elu, selu and celu share: ``scale * x`` where positive, else
+    ``scale * alpha * (exp(input_scale * x) - 1)``. As PyTorch's, the node saves ``x``: its recorded
+    backward, one ``EluBackwardBackward0`` node, has two edges (the gradient's and ``x``'s)."""
+
     backward_node = "EluBackwardBackward0"
+    saved_options = ("alpha", "scale", "input_scale")
 
     @staticmethod
-    def forward(ctx: Elu, x: Any, *, alpha: float) -> Any:
+    def forward(ctx: Elu, x: Any, *, alpha: float, scale: float = 1.0, input_scale: float = 1.0) -> Any:
         dtypes.check_kernel("elu_cpu", x.dtype, "f")
-        ctx.alpha = alpha
+        ctx.alpha, ctx.scale, ctx.input_scale = alpha, scale, input_scale
+        ctx.save_for_backward(x)
         xp = ctx.xp
-        out = xp.where(x > 0, x, xp.expm1(xp.minimum(x, 0.0)) * alpha)
-        ctx.save_for_backward(x, out)
-        return out
+        out = xp.where(x > 0, x, xp.expm1(xp.minimum(x, 0.0) * input_scale) * alpha)
+        return out if scale == 1 else out * scale
 
     @staticmethod
     def backward(ctx: Elu, g: Any) -> Any:
-        x, out = ctx.saved_tensors
-        return ctx.xp.where(x > 0, g, g * (out + ctx.alpha))  # alpha e^x = out + alpha for x <= 0
+        (x,) = ctx.saved_tensors
+        xp = ctx.xp
+        g = g if ctx.scale == 1 else g * ctx.scale
+        slope = ctx.alpha * ctx.input_scale
+        return xp.where(x > 0, g, g * slope * xp.exp(xp.minimum(x, 0.0) * ctx.input_scale))
+
+
+class Celu(Elu, node_name="CeluBackward0"):
+    """``celu``: the elu kernel with ``input_scale = 1 / alpha``."""
 
 
 class Hardtanh(Op):

@@ -42,10 +42,12 @@ def _adaptive_max_pool(op: str, nd: int, input: Tensor, output_size: Any, return
         indices[(...,) + cell] = flat[xp.argmax(x[..., flat], axis=-1)]
     index = Tensor._make(indices.reshape(shape[:-nd] + (-1,)))
     if nd == 1:  # PyTorch pools a row as a 1 x L plane: (Unsqueeze, AdaptiveMaxPool2D, Squeeze) nodes
-        out = composed("AdaptiveMaxPool2DBackward0", _gather_maxima, input.unsqueeze(-2), index=index, sizes=sizes)
+        out = composed("AdaptiveMaxPool2DBackward0", _gather_maxima, input.unsqueeze(-2), suggests_format=True,
+                       index=index, sizes=sizes)
         out = out.squeeze(-2)
     else:
-        out = composed(f"AdaptiveMaxPool{nd}DBackward0", _gather_maxima, input, index=index, sizes=sizes)
+        out = composed(f"AdaptiveMaxPool{nd}DBackward0", _gather_maxima, input, suggests_format=True, index=index,
+                       sizes=sizes)
     if return_indices:
         return out, Tensor._make(indices)
     return out

@@ -62,12 +62,13 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode:
     out_sizes, scales = _resample_sizes(in_sizes, size, scale_factor, recompute_scale_factor)
     if antialias:
         return composed(f"Upsample{_NODE_NAMES[mode]}2DAaBackward0", _resample_antialiased, input, linear=True,
-                        cubic=mode == "bicubic", sizes=(in_sizes, out_sizes, scales),
+                        suggests_format=True, cubic=mode == "bicubic", sizes=(in_sizes, out_sizes, scales),
                         align_corners=bool(align_corners))
     if mode == "area":
         return {1: adaptive_avg_pool1d, 2: adaptive_avg_pool2d, 3: adaptive_avg_pool3d}[spatial](input, out_sizes)
     _check_resampling_kernel(mode, spatial, input)
-    return composed(f"Upsample{_NODE_NAMES[mode]}{spatial}DBackward0", _resample, input, linear=True, mode=mode,
+    return composed(f"Upsample{_NODE_NAMES[mode]}{spatial}DBackward0", _resample, input, linear=True,
+                    suggests_format=True, mode=mode,
                     sizes=(in_sizes, out_sizes, scales), align_corners=align_corners)
 
 

@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 from ... import creation, dtypes, grad_mode
 from ..._toplevel import typename
 from ...autograd.hooks import RemovableHandle, add_keyed_hook
-from ...device import array_module_of, as_device, check_dtype_on, device_of, move_array
+from ...device import NO_DATA, array_module_of, as_device, check_dtype_on, device_of, move_array
 from ...ops import shape as shape_ops
 from ...tensor import Tensor, parse_to_arguments
 from ..parameter import Buffer, Parameter
@@ -418,7 +418,12 @@ class Module:
             if target_format is not None and array.ndim in (4, 5) and not shape_ops.is_contiguous(array, target_format):
                 order = creation.format_order(array, target_format)
                 array = shape_ops.copy_in_order(array_module_of(array), array, order)
-            return array if target_device is None else move_array(array, target_device)
+            if target_device is None:
+                return array
+            if device_of(array).type == "meta" and target_device.type != "meta":
+                raise NotImplementedError(f"{NO_DATA} Please use torch.nn.Module.to_empty() instead of "
+                                          "torch.nn.Module.to() when moving module from meta to a different device.")
+            return move_array(array, target_device)
 
         for module in self.modules():
             for param in module._parameters.values():
@@ -431,6 +436,19 @@ class Module:
             for buffer in module._buffers.values():
                 if buffer is not None:
                     buffer._data = convert(buffer._data)
+        return self
+
+    def to_empty(self, *, device: Any, recurse: bool = True) -> Module:
+        """Gives every parameter and buffer (of submodules too, unless ``recurse=False``) new, uninitialised
+        storage of its shape and dtype on ``device``: how a module built on the ``meta`` device is
+        materialised, before ``reset_parameters()`` or ``load_state_dict`` fills it. Parameters stay the
+        same objects."""
+        target = as_device(device)
+        for module in self.modules() if recurse else (self,):
+            for tensor in (*module._parameters.values(), *module._buffers.values()):
+                if tensor is not None:
+                    tensor._data = creation.empty(tuple(tensor.shape), dtype=tensor.dtype, device=target)._data
+                    tensor._accumulator = None
         return self
 
     def share_memory(self) -> Module:
@@ -588,6 +606,11 @@ class Module:
             elif assign:
                 setattr(self, name, Parameter(source, target.requires_grad) if isinstance(target, Parameter)
                         and not isinstance(source, Parameter) else source)
+            elif target.is_meta and not source.is_meta:
+                warnings.warn(f"for {key}: copying from a non-meta parameter in the checkpoint to a meta parameter in "
+                              "the current model, which is a no-op. (Did you mean to pass `assign=True` to assign "
+                              "items in the state dictionary to their corresponding key in the module instead of "
+                              "copying them in place?)", stacklevel=4)
             else:
                 target._data[...] = move_array(source._data, target.device).astype(target._data.dtype, copy=False)
                 target._bump_version()
