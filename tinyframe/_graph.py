@@ -304,6 +304,8 @@ class Op(Node):
     # True for ops whose result PyTorch lays out in its first input's suggested memory format: channels
     # last where that input is (4-d or 5-d), else row-major (padding, interpolation, group_norm).
     suggests_format = False
+    # Whether one of the three above is set (``__init_subclass__``): one class attribute read per op on the hot path
+    _lays_out = False
 
     if TYPE_CHECKING:
         # The op instance is also the ``ctx`` of its forward and backward: a free-form namespace for
@@ -316,6 +318,7 @@ class Op(Node):
         cls.__name__ = cls.__qualname__ = node_name or cls.__name__ + "Backward0"
         if any(name in cls.__dict__ for name in ("saved_inputs", "saved_options", "saves_operands")):
             _add_saved_attributes(cls)
+        cls._lays_out = cls.row_major or cls.elementwise or cls.suggests_format
 
     @classmethod
     def apply(cls, *inputs: Any, **options: Any) -> Any:
@@ -375,15 +378,8 @@ class Op(Node):
                 ctx._saved = [out if value is scalar else value for value in ctx._saved]
         if narrow:
             out = _narrowed(ctx, out)
-        if cls.row_major and out.ndim > 1 and not out.flags.c_contiguous:  # (a fresh vector is row-major)
-            out = _row_major(ctx, out)
-        elif cls.elementwise and ctx.xp.ndarray is array_type:  # (dense arrays: not a sparse kernel's)
-            for array in arrays:  # (inline: with every operand row-major, NumPy's result is PyTorch's)
-                if type(array) is array_type and array.ndim > 1 and not array.flags.c_contiguous:
-                    out = _saved_as(ctx, out, iterator_layout(ctx.xp, arrays, out))
-                    break
-        elif cls.suggests_format:
-            out = _saved_as(ctx, out, laid_out(ctx.xp, out, suggested_order(arrays[0])))
+        if cls._lays_out and out.ndim > 1:  # (a vector or a scalar has one dense layout)
+            out = _laid_out(cls, ctx, arrays, out, array_type)
         result = _new_tensor(Tensor)
         result._data = out
         result._grad = None
@@ -516,16 +512,20 @@ class Op(Node):
         return [name for name in super().__dir__() if not name.startswith("_saved_") or name in has]
 
 
-def _row_major(ctx: Op, out: Any) -> Any:
-    """``out`` copied row-major (see ``Op.row_major``), and saved so if the forward saved it."""
-    copy = ctx.xp.ascontiguousarray(out)
-    if ctx._saved is not None:
-        ctx._saved = [copy if value is out else value for value in ctx._saved]
-    return copy
-
-
-def _saved_as(ctx: Op, out: Any, laid: Any) -> Any:
-    """``laid``, ``out`` laid out otherwise (or ``out`` itself), saved in its place if the forward saved it."""
+def _laid_out(cls: type[Op], ctx: Op, arrays: list, out: Any, array_type: type) -> Any:
+    """The op's result ``out`` (of two or more dimensions) laid out as PyTorch lays it out (``Op.row_major``,
+    ``Op.elementwise``, ``Op.suggests_format``), and saved so if the forward saved it."""
+    xp = ctx.xp
+    if cls.row_major:
+        laid = out if out.flags.c_contiguous else xp.ascontiguousarray(out)
+    elif cls.elementwise:
+        # With every operand row-major, NumPy's result is PyTorch's; a sparse kernel's arrays keep theirs.
+        if xp.ndarray is not array_type or all(type(array) is not array_type or array.ndim < 2
+                                               or array.flags.c_contiguous for array in arrays):
+            return out
+        laid = iterator_layout(xp, arrays, out)
+    else:
+        laid = laid_out(xp, out, suggested_order(arrays[0]))
     if laid is not out and ctx._saved is not None:
         ctx._saved = [laid if value is out else value for value in ctx._saved]
     return laid
