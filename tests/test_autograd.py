@@ -390,6 +390,8 @@ def test_custom_function_forward_backward_and_name() -> None:
     x = leaf([0.0, 1.0])
     y = Exp.apply(x)
     assert y.grad_fn.name() == "ExpBackward"
+    # PyTorch's node is a Python object of class torch.autograd.function.ExpBackward
+    assert repr(y.grad_fn) == f"<tinyframe.autograd.function.ExpBackward object at {hex(id(y.grad_fn))}>"
     assert y.grad_fn.next_functions[0][0].variable is x
     y.sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), np.exp([0.0, 1.0]))
