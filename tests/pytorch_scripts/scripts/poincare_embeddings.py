@@ -110,11 +110,12 @@ class RiemannianSGD(torch.optim.Optimizer):
 edges = torch.tensor([[0, 1], [0, 2], [0, 3], [1, 4], [1, 5], [2, 6], [2, 7], [3, 8], [3, 9]])
 n_nodes = 10
 emb = nn.Embedding(n_nodes, 2, max_norm=1 - eps)
-emb.weight.data.uniform_(-1e-3, 1e-3)
+emb.weight.data.uniform_(-0.1, 0.1)
 opt = RiemannianSGD(emb.parameters(), lr=0.5)
 print(opt)
-for epoch in range(30):
-    neg = torch.randint(0, n_nodes, (len(edges), 5))
+for epoch in range(60):
+    # negatives never the node itself (its distance to itself has a 0/0 gradient)
+    neg = (edges[:, :1] + torch.randint(1, n_nodes, (len(edges), 5))) % n_nodes
     inputs = torch.cat([edges, neg], dim=1)  # [u, v_pos, v_neg...]
     e = emb(inputs)
     dists = PoincareDistance.apply(e[:, :1].expand_as(e[:, 1:]), e[:, 1:])
@@ -122,7 +123,7 @@ for epoch in range(30):
     opt.zero_grad()
     loss.backward()
     opt.step(lr=0.3 if epoch > 10 else 0.05)
-    if epoch % 10 == 0:
+    if epoch % 20 == 0:
         print("epoch", epoch, "loss", round(loss.item(), 4))
 norms = emb.weight.detach().norm(dim=-1)
 print("root norm < leaf norms", bool(norms[0] < norms[4:].mean()), "max norm", round(norms.max().item(), 4) <= 1)
