@@ -427,16 +427,32 @@ def linspace(start: float, end: float, steps: int, *, dtype: Any = None, device:
 
 
 def _linspace(xp: Any, start: Any, end: Any, steps: int, np_dtype: Any) -> Any:
-    """PyTorch's linspace, rounding as it does: computed in the dtype (float64 for integer dtypes), the
-    first half stepped up from ``start`` and the second half down from ``end``."""
-    work = np_dtype if dtypes.kind(np_dtype) == "f" else np.dtype(np.float64)
+    """PyTorch's linspace, rounding as it does: the first half stepped up from ``start`` and the second half
+    down from ``end``, in the dtype (float64 for integer dtypes, whose ``start`` and ``end`` are truncated
+    first). Floating and complex steps of 32 and 64 bits are fused multiply-adds, as in PyTorch's vectorized
+    kernel (computed in a wider type: float64, and NumPy's long double); float16, bfloat16 and integer
+    steps are not."""
+    integral = dtypes.kind(np_dtype) not in "fc"
+    work = np.dtype(np.float64) if integral else np_dtype
+    if integral:
+        start, end = int(start), int(end)
     first, last = work.type(start), work.type(end)
     if steps == 1:
         return xp.full(1, first).astype(np_dtype)
-    step = (last - first) / work.type(max(steps - 1, 1))
-    i = xp.arange(steps, dtype=work)
-    values = xp.where(i < steps // 2, first + step * i, last - step * (work.type(steps - 1) - i))
-    return values.astype(np_dtype)
+    step = (last - first) / work.type(steps - 1)
+    wide = work if integral else _FUSED.get(work, work) if xp is np else _FUSED_ON_DEVICE.get(work, work)
+    count = xp.arange(steps)
+    # the counts up from start and down from end are integers, rounded to the dtype only then (float16 and
+    # bfloat16 hold integers exactly only up to 2048 and 256)
+    up = wide.type(first) + wide.type(step) * count.astype(wide)
+    down = wide.type(last) - wide.type(step) * (steps - 1 - count).astype(wide)
+    return xp.where(count < steps // 2, up, down).astype(np_dtype)
+
+
+# The dtypes a fused multiply-add of a dtype is computed in: exact for float32, all but exact for float64
+_FUSED = {np.dtype(np.float32): np.dtype(np.float64), np.dtype(np.float64): np.dtype(np.longdouble),
+          np.dtype(np.complex64): np.dtype(np.complex128), np.dtype(np.complex128): np.dtype(np.clongdouble)}
+_FUSED_ON_DEVICE = {np.dtype(np.float32): np.dtype(np.float64), np.dtype(np.complex64): np.dtype(np.complex128)}
 
 
 def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype: Any = None,
