@@ -440,7 +440,7 @@ def _linspace(xp: Any, start: Any, end: Any, steps: int, np_dtype: Any) -> Any:
     if steps == 1:
         return xp.full(1, first).astype(np_dtype)
     step = (last - first) / work.type(steps - 1)
-    wide = work if integral else _FUSED.get(work, work) if xp is np else _FUSED_ON_DEVICE.get(work, work)
+    wide: np.dtype = work if integral else _FUSED.get(work, work) if xp is np else _FUSED_ON_DEVICE.get(work, work)
     count = xp.arange(steps)
     # the counts up from start and down from end are integers, rounded to the dtype only then (float16 and
     # bfloat16 hold integers exactly only up to 2048 and 256)
@@ -450,9 +450,11 @@ def _linspace(xp: Any, start: Any, end: Any, steps: int, np_dtype: Any) -> Any:
 
 
 # The dtypes a fused multiply-add of a dtype is computed in: exact for float32, all but exact for float64
-_FUSED = {np.dtype(np.float32): np.dtype(np.float64), np.dtype(np.float64): np.dtype(np.longdouble),
-          np.dtype(np.complex64): np.dtype(np.complex128), np.dtype(np.complex128): np.dtype(np.clongdouble)}
-_FUSED_ON_DEVICE = {np.dtype(np.float32): np.dtype(np.float64), np.dtype(np.complex64): np.dtype(np.complex128)}
+_FUSED: dict[np.dtype, np.dtype] = {
+    np.dtype(np.float32): np.dtype(np.float64), np.dtype(np.float64): np.dtype(np.longdouble),
+    np.dtype(np.complex64): np.dtype(np.complex128), np.dtype(np.complex128): np.dtype(np.clongdouble)}
+_FUSED_ON_DEVICE: dict[np.dtype, np.dtype] = {
+    np.dtype(np.float32): np.dtype(np.float64), np.dtype(np.complex64): np.dtype(np.complex128)}
 
 
 def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype: Any = None,
