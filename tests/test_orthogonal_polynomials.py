@@ -1,5 +1,5 @@
-"""torch.special's orthogonal polynomials and spherical_bessel_j0: values as PyTorch 2.13's (recorded
-below), its special cases (negative degrees, the interval's ends, the trigonometric form of high degree
+"""torch.special's orthogonal polynomials, spherical_bessel_j0 and modified_bessel_i0/i1: values as PyTorch
+2.13's (recorded below), its special cases (negative degrees, the interval's ends, the trigonometric form of high degree
 and its float32 fallback to an end's value), dtypes, errors, and no autograd history."""
 from __future__ import annotations
 
@@ -125,3 +125,17 @@ def test_dtypes_numbers_and_errors_as_pytorch() -> None:
         tf.special.spherical_bessel_j0(tf.tensor([1.0], dtype=tf.float16))
     with pytest.raises(TypeError, match="received an invalid combination of arguments - got \\(float, int\\)"):
         cheb(0.5, 2)
+
+
+def test_modified_bessel_functions_are_i0_and_i1_without_history() -> None:
+    # PyTorch 2.13 at [-3, 0, 0.5, 9] in float64
+    x = tf.tensor([-3.0, 0.0, 0.5, 9.0], dtype=tf.float64, requires_grad=True)
+    i0, i1 = tf.special.modified_bessel_i0(x), tf.special.modified_bessel_i1(x)
+    np.testing.assert_allclose(i0.tolist(), [4.880792585865024, 1.0, 1.0634833707413236, 1093.5883545113745],
+                               rtol=1e-15)
+    np.testing.assert_allclose(i1.tolist(), [-3.9533702174026093, 0.0, 0.25789430539089636, 1030.9147225169565],
+                               rtol=1e-15)
+    assert i0.grad_fn is None and i1.grad_fn is None
+    assert tf.special.modified_bessel_i0(tf.tensor([1, 2])).dtype == tf.float32
+    with pytest.raises(NotImplementedError, match="\"modified_bessel_i1_cpu\" not implemented for 'BFloat16'"):
+        tf.special.modified_bessel_i1(tf.ones(1, dtype=tf.bfloat16))

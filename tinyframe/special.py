@@ -15,7 +15,8 @@ __all__ = ["erf", "erfc", "erfcx", "erfinv", "expit", "logit", "xlogy", "xlog1py
            "gammainc", "gammaincc", "spherical_bessel_j0", "chebyshev_polynomial_t", "chebyshev_polynomial_u",
            "chebyshev_polynomial_v", "chebyshev_polynomial_w", "shifted_chebyshev_polynomial_t",
            "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v", "shifted_chebyshev_polynomial_w",
-           "hermite_polynomial_h", "hermite_polynomial_he", "laguerre_polynomial_l", "legendre_polynomial_p"]
+           "hermite_polynomial_h", "hermite_polynomial_he", "laguerre_polynomial_l", "legendre_polynomial_p",
+           "modified_bessel_i0", "modified_bessel_i1"]
 
 erf = with_out(unary.erf)
 erfc = with_out(unary.erfc)
@@ -61,3 +62,5 @@ hermite_polynomial_h = with_out(special.hermite_polynomial_h)
 hermite_polynomial_he = with_out(special.hermite_polynomial_he)
 laguerre_polynomial_l = with_out(special.laguerre_polynomial_l)
 legendre_polynomial_p = with_out(special.legendre_polynomial_p)
+modified_bessel_i0 = with_out(special.modified_bessel_i0)
+modified_bessel_i1 = with_out(special.modified_bessel_i1)

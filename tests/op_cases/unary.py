@@ -179,6 +179,10 @@ CASES: list[OpCase] = [
     # trigonometric form for the Chebyshev kinds.
     OpCase("special_spherical_bessel_j0", tf.special.spherical_bessel_j0, lambda x: np.sin(x) / x, [(3, 4)],
            domain=(0.6, 9.0), grad=False),
+    OpCase("special_modified_bessel_i0", tf.special.modified_bessel_i0, lambda x: _bessel_i(0, x), [(3, 4)],
+           domain=(-9.0, 9.0), grad=False),
+    OpCase("special_modified_bessel_i1", tf.special.modified_bessel_i1, lambda x: _bessel_i(1, x), [(3, 4)],
+           domain=(-9.0, 9.0), grad=False),
     OpCase("special_spherical_bessel_j0_series", tf.special.spherical_bessel_j0, lambda x: np.sin(x) / x, [(3, 4)],
            domain=(-0.49, -0.01), grad=False),
     *(OpCase(f"special_chebyshev_polynomial_{kind}_{n}",

@@ -640,3 +640,23 @@ def spherical_bessel_j0(input: Tensor) -> Tensor:
     with np.errstate(all="ignore"):
         out = xp.where(xp.abs(x) < 0.5, series + 1, xp.sin(x) / x)
     return _graph.wrap(xp.where(xp.isinf(x), 0, out).astype(x.dtype, copy=False))
+
+
+def _modified_bessel(name: str, compute: Any) -> Any:
+    def bessel(input: Tensor) -> Tensor:
+        x = input._data
+        dtype = _float_kernel(name, input.dtype)
+        xp = array_module_of(x)
+        if xp is not np:
+            import cupyx.scipy.special  # ships with CuPy; imported only where CuPy is in use
+            return _graph.wrap(getattr(cupyx.scipy.special, name[-2:])(x.astype(dtype)))
+        return _graph.wrap(compute(x.astype(np.float64)).astype(dtype))
+
+    bessel.__name__ = name
+    bessel.__doc__ = (f"The modified Bessel function of the first kind of order {name[-1]} (``special.{name[-2:]}``'s "
+                      "values) without a derivative, float32 and float64 only, as in PyTorch.")
+    return bessel
+
+
+modified_bessel_i0 = _modified_bessel("modified_bessel_i0", _i0)
+modified_bessel_i1 = _modified_bessel("modified_bessel_i1", _i1)
