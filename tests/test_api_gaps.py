@@ -143,6 +143,18 @@ def test_trapezoid_nodes_are_pytorchs_formulas() -> None:
     assert y.grad.tolist() == [[0.5, 1.5, 1.0], [0.5, 1.5, 1.0]]
 
 
+def test_trapezoid_spacing_may_be_a_0d_tensor_that_does_not_require_grad() -> None:
+    # PyTorch's parser takes such a tensor for the Number dx (torch.trapezoid(y, dx=xs[1] - xs[0]))
+    y = torch.tensor([1.0, 2.0, 4.0])
+    assert torch.trapezoid(y, dx=torch.tensor(0.5, dtype=torch.float64)).item() == 2.25
+    assert torch.cumulative_trapezoid(y, dx=torch.tensor(2)).tolist() == [3.0, 9.0]
+    for dx in (torch.tensor(0.5, requires_grad=True), torch.tensor([0.5, 1.0])):
+        for integrate in (torch.trapezoid, torch.cumulative_trapezoid):
+            with pytest.raises(TypeError, match=rf"^{integrate.__name__}\(\) received an invalid combination of "
+                                                r"arguments - got \(Tensor, dx=Tensor\)"):
+                integrate(y, dx=dx)
+
+
 def test_top_level_functions_and_aliases_give_pytorchs_values() -> None:
     assert torch.trapezoid(torch.tensor([1.0, 2.0, 4.0])).item() == 4.5
     assert torch.trapezoid(torch.tensor([[1.0, 2.0, 4.0]]), dx=2).tolist() == [9.0]

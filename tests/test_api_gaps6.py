@@ -821,6 +821,7 @@ def test_histogramdd() -> None:
         [[2.0, 0.0], [2.0, 1.0]], [[0.0, 1.0, 2.0], [0.0, 1.5, 3.0]])
     assert histogram(points.reshape(5, 1, 2), bins=[2, 2])[1] == [[2.0, 0.0], [2.0, 1.0]]
     assert histogram(points.double(), bins=[2, 2])[3] == torch.float64
+    assert type(torch.histogramdd(points, bins=[2, 2]).bin_edges) is tuple  # as PyTorch's
     with pytest.raises(NotImplementedError, match="\"histogramdd\" not implemented for 'Long'"):
         torch.histogramdd(points.long(), bins=[2, 2])
     with pytest.raises(RuntimeError, match="histogramdd: The size of bins must be equal to the innermost dimension "

@@ -393,6 +393,8 @@ def test_custom_function_forward_backward_and_name() -> None:
     x = leaf([0.0, 1.0])
     y = Exp.apply(x)
     assert y.grad_fn.name() == "ExpBackward"
+    # PyTorch's node is a Python object of class torch.autograd.function.ExpBackward
+    assert repr(y.grad_fn) == f"<tinyframe.autograd.function.ExpBackward object at {hex(id(y.grad_fn))}>"
     assert y.grad_fn.next_functions[0][0].variable is x
     y.sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), np.exp([0.0, 1.0]))
@@ -844,3 +846,13 @@ def test_gradcheck_perturbs_an_input_of_any_layout():
     t = tf.randn(3, 4, 5, dtype=tf.float64).transpose(1, 2).requires_grad_()
     for f in (lambda t: t.exp(), lambda t: t.softmax(-1), lambda t: t.amax(0), lambda t: tf.cat([t, t * 2], 2)):
         assert gradcheck(f, (t,)) and gradgradcheck(f, (t,))
+
+
+def test_gradgradcheck_draws_its_vectors_from_the_default_generator_as_pytorch() -> None:
+    # PyTorch 2.13's make_tensor: one uniform_(-1, 1) tensor per differentiable output, so the numbers a
+    # script draws afterwards are PyTorch's
+    tf.manual_seed(0)
+    x = tf.rand(2, 3, dtype=tf.float64, requires_grad=True)
+    assert tf.autograd.gradgradcheck(lambda t: (t ** 3, t.sin()), x)
+    np.testing.assert_allclose(tf.rand(3).tolist(), [0.20812976360321045, 0.9297990202903748, 0.7231091856956482],
+                               rtol=1e-7)

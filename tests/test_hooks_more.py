@@ -10,6 +10,7 @@ import pytest
 import tinyframe as tf
 import tinyframe.nn as nn
 from tinyframe.autograd.graph import register_multi_grad_hook, save_on_cpu, saved_tensors_hooks
+from tinyframe.nn.modules import module as M
 from tinyframe.nn.modules.module import register_module_forward_hook, register_module_forward_pre_hook
 
 
@@ -144,3 +145,34 @@ def test_hook_handles_remove_their_hook_when_a_with_block_ends() -> None:
         lin(x).sum().backward()
     lin(x).sum().backward()
     assert calls == ["module", "tensor"] and handle is not None
+
+
+def test_global_registration_hooks_see_and_may_replace_parameters_buffers_and_modules() -> None:
+    # PyTorch 2.13's order and arguments: parameters (not None) through register_parameter, buffers and
+    # submodules (None too) through registration and assignment.
+    log = []
+    handles = [
+        M.register_module_parameter_registration_hook(lambda m, n, p: log.append(("param", n, tuple(p.shape)))),
+        M.register_module_buffer_registration_hook(
+            lambda m, n, b: log.append(("buffer", n, None if b is None else tuple(b.shape)))),
+        M.register_module_module_registration_hook(lambda m, n, c: log.append(("module", n, type(c).__name__)))]
+    net = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+    net.extra = nn.ReLU()
+    net.register_buffer("nothing", None)
+    net.nothing = tf.ones(1)
+    net.add_module("none", None)
+    net.register_parameter("absent", None)
+    assert log == [("param", "weight", (3, 2)), ("param", "bias", (3,)), ("param", "weight", (3,)),
+                   ("param", "bias", (3,)), ("buffer", "running_mean", (3,)), ("buffer", "running_var", (3,)),
+                   ("buffer", "num_batches_tracked", ()), ("module", "0", "Linear"), ("module", "1", "BatchNorm1d"),
+                   ("module", "extra", "ReLU"), ("buffer", "nothing", None), ("buffer", "nothing", (1,)),
+                   ("module", "none", "NoneType")]
+    for handle in handles:
+        handle.remove()
+    replacement = nn.Parameter(tf.zeros(1))
+    handle = M.register_module_parameter_registration_hook(lambda m, n, p: replacement if n == "bias" else None)
+    assert nn.Linear(1, 1, bias=True).bias is replacement
+    handle.remove()
+    log.clear()
+    nn.Linear(1, 1)
+    assert log == [] and nn.Linear(1, 1).bias is not replacement

@@ -167,6 +167,28 @@ def test_numpy_refuses_a_tensor_that_requires_grad(call):
         call(tinyframe.ones(2, requires_grad=True))
 
 
+def test_numpy_of_a_tensor_that_requires_grad_is_given_while_grad_mode_is_off() -> None:
+    # PyTorch refuses only while grad mode is on: under no_grad, and in a custom Function's forward
+    # (NumpySort in pytorch.org's "Extending torch.func" tutorial calls x.cpu().numpy() there)
+    x = tinyframe.tensor([3.0, 1.0], requires_grad=True)
+    with tinyframe.no_grad():
+        assert x.numpy().tolist() == [3.0, 1.0] and np.asarray(x).tolist() == [3.0, 1.0]
+
+    class NumpyNegate(tinyframe.autograd.Function):
+        @staticmethod
+        def forward(ctx, t):  # noqa: ANN001, ANN205
+            return tinyframe.tensor(-t.numpy())
+
+        @staticmethod
+        def backward(ctx, g):  # noqa: ANN001, ANN205
+            return -g
+
+    NumpyNegate.apply(x).sum().backward()
+    assert x.grad.tolist() == [-1.0, -1.0]
+    with pytest.raises(RuntimeError, match=MESSAGE):
+        x.numpy()
+
+
 def test_from_numpy_of_a_read_only_array_warns_once_and_writes_into_its_memory_as_pytorch() -> None:
     from tinyframe import creation
     creation._WARNED_NOT_WRITABLE.clear()

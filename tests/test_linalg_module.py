@@ -150,6 +150,25 @@ def test_solve_triangular_reads_b_as_a_matrix_when_its_shape_is_the_batch_shape_
     np.testing.assert_allclose(x.numpy(), np.linalg.inv(a.numpy()), rtol=1e-12)
 
 
+def test_cholesky_ex_of_a_matrix_that_is_not_positive_definite_as_lapack_leaves_it() -> None:
+    # PyTorch 2.13: per matrix, info names the first leading minor that is not positive-definite, and L
+    # holds the columns computed so far, that pivot's value and A's lower triangle beyond it.
+    a = tf.tensor([[[4.0, 2.0, 1.0], [2.0, 3.0, 0.5], [1.0, 0.5, 2.0]],
+                   [[1.0, 2.0, 0.3], [2.0, 1.0, 0.1], [0.3, 0.1, 5.0]]], requires_grad=True)
+    lower, info = tf.linalg.cholesky_ex(a)
+    assert info.tolist() == [0, 2] and info.dtype == tf.int32
+    assert lower.grad_fn.name() == "LinalgCholeskyExBackward0"
+    np.testing.assert_allclose(lower[0].tolist(), np.linalg.cholesky(a[0].tolist()), rtol=1e-6)
+    np.testing.assert_allclose(lower[1].tolist(), [[1.0, 0.0, 0.0], [2.0, -3.0, 0.0], [0.3, 0.1, 5.0]], rtol=1e-6)
+    assert tf.linalg.cholesky_ex(a, upper=True).L[1].tolist() == lower[1].T.tolist()
+    assert tf.linalg.cholesky_ex(tf.zeros(2, 2)).L.tolist() == [[0.0, 0.0], [0.0, 0.0]]
+    with pytest.raises(tf.linalg.LinAlgError, match=r"^linalg.cholesky_ex: \(Batch element 1\): .* leading minor "
+                                                    r"of order 2 is not positive-definite\)."):
+        tf.linalg.cholesky_ex(a, check_errors=True)
+    with pytest.raises(tf.linalg.LinAlgError, match=r"^linalg.cholesky: \(Batch element 1\)"):
+        tf.linalg.cholesky(a)
+
+
 def test_ex_forms_solve_triangular_and_cholesky_helpers() -> None:
     a = tf.tensor(A)
     inverse, info = tf.linalg.inv_ex(a)

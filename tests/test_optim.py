@@ -435,6 +435,12 @@ def test_repr_lists_each_group_options():
     text = repr(optimizer)
     assert text.startswith("SGD (\nParameter Group 0\n") and text.endswith(")")
     assert "    lr: 0.1\n" in text and "    momentum: 0\n" in text and "params" not in text
+    # PyTorch 2.13's text for two groups: a blank line between them
+    optimizer.add_param_group({"params": [tinyframe.tensor([2.0], requires_grad=True)], "lr": 0.5})
+    group = ("    dampening: 0\n    differentiable: False\n    foreach: None\n    fused: None\n    lr: {}\n"
+             "    maximize: False\n    momentum: 0\n    nesterov: False\n    weight_decay: 0\n")
+    assert repr(optimizer) == ("SGD (\nParameter Group 0\n" + group.format(0.1) + "\nParameter Group 1\n"
+                               + group.format(0.5) + ")")
 
 
 # ----------------------------------------------------------------- state_dict

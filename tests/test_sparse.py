@@ -477,3 +477,23 @@ def test_sparse_tensors_save_and_load(tmp_path: Path, file_format: str, device: 
     if file_format == "tinyframe":  # tinyframe's own format keeps requires_grad, as it does for dense tensors
         torch.save(_signed(requires_grad=True), path)
         assert torch.load(path).requires_grad
+
+
+def test_sparse_mm_and_spmm_take_a_dense_first_matrix_as_pytorch() -> None:
+    # PyTorch 2.13: torch.spmm of dense matrices is torch.mm; torch.sparse.mm multiplies the transposes
+    # (mat2^T mat1^T)^T, so its result's node is TransposeBackward0, also for a sparse mat2
+    a = torch.tensor([[1.0, 2.0], [0.0, 1.0]], requires_grad=True)
+    b = torch.ones(2, 3, requires_grad=True)
+    product = torch.sparse.mm(a, b)
+    assert product.grad_fn.name() == "TransposeBackward0" and product.tolist() == [[3.0] * 3, [1.0] * 3]
+    product.sum().backward()
+    assert a.grad.tolist() == [[3.0, 3.0], [3.0, 3.0]] and b.grad.tolist() == [[1.0] * 3, [3.0] * 3]
+    assert torch.spmm(a, b).grad_fn.name() == "MmBackward0"
+    s = torch.eye(3).to_sparse().requires_grad_()
+    right = torch.sparse.mm(b, s)
+    assert right.layout == torch.strided and right.grad_fn.name() == "TransposeBackward0"
+    assert right.grad_fn.next_functions[0][0].name() == "SparseAddmmBackward0"
+    right.sum().backward()
+    assert s.grad.is_sparse and s.grad.to_dense().tolist() == [[2.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 2.0]]
+    with pytest.raises(RuntimeError, match=r"mat1 and mat2 shapes cannot be multiplied \(3x3 and 2x2\)"):
+        torch.sparse.mm(a, torch.ones(3, 3))

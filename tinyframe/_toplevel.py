@@ -224,6 +224,18 @@ def _spacing(y: Tensor, x: Tensor, dim: int) -> Tensor:
     return construction.diff(x, dim=dim)
 
 
+def _constant_spacing(name: str, dx: Any) -> Any:
+    """``dx`` as the number PyTorch's parser takes: 1 by default; a 0-d tensor that does not require grad
+    stands for its value, any other tensor is refused."""
+    if isinstance(dx, Tensor):
+        if dx.ndim or dx.requires_grad:
+            raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, dx=Tensor), but "
+                            "expected one of:\n * (Tensor y, Tensor x, *, int dim = -1)\n"
+                            " * (Tensor y, *, Number dx = 1, int dim = -1)\n")
+        return dx.item()
+    return 1.0 if dx is None else dx
+
+
 def _pair_sums(y: Tensor, dim: int) -> Tensor:
     """``y[i] + y[i+1]`` along ``dim``."""
     n = y.shape[dim]
@@ -243,7 +255,7 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx: Any = None, dim: int = 
     # the sum of spacing * (y[i] + y[i+1]) halved
     if x is None:
         ends = binary.MulNumber.apply(y.select(dim, 0) + y.select(dim, -1), other=0.5)
-        return binary.MulNumber.apply(reduction.sum(y, dim) - ends, other=1.0 if dx is None else dx)
+        return binary.MulNumber.apply(reduction.sum(y, dim) - ends, other=_constant_spacing("trapezoid", dx))
     return binary.DivNumber.apply(reduction.sum(_spacing(y, x, dim) * _pair_sums(y, dim), dim), 2.0)
 
 
@@ -257,7 +269,8 @@ def cumulative_trapezoid(y: Tensor, x: Tensor | None = None, *, dx: Any = None, 
     if not y.is_floating_point():
         y = y.to(dtypes.get_default_dtype())
     if x is None:  # PyTorch's formulas, and so its nodes
-        return reduction.cumsum(binary.MulNumber.apply(_pair_sums(y, dim), other=(1.0 if dx is None else dx) / 2), dim)
+        spacing = _constant_spacing("cumulative_trapezoid", dx)
+        return reduction.cumsum(binary.MulNumber.apply(_pair_sums(y, dim), other=spacing / 2), dim)
     return binary.DivNumber.apply(reduction.cumsum(_spacing(y, x, dim) * _pair_sums(y, dim), dim), 2.0)
 
 

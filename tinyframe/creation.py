@@ -411,26 +411,40 @@ def linspace(start: float, end: float, steps: int, *, dtype: Any = None, device:
 
 
 def _linspace(xp: Any, start: Any, end: Any, steps: int, np_dtype: Any) -> Any:
-    """PyTorch's linspace, rounding as it does: computed in the dtype (float64 for integer dtypes), the
-    first half stepped up from ``start`` and the second half down from ``end``."""
+    """PyTorch's linspace, rounding as it does (``_spaced``)."""
     return _spaced(xp, start, end, steps, np_dtype).astype(np_dtype)
 
 
 def _spaced(xp: Any, start: Any, end: Any, steps: int, np_dtype: Any) -> Any:
-    """linspace's values in the dtype it computes them in; an integer dtype's ends are first cast to it
-    (PyTorch: ``linspace(2.5, 0.5, 4, dtype=torch.int8)`` steps from 2 to 0)."""
-    if dtypes.kind(np_dtype) in "fc":
-        work = np_dtype
-    else:
-        work = np.dtype(np.float64)
+    """linspace's values in the dtype it computes them in: the first half stepped up from ``start`` and the second
+    half down from ``end``, in the dtype (float64 for integer dtypes, whose ``start`` and ``end`` are first cast to
+    it: PyTorch's ``linspace(2.5, 0.5, 4, dtype=torch.int8)`` steps from 2 to 0). Floating and complex steps of 32
+    and 64 bits are fused multiply-adds, as in PyTorch's vectorized kernel (computed in a wider type: float64, and
+    NumPy's long double); float16, bfloat16 and integer steps are not."""
+    integral = dtypes.kind(np_dtype) not in "fc"
+    work = np.dtype(np.float64) if integral else np_dtype
+    if integral:
         start, end = (np.asarray(v).astype(np_dtype) if np.ndim(v) == 0 and not isinstance(v, complex) else v
                       for v in (start, end))
     first, last = work.type(start), work.type(end)
     if steps == 1:
         return xp.full(1, first)
-    step = (last - first) / work.type(max(steps - 1, 1))
-    i = xp.arange(steps, dtype=work)
-    return xp.where(i < steps // 2, first + step * i, last - step * (work.type(steps - 1) - i))
+    step = (last - first) / work.type(steps - 1)
+    wide: np.dtype = work if integral else _FUSED.get(work, work) if xp is np else _FUSED_ON_DEVICE.get(work, work)
+    count = xp.arange(steps)
+    # the counts up from start and down from end are integers, rounded to the dtype only then (float16 and
+    # bfloat16 hold integers exactly only up to 2048 and 256)
+    up = wide.type(first) + wide.type(step) * count.astype(wide)
+    down = wide.type(last) - wide.type(step) * (steps - 1 - count).astype(wide)
+    return xp.where(count < steps // 2, up, down)
+
+
+# The dtypes a fused multiply-add of a dtype is computed in: exact for float32, all but exact for float64
+_FUSED: dict[np.dtype, np.dtype] = {
+    np.dtype(np.float32): np.dtype(np.float64), np.dtype(np.float64): np.dtype(np.longdouble),
+    np.dtype(np.complex64): np.dtype(np.complex128), np.dtype(np.complex128): np.dtype(np.clongdouble)}
+_FUSED_ON_DEVICE: dict[np.dtype, np.dtype] = {
+    np.dtype(np.float32): np.dtype(np.float64), np.dtype(np.complex64): np.dtype(np.complex128)}
 
 
 def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype: Any = None,

@@ -19,7 +19,17 @@ from .ops import construction, contraction, reduction, shape, sorting, unary
 from .ops import linalg as products
 from .ops._composite import composed
 from .ops.construction import diagonal
-from .ops.decompositions import LinAlgError, _t, eigvals, eigvalsh, lstsq, matrix_rank, svdvals
+from .ops.decompositions import (
+    LinAlgError,
+    _t,
+    eigvals,
+    eigvalsh,
+    lstsq,
+    matrix_rank,
+    not_positive_definite,
+    partial_cholesky,
+    svdvals,
+)
 from .ops.decompositions import linalg_cholesky as cholesky
 from .ops.decompositions import linalg_det as det
 from .ops.decompositions import linalg_eig as eig
@@ -222,15 +232,15 @@ def inv_ex(A: Tensor, *, check_errors: bool = False) -> Any:
 
 
 def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False) -> Any:
-    """The named tuple ``(L, info)``; ``info`` is 0 where ``A`` is positive-definite (the error is
-    raised only with ``check_errors``, else ``info`` is nonzero and ``L`` NaN)."""
+    """The named tuple ``(L, info)``; ``info`` is 0 where ``A`` is positive-definite, else the order of
+    the first leading minor that is not, where ``L`` holds LAPACK's partial factor (the error is
+    raised only with ``check_errors``)."""
     try:
         return linalg_cholesky_ex(cholesky(A, upper=upper), _info(A))
     except LinAlgError:
         if check_errors:
-            raise
-    xp = array_module_of(A._data)
-    return linalg_cholesky_ex(_graph.wrap(xp.full(A.shape, xp.nan, dtype=A._data.dtype)), _info(A, 1))
+            raise not_positive_definite(A._data, "linalg.cholesky_ex") from None
+    return linalg_cholesky_ex(*partial_cholesky(A, upper=upper))
 
 
 def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = False) -> Any:

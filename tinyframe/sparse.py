@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _graph, dtypes
 from .legacy_tensor_types import _LegacyTensorType
+from .ops import linalg
 from .ops import sparse as sparse_ops
 from .tensor import Tensor
 
@@ -20,12 +21,18 @@ sparse_coo_tensor = sparse_ops.sparse_coo_tensor
 
 def mm(mat1: Tensor, mat2: Tensor) -> Tensor:
     """The matrix product of a sparse COO matrix ``mat1`` and a dense matrix ``mat2`` (dense); gradients flow
-    to both, the sparse one's sparse (``SparseAddmmBackward0``)."""
+    to both, the sparse one's sparse (``SparseAddmmBackward0``). A dense ``mat1`` is multiplied as PyTorch
+    does, through the transposes: ``(mat2^T mat1^T)^T`` (``TransposeBackward0``)."""
+    if not sparse_ops.is_sparse(mat1):
+        product = sparse_ops.sparse_mm if sparse_ops.is_sparse(mat2) else linalg.mm
+        return product(mat2.transpose(-2, -1), mat1.transpose(-2, -1)).transpose(-2, -1)
     return sparse_ops.sparse_mm(mat1, mat2)
 
 
 def spmm(input: Tensor, mat2: Tensor) -> Tensor:
-    """``torch.spmm``: ``torch.mm`` of a sparse and a dense matrix (``MmBackward0``)."""
+    """``torch.spmm``: ``torch.mm`` of a sparse and a dense matrix (``MmBackward0``), or of two dense ones."""
+    if not sparse_ops.is_sparse(input):
+        return linalg.mm(input, mat2)
     return sparse_ops.sparse_mm(input, mat2, sparse_ops.SparseMm)
 
 

@@ -12,7 +12,11 @@ from .ops.binary import xlogy as _xlogy
 __all__ = ["erf", "erfc", "erfcx", "erfinv", "expit", "logit", "xlogy", "xlog1py", "gammaln", "digamma", "psi",
            "polygamma", "multigammaln", "i0", "i0e", "i1", "i1e", "ndtr", "ndtri", "log_ndtr", "log1p", "expm1",
            "exp2", "sinc", "round", "entr", "logsumexp", "softmax", "log_softmax", "zeta",
-           "gammainc", "gammaincc"]
+           "gammainc", "gammaincc", "spherical_bessel_j0", "chebyshev_polynomial_t", "chebyshev_polynomial_u",
+           "chebyshev_polynomial_v", "chebyshev_polynomial_w", "shifted_chebyshev_polynomial_t",
+           "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v", "shifted_chebyshev_polynomial_w",
+           "hermite_polynomial_h", "hermite_polynomial_he", "laguerre_polynomial_l", "legendre_polynomial_p",
+           "modified_bessel_i0", "modified_bessel_i1"]
 
 erf = with_out(unary.erf)
 erfc = with_out(unary.erfc)
@@ -45,3 +49,18 @@ log_softmax = reduction.log_softmax
 zeta = with_out(special.zeta)
 gammainc = with_out(special.igamma)
 gammaincc = with_out(special.igammac)
+spherical_bessel_j0 = with_out(special.spherical_bessel_j0)
+chebyshev_polynomial_t = with_out(special.chebyshev_polynomial_t)
+chebyshev_polynomial_u = with_out(special.chebyshev_polynomial_u)
+chebyshev_polynomial_v = with_out(special.chebyshev_polynomial_v)
+chebyshev_polynomial_w = with_out(special.chebyshev_polynomial_w)
+shifted_chebyshev_polynomial_t = with_out(special.shifted_chebyshev_polynomial_t)
+shifted_chebyshev_polynomial_u = with_out(special.shifted_chebyshev_polynomial_u)
+shifted_chebyshev_polynomial_v = with_out(special.shifted_chebyshev_polynomial_v)
+shifted_chebyshev_polynomial_w = with_out(special.shifted_chebyshev_polynomial_w)
+hermite_polynomial_h = with_out(special.hermite_polynomial_h)
+hermite_polynomial_he = with_out(special.hermite_polynomial_he)
+laguerre_polynomial_l = with_out(special.laguerre_polynomial_l)
+legendre_polynomial_p = with_out(special.legendre_polynomial_p)
+modified_bessel_i0 = with_out(special.modified_bessel_i0)
+modified_bessel_i1 = with_out(special.modified_bessel_i1)

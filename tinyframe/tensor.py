@@ -381,13 +381,18 @@ class Tensor:
                             "host memory first.")
         if force:
             return self._host_array().copy()
-        if self._requires_grad:
-            raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
-                               "Use tensor.detach().numpy() instead.")
+        self._refuse_numpy_in_graph()
         if not isinstance(self._data, np.ndarray):
             raise TypeError(f"can't convert {self.device} device type tensor to numpy. "
                             "Use Tensor.cpu() to copy the tensor to host memory first.")
         return self._data
+
+    def _refuse_numpy_in_graph(self) -> None:
+        """PyTorch's refusal of an array of a tensor that requires grad, while grad mode is on (under no_grad
+        and inside a custom Function's forward the array is given)."""
+        if self._requires_grad and grad_mode.STATE.enabled:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
+                               "Use tensor.detach().numpy() instead.")
 
     def _host_array(self) -> np.ndarray:
         if type(self._data) is MetaArray:
@@ -397,9 +402,7 @@ class Tensor:
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         """``np.asarray(tensor)``: the data on the host; refused for tensors that require grad, as in
         PyTorch, because the array would silently leave the graph."""
-        if self._requires_grad:
-            raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
-                               "Use tensor.detach().numpy() instead.")
+        self._refuse_numpy_in_graph()
         array = self._host_array()
         if dtype is not None:
             return array.astype(dtype, copy=bool(copy))

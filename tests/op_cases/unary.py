@@ -17,6 +17,15 @@ from . import OpCase
 np_erf = np.vectorize(math.erf, otypes=[np.float64])
 
 
+# The Chebyshev polynomials of degree n at cos(theta), by their trigonometric forms.
+_CHEBYSHEV = {
+    "t": lambda n, th: np.cos(n * th),
+    "u": lambda n, th: np.sin((n + 1) * th) / np.sin(th),
+    "v": lambda n, th: np.cos((n + 0.5) * th) / np.cos(th / 2),
+    "w": lambda n, th: np.sin((n + 0.5) * th) / np.sin(th / 2),
+}
+
+
 def _sigmoid(x: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-x))
 
@@ -166,4 +175,29 @@ CASES: list[OpCase] = [
     OpCase("special_erfcx", tf.special.erfcx, lambda x: np.exp(x * x) * np_erfc(x), [(3, 4)], domain=(-2.0, 6.0)),
     OpCase("special_entr", tf.special.entr, lambda x: -x * np.log(x), [(3, 4)], domain=(0.2, 2.0)),
     OpCase("mvlgamma", lambda x: tf.mvlgamma(x, 3), lambda x: _mvlgamma(x, 3), [(3, 4)], domain=(1.5, 4.0)),
+    # Not differentiable in PyTorch (no grad_fn); degrees below and above ATen's switch to the
+    # trigonometric form for the Chebyshev kinds.
+    OpCase("special_spherical_bessel_j0", tf.special.spherical_bessel_j0, lambda x: np.sin(x) / x, [(3, 4)],
+           domain=(0.6, 9.0), grad=False),
+    OpCase("special_modified_bessel_i0", tf.special.modified_bessel_i0, lambda x: _bessel_i(0, x), [(3, 4)],
+           domain=(-9.0, 9.0), grad=False),
+    OpCase("special_modified_bessel_i1", tf.special.modified_bessel_i1, lambda x: _bessel_i(1, x), [(3, 4)],
+           domain=(-9.0, 9.0), grad=False),
+    OpCase("special_spherical_bessel_j0_series", tf.special.spherical_bessel_j0, lambda x: np.sin(x) / x, [(3, 4)],
+           domain=(-0.49, -0.01), grad=False),
+    *(OpCase(f"special_chebyshev_polynomial_{kind}_{n}",
+             lambda x, kind=kind, n=n: getattr(tf.special, f"chebyshev_polynomial_{kind}")(x, n),
+             lambda x, kind=kind, n=n: _CHEBYSHEV[kind](n, np.arccos(x)), [(3, 4)], domain=(-0.95, 0.95), grad=False)
+      for kind in "tuvw" for n in (0, 3, 11)),
+    *(OpCase(f"special_shifted_chebyshev_polynomial_{kind}_{n}",
+             lambda x, kind=kind, n=n: getattr(tf.special, f"shifted_chebyshev_polynomial_{kind}")(x, n),
+             lambda x, kind=kind, n=n: _CHEBYSHEV[kind](n, np.arccos(2 * x - 1)), [(3, 4)], domain=(0.02, 0.98),
+             grad=False)
+      for kind in "tuvw" for n in (2, 9)),
+    *(OpCase(f"special_{name}_{n}", lambda x, name=name, n=n: getattr(tf.special, name)(x, n),
+             lambda x, values=values, n=n: values(x, [0] * n + [1]), [(3, 4)], domain=(-3.0, 3.0), grad=False)
+      for name, values in (("hermite_polynomial_h", np.polynomial.hermite.hermval),
+                           ("hermite_polynomial_he", np.polynomial.hermite_e.hermeval),
+                           ("laguerre_polynomial_l", np.polynomial.laguerre.lagval),
+                           ("legendre_polynomial_p", np.polynomial.legendre.legval)) for n in (1, 6)),
 ]

@@ -99,6 +99,8 @@ class BackwardCFunction(FunctionCtx, Node):
     xp: Any = None
     recording = False
     _direct = True
+    # A Python object's repr, as PyTorch's (its class lives in tinyframe.autograd.function)
+    __repr__ = object.__repr__
 
     @staticmethod
     def backward(node: BackwardCFunction, g: Any) -> tuple:

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _graph, grad_mode
+from .. import _graph, creation, grad_mode
+from ..ops import complex as complex_ops
 from .engine import grad
 
 if TYPE_CHECKING:
@@ -99,14 +100,14 @@ def gradcheck(func: Callable, inputs: Sequence[Any] | Tensor, *, eps: float = 1e
 
 def gradgradcheck(func: Callable, inputs: Sequence[Any] | Tensor, grad_outputs: Sequence[Tensor] | None = None,
                   *, eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3,
-                  raise_exception: bool = True, seed: int = 0, **_: Any) -> bool:
-    """Checks second derivatives: gradcheck of ``(inputs, v) -> vJp`` built with ``create_graph=True``."""
+                  raise_exception: bool = True, **_: Any) -> bool:
+    """Checks second derivatives: gradcheck of ``(inputs, v) -> vJp`` built with ``create_graph=True``. The
+    vectors ``v`` not given are drawn as PyTorch draws them, uniform in [-1, 1) from the default generator
+    (so a script's later random numbers are PyTorch's)."""
     inputs = (inputs,) if isinstance(inputs, _graph.Tensor) else tuple(inputs)
     outputs = [o for o in _outputs(func, inputs) if isinstance(o, _graph.Tensor) and o.requires_grad]
     if grad_outputs is None:
-        rng = np.random.default_rng(seed)
-        grad_outputs = [_graph.wrap(rng.standard_normal(o._data.shape).astype(o._data.dtype)).to(o.device)
-                        .requires_grad_(True) for o in outputs]
+        grad_outputs = [_random_like(o).requires_grad_(True) for o in outputs]
     n = len(inputs)
     wrt = _differentiable(inputs)
 
@@ -119,3 +120,10 @@ def gradgradcheck(func: Callable, inputs: Sequence[Any] | Tensor, grad_outputs: 
 
     return gradcheck(vjp, inputs + tuple(grad_outputs), eps=eps, atol=atol, rtol=rtol,
                      raise_exception=raise_exception)
+
+
+def _random_like(output: Tensor) -> Tensor:
+    """``torch.testing.make_tensor``'s tensor of ``output``'s shape, dtype and device, uniform in [-1, 1)."""
+    v = creation.empty(output.shape, dtype=output.dtype, device=output.device)
+    (complex_ops.view_as_real(v) if v.is_complex() else v).uniform_(-1, 1)
+    return v

@@ -1043,8 +1043,32 @@ def adaptive_max_pool2d_with_indices(input: Tensor, output_size: Any, return_ind
 def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *, linear_bias: Tensor | None = None,
                          weight: Tensor | None = None, reduction: str = "mean", ignore_index: int | None = None,
                          label_smoothing: float = 0.0, options: Any = None) -> Tensor:
-    """``cross_entropy(linear(input, linear_weight, linear_bias), target, ...)`` (``ignore_index`` None: -100)."""
-    logits = linear(input, linear_weight, linear_bias)
+    """``cross_entropy(linear(input, linear_weight, linear_bias), target, ...)`` (``ignore_index`` None: -100) for
+    an ``input`` of shape ``(N, in_features)`` or ``(in_features,)``; a ``linear_weight`` of shape
+    ``(C, d1, ..., in_features)`` gives K-dimensional logits ``(N, C, d1, ...)``. ``options`` (PyTorch's chunked
+    evaluation) changes nothing here: the logits are small enough to be formed."""
+    if input.dim() < 1 or input.dim() > 2:
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.dim()}")
+    if linear_weight.dim() < 2:
+        raise RuntimeError(f"expected linear_weight with dimensionality at least 2, got {linear_weight.dim()}")
+    batches, in_features = tuple(input.shape[:-1]), input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError("expected equal input and linear_weight last dimensions (in_features), "
+                           f"got {in_features} and {linear_weight.shape[-1]}, respectively")
+    num_classes, out_features = linear_weight.shape[0], tuple(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (num_classes, *out_features):
+        raise RuntimeError(f"expected linear_bias shape {(num_classes, *out_features)}, got {tuple(linear_bias.shape)}")
+    if out_features and not batches:
+        raise RuntimeError(f"K-dimensional loss defined by linear_weight shape {tuple(linear_weight.shape)} requires"
+                           f" batched input, (N, {in_features}), got unbatched input with shape {tuple(input.shape)}")
+    logits_shape = (*batches, num_classes, *out_features)
+    if tuple(target.shape) == logits_shape and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
+    if out_features:
+        outputs = math.prod(out_features, start=num_classes)
+        linear_weight = linear_weight.reshape((outputs, in_features))
+        linear_bias = None if linear_bias is None else linear_bias.reshape(outputs)
+    logits = linear(input, linear_weight, linear_bias).reshape(logits_shape)
     return cross_entropy(logits, target, weight, ignore_index=-100 if ignore_index is None else ignore_index,
                          reduction=reduction, label_smoothing=label_smoothing)
 

@@ -347,25 +347,56 @@ def linalg_cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
     except Exception:
         lower = None
     if lower is None or not array_module_of(lower).isfinite(lower).all():
-        raise _not_positive_definite(A._data) from None
+        raise not_positive_definite(A._data) from None
     factor = array_module_of(lower).conj(lower.swapaxes(-1, -2)) if upper else lower
     return LinalgCholeskyEx.apply(A, results=(factor,), which=0, options={"upper": upper})
 
 
-def _not_positive_definite(a: Any) -> LinAlgError:
+def _unblocked_cholesky(lower: np.ndarray) -> int:
+    """LAPACK's unblocked potf2 on ``lower`` (A's lower triangle) in place: 0, or the order of the first
+    leading minor that is not positive-definite, where it stops with that pivot's value on the diagonal
+    and A's entries in the columns after it (what PyTorch's cholesky_ex returns)."""
+    for j in range(lower.shape[0]):
+        row = lower[j, :j]
+        pivot = (lower[j, j] - row @ row.conj()).real
+        if not pivot > 0:
+            lower[j, j] = pivot
+            return j + 1
+        lower[j, j] = np.sqrt(pivot)
+        lower[j + 1:, j] = (lower[j + 1:, j] - lower[j + 1:, :j] @ row.conj()) / lower[j, j]
+    return 0
+
+
+def _cholesky_with_info(a: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The lower factor of each matrix of the stack ``a`` and LAPACK's info for it (see
+    ``_unblocked_cholesky``), on the host."""
+    stack = np.asarray(a.get() if hasattr(a, "get") else a)
+    lower = np.tril(stack).reshape((-1,) + stack.shape[-2:])
+    info = np.array([_unblocked_cholesky(matrix) for matrix in lower], dtype=np.int32)
+    return lower.reshape(stack.shape), info.reshape(stack.shape[:-2])
+
+
+def not_positive_definite(a: Any, name: str = "linalg.cholesky") -> LinAlgError:
     """PyTorch's message, naming the order of the first leading minor that is not positive-definite."""
-    stack = np.asarray(a.get() if hasattr(a, "get") else a).reshape((-1,) + a.shape[-2:])
-    for i, matrix in enumerate(stack):
-        for order in range(1, matrix.shape[0] + 1):
-            try:
-                np.linalg.cholesky(matrix[:order, :order])
-            except np.linalg.LinAlgError:
-                where = f"(Batch element {i}): " if len(stack) > 1 else ""
-                return LinAlgError(f"linalg.cholesky: {where}The factorization could not be completed because the "
-                                   f"input is not positive-definite (the leading minor of order {order} is not "
-                                   "positive-definite).")
-    return LinAlgError("linalg.cholesky: The factorization could not be completed because the input is not "
-                       "positive-definite.")
+    info = _cholesky_with_info(a)[1].reshape(-1)
+    failed = int(np.flatnonzero(info)[0]) if info.any() else None
+    if failed is None:
+        return LinAlgError(f"{name}: The factorization could not be completed because the input is not "
+                           "positive-definite.")
+    where = f"(Batch element {failed}): " if info.size > 1 else ""
+    return LinAlgError(f"{name}: {where}The factorization could not be completed because the input is not "
+                       f"positive-definite (the leading minor of order {info[failed]} is not positive-definite).")
+
+
+def partial_cholesky(A: Tensor, *, upper: bool = False) -> tuple[Tensor, Tensor]:
+    """``linalg.cholesky_ex`` of a stack with a matrix that is not positive-definite: each matrix's
+    factor (or, where it fails, LAPACK's partial one) and info, as PyTorch returns them."""
+    lower, info = _cholesky_with_info(A._data)
+    xp = array_module_of(A._data)
+    lower = xp.asarray(lower)
+    factor = xp.conj(lower.swapaxes(-1, -2)) if upper else lower
+    return (LinalgCholeskyEx.apply(A, results=(factor,), which=0, options={"upper": upper}),
+            _graph.wrap(xp.asarray(info)))
 
 
 def cholesky(input: Tensor, upper: bool = False) -> Tensor:

@@ -221,7 +221,7 @@ def histogramdd(input: Tensor, bins: Any, *, range: Sequence[float] | None = Non
     hist = sorting.binned_counts(points, edges, weight, density)
     where = device_of(input._data)
     return return_types.histogramdd(_graph.wrap(move_array(hist, where)),
-                                    [_graph.wrap(move_array(e, where)) for e in edges])
+                                    tuple(_graph.wrap(move_array(e, where)) for e in edges))
 
 
 _TRIANGULAR_SOLVE_WARNING = (

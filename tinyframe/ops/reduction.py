@@ -906,7 +906,9 @@ class Cumsum(Op):
         ctx.dim = dim
         if dtype is None and x.dtype.kind in "biu":
             dtype = _INT64
-        out = ctx.xp.cumsum(x, axis=dim, dtype=dtype)
+        if dtype is not None and dtype != x.dtype:
+            x = x.astype(dtype)
+        out = in_float32_if_half(x, lambda wide: ctx.xp.cumsum(wide, axis=dim))
         return out if dim is not None else out.reshape(x.shape)  # a 0-d input stays 0-d
 
     @staticmethod
@@ -924,7 +926,10 @@ class Logcumsumexp(Op):
     @staticmethod
     def forward(ctx: Logcumsumexp, x: Any, *, dim: int | None) -> Any:
         ctx.dim = dim
-        out = x.copy() if dim is None else _log_cumulative_sum_exp(ctx.xp, x, dim)
+        if dim is None:
+            out = x.copy()
+        else:
+            out = in_float32_if_half(x, lambda wide: _log_cumulative_sum_exp(ctx.xp, wide, dim))
         ctx.save_for_backward(x, out)
         return out
 
@@ -941,6 +946,14 @@ class Logcumsumexp(Op):
             log_abs = xp.log(xp.abs(g))
             parts = [_reverse_logcumsumexp(xp, xp.where(sign * g > 0, log_abs, lowest) - out, dim) for sign in (1, -1)]
             return xp.exp(parts[0] + x) - xp.exp(parts[1] + x)
+
+
+def in_float32_if_half(x: Any, compute: Any) -> Any:
+    """``compute(x)``, for a float16 ``x`` on ``x`` in float32 with the result rounded back: PyTorch's
+    cumulative kernels accumulate float16 in float32 (a float16 running sum of ones stops at 2048)."""
+    if x.dtype != np.float16:
+        return compute(x)
+    return compute(x.astype(np.float32)).astype(np.float16)
 
 
 def _log_cumulative_sum_exp(xp: Any, x: Any, dim: int) -> Any:

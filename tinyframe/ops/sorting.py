@@ -87,7 +87,8 @@ class Cumprod(Op):
         ctx.dim = dim
         if dtype is None and x.dtype.kind in "biu":
             dtype = np.dtype(np.int64)
-        out = ctx.xp.cumprod(x, axis=dim, dtype=dtype)
+        cast = x if dtype is None or dtype == x.dtype else x.astype(dtype)
+        out = reduction.in_float32_if_half(cast, lambda wide: ctx.xp.cumprod(wide, axis=dim))
         if dim is None:
             out = out.reshape(x.shape)  # a 0-d input stays 0-d
         ctx.save_for_backward(x, out)

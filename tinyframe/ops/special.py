@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import dtypes
+from .. import _graph, dtypes
 from .._graph import Op
+from ..device import array_module_of
 from . import binary, unary
 from .binary import _Elementwise2, _elementwise2
 from .unary import _INPUT, _OUTPUT, _Elementwise, _elementwise, _floating, _special
@@ -489,3 +490,173 @@ def mvlgamma(input: Tensor, p: int) -> Tensor:
 
 
 multigammaln = mvlgamma
+
+
+# --------------------------------------------------------------------------- orthogonal polynomials
+# PyTorch evaluates these without a derivative (no grad_fn) in the operands' common floating dtype
+# (float32 and float64 only), with ``n`` truncated to an integer: 0 for n < 0, fixed values at the
+# interval's ends, the three-term recurrence from P_0 = 1 and P_1, and for the Chebyshev kinds of high
+# degree inside the interval the trigonometric form (cos(n acos x) for T). Same arithmetic as ATen's
+# Math.h, element by element.
+def _float_kernel(name: str, common: dtypes.dtype) -> np.dtype:
+    """The NumPy dtype ATen's ``<name>_cpu`` kernel computes ``common`` in: integers and bool in the default
+    dtype; NotImplementedError for the dtypes it has no kernel for (all but float32 and float64)."""
+    if dtypes.kind(common.numpy) in "bui":
+        common = dtypes.get_default_dtype()
+    if common.numpy not in (np.float32, np.float64):
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{dtypes.scalar_type_name(common.numpy)}'")
+    return np.dtype(common.numpy)
+
+
+def _polynomial_operands(name: str, x: Any, n: Any) -> tuple[Any, Any, Any]:
+    """``x`` and the truncated degree ``n`` as arrays in the result's dtype, broadcast, and NumPy/CuPy."""
+    if not isinstance(x, _graph.Tensor) and not isinstance(n, _graph.Tensor):
+        raise TypeError(f"special_{name}() received an invalid combination of arguments - got "
+                        f"({type(x).__name__}, {type(n).__name__}), but expected one of:\n"
+                        " * (Tensor x, Tensor n, *, Tensor out = None)\n"
+                        " * (Number x, Tensor n, *, Tensor out = None)\n"
+                        " * (Tensor x, Number n, *, Tensor out = None)\n")
+    tensor = x if isinstance(x, _graph.Tensor) else n
+    xp = array_module_of(tensor._data)
+    common = _float_kernel(name, dtypes.result_type(*((v.dtype, v.ndim) if isinstance(v, _graph.Tensor) else v
+                                                      for v in (x, n))))
+    x_array, n_array = (xp.asarray(v._data if isinstance(v, _graph.Tensor) else v, dtype=common)
+                        for v in (x, n))
+    x_array, n_array = xp.broadcast_arrays(x_array, n_array.astype(np.int64))
+    return xp, x_array, n_array
+
+
+def _recurrence(xp: Any, p: Any, q: Any, n: Any, step: Any) -> Any:
+    """P_n from P_0 = ``p`` and P_1 = ``q`` by ``P_(k+1) = step(k, P_(k-1), P_k)``, for every n >= 0."""
+    out = xp.where(n == 0, p, q)
+    for k in range(1, int(n.max()) if n.size else 0):
+        p, q = q, step(k, p, q)
+        out = xp.where(n == k + 1, q, out)
+    return out
+
+
+def _parity(n: Any, value: Any) -> Any:
+    """``value`` for even ``n``, ``-value`` for odd ``n``."""
+    return (1 - 2 * (n % 2)) * value
+
+
+# The four Chebyshev kinds in y (x, or 2x - 1 for the shifted ones): P_1, the values at y = 1 and
+# y = -1, and the trigonometric form in theta = acos(y) with the mask of where its denominator rounds to
+# an end (V and W), where ATen returns an end's value instead.
+_CHEBYSHEV = {
+    "t": (lambda y: y, lambda n: 1, lambda n: _parity(n, 1),
+          lambda xp, n, th: (xp.cos(n * th), False)),
+    "u": (lambda y: y + y, lambda n: n + 1, lambda n: _parity(n, n + 1),
+          lambda xp, n, th: (xp.sin((n + 1) * th) / xp.sin(th), False)),
+    "v": (lambda y: y + y - 1, lambda n: 1, lambda n: _parity(n, n + n + 1),
+          lambda xp, n, th: (xp.cos((n + 0.5) * th) / xp.cos(th / 2), xp.sin(th / 2) == 1)),
+    "w": (lambda y: y + y + 1, lambda n: n + n + 1, lambda n: _parity(n, 1),
+          lambda xp, n, th: (xp.sin((n + 0.5) * th) / xp.sin(th / 2), xp.cos(th / 2) == 1)),
+}
+# Per kind, plain and shifted: the degree above which ATen uses the trigonometric form, and the end
+# (1 or -1) whose value it returns where the form's denominator rounds to an end.
+_TRIGONOMETRIC = {"t": ((6, 1), (6, 1)), "u": ((8, 1), (6, 1)), "v": ((8, -1), (6, -1)), "w": ((8, 1), (4, -1))}
+
+
+def _chebyshev(kind: str, shifted: bool) -> Any:
+    first, one, minus_one, trigonometric = _CHEBYSHEV[kind]
+    threshold, fallback = _TRIGONOMETRIC[kind][shifted]
+    name = f"{'shifted_' if shifted else ''}chebyshev_polynomial_{kind}"
+
+    def polynomial(input: Any, n: Any) -> Tensor:
+        xp, x, n = _polynomial_operands(name, input, n)
+        y = x + x - 1 if shifted else x
+        with np.errstate(all="ignore"):
+            at_one, at_minus_one = (xp.asarray(end(n), dtype=x.dtype) for end in (one, minus_one))
+            out = _recurrence(xp, xp.ones_like(y), first(y), n, lambda k, p, q: (y + y) * q - p)
+            form, rounded = trigonometric(xp, n.astype(x.dtype), xp.arccos(y))
+            form = xp.where(rounded, at_one if fallback == 1 else at_minus_one, form)
+            out = xp.where((n > threshold) & (xp.abs(y) < 1), form, out)
+        ends = (x == 1, x == 0) if shifted else (x == 1, x == -1)
+        out = xp.where(ends[0], at_one, xp.where(ends[1], at_minus_one, out))
+        return _graph.wrap(xp.where(n < 0, 0, out).astype(x.dtype, copy=False))
+
+    polynomial.__name__ = name
+    polynomial.__doc__ = (f"The {'shifted ' if shifted else ''}Chebyshev polynomial of the {kind.upper()} kind "
+                          f"of degree ``n`` at ``input``{' (in 2 * input - 1)' if shifted else ''}; "
+                          "not differentiable, as in PyTorch.")
+    return polynomial
+
+
+chebyshev_polynomial_t = _chebyshev("t", shifted=False)
+chebyshev_polynomial_u = _chebyshev("u", shifted=False)
+chebyshev_polynomial_v = _chebyshev("v", shifted=False)
+chebyshev_polynomial_w = _chebyshev("w", shifted=False)
+shifted_chebyshev_polynomial_t = _chebyshev("t", shifted=True)
+shifted_chebyshev_polynomial_u = _chebyshev("u", shifted=True)
+shifted_chebyshev_polynomial_v = _chebyshev("v", shifted=True)
+shifted_chebyshev_polynomial_w = _chebyshev("w", shifted=True)
+
+
+def _classical(name: str, first: Any, step: Any, ends: Any, doc: str) -> Any:
+    """A polynomial of P_1 = ``first(x)``, the recurrence ``step(x, k, P_(k-1), P_k)`` and ``ends(x, n)``:
+    (where, value) pairs ATen fixes before recurring."""
+    def polynomial(input: Any, n: Any) -> Tensor:
+        xp, x, n = _polynomial_operands(name, input, n)
+        with np.errstate(all="ignore"):
+            out = _recurrence(xp, xp.ones_like(x), first(x), n, lambda k, p, q: step(x, k, p, q))
+        for where, value in ends(x, n):
+            out = xp.where(where, value, out)
+        return _graph.wrap(xp.where(n < 0, 0, out).astype(x.dtype, copy=False))
+
+    polynomial.__name__ = name
+    polynomial.__doc__ = doc + "; not differentiable, as in PyTorch."
+    return polynomial
+
+
+hermite_polynomial_h = _classical(
+    "hermite_polynomial_h", lambda x: x + x, lambda x, k, p, q: (x + x) * q - (k + k) * p, lambda x, n: (),
+    "The physicists' Hermite polynomial H_n at ``input``")
+hermite_polynomial_he = _classical(
+    "hermite_polynomial_he", lambda x: x, lambda x, k, p, q: x * q - k * p, lambda x, n: (),
+    "The probabilists' Hermite polynomial He_n at ``input``")
+laguerre_polynomial_l = _classical(
+    "laguerre_polynomial_l", lambda x: 1 - x, lambda x, k, p, q: (((k + k) + (1 - x)) * q - k * p) / (k + 1),
+    lambda x, n: ((x == 0, 1),), "The Laguerre polynomial L_n at ``input``")
+legendre_polynomial_p = _classical(
+    "legendre_polynomial_p", lambda x: x, lambda x, k, p, q: ((k + k + 1) * x * q - k * p) / (k + 1),
+    lambda x, n: ((abs(x) == 1, 1 - 2 * ((x < 0) * (n % 2))),), "The Legendre polynomial P_n at ``input``")
+
+
+# 1 - x^2/3! + x^4/5! - ... : ATen's series of sin(x) / x below |x| = 1/2
+_SINC_SERIES = (1.0 / 6227020800.0, -1.0 / 39916800.0, 1.0 / 362880.0, -1.0 / 5040.0, 1.0 / 120.0, -1.0 / 6.0)
+
+
+def spherical_bessel_j0(input: Tensor) -> Tensor:
+    """The spherical Bessel function of the first kind of order 0, ``sin(input) / input`` (1 at 0, a
+    power series below 1/2, 0 at infinity); not differentiable, as in PyTorch."""
+    x = input._data
+    xp = array_module_of(x)
+    x = x.astype(_float_kernel("spherical_bessel_j0", input.dtype), copy=False)
+    square = x * x
+    series = xp.zeros_like(x)
+    for c in _SINC_SERIES:
+        series = square * (c + series)
+    with np.errstate(all="ignore"):
+        out = xp.where(xp.abs(x) < 0.5, series + 1, xp.sin(x) / x)
+    return _graph.wrap(xp.where(xp.isinf(x), 0, out).astype(x.dtype, copy=False))
+
+
+def _modified_bessel(name: str, compute: Any) -> Any:
+    def bessel(input: Tensor) -> Tensor:
+        x = input._data
+        dtype = _float_kernel(name, input.dtype)
+        xp = array_module_of(x)
+        if xp is not np:
+            import cupyx.scipy.special  # ships with CuPy; imported only where CuPy is in use
+            return _graph.wrap(getattr(cupyx.scipy.special, name[-2:])(x.astype(dtype)))
+        return _graph.wrap(compute(x.astype(np.float64)).astype(dtype))
+
+    bessel.__name__ = name
+    bessel.__doc__ = (f"The modified Bessel function of the first kind of order {name[-1]} (``special.{name[-2:]}``'s "
+                      "values) without a derivative, float32 and float64 only, as in PyTorch.")
+    return bessel
+
+
+modified_bessel_i0 = _modified_bessel("modified_bessel_i0", _i0)
+modified_bessel_i1 = _modified_bessel("modified_bessel_i1", _i1)

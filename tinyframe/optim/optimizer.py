@@ -102,11 +102,13 @@ class Optimizer:
         return _add_hook(self._load_state_dict_post_hooks, hook, prepend)
 
     def __repr__(self) -> str:
-        lines = [f"{type(self).__name__} ("]
+        # PyTorch's layout: each group opens with a newline after the previous group's last line, so a blank
+        # line separates groups
+        text = f"{type(self).__name__} ("
         for i, group in enumerate(self.param_groups):
-            lines.append(f"Parameter Group {i}")
-            lines.extend(f"    {key}: {group[key]}" for key in sorted(group) if key != "params")
-        return "\n".join(lines) + "\n)"
+            text += f"\nParameter Group {i}\n"
+            text += "".join(f"    {key}: {group[key]}\n" for key in sorted(group) if key != "params")
+        return text + ")"
 
     # ----------------------------------------------------------------- parameter groups
     def add_param_group(self, param_group: dict[str, Any]) -> None:

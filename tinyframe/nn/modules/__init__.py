@@ -67,6 +67,7 @@ from .loss import (
     HuberLoss,
     KLDivLoss,
     L1Loss,
+    LinearCrossEntropyLoss,
     MarginRankingLoss,
     MSELoss,
     MultiLabelMarginLoss,
@@ -150,7 +151,8 @@ __all__ += ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "MaxPool1d
             "MultiheadAttention", "SyncBatchNorm"]
 __all__ += ["ReLU", "ReLU6", "LeakyReLU", "ELU", "GELU", "SiLU", "Sigmoid", "Tanh", "Softplus", "Hardtanh",
             "LogSigmoid", "Softmax", "LogSoftmax", "Dropout", "Flatten", "Unflatten", "MSELoss", "L1Loss",
-            "SmoothL1Loss", "HuberLoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss"]
+            "SmoothL1Loss", "HuberLoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss",
+            "LinearCrossEntropyLoss"]
 __all__ += ["Mish", "Hardswish", "Hardsigmoid", "GLU", "Conv3d", "CosineSimilarity", "PairwiseDistance",
             "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "CTCLoss", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
             "MaxUnpool1d", "MaxUnpool2d", "Fold", "Unfold", "PixelShuffle", "PixelUnshuffle", "Upsample",

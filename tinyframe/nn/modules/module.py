@@ -15,7 +15,9 @@ from ...tensor import Tensor, parse_to_arguments
 from ..parameter import Buffer, Parameter
 from ._backward_hooks import call_with_backward_hooks
 
-__all__ = ["Module", "register_module_forward_hook", "register_module_forward_pre_hook"]
+__all__ = ["Module", "register_module_forward_hook", "register_module_forward_pre_hook",
+           "register_module_parameter_registration_hook", "register_module_buffer_registration_hook",
+           "register_module_module_registration_hook"]
 
 _EXTRA_STATE = "_extra_state"  # the state_dict key suffix of a module's get_extra_state(), as in PyTorch
 
@@ -109,7 +111,7 @@ class Module:
             self.register_parameter(name, value)
         elif isinstance(value, Module):
             self._drop(name, keep=self._modules)
-            self._modules[name] = value
+            self._modules[name] = _registered(_GLOBAL_MODULE_REGISTRATION_HOOKS, self, name, value)
         elif isinstance(value, Buffer):
             self._drop(name, keep=self._buffers)
             self.register_buffer(name, value, persistent=value.persistent)
@@ -122,7 +124,7 @@ class Module:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
                                 "(tinyframe.nn.Buffer, tinyframe.Tensor or None expected)")
-            self._buffers[name] = value
+            self._buffers[name] = _registered(_GLOBAL_BUFFER_REGISTRATION_HOOKS, self, name, value)
         else:
             object.__setattr__(self, name, value)
 
@@ -175,6 +177,8 @@ class Module:
             raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must "
                              "be created explicitly; to express a parameter as a function of another "
                              "Tensor, compute the value in the forward() method.")
+        if param is not None:
+            param = _registered(_GLOBAL_PARAMETER_REGISTRATION_HOOKS, self, name, param)
         self._parameters[name] = param
 
     def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
@@ -186,7 +190,7 @@ class Module:
                             "(tinyframe.Tensor or None required)")
         if isinstance(tensor, Buffer):
             tensor = Tensor._make(tensor._data)
-        self._buffers[name] = tensor
+        self._buffers[name] = _registered(_GLOBAL_BUFFER_REGISTRATION_HOOKS, self, name, tensor)
         if persistent:
             self._non_persistent_buffers.discard(name)
         else:
@@ -197,7 +201,7 @@ class Module:
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{typename(module)} is not a Module subclass")
         self._check_name(name, "module", self._modules)
-        self._modules[name] = module
+        self._modules[name] = _registered(_GLOBAL_MODULE_REGISTRATION_HOOKS, self, name, module)
 
     add_module = register_module
 
@@ -705,6 +709,38 @@ def register_module_forward_hook(hook: Callable, *, with_kwargs: bool = False,
                                  always_call: bool = False) -> RemovableHandle:
     """A forward hook ``hook(module, args, output)`` for every module, run before each module's own."""
     return Module._add_hook(_GLOBAL_FORWARD_HOOKS, _forward_hook(hook, with_kwargs, always_call))
+
+
+_GLOBAL_PARAMETER_REGISTRATION_HOOKS: OrderedDict = OrderedDict()
+_GLOBAL_BUFFER_REGISTRATION_HOOKS: OrderedDict = OrderedDict()
+_GLOBAL_MODULE_REGISTRATION_HOOKS: OrderedDict = OrderedDict()
+
+
+def _registered(hooks: OrderedDict, module: Module, name: str, value: Any) -> Any:
+    """``value`` as the global registration ``hooks`` leave it: each may return a replacement."""
+    for hook in list(hooks.values()):
+        output = hook(module, name, value)
+        if output is not None:
+            value = output
+    return value
+
+
+def register_module_parameter_registration_hook(hook: Callable) -> RemovableHandle:
+    """``hook(module, name, param)`` runs whenever any module registers a parameter (not None); a
+    returned value replaces the parameter."""
+    return Module._add_hook(_GLOBAL_PARAMETER_REGISTRATION_HOOKS, hook)
+
+
+def register_module_buffer_registration_hook(hook: Callable) -> RemovableHandle:
+    """``hook(module, name, buffer)`` runs whenever any module registers or assigns a buffer (None
+    too); a returned value replaces the buffer."""
+    return Module._add_hook(_GLOBAL_BUFFER_REGISTRATION_HOOKS, hook)
+
+
+def register_module_module_registration_hook(hook: Callable) -> RemovableHandle:
+    """``hook(module, name, submodule)`` runs whenever any module registers a submodule (None too); a
+    returned value replaces the submodule."""
+    return Module._add_hook(_GLOBAL_MODULE_REGISTRATION_HOOKS, hook)
 
 
 class _PublicStateDictHook:
