@@ -454,7 +454,40 @@ def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype:
     if dtypes.kind(np_dtype) == "b":
         raise NotImplementedError("\"logspace_cpu\" not implemented for 'Bool'")
     with np.errstate(over="ignore", invalid="ignore"):
-        return _finish((base ** _spaced(xp, start, end, steps, np_dtype)).astype(np_dtype), None, dev, False)
+        if dtypes.kind(np_dtype) == "c":
+            values = base ** _spaced(xp, start, end, steps, np_dtype)
+        else:
+            # (float64's powers in long double, rounded once more: NumPy's vectorised float64 power is off by an
+            # ulp where the C library's, which PyTorch calls, is right)
+            wide = np.dtype(np.longdouble if xp is np and np_dtype == np.float64 else np.float64)
+            values = wide.type(base) ** _logspace_exponents(xp, start, end, steps, np_dtype).astype(wide)
+        return _finish(values.astype(np_dtype), None, dev, False)
+
+
+def _logspace_exponents(xp: Any, start: Any, end: Any, steps: int, np_dtype: Any) -> Any:
+    """The exponents of PyTorch's CPU logspace of a real dtype, in float64: the ends are cast to the dtype (checked,
+    into an integer one) and their difference taken there (in C++'s int for the small integer types), then the
+    first half is stepped up from ``start`` and the second half down from ``end`` in double precision, as its
+    kernel does (so float32's ``logspace(0, 1, 7)[3]`` is ``10 ** 0.5`` rounded once)."""
+    if steps == 1:
+        return xp.full(1, float(start))
+    first, last = ((_integer_end(v, np_dtype) if np_dtype.kind in "iu" else np.asarray(v).astype(np_dtype)[()])
+                   for v in (start, end))
+    step = float(last - first) / max(steps - 1, 1)
+    count = xp.arange(steps, dtype=np.float64)
+    return xp.where(count < steps // 2, float(first) + step * count, float(last) - step * (steps - 1 - count))
+
+
+def _integer_end(value: Any, np_dtype: Any) -> int:
+    """An end of a range put into an integer dtype as PyTorch's checked cast of a Scalar does: a float truncated
+    (an error where it is out of the type's range), an int wrapped (``dtypes.checked_integer``)."""
+    if isinstance(value, float):
+        info = np.iinfo(np_dtype)
+        if not info.min <= value <= info.max:
+            name = "int" if np_dtype == np.int32 else f"{np_dtype.name}_t"
+            raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+        value = int(value)
+    return dtypes.checked_integer(int(value), np_dtype)
 
 
 def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None,
