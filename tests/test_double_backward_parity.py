@@ -385,3 +385,69 @@ def test_ldexp_gradient_truncates_for_negative_integer_exponents() -> None:
     e = torch.tensor([-1.0, 2.0], dtype=torch.float64, requires_grad=True)
     torch.ldexp(a, e).sum().backward()  # a floating exponent: the true derivative
     assert a.grad.tolist() == [0.5, 4.0]
+
+
+# Gradients taken with create_graph=True, as PyTorch 2.13 recorded them: each node's name and its inputs' nodes
+# (None edges left out), and the gradient's values, for sum(f(x)) at x = [0.5, -1.0, 2.0] in float64
+SECOND_ORDER_GRAPHS = {'div': (('AddBackward0',
+          [('AddBackward0',
+            [('DivBackward0',
+              [('AddBackward0', [('MulBackward0', [('AccumulateGrad', []), ('AccumulateGrad', [])])])]),
+             ('MulBackward0',
+              [('MulBackward0',
+                [('DivBackward0',
+                  [('DivBackward0',
+                    [('AccumulateGrad', []),
+                     ('AddBackward0', [('MulBackward0', [('AccumulateGrad', []), ('AccumulateGrad', [])])])]),
+                   ('AddBackward0', [('MulBackward0', [('AccumulateGrad', []), ('AccumulateGrad', [])])])])]),
+               ('AccumulateGrad', [])])]),
+           ('MulBackward0',
+            [('MulBackward0',
+              [('DivBackward0',
+                [('DivBackward0',
+                  [('AccumulateGrad', []),
+                   ('AddBackward0', [('MulBackward0', [('AccumulateGrad', []), ('AccumulateGrad', [])])])]),
+                 ('AddBackward0', [('MulBackward0', [('AccumulateGrad', []), ('AccumulateGrad', [])])])])]),
+             ('AccumulateGrad', [])])]),
+         [0.48, 0.0, -0.12]),
+ 'mish': (('MulBackward0',
+           [('AddBackward0',
+             [('TanhBackward0', [('Log1PBackward0', [('ExpBackward0', [('AccumulateGrad', [])])])]),
+              ('MulBackward0',
+               [('MulBackward0', [('AccumulateGrad', []), ('SigmoidBackward0', [('AccumulateGrad', [])])]),
+                ('SubBackward0',
+                 [('MulBackward0',
+                   [('TanhBackward0', [('Log1PBackward0', [('ExpBackward0', [('AccumulateGrad', [])])])]),
+                    ('TanhBackward0',
+                     [('Log1PBackward0', [('ExpBackward0', [('AccumulateGrad', [])])])])])])])])]),
+          [0.886424375358, 0.059216755877, 1.069317934279]),
+ 'silu': (('MulBackward0',
+           [('MulBackward0', [('SigmoidBackward0', [('AccumulateGrad', [])])]),
+            ('AddBackward1',
+             [('MulBackward0',
+               [('AccumulateGrad', []), ('SubBackward0', [('SigmoidBackward0', [('AccumulateGrad', [])])])])])]),
+          [0.739961187303, 0.072329488129, 1.090784248785]),
+ 'softsign': (('AddBackward0',
+               [('DivBackward0', [('AddBackward0', [('AbsBackward0', [('AccumulateGrad', [])])])]),
+                ('MulBackward0',
+                 [('MulBackward0',
+                   [('DivBackward0',
+                     [('DivBackward0',
+                       [('AccumulateGrad', []), ('AddBackward0', [('AbsBackward0', [('AccumulateGrad', [])])])]),
+                      ('AddBackward0', [('AbsBackward0', [('AccumulateGrad', [])])])])]),
+                  ('SgnBackward0', [('AccumulateGrad', [])])])]),
+              [0.444444444444, 0.25, 0.111111111111])}
+
+
+def _tree(node: Any) -> Any:
+    return None if node is None else (type(node).__name__, [_tree(n) for n, _ in node.next_functions if n is not None])
+
+
+@pytest.mark.parametrize("name", sorted(SECOND_ORDER_GRAPHS))
+def test_recorded_gradient_has_pytorchs_nodes(name: str) -> None:
+    functions = {"silu": F.silu, "mish": F.mish, "softsign": F.softsign, "div": lambda t: t / (t * t + 1)}
+    x = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(functions[name](x).sum(), x, create_graph=True)
+    graph, values = SECOND_ORDER_GRAPHS[name]
+    assert _tree(g.grad_fn) == graph
+    assert [round(v, 12) for v in g.tolist()] == values

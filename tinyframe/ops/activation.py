@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import _autocast, _graph, dtypes
 from .._graph import Op
+from . import binary
 from .inplace import memory_order
 from .unary import HardshrinkGrad, RreluWithNoiseGrad, Sigmoid, SoftshrinkGrad, ThresholdGrad
 
@@ -39,8 +40,12 @@ class Mish(Op):
     @staticmethod
     def backward(ctx: Mish, g: Any) -> Any:
         (x,) = ctx.saved_tensors
-        t = _tanh_softplus(ctx.xp, x)
-        return g * (t + x * Sigmoid.call(x) * (1.0 - t * t))
+        xp = ctx.xp
+        # PyTorch's formula and, when recorded, its nodes (softplus as log1p(exp(x)), which is inf where exp
+        # overflows: tanh takes it to 1)
+        with np.errstate(over="ignore"):
+            t = xp.tanh(xp.log1p(xp.exp(x)))
+        return g * (t + x * Sigmoid.call(x) * binary.Sub.call(1.0, t * t))
 
 
 class Hardswish(Op):

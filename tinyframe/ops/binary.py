@@ -162,7 +162,8 @@ class Div(Op):
     def backward(ctx: Div, g: Any) -> tuple:
         x, y = saved_conj(ctx)
         needs_x, needs_y = ctx.needs_input_grad
-        return g / y if needs_x else None, -g * x / (y * y) if needs_y else None
+        # (PyTorch's ``-grad * ((self / other) / other)``: its rounding, and its nodes when recorded)
+        return g / y if needs_x else None, -g * (x / y / y) if needs_y else None
 
 
 class DivNumber(Div, node_name="DivBackward1"):

@@ -567,7 +567,9 @@ class Silu(Op):
     def backward(ctx: Silu, g: Any) -> Any:
         (x,) = ctx.saved_tensors
         s = Sigmoid.call(x)
-        return g * s * (x * (1.0 - s) + 1.0)
+        # (PyTorch's ``grad * sigmoid * (1 + x * (1 - sigmoid))``, with its nodes when recorded: the number 1
+        # added as a Scalar, subtracted from as a filled tensor)
+        return g * s * binary.AddScalar.call(x * binary.Sub.call(1.0, s), other=1.0)
 
 
 class Gelu(Op):
