@@ -387,9 +387,30 @@ def test_ldexp_gradient_truncates_for_negative_integer_exponents() -> None:
     assert a.grad.tolist() == [0.5, 4.0]
 
 
-# Gradients taken with create_graph=True, as PyTorch 2.13 recorded them: each node's name and its inputs' nodes
-# (None edges left out), and the gradient's values, for sum(f(x)) at x = [0.5, -1.0, 2.0] in float64
-SECOND_ORDER_GRAPHS = {'div': (('AddBackward0',
+
+# Gradients taken with create_graph=True, as PyTorch 2.13 recorded them for sum(f(x)) at x = [0.5, -1.0, 2.0] in
+# float64: each node's name and its inputs' nodes (None edges left out), and the gradient's values. Built-in
+# formulas record their numbers as Scalars (MulBackward1, AddBackward1, ...), as PyTorch's C++ formulas do.
+SECOND_ORDER_FUNCTIONS: dict[str, Any] = {
+    "silu": F.silu, "mish": F.mish, "softsign": F.softsign, "div": lambda t: t / (t * t + 1), "cos": torch.cos,
+    "tan": torch.tan, "rsqrt": lambda t: torch.rsqrt(t.abs() + 1), "asinh": torch.asinh, "erf": torch.erf,
+    "erfc": torch.erfc, "pow2": lambda t: t ** 2, "pow3": lambda t: t.pow(3), "sum_squared": lambda t: t.sum() ** 2,
+    "rsub_cubed": lambda t: (1 - t) ** 3, "frac_squared": lambda t: torch.frac(t) ** 2,
+    "fmod": lambda t: torch.fmod(t * t, 0.7), "sqrt": lambda t: torch.sqrt(t.abs() + 1),
+    "gelu_tanh": lambda t: F.gelu(t, approximate="tanh"),
+    "clamp_squared": lambda t: torch.clamp(t, -0.7, 1.0) ** 2, "lerp_squared": lambda t: torch.lerp(t, t * t, 0.3) ** 2,
+}
+
+SECOND_ORDER_GRAPHS = {'asinh': (('MulBackward0',
+            [('RsqrtBackward0', [('AddBackward1', [('PowBackward0', [('AccumulateGrad', [])])])])]),
+           [0.894427191, 0.707106781187, 0.4472135955]),
+ 'clamp_squared': (('WhereBackward0',
+                    [('MulBackward0',
+                      [('MulBackward1', [('PowBackward0', [('ClampBackward1', [('AccumulateGrad', [])])])])])]),
+                   [1.0, 0.0, 0.0]),
+ 'cos': (('MulBackward0', [('NegBackward0', [('SinBackward0', [('AccumulateGrad', [])])])]),
+         [-0.479425538604, 0.841470984808, -0.909297426826]),
+ 'div': (('AddBackward0',
           [('AddBackward0',
             [('DivBackward0',
               [('AddBackward0', [('MulBackward0', [('AccumulateGrad', []), ('AccumulateGrad', [])])])]),
@@ -410,6 +431,50 @@ SECOND_ORDER_GRAPHS = {'div': (('AddBackward0',
                  ('AddBackward0', [('MulBackward0', [('AccumulateGrad', []), ('AccumulateGrad', [])])])])]),
              ('AccumulateGrad', [])])]),
          [0.48, 0.0, -0.12]),
+ 'erf': (('MulBackward0',
+          [('MulBackward1',
+            [('ExpBackward0', [('NegBackward0', [('PowBackward0', [('AccumulateGrad', [])])])])])]),
+         [0.878782578935, 0.415107497421, 0.020666985354]),
+ 'erfc': (('MulBackward0',
+           [('MulBackward1',
+             [('ExpBackward0', [('NegBackward0', [('PowBackward0', [('AccumulateGrad', [])])])])])]),
+          [-0.878782578935, -0.415107497421, -0.020666985354]),
+ 'fmod': (('AddBackward0',
+           [('MulBackward0', [('AccumulateGrad', [])]), ('MulBackward0', [('AccumulateGrad', [])])]),
+          [1.0, -2.0, 4.0]),
+ 'frac_squared': (('MulBackward0',
+                   [('MulBackward1', [('PowBackward0', [('FracBackward0', [('AccumulateGrad', [])])])])]),
+                  [1.0, 0.0, 0.0]),
+ 'gelu_tanh': (('GeluBackwardBackward0', [('AccumulateGrad', [])]),
+               [0.867369903535, -0.082964083846, 1.086099256624]),
+ 'lerp_squared': (('AddBackward0',
+                   [('AddBackward0',
+                     [('MulBackward1',
+                       [('MulBackward0',
+                         [('MulBackward1',
+                           [('PowBackward0',
+                             [('LerpBackward0',
+                               [('AccumulateGrad', []),
+                                ('MulBackward0', [('AccumulateGrad', []), ('AccumulateGrad', [])])])])])])]),
+                      ('MulBackward0',
+                       [('MulBackward1',
+                         [('MulBackward0',
+                           [('MulBackward1',
+                             [('PowBackward0',
+                               [('LerpBackward0',
+                                 [('AccumulateGrad', []),
+                                  ('MulBackward0', [('AccumulateGrad', []), ('AccumulateGrad', [])])])])])])]),
+                        ('AccumulateGrad', [])])]),
+                    ('MulBackward0',
+                     [('MulBackward1',
+                       [('MulBackward0',
+                         [('MulBackward1',
+                           [('PowBackward0',
+                             [('LerpBackward0',
+                               [('AccumulateGrad', []),
+                                ('MulBackward0', [('AccumulateGrad', []), ('AccumulateGrad', [])])])])])])]),
+                      ('AccumulateGrad', [])])]),
+                  [0.85, -0.08, 9.88]),
  'mish': (('MulBackward0',
            [('AddBackward0',
              [('TanhBackward0', [('Log1PBackward0', [('ExpBackward0', [('AccumulateGrad', [])])])]),
@@ -421,6 +486,18 @@ SECOND_ORDER_GRAPHS = {'div': (('AddBackward0',
                     ('TanhBackward0',
                      [('Log1PBackward0', [('ExpBackward0', [('AccumulateGrad', [])])])])])])])])]),
           [0.886424375358, 0.059216755877, 1.069317934279]),
+ 'pow2': (('MulBackward0', [('MulBackward1', [('PowBackward0', [('AccumulateGrad', [])])])]), [1.0, -2.0, 4.0]),
+ 'pow3': (('MulBackward0', [('MulBackward1', [('PowBackward0', [('AccumulateGrad', [])])])]), [0.75, 3.0, 12.0]),
+ 'rsqrt': (('MulBackward0',
+            [('MulBackward0',
+              [('PowBackward0',
+                [('RsqrtBackward0', [('AddBackward0', [('AbsBackward0', [('AccumulateGrad', [])])])])])]),
+             ('SgnBackward0', [('AccumulateGrad', [])])]),
+           [-0.272165526976, 0.176776695297, -0.096225044865]),
+ 'rsub_cubed': (('NegBackward0',
+                 [('MulBackward0',
+                   [('MulBackward1', [('PowBackward0', [('RsubBackward1', [('AccumulateGrad', [])])])])])]),
+                [-0.75, -12.0, -3.0]),
  'silu': (('MulBackward0',
            [('MulBackward0', [('SigmoidBackward0', [('AccumulateGrad', [])])]),
             ('AddBackward1',
@@ -436,7 +513,19 @@ SECOND_ORDER_GRAPHS = {'div': (('AddBackward0',
                        [('AccumulateGrad', []), ('AddBackward0', [('AbsBackward0', [('AccumulateGrad', [])])])]),
                       ('AddBackward0', [('AbsBackward0', [('AccumulateGrad', [])])])])]),
                   ('SgnBackward0', [('AccumulateGrad', [])])])]),
-              [0.444444444444, 0.25, 0.111111111111])}
+              [0.444444444444, 0.25, 0.111111111111]),
+ 'sqrt': (('MulBackward0',
+           [('DivBackward0',
+             [('MulBackward1',
+               [('SqrtBackward0', [('AddBackward0', [('AbsBackward0', [('AccumulateGrad', [])])])])])]),
+            ('SgnBackward0', [('AccumulateGrad', [])])]),
+          [0.408248290464, -0.353553390593, 0.288675134595]),
+ 'sum_squared': (('ExpandBackward0',
+                  [('MulBackward0',
+                    [('MulBackward1', [('PowBackward0', [('SumBackward0', [('AccumulateGrad', [])])])])])]),
+                 [3.0, 3.0, 3.0]),
+ 'tan': (('MulBackward0', [('AddBackward1', [('PowBackward0', [('TanBackward0', [('AccumulateGrad', [])])])])]),
+         [1.29844641041, 3.425518820815, 5.774399204042])}
 
 
 def _tree(node: Any) -> Any:
@@ -445,9 +534,19 @@ def _tree(node: Any) -> Any:
 
 @pytest.mark.parametrize("name", sorted(SECOND_ORDER_GRAPHS))
 def test_recorded_gradient_has_pytorchs_nodes(name: str) -> None:
-    functions = {"silu": F.silu, "mish": F.mish, "softsign": F.softsign, "div": lambda t: t / (t * t + 1)}
     x = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64, requires_grad=True)
-    (g,) = torch.autograd.grad(functions[name](x).sum(), x, create_graph=True)
+    (g,) = torch.autograd.grad(SECOND_ORDER_FUNCTIONS[name](x).sum(), x, create_graph=True)
     graph, values = SECOND_ORDER_GRAPHS[name]
     assert _tree(g.grad_fn) == graph
     assert [round(v, 12) for v in g.tolist()] == values
+
+
+def test_a_hook_in_a_recorded_pass_runs_as_python() -> None:
+    # the hook's arithmetic is Python's (a number wrapped as a tensor), not a built-in formula's
+    x = torch.tensor([0.5, -1.0], dtype=torch.float64, requires_grad=True)
+    y = x * x
+    y.register_hook(lambda g: g * 3)
+    (g,) = torch.autograd.grad(y.sum(), x, create_graph=True)
+    assert _tree(g.grad_fn) == ("AddBackward0", [("MulBackward0", [("AccumulateGrad", [])]),
+                                                 ("MulBackward0", [("AccumulateGrad", [])])])
+    assert g.tolist() == [3.0, -6.0]

@@ -62,6 +62,10 @@ backward_passes = 0
 # PyTorch's task's exec_info. None in a plain pass. The engine sets it per pass; ``needs_input_grad``
 # reads it, so a node skips the gradients of inputs that lead to no chosen one.
 needed_nodes: set | None = None
+# True while the engine records a built-in op's backward formula (``create_graph``): a number in the formula's
+# arithmetic is then a Scalar, as in PyTorch's C++ formulas (``grad * 2`` is MulBackward1, ``x + 1``
+# AddBackward1), where Python's ``t * 2`` wraps the number in a tensor (MulBackward0); ``binary.NATIVE``.
+native_formula = False
 # The (pack_hook, unpack_hook) pairs of the ``autograd.graph.saved_tensors_hooks`` contexts open now,
 # innermost last: a tensor saved for backward is kept as what the innermost pack hook returned.
 saved_tensors_hooks: list = []

@@ -42,18 +42,38 @@ linalg_functions = lazy_module("tinyframe.linalg")  # (torch.linalg: loaded on f
 __all__ = ["Tensor", "Size"]
 
 
+# An arithmetic operator with a number operand inside a built-in backward formula that is being recorded
+# (``_graph.native_formula``): PyTorch's C++ operators, whose numbers are Scalars (``t * 2`` is MulBackward1,
+# ``2 - t`` a tensor filled with 2 minus ``t``, ``2 / t`` the reciprocal times 2), so that a gradient taken with
+# ``create_graph=True`` has PyTorch's nodes.
+_NATIVE: dict[str, Any] = {
+    "__add__": lambda t, n: binary.AddScalar.apply(t, other=n),
+    "__radd__": lambda t, n: binary.AddScalar.apply(t, other=n),
+    "__sub__": lambda t, n: binary.SubScalar.apply(t, other=n),
+    "__rsub__": lambda t, n: binary.Sub.apply(n, t),
+    "__mul__": lambda t, n: binary.MulNumber.apply(t, other=n),
+    "__rmul__": lambda t, n: binary.MulNumber.apply(t, other=n),
+    "__truediv__": lambda t, n: binary.DivNumber.apply(t, n),
+    "__rtruediv__": lambda t, n: binary.MulNumber.apply(unary.reciprocal(t), other=n),
+}
+
+
 def _operator(method: Callable[[Tensor, Any], Tensor]) -> Callable[[Tensor, Any], Tensor]:
     """An operator method that takes the other operand as PyTorch does: a NumPy array becomes a tensor
     (``t + ndarray``), a NumPy scalar a Python number (so a float32 tensor stays float32), and an
     operand that is not numeric data gets NotImplemented, so that Python tries the other operand's
     method and then raises its TypeError naming both types (``unsupported operand type(s) for +:
     'Tensor' and 'NoneType'``)."""
+    native = _NATIVE.get(method.__name__)
+
     def operator(self: Tensor, other: Any) -> Tensor:
         if isinstance(other, Tensor):
             return method(self, other)
         if isinstance(other, (np.ndarray, np.generic)):  # before float: np.float64 is a float
             return method(self, operand(other))
         if isinstance(other, (int, float, complex)):
+            if native is not None and _graph.native_formula:
+                return native(self, other)
             return method(self, other)
         return NotImplemented
     operator.__name__ = operator.__qualname__ = method.__name__

@@ -399,6 +399,12 @@ def _call_recorded_backward(node: Node, g: Any) -> tuple:
             result = _backward_of_composition(node, g)
         elif node.backward_node is not None:
             result = _backward_as_one_node(node, node.backward_node, g)
+        elif isinstance(node, _graph.Op):  # a built-in formula: numbers in it are Scalars (_graph.native_formula)
+            previous, _graph.native_formula = _graph.native_formula, True
+            try:
+                result = node.backward(node, g)
+            finally:
+                _graph.native_formula = previous
         else:
             result = node.backward(node, g)
     finally:

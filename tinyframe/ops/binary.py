@@ -72,6 +72,19 @@ class AddScalar(Op, node_name="AddBackward1"):
         return g
 
 
+class SubScalar(Op, node_name="SubBackward1"):
+    """``input - other`` for a number ``other``, as PyTorch's own C++ code subtracts a Scalar: one edge."""
+
+    @staticmethod
+    def forward(ctx: SubScalar, x: Any, *, other: float) -> Any:
+        x, other = promote(x, other)
+        return x - other
+
+    @staticmethod
+    def backward(ctx: SubScalar, g: Any) -> Any:
+        return g
+
+
 class Sub(Op):
     saved_options = ("alpha",)
     elementwise = True
@@ -185,9 +198,13 @@ class Pow(Op):
         x, exponent = promote(x, exponent)
         if x.dtype.kind == "b" and type(exponent) is bool:  # PyTorch's bool result (NumPy's is int8)
             return x | (not exponent)
-        if exponent == -0.5 and x.dtype.kind == "f":  # PyTorch's rsqrt: -inf at -0.0, NaN at -inf
-            with np.errstate(divide="ignore", invalid="ignore"):
-                return 1.0 / ctx.xp.sqrt(x)
+        if x.dtype.kind == "f" and exponent in (-0.5, 3, -2):
+            # PyTorch's kernel for these: rsqrt (-inf at -0.0, NaN at -inf), and products where NumPy calls pow
+            # (whose float32 cubes differ in the last bit)
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                if exponent == 3:
+                    return x * x * x
+                return 1.0 / ctx.xp.sqrt(x) if exponent == -0.5 else 1.0 / (x * x)
         return x ** exponent
 
     @staticmethod
@@ -495,10 +512,10 @@ Copysign = _elementwise2("Copysign", lambda xp, x, y: xp.copysign(x, y),
 Nextafter = _elementwise2("Nextafter", lambda xp, x, y: xp.nextafter(x, y),
                           lambda g, x, y, out, xp: g * 1.0, lambda g, x, y, out, xp: g * 0.0)
 Fmod = _elementwise2("Fmod", lambda xp, x, y: xp.fmod(x, y),
-                     lambda g, x, y, out, xp: g * 1.0, lambda g, x, y, out, xp: -g * xp.trunc(x / y),
+                     lambda g, x, y, out, xp: g, lambda g, x, y, out, xp: -g * xp.trunc(x / y),
                      "FmodBackward1")
 Remainder = _elementwise2("Remainder", lambda xp, x, y: _rounding_division(_remainder)(x, y),
-                          lambda g, x, y, out, xp: g * 1.0, lambda g, x, y, out, xp: -g * xp.floor(x / y),
+                          lambda g, x, y, out, xp: g, lambda g, x, y, out, xp: -g * xp.floor(x / y),
                           "RemainderBackward1", keeps_integers=True)
 
 Atan2 = _elementwise2("Atan2", lambda xp, x, y: xp.arctan2(x, y), lambda g, x, y, out, xp: g * y / (x * x + y * y),

@@ -211,25 +211,28 @@ Log10 = _elementwise("Log10", lambda xp, x: xp.log10(x), _INPUT, lambda g, x, xp
 Log1p = _elementwise("Log1p", lambda xp, x: xp.log1p(x), _INPUT, lambda g, x, xp: g / (x + 1.0), "Log1PBackward0")
 Sqrt = _elementwise("Sqrt", lambda xp, x: xp.sqrt(x), _OUTPUT, lambda g, out, xp: g / (out * 2.0))
 Rsqrt = _elementwise("Rsqrt", lambda xp, x: xp.reciprocal(xp.sqrt(x)), _OUTPUT,
-                     lambda g, out, xp: g * (out * out * out) * -0.5)
+                     lambda g, out, xp: -0.5 * g * binary.Pow.call(out, exponent=3))
 Reciprocal = _elementwise("Reciprocal", lambda xp, x: xp.reciprocal(x), _OUTPUT, lambda g, out, xp: -g * (out * out))
 Sin = _elementwise("Sin", lambda xp, x: xp.sin(x), _INPUT, lambda g, x, xp: g * xp.cos(x))
-Cos = _elementwise("Cos", lambda xp, x: xp.cos(x), _INPUT, lambda g, x, xp: -g * xp.sin(x))
-Tan = _elementwise("Tan", lambda xp, x: xp.tan(x), _OUTPUT, lambda g, out, xp: g * (out * out + 1.0))
+Cos = _elementwise("Cos", lambda xp, x: xp.cos(x), _INPUT, lambda g, x, xp: g * -xp.sin(x))
+Tan = _elementwise("Tan", lambda xp, x: xp.tan(x), _OUTPUT,
+                   lambda g, out, xp: g * (1.0 + binary.Pow.call(out, exponent=2)))
 Tanh = _elementwise("Tanh", lambda xp, x: xp.tanh(x), _OUTPUT, lambda g, out, xp: g * (1.0 - out * out))
 Sinh = _elementwise("Sinh", lambda xp, x: xp.sinh(x), _INPUT, lambda g, x, xp: g * xp.cosh(x))
 Cosh = _elementwise("Cosh", lambda xp, x: xp.cosh(x), _INPUT, lambda g, x, xp: g * xp.sinh(x))
 Asin = _elementwise("Asin", lambda xp, x: xp.arcsin(x), _INPUT, lambda g, x, xp: g / xp.sqrt(1.0 - x * x))
 Acos = _elementwise("Acos", lambda xp, x: xp.arccos(x), _INPUT, lambda g, x, xp: -g / xp.sqrt(1.0 - x * x))
 Atan = _elementwise("Atan", lambda xp, x: xp.arctan(x), _INPUT, lambda g, x, xp: g / (x * x + 1.0))
-Asinh = _elementwise("Asinh", lambda xp, x: xp.arcsinh(x), _INPUT, lambda g, x, xp: g / xp.sqrt(x * x + 1.0))
+Asinh = _elementwise("Asinh", lambda xp, x: xp.arcsinh(x), _INPUT,
+                     lambda g, x, xp: g * Rsqrt.call(binary.Pow.call(x, exponent=2) + 1.0))
 Acosh = _elementwise("Acosh", lambda xp, x: xp.arccosh(x), _INPUT,
                      lambda g, x, xp: g / (xp.sqrt(x - 1.0) * xp.sqrt(x + 1.0)))
 Atanh = _elementwise("Atanh", lambda xp, x: xp.arctanh(x), _INPUT, lambda g, x, xp: g / (1.0 - x * x))
-Erf = _elementwise("Erf", _erf, _INPUT, lambda g, x, xp: g * xp.exp(-x * x) * _TWO_OVER_SQRT_PI,
+Erf = _elementwise("Erf", _erf, _INPUT,
+                   lambda g, x, xp: _TWO_OVER_SQRT_PI * xp.exp(-binary.Pow.call(x, exponent=2)) * g,
                   complex_error=NotImplementedError)
 Sigmoid = _elementwise("Sigmoid", _sigmoid_array, _OUTPUT, lambda g, out, xp: g * out * (1.0 - out))
-Frac = _elementwise("Frac", lambda xp, x: x - xp.trunc(x), _INPUT, lambda g, x, xp: g * 1.0, kernel="frac_cpu")
+Frac = _elementwise("Frac", lambda xp, x: x - xp.trunc(x), _INPUT, lambda g, x, xp: g, kernel="frac_cpu")
 Sinc = _elementwise("Sinc", lambda xp, x: xp.sinc(x), _INPUT, lambda g, x, xp: g * _sinc_slope(xp, x))
 Logit = _elementwise("Logit", lambda xp, x: xp.log(x / (1.0 - x)), _INPUT, lambda g, x, xp: g / (x * (1.0 - x)),
                     complex_error=NotImplementedError)
@@ -433,7 +436,8 @@ Digamma: type[_Elementwise] = _elementwise("Digamma", _special(_digamma, "digamm
                                             lambda g, x, xp: g * Polygamma.call(x, n=1),
                                             complex_error=NotImplementedError)
 Erfc = _elementwise("Erfc", _special(_erfc, "erfc"), _INPUT,
-                    lambda g, x, xp: g * xp.exp(-x * x) * -_TWO_OVER_SQRT_PI, complex_error=NotImplementedError)
+                    lambda g, x, xp: -_TWO_OVER_SQRT_PI * xp.exp(-binary.Pow.call(x, exponent=2)) * g,
+                    complex_error=NotImplementedError)
 Erfinv = _elementwise("Erfinv", _special(_erfinv, "erfinv"), _OUTPUT,
                       lambda g, out, xp: g * _SQRT_PI_OVER_2 * xp.exp(out * out), complex_error=NotImplementedError)
 
