@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 import tinyframe as tf
+from tinyframe.ops import binary
 
 from . import OpCase
 
@@ -31,6 +32,11 @@ CASES: list[OpCase] = [
     OpCase("pow_tensor", tf.pow, np.power, [(3, 4), (3, 4)], domain=(0.5, 2.0), broadcasts=True),
     OpCase("rpow", lambda x: 2.0 ** x, lambda x: 2.0 ** x, [(3, 4)]),
     OpCase("rsub_scalar", lambda x: 1.5 - x, lambda x: 1.5 - x, [(3,)]),
+    # the Scalar forms PyTorch's C++ formulas record (``_graph.native_formula``): AddBackward1, SubBackward1, ...
+    OpCase("add_scalar_node", lambda x: binary.AddScalar.apply(x, other=1.5), lambda x: x + 1.5, [(3, 4)]),
+    OpCase("sub_scalar_node", lambda x: binary.SubScalar.apply(x, other=1.5), lambda x: x - 1.5, [(3, 4)]),
+    OpCase("mul_scalar_node", lambda x: binary.MulNumber.apply(x, other=-2.5), lambda x: x * -2.5, [(3, 4)]),
+    OpCase("pow_minus_two", lambda x: x ** -2, lambda x: x ** -2.0, [(3, 4)], domain=(0.5, 2.0)),
     OpCase("rdiv_scalar", lambda x: 1.5 / x, lambda x: 1.5 / x, [(3,)], domain=(0.5, 2.0)),
     OpCase("maximum", tf.maximum, np.maximum, [(3, 4), (3, 4)], broadcasts=True),
     OpCase("minimum", tf.minimum, np.minimum, [(3, 4), (3, 4)], broadcasts=True),
