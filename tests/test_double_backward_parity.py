@@ -550,3 +550,50 @@ def test_a_hook_in_a_recorded_pass_runs_as_python() -> None:
     assert _tree(g.grad_fn) == ("AddBackward0", [("MulBackward0", [("AccumulateGrad", [])]),
                                                  ("MulBackward0", [("AccumulateGrad", [])])])
     assert g.tolist() == [3.0, -6.0]
+
+
+# Reductions over dimensions: PyTorch restores each reduced dimension with an unsqueeze (UnsqueezeBackward0) in
+# its formulas; x = [[0.5, -1.0, 2.0], [0.3, 0.2, -0.4]] in float64, gradient of sum(f(x)) with create_graph=True
+REDUCTION_GRAPHS = {'logsumexp_dim': ('MulBackward0',
+                   [('UnsqueezeBackward0',
+                     [('MulBackward0',
+                       [('MulBackward1',
+                         [('PowBackward0', [('LogsumexpBackward0', [('AccumulateGrad', [])])])])])]),
+                    ('ExpBackward0',
+                     [('SubBackward0',
+                       [('AccumulateGrad', []),
+                        ('UnsqueezeBackward0', [('LogsumexpBackward0', [('AccumulateGrad', [])])])])])]),
+ 'prod_dim': ('MulBackward0',
+              [('UnsqueezeBackward0',
+                [('MulBackward0',
+                  [('MulBackward1', [('PowBackward0', [('ProdBackward1', [('AccumulateGrad', [])])])])])]),
+               ('DivBackward0',
+                [('UnsqueezeBackward0', [('ProdBackward1', [('AccumulateGrad', [])])]), ('AccumulateGrad', [])])]),
+ 'sum_dim': ('ExpandBackward0',
+             [('UnsqueezeBackward0',
+               [('MulBackward0',
+                 [('MulBackward1', [('PowBackward0', [('SumBackward1', [('AccumulateGrad', [])])])])])])]),
+ 'sum_dims': ('ExpandBackward0',
+              [('UnsqueezeBackward0',
+                [('UnsqueezeBackward0',
+                  [('MulBackward0',
+                    [('MulBackward1', [('PowBackward0', [('SumBackward1', [('AccumulateGrad', [])])])])])])])]),
+ 'var_dim': ('MulBackward0',
+             [('MulBackward1',
+               [('UnsqueezeBackward0',
+                 [('MulBackward0',
+                   [('MulBackward1', [('PowBackward0', [('VarBackward0', [('AccumulateGrad', [])])])])])])]),
+              ('SubBackward0', [('AccumulateGrad', []), ('MeanBackward1', [('AccumulateGrad', [])])])])}
+
+REDUCTIONS: dict[str, Any] = {
+    "sum_dim": lambda t: t.sum(0) ** 2, "sum_dims": lambda t: t.sum((0, 1)) ** 2,
+    "logsumexp_dim": lambda t: torch.logsumexp(t, 1) ** 2, "prod_dim": lambda t: t.prod(1) ** 2,
+    "var_dim": lambda t: t.var(1) ** 2,
+}
+
+
+@pytest.mark.parametrize("name", sorted(REDUCTION_GRAPHS))
+def test_recorded_reduction_gradient_unsqueezes_as_pytorch(name: str) -> None:
+    x = torch.tensor([[0.5, -1.0, 2.0], [0.3, 0.2, -0.4]], dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(REDUCTIONS[name](x).sum(), x, create_graph=True)
+    assert _tree(g.grad_fn) == REDUCTION_GRAPHS[name]

@@ -17,7 +17,7 @@ from .._dims import as_index, wrap_dim
 from .._graph import MultiOutputOp, Op
 from .._lazy import lazy_module
 from ..device import array_module_of
-from . import binary, unary
+from . import binary, shape, unary
 from .complex import reject_complex, saved_conj
 from .promotion import promote
 
@@ -72,12 +72,18 @@ def _dim(dim: Any, ndim: int, name: str) -> int | None:
     return dim if ndim else None
 
 
-def _kept(ctx: Op, g: Any) -> Any:
-    """The gradient of a reduction's output with the reduced dimensions restored as size 1."""
+def _kept(ctx: Op, g: Any, viewed: bool = False) -> Any:
+    """The gradient of a reduction's output with the reduced dimensions restored as size 1: one unsqueeze a
+    dimension, as PyTorch's formulas (``unsqueeze_multiple``) record it, or one view where its formula views
+    (``viewed``: amax, amin)."""
     axes = ctx.axes
     if ctx.keepdim or axes is None:  # a 0-d gradient broadcasts as it is
         return g
-    return g.reshape(tuple(1 if i in axes else n for i, n in enumerate(ctx.shape)))
+    if viewed:
+        return g.reshape(tuple(1 if i in axes else n for i, n in enumerate(ctx.shape)))
+    for axis in sorted(axes):
+        g = shape.Unsqueeze.call(g, dim=axis)
+    return g
 
 
 def _spread(ctx: Op, g: Any) -> Any:
@@ -191,7 +197,7 @@ class Prod(Op):
         g, out = _kept(ctx, g), _kept(ctx, out)
         zeros = x == 0
         if _on_cpu(x) and not zeros.any():  # on a GPU the test would wait for it: the general form is exact too
-            return g * out / x
+            return g * (out / x)  # (PyTorch's grouping: its rounding, and its nodes when recorded)
         # With zeros, out / x is undefined. d out / d x_i is the product of the others, split into
         # the nonzero factors (p / x_i, x_i taken as 1 where it is 0) times the zero factors other
         # than x_i: 1 if there are none; if there is one, that zero itself (written as a sum over
@@ -313,7 +319,7 @@ class Amax(Op):
         # The gradient is split evenly between the elements equal to the extreme value.
         x, out = ctx.saved_tensors
         xp = ctx.xp
-        g, out = _kept(ctx, g), _kept(ctx, out)
+        g, out = _kept(ctx, g, viewed=True), _kept(ctx, out, viewed=True)
         hits = x == out
         count = xp.sum(hits, ctx.axes, keepdims=True, dtype=g.dtype)
         return xp.where(hits, g / count, 0.0)
