@@ -231,7 +231,7 @@ Erf = _elementwise("Erf", _erf, _INPUT, lambda g, x, xp: g * xp.exp(-x * x) * _T
 Sigmoid = _elementwise("Sigmoid", _sigmoid_array, _OUTPUT, lambda g, out, xp: g * out * (1.0 - out))
 Frac = _elementwise("Frac", lambda xp, x: x - xp.trunc(x), _INPUT, lambda g, x, xp: g * 1.0, kernel="frac_cpu")
 Sinc = _elementwise("Sinc", lambda xp, x: xp.sinc(x), _INPUT, lambda g, x, xp: g * _sinc_slope(xp, x))
-Logit = _elementwise("Logit", lambda xp, x: xp.log(x / (1.0 - x)), _INPUT, lambda g, x, xp: g / (x * (1.0 - x)),
+Logit = _elementwise("Logit", lambda xp, x: xp.log(x / (1.0 - x)), _INPUT, lambda g, x, xp: _logit_slope(xp, g, x),
                     complex_error=NotImplementedError)
 Angle = _elementwise("Angle", lambda xp, x: xp.where(xp.isnan(x), x, xp.where(x < 0, math.pi, 0.0).astype(x.dtype)),
                       _INPUT, lambda g, x, xp: g * 0.0)
@@ -248,6 +248,11 @@ def _sinc_slope(xp: Any, x: Any) -> Any:
     """``d/dx sin(pi x) / (pi x) = (cos(pi x) - sinc(x)) / x``, and 0 at ``x = 0``."""
     zero = x == 0
     return xp.where(zero, 0.0, (xp.cos(x * math.pi) - Sinc.call(x)) / xp.where(zero, 1.0, x))
+
+
+def _logit_slope(xp: Any, g: Any, x: Any) -> Any:
+    """``g / (x (1 - x))`` as PyTorch's: NaN outside ``[0, 1]``, and -0.0 taken as 0.0 (``+ 0.0``)."""
+    return xp.where((x < 0) | (x > 1), math.nan, g / (x * (1.0 - x) + 0.0))
 
 
 # --------------------------------------------------------------------------- special functions
@@ -523,8 +528,8 @@ def _slope_grad(name: str, gradient: Any) -> type[_SlopeGrad]:
 
 def _threshold_gradient(xp: Any, g: Any, x: Any, *, threshold: float) -> Any:
     # A product with the mask is 7x faster than where(mask, g, 0.0) in NumPy; it differs from
-    # PyTorch's only where g is inf or nan at a masked element.
-    return g * (x > (_zero_of(x) if threshold == 0 else threshold))
+    # PyTorch's only where g is inf or nan at a masked element. NaN passes the gradient, as in PyTorch.
+    return g * ~(x <= (_zero_of(x) if threshold == 0 else threshold))
 
 
 def _shrink_gradient(xp: Any, g: Any, x: Any, *, lambd: float) -> Any:
@@ -659,7 +664,8 @@ class Elu(Op):
         xp = ctx.xp
         g = g if ctx.scale == 1 else g * ctx.scale
         slope = ctx.alpha * ctx.input_scale
-        return xp.where(x > 0, g, g * slope * xp.exp(xp.minimum(x, 0.0) * ctx.input_scale))
+        # (NaN takes the positive branch's slope, as in PyTorch's kernel)
+        return xp.where(x <= 0, g * slope * xp.exp(xp.minimum(x, 0.0) * ctx.input_scale), g)
 
 
 class Celu(Elu, node_name="CeluBackward0"):
