@@ -407,9 +407,12 @@ CASES: dict = {
     # gradients at kinks, ties and NaNs as PyTorch's subgradient conventions
     "relu_grad_nan_passes": lambda t: _grad(t, t.relu, [_NAN, 0.0, -0.0, 1.0, -1.0]),
     "threshold_grad_nan_passes": lambda t: _grad(t, lambda x: t.nn.functional.threshold(x, 0.5, 2.0), [_NAN, 0.5, 1.0]),
-    "elu_grad_nan_and_infinities": lambda t: _grad(t, t.nn.functional.elu, [-_INF, _INF, 0.0, -1.0, _NAN]),
-    "selu_grad_nan": lambda t: _grad(t, t.nn.functional.selu, [-_INF, 0.0, -1.0, _NAN]),
-    "celu_grad_nan": lambda t: _grad(t, lambda x: t.nn.functional.celu(x, 0.5), [-2.0, 0.0, _NAN]),
+    # at NaN, the bulk of PyTorch's vectorised kernels (8 elements and more) gives hardtanh and the shrinks 0
+    "hardtanh_grad_nan": lambda t: _grad(t, t.nn.functional.hardtanh, [_NAN] * 7 + [0.5]),
+    "relu6_grad_nan": lambda t: _grad(t, t.nn.functional.relu6, [_NAN] * 7 + [0.5]),
+    "hardshrink_grad_nan": lambda t: _grad(t, t.nn.functional.hardshrink, [_NAN] * 6 + [0.5, 2.0]),
+    "softshrink_grad_nan": lambda t: _grad(t, t.nn.functional.softshrink, [_NAN] * 6 + [-0.5, 2.0]),
+    "hardtanh_grad_at_bounds": lambda t: _grad(t, t.nn.functional.hardtanh, [-1.0, 1.0, 0.5, 2.0, -2.0, 0.0, -1.0, 1]),
     "logit_grad_outside_unit_interval": lambda t: _grad(t, t.logit, [0.0, -0.0, 1.0, 0.5, -0.5, 1.5, _NAN]),
     "logit_grad_negative_zero": lambda t: _grad(t, t.logit, [0.0, -0.0], [-1.0, -1.0]),
     "logit_eps_grad": lambda t: _grad(t, lambda x: t.logit(x, 0.1), [0.0, -0.0, 1.0, 0.5, -0.5, 0.1, 0.9]),
@@ -448,4 +451,24 @@ CASES: dict = {
     "max_pool3d_pad_too_big": lambda t: t.nn.functional.max_pool3d(t.ones(1, 1, 6, 2, 5), 1, stride=2, padding=1),
     "max_pool3d_ceil_mode": lambda t: t.nn.functional.max_pool3d(t.arange(60.0).reshape(1, 1, 6, 2, 5), 2, stride=2,
                                                                  padding=1, ceil_mode=True),
+    # prelu's weight checks and a 0-d input's 0-d result
+    "prelu_zero_dim_channels": lambda t: t.nn.functional.prelu(t.tensor(1.0), t.tensor([0.25, 0.5])),
+    "prelu_zero_dim": lambda t: t.nn.functional.prelu(t.tensor(-1.0), t.tensor([0.25])),
+    "prelu_1d_one_channel": lambda t: t.nn.functional.prelu(t.tensor([1.0, -1.0]), t.tensor([0.25, 0.5])),
+    "prelu_2d_weight": lambda t: t.nn.functional.prelu(t.tensor([1.0, -1.0]), t.tensor([[0.25]])),
+    # fold and unfold of unsupported ranks
+    "fold_4d": lambda t: t.nn.functional.fold(t.ones(1, 2, 3, 3), (2, 2), 1),
+    "fold_1d": lambda t: t.nn.functional.fold(t.ones(4), (2, 2), 1),
+    "unfold_1d": lambda t: t.nn.functional.unfold(t.ones(4), (2, 2)),
+    "unfold_2d": lambda t: t.nn.functional.unfold(t.ones(2, 3), (2, 2)),
+    "unfold_0d": lambda t: t.nn.functional.unfold(t.tensor(4.0), (2, 2)),
+    "unfold_5d": lambda t: t.nn.functional.unfold(t.ones(1, 2, 3, 3, 3), (2, 2)),
+    # pdist and cdist have no float16 or bfloat16 kernels; pdist's checks in PyTorch's order
+    "pdist_half": lambda t: t.nn.functional.pdist(t.ones(3, 2, dtype=t.float16)),
+    "pdist_bfloat16": lambda t: t.nn.functional.pdist(t.ones(3, 2, dtype=t.bfloat16)),
+    "pdist_long": lambda t: t.nn.functional.pdist(t.ones(3, 2, dtype=t.int64), -1),
+    "pdist_negative_p": lambda t: t.nn.functional.pdist(t.ones(3, 2, dtype=t.float16), -1),
+    "cdist_bfloat16": lambda t: t.cdist(t.ones(3, 2, dtype=t.bfloat16), t.ones(3, 2, dtype=t.bfloat16)),
+    "cdist_bfloat16_float": lambda t: t.cdist(t.ones(3, 2, dtype=t.bfloat16), t.ones(3, 2)),
+    "cdist_float_bfloat16": lambda t: t.cdist(t.ones(3, 2), t.ones(3, 2, dtype=t.bfloat16)),
 }

@@ -994,6 +994,11 @@ def pdist(input: Tensor, p: float = 2) -> Tensor:
     """The ``p``-norm distances between the rows of ``input (N, M)``, for ``i < j`` in row-major order."""
     if input.ndim != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    dtypes.check_kernel("pdist", input.dtype, "f", half=False, bfloat16=False)
     rows, cols = np.triu_indices(input.shape[0], 1)
     xp = array_module_of(input._data)
     first = indexing.index_select(input, 0, Tensor._make(xp.asarray(rows)))

@@ -532,14 +532,16 @@ def _threshold_gradient(xp: Any, g: Any, x: Any, *, threshold: float) -> Any:
     return g * ~(x <= (_zero_of(x) if threshold == 0 else threshold))
 
 
+# At NaN these gradients are 0 (hardtanh, the shrinks) or NaN (elu), as in the bulk of PyTorch's vectorised
+# kernels (their scalar tail, the last numel % 4 or 8 elements, passes the gradient there instead).
 def _shrink_gradient(xp: Any, g: Any, x: Any, *, lambd: float) -> Any:
-    return xp.where((x >= -lambd) & (x <= lambd), 0.0, g)
+    return xp.where((x < -lambd) | (x > lambd), g, 0.0)
 
 
 ThresholdGrad = _slope_grad("Threshold", _threshold_gradient)
 LeakyReluGrad = _slope_grad("LeakyRelu", lambda xp, g, x, *, negative_slope: xp.where(x > 0, g, g * negative_slope))
 HardtanhGrad = _slope_grad("Hardtanh", lambda xp, g, x, *, min_val, max_val:
-                           xp.where((x <= min_val) | (x >= max_val), 0.0, g))
+                           xp.where((x > min_val) & (x < max_val), g, 0.0))
 RreluWithNoiseGrad = _slope_grad("RreluWithNoise", lambda xp, g, x, *, slopes:
                                  xp.where(x > 0, g, g * xp.asarray(slopes)))
 HardshrinkGrad = _slope_grad("Hardshrink", _shrink_gradient)
@@ -664,8 +666,7 @@ class Elu(Op):
         xp = ctx.xp
         g = g if ctx.scale == 1 else g * ctx.scale
         slope = ctx.alpha * ctx.input_scale
-        # (NaN takes the positive branch's slope, as in PyTorch's kernel)
-        return xp.where(x <= 0, g * slope * xp.exp(xp.minimum(x, 0.0) * ctx.input_scale), g)
+        return xp.where(x > 0, g, g * slope * xp.exp(xp.minimum(x, 0.0) * ctx.input_scale))
 
 
 class Celu(Elu, node_name="CeluBackward0"):
