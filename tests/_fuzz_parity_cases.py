@@ -471,4 +471,12 @@ CASES: dict = {
     "cdist_bfloat16": lambda t: t.cdist(t.ones(3, 2, dtype=t.bfloat16), t.ones(3, 2, dtype=t.bfloat16)),
     "cdist_bfloat16_float": lambda t: t.cdist(t.ones(3, 2, dtype=t.bfloat16), t.ones(3, 2)),
     "cdist_float_bfloat16": lambda t: t.cdist(t.ones(3, 2), t.ones(3, 2, dtype=t.bfloat16)),
+    # lp_pool with an infinite norm: PyTorch 2.13 takes the max (or min) of |x| over each window
+    "lp_pool1d_inf": lambda t: t.nn.functional.lp_pool1d(t.tensor([[[1.0, -3.0, 2.0, _NAN, 0.5, -0.25]]]), _INF, 2),
+    "lp_pool1d_minus_inf": lambda t: t.nn.functional.lp_pool1d(t.tensor([[[1.0, -3.0, 2.0, _NAN, 0.5, -0.25]]]),
+                                                               -_INF, 2),
+    "lp_pool2d_inf_ceil_mode": lambda t: t.nn.functional.lp_pool2d(t.arange(-8.0, 8.0).reshape(1, 1, 4, 4), _INF, 2,
+                                                                   stride=1, ceil_mode=True),
+    "lp_pool3d_inf": lambda t: t.nn.functional.lp_pool3d(t.arange(-8.0, 8.0).reshape(1, 2, 2, 4), _INF, 2),
+    "lp_pool1d_inf_grad": lambda t: _grad(t, lambda x: t.nn.functional.lp_pool1d(x, _INF, 2), [[[1.0, -3.0, 3, -3]]]),
 }

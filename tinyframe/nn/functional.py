@@ -75,7 +75,7 @@ from ._functional.losses import (
     triplet_margin_with_distance_loss,
 )
 from ._functional.pooling import (
-    _lp_finish,
+    _lp_pool,
     adaptive_avg_pool3d,
     adaptive_max_pool1d,
     adaptive_max_pool2d,
@@ -950,18 +950,17 @@ def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,
 # --------------------------------------------------------------------------- more pooling and normalisation
 def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int, stride: Any = None,
               ceil_mode: bool = False) -> Tensor:
-    """``(sum over each window of x^p)^(1/p)``: ``avg_pool1d`` of ``x^p`` times the window size."""
-    pooled = avg_pool1d(binary.pow(input, norm_type), kernel_size, stride, 0, ceil_mode)
+    """``(sum over each window of x^p)^(1/p)``: ``avg_pool1d`` of ``x^p`` times the window size (for an
+    infinite ``p`` the max, or min, of ``|x|``)."""
     size = kernel_size if isinstance(kernel_size, int) else kernel_size[0]
-    return _lp_finish(pooled, size, norm_type)
+    return _lp_pool((avg_pool1d, max_pool1d), input, norm_type, kernel_size, stride, ceil_mode, size)
 
 
 def lp_pool2d(input: Tensor, norm_type: float, kernel_size: Any, stride: Any = None,
               ceil_mode: bool = False) -> Tensor:
     """``(sum over each window of x^p)^(1/p)`` on ``(N, C, H, W)``."""
     kh, kw = (kernel_size, kernel_size) if isinstance(kernel_size, int) else kernel_size
-    pooled = avg_pool2d(binary.pow(input, norm_type), kernel_size, stride, 0, ceil_mode)
-    return _lp_finish(pooled, kh * kw, norm_type)
+    return _lp_pool((avg_pool2d, max_pool2d), input, norm_type, kernel_size, stride, ceil_mode, kh * kw)
 
 
 def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:

@@ -359,8 +359,7 @@ def lp_pool3d(input: Tensor, norm_type: float, kernel_size: Any, stride: Any = N
               ceil_mode: bool = False) -> Tensor:
     """``(sum over each window of x^p)^(1/p)`` on ``(N, C, D, H, W)``."""
     kernel = _triple(kernel_size)
-    pooled = avg_pool3d(binary.pow(input, norm_type), kernel, stride, 0, ceil_mode)
-    return _lp_finish(pooled, math.prod(kernel), norm_type)
+    return _lp_pool((avg_pool3d, max_pool3d), input, norm_type, kernel, stride, ceil_mode, math.prod(kernel))
 
 
 @composed_op("ConvolutionBackward0", ('input', 'weight', 'bias'))
@@ -397,7 +396,16 @@ def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     return out if batched else out.squeeze(0)
 
 
-def _lp_finish(pooled: Tensor, window: int, norm_type: float) -> Tensor:
-    """``(window * mean of x^p)^(1/p)`` from the pooled ``x^p`` (negative means, from rounding, give 0)."""
+def _lp_pool(pools: tuple, input: Tensor, norm_type: float, kernel_size: Any, stride: Any, ceil_mode: bool,
+             window: int) -> Tensor:
+    """``(window * mean of x^p)^(1/p)`` by the average pool ``pools[0]`` of ``x^p`` (negative means, from
+    rounding, give 0); an infinite ``p`` as PyTorch 2.13: the max pool ``pools[1]`` of ``|x|`` (the min for
+    ``-inf``)."""
+    average, maximum = pools
+    if norm_type == math.inf:
+        return maximum(unary.abs(input), kernel_size, stride, 0, 1, ceil_mode)
+    if norm_type == -math.inf:
+        return unary.neg(maximum(unary.neg(unary.abs(input)), kernel_size, stride, 0, 1, ceil_mode))
+    pooled = average(binary.pow(input, norm_type), kernel_size, stride, 0, ceil_mode)
     signed = binary.mul(unary.sign(pooled), unary.relu(unary.abs(pooled)))
     return binary.pow(binary.mul(signed, window), 1.0 / norm_type)
