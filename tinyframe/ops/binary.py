@@ -467,6 +467,11 @@ def _xlogy(xp: Any, x: Any, y: Any) -> Any:
     return xp.where(xp.isnan(y), y, x * xp.log(xp.where(x == 0, 1.0, y)))
 
 
+def _xlogy_slope(xp: Any, g: Any, x: Any, y: Any) -> Any:
+    """``xlogy``'s gradient in ``x`` as PyTorch's: ``xlogy(g, y)``, 0 where ``x == 0`` and ``y <= 0``."""
+    return xp.where((x == 0) & (y <= 0), 0.0, Xlogy.call(g, y))
+
+
 def _where_nonzero(xp: Any, x: Any, value: Any) -> Any:
     """``value / x`` where ``x != 0``, else 0 (no division by zero on the way)."""
     zero = x == 0
@@ -497,7 +502,7 @@ Remainder = _elementwise2("Remainder", lambda xp, x, y: _rounding_division(_rema
 Atan2 = _elementwise2("Atan2", lambda xp, x, y: xp.arctan2(x, y), lambda g, x, y, out, xp: g * y / (x * x + y * y),
                       lambda g, x, y, out, xp: -g * x / (x * x + y * y))
 Xlogy = _elementwise2("Xlogy", lambda xp, x, y: _xlogy(xp, x, y),
-                      lambda g, x, y, out, xp: xp.where((x == 0) & (y <= 0), 0.0, Xlogy.call(g, y)),
+                      lambda g, x, y, out, xp: _xlogy_slope(xp, g, x, y),
                       lambda g, x, y, out, xp: g * x / y)
 
 
