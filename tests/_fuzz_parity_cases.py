@@ -479,4 +479,15 @@ CASES: dict = {
                                                                    stride=1, ceil_mode=True),
     "lp_pool3d_inf": lambda t: t.nn.functional.lp_pool3d(t.arange(-8.0, 8.0).reshape(1, 2, 2, 4), _INF, 2),
     "lp_pool1d_inf_grad": lambda t: _grad(t, lambda x: t.nn.functional.lp_pool1d(x, _INF, 2), [[[1.0, -3.0, 3, -3]]]),
+    # local_response_norm of 4-d and larger inputs runs PyTorch's avg_pool3d (no float16 or bfloat16 kernel)
+    "local_response_norm_4d_bfloat16": lambda t: t.nn.functional.local_response_norm(
+        t.ones(3, 2, 2, 2, dtype=t.bfloat16), 2),
+    "local_response_norm_4d_half": lambda t: t.nn.functional.local_response_norm(
+        t.ones(3, 2, 2, 2, dtype=t.float16), 2),
+    "local_response_norm_3d_bfloat16": lambda t: t.nn.functional.local_response_norm(
+        t.ones(3, 2, 2, dtype=t.bfloat16), 2),
+    # scaled_dot_product_attention's rank checks
+    "sdpa_1d_query": lambda t: t.nn.functional.scaled_dot_product_attention(t.ones(3), t.ones(2, 3), t.ones(2, 3)),
+    "sdpa_gqa_2d": lambda t: t.nn.functional.scaled_dot_product_attention(t.ones(2, 3), t.ones(2, 3), t.ones(2, 3),
+                                                                          enable_gqa=True),
 }

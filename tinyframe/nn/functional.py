@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .. import _autocast, creation, dtypes, random
+from .._dims import wrap_dim
 from .._lazy import lazy_module
 from ..device import array_module_of, device_of
 from ..ops import activation as activation_ops
@@ -322,6 +323,11 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     As PyTorch on the CPU: one fused node (``ScaledDotProductFlashAttentionForCpuBackward0``) where
     its flash kernel applies (4-D inputs, no dropout, ...), else the math path's ops.
     """
+    if min(query.ndim, key.ndim, value.ndim) < 2:
+        raise RuntimeError(f"Expected query, key, and value to all be  at least 2 dimensional, but got query.dim: "
+                           f"{query.ndim} key.dim: {key.ndim} and value.dim: {value.ndim} instead.")
+    if enable_gqa:  # PyTorch reads the head dimension, -3
+        wrap_dim(-3, query.ndim)
     target, source = query.shape[-2], key.shape[-2]
     grouped = enable_gqa and key.ndim >= 3 and key.shape[-3] != query.shape[-3]
     factor = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
@@ -969,6 +975,8 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
         raise ValueError(f"Expected 3D or higher dimensionality input (got {input.ndim} dimensions)")
     if input.numel() == 0:
         return input
+    if input.ndim > 3:  # PyTorch averages 4-d and larger inputs' squares with avg_pool3d
+        dtypes.check_kernel("avg_pool3d_out_frame", input.dtype, "fiub", half=False, bfloat16=False)
     shape = tuple(input.shape)
     squares = binary.mul(input, input).reshape(shape[0], 1, shape[1], -1)
     squares = pad(squares, (0, 0, size // 2, (size - 1) // 2))
