@@ -58,6 +58,19 @@ def _inplace(t: Any, operator: str, dtype: str, other: Any) -> Any:
     return namespace["a"], namespace["a"] is original
 
 
+def _grad(t: Any, fn: Any, values: Any, weights: Any = None) -> Any:
+    """The gradient of ``(fn(x) * weights).sum()`` (weights of ones by default) at a float64 ``x``."""
+    x = t.tensor(values, dtype=t.float64, requires_grad=True)
+    out = fn(x)
+    out = out[0] if isinstance(out, tuple) else out
+    w = t.ones_like(out) if weights is None else t.tensor(weights, dtype=t.float64)
+    (out * w).sum().backward()
+    return x.grad
+
+
+_NAN, _INF = math.nan, math.inf
+
+
 CASES: dict = {
     # augmented assignments that PyTorch runs in place
     "ifloordiv": lambda t: _inplace(t, "//", "int64", 2),
@@ -391,4 +404,90 @@ CASES: dict = {
     "cosine_similarity_bfloat16_double": lambda t: t.nn.functional.cosine_similarity(
         _T(t, [[4.611, -0.838, -1.375, 0.696]], "bfloat16"), _T(t, [[0.759, -0.088, -0.908, -1.93]], "float64")),
     "nansum_int_as_complex": lambda t: t.nansum(_T(t, [1, 2], "int32"), dtype=t.complex64),
+    # gradients at kinks, ties and NaNs as PyTorch's subgradient conventions
+    "relu_grad_nan_passes": lambda t: _grad(t, t.relu, [_NAN, 0.0, -0.0, 1.0, -1.0]),
+    "threshold_grad_nan_passes": lambda t: _grad(t, lambda x: t.nn.functional.threshold(x, 0.5, 2.0), [_NAN, 0.5, 1.0]),
+    # at NaN, the bulk of PyTorch's vectorised kernels (8 elements and more) gives hardtanh and the shrinks 0
+    "hardtanh_grad_nan": lambda t: _grad(t, t.nn.functional.hardtanh, [_NAN] * 7 + [0.5]),
+    "relu6_grad_nan": lambda t: _grad(t, t.nn.functional.relu6, [_NAN] * 7 + [0.5]),
+    "hardshrink_grad_nan": lambda t: _grad(t, t.nn.functional.hardshrink, [_NAN] * 6 + [0.5, 2.0]),
+    "softshrink_grad_nan": lambda t: _grad(t, t.nn.functional.softshrink, [_NAN] * 6 + [-0.5, 2.0]),
+    "hardtanh_grad_at_bounds": lambda t: _grad(t, t.nn.functional.hardtanh, [-1.0, 1.0, 0.5, 2.0, -2.0, 0.0, -1.0, 1]),
+    "logit_grad_outside_unit_interval": lambda t: _grad(t, t.logit, [0.0, -0.0, 1.0, 0.5, -0.5, 1.5, _NAN]),
+    "logit_grad_negative_zero": lambda t: _grad(t, t.logit, [0.0, -0.0], [-1.0, -1.0]),
+    "logit_eps_grad": lambda t: _grad(t, lambda x: t.logit(x, 0.1), [0.0, -0.0, 1.0, 0.5, -0.5, 0.1, 0.9]),
+    "pow_half_grad_signed_zero": lambda t: _grad(t, lambda x: x.pow(0.5), [0.0, -0.0, 1.0, -1.0]),
+    "xlogy_grad_zero_operands": lambda t: _grad(t, lambda x: t.xlogy(x, t.tensor([2.0, 0.0, 2.0, _NAN, 0.0, -1.0],
+                                                                                  dtype=t.float64)),
+                                                [-0.0, -0.0, 0.0, -0.0, 1.0, 0.0], [-1.0, -1.0, -1.0, -1.0, 2.0, 1.0]),
+    "xlogy_number_grad": lambda t: _grad(t, lambda x: t.xlogy(x, 0.0), [1.0, 0.0, -0.0]),
+    "pow_exponent_grad_zero_base": lambda t: _grad(t, lambda x: t.pow(t.tensor([0.0, 0.0, 0.0, -0.0, 2.0, -1.0],
+                                                                               dtype=t.float64), x),
+                                                   [-1.0, _NAN, 1.0, -2.5, 1.0, 0.5], [-1.0, 1.0, 1.0, 1.0, 1.0, 1.0]),
+    "pow_number_zero_base_grad": lambda t: _grad(t, lambda x: t.pow(0.0, x), [-1.0, _NAN, 1.0, -2.5, 0.0]),
+    "pow_self_grad_at_zero": lambda t: _grad(t, lambda x: t.pow(x, x), [-1.0, 0.0, 1.0, 0.0]),
+    "median_grad_ties_share": lambda t: _grad(t, t.median, [1.0, 1.0, 1.0, 2.0, 0.0]),
+    "median_grad_nan_share": lambda t: _grad(t, t.median, [1.0, _NAN, _NAN]),
+    "nanmedian_grad_ties_share": lambda t: _grad(t, t.nanmedian, [1.0, 1.0, _NAN, 2.0, 0.0]),
+    "nanmedian_grad_all_nan": lambda t: _grad(t, t.nanmedian, [_NAN, _NAN]),
+    "max_grad_nan_share": lambda t: _grad(t, lambda x: x.max(), [1.0, _NAN, _NAN]),
+    "min_grad_nan_share": lambda t: _grad(t, lambda x: x.min(), [_NAN, 1.0, _NAN]),
+    "amax_grad_nan_slice": lambda t: _grad(t, lambda x: x.amax(0), [[1.0, _NAN], [1.0, 2.0]]),
+    # nll_loss skips ignored targets: a NaN or an infinity there is not summed in
+    "nll_loss_ignored_nan_sum": lambda t: t.nn.functional.nll_loss(
+        t.tensor([[_NAN, 1.0], [0.5, _INF]]), t.tensor([1, 0]), ignore_index=1, reduction="sum"),
+    "nll_loss_ignored_nan_weighted_mean": lambda t: t.nn.functional.nll_loss(
+        t.tensor([[_NAN, 1.0], [0.5, _INF]]), t.tensor([1, 0]), ignore_index=1, weight=t.tensor([2.0, 3.0])),
+    "nll_loss_ignored_grad": lambda t: _grad(t, lambda x: t.nn.functional.nll_loss(x, t.tensor([1, 0]), ignore_index=1),
+                                             [[_NAN, 1.0], [0.5, _INF]]),
+    # 3-d pools: the windows are checked before the dtype; avg_pool3d has no float16 or bfloat16 kernel
+    "avg_pool3d_bfloat16": lambda t: t.nn.functional.avg_pool3d(t.ones(1, 1, 2, 2, 2, dtype=t.bfloat16), 2),
+    "avg_pool3d_half_kernel_too_big": lambda t: t.nn.functional.avg_pool3d(t.ones(2, 2, 3, 6, 6, dtype=t.float16), 7),
+    "avg_pool3d_half_pad_too_big": lambda t: t.nn.functional.avg_pool3d(t.ones(1, 2, 3, 6, 6, dtype=t.float16), 1,
+                                                                        padding=1),
+    "max_pool3d_output_too_small": lambda t: t.nn.functional.max_pool3d(t.ones(2, 2, 3, 6, 6), 7),
+    "max_pool3d_indices_output_too_small": lambda t: t.nn.functional.max_pool3d(t.ones(2, 3, 1, 1), 3, stride=2,
+                                                                                return_indices=True),
+    "max_pool3d_pad_too_big": lambda t: t.nn.functional.max_pool3d(t.ones(1, 1, 6, 2, 5), 1, stride=2, padding=1),
+    "max_pool3d_ceil_mode": lambda t: t.nn.functional.max_pool3d(t.arange(60.0).reshape(1, 1, 6, 2, 5), 2, stride=2,
+                                                                 padding=1, ceil_mode=True),
+    # prelu's weight checks and a 0-d input's 0-d result
+    "prelu_zero_dim_channels": lambda t: t.nn.functional.prelu(t.tensor(1.0), t.tensor([0.25, 0.5])),
+    "prelu_zero_dim": lambda t: t.nn.functional.prelu(t.tensor(-1.0), t.tensor([0.25])),
+    "prelu_1d_one_channel": lambda t: t.nn.functional.prelu(t.tensor([1.0, -1.0]), t.tensor([0.25, 0.5])),
+    "prelu_2d_weight": lambda t: t.nn.functional.prelu(t.tensor([1.0, -1.0]), t.tensor([[0.25]])),
+    # fold and unfold of unsupported ranks
+    "fold_4d": lambda t: t.nn.functional.fold(t.ones(1, 2, 3, 3), (2, 2), 1),
+    "fold_1d": lambda t: t.nn.functional.fold(t.ones(4), (2, 2), 1),
+    "unfold_1d": lambda t: t.nn.functional.unfold(t.ones(4), (2, 2)),
+    "unfold_2d": lambda t: t.nn.functional.unfold(t.ones(2, 3), (2, 2)),
+    "unfold_0d": lambda t: t.nn.functional.unfold(t.tensor(4.0), (2, 2)),
+    "unfold_5d": lambda t: t.nn.functional.unfold(t.ones(1, 2, 3, 3, 3), (2, 2)),
+    # pdist and cdist have no float16 or bfloat16 kernels; pdist's checks in PyTorch's order
+    "pdist_half": lambda t: t.nn.functional.pdist(t.ones(3, 2, dtype=t.float16)),
+    "pdist_bfloat16": lambda t: t.nn.functional.pdist(t.ones(3, 2, dtype=t.bfloat16)),
+    "pdist_long": lambda t: t.nn.functional.pdist(t.ones(3, 2, dtype=t.int64), -1),
+    "pdist_negative_p": lambda t: t.nn.functional.pdist(t.ones(3, 2, dtype=t.float16), -1),
+    "cdist_bfloat16": lambda t: t.cdist(t.ones(3, 2, dtype=t.bfloat16), t.ones(3, 2, dtype=t.bfloat16)),
+    "cdist_bfloat16_float": lambda t: t.cdist(t.ones(3, 2, dtype=t.bfloat16), t.ones(3, 2)),
+    "cdist_float_bfloat16": lambda t: t.cdist(t.ones(3, 2), t.ones(3, 2, dtype=t.bfloat16)),
+    # lp_pool with an infinite norm: PyTorch 2.13 takes the max (or min) of |x| over each window
+    "lp_pool1d_inf": lambda t: t.nn.functional.lp_pool1d(t.tensor([[[1.0, -3.0, 2.0, _NAN, 0.5, -0.25]]]), _INF, 2),
+    "lp_pool1d_minus_inf": lambda t: t.nn.functional.lp_pool1d(t.tensor([[[1.0, -3.0, 2.0, _NAN, 0.5, -0.25]]]),
+                                                               -_INF, 2),
+    "lp_pool2d_inf_ceil_mode": lambda t: t.nn.functional.lp_pool2d(t.arange(-8.0, 8.0).reshape(1, 1, 4, 4), _INF, 2,
+                                                                   stride=1, ceil_mode=True),
+    "lp_pool3d_inf": lambda t: t.nn.functional.lp_pool3d(t.arange(-8.0, 8.0).reshape(1, 2, 2, 4), _INF, 2),
+    "lp_pool1d_inf_grad": lambda t: _grad(t, lambda x: t.nn.functional.lp_pool1d(x, _INF, 2), [[[1.0, -3.0, 3, -3]]]),
+    # local_response_norm of 4-d and larger inputs runs PyTorch's avg_pool3d (no float16 or bfloat16 kernel)
+    "local_response_norm_4d_bfloat16": lambda t: t.nn.functional.local_response_norm(
+        t.ones(3, 2, 2, 2, dtype=t.bfloat16), 2),
+    "local_response_norm_4d_half": lambda t: t.nn.functional.local_response_norm(
+        t.ones(3, 2, 2, 2, dtype=t.float16), 2),
+    "local_response_norm_3d_bfloat16": lambda t: t.nn.functional.local_response_norm(
+        t.ones(3, 2, 2, dtype=t.bfloat16), 2),
+    # scaled_dot_product_attention's rank checks
+    "sdpa_1d_query": lambda t: t.nn.functional.scaled_dot_product_attention(t.ones(3), t.ones(2, 3), t.ones(2, 3)),
+    "sdpa_gqa_2d": lambda t: t.nn.functional.scaled_dot_product_attention(t.ones(2, 3), t.ones(2, 3), t.ones(2, 3),
+                                                                          enable_gqa=True),
 }

@@ -178,13 +178,14 @@ def cpp_type_name(d: Any) -> str:
     return _CPP_TYPE_NAMES.get(d.name, d.name)
 
 
-def check_kernel(kernel: str, d: Any, kinds: str, *, half: bool = True) -> None:
+def check_kernel(kernel: str, d: Any, kinds: str, *, half: bool = True, bfloat16: bool = True) -> None:
     """PyTorch's NotImplementedError ``"<kernel>" not implemented for '<ScalarType>'`` when the kind of
     ``d`` (a tinyframe or NumPy dtype; NumPy's kind letters: ``b`` bool, ``u``/``i`` integers, ``f``
     floating, ``c`` complex) is not among ``kinds``, the dtypes that PyTorch's kernel is compiled for
-    (float16 too unless ``half`` is False)."""
+    (float16 and bfloat16 too unless ``half`` or ``bfloat16`` is False)."""
     np_dtype = np.dtype(d.numpy if isinstance(d, dtype) else d)
-    if kind(np_dtype) not in kinds or (not half and np_dtype == np.float16):
+    if (kind(np_dtype) not in kinds or (not half and np_dtype == np.float16)
+            or (not bfloat16 and np_dtype.name == "bfloat16")):
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{scalar_type_name(np_dtype)}'")
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .. import _autocast, creation, dtypes, random
+from .._dims import wrap_dim
 from .._lazy import lazy_module
 from ..device import array_module_of, device_of
 from ..ops import activation as activation_ops
@@ -75,7 +76,7 @@ from ._functional.losses import (
     triplet_margin_with_distance_loss,
 )
 from ._functional.pooling import (
-    _lp_finish,
+    _lp_pool,
     adaptive_avg_pool3d,
     adaptive_max_pool1d,
     adaptive_max_pool2d,
@@ -322,6 +323,11 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     As PyTorch on the CPU: one fused node (``ScaledDotProductFlashAttentionForCpuBackward0``) where
     its flash kernel applies (4-D inputs, no dropout, ...), else the math path's ops.
     """
+    if min(query.ndim, key.ndim, value.ndim) < 2:
+        raise RuntimeError(f"Expected query, key, and value to all be  at least 2 dimensional, but got query.dim: "
+                           f"{query.ndim} key.dim: {key.ndim} and value.dim: {value.ndim} instead.")
+    if enable_gqa:  # PyTorch reads the head dimension, -3
+        wrap_dim(-3, query.ndim)
     target, source = query.shape[-2], key.shape[-2]
     grouped = enable_gqa and key.ndim >= 3 and key.shape[-3] != query.shape[-3]
     factor = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
@@ -950,18 +956,17 @@ def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,
 # --------------------------------------------------------------------------- more pooling and normalisation
 def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int, stride: Any = None,
               ceil_mode: bool = False) -> Tensor:
-    """``(sum over each window of x^p)^(1/p)``: ``avg_pool1d`` of ``x^p`` times the window size."""
-    pooled = avg_pool1d(binary.pow(input, norm_type), kernel_size, stride, 0, ceil_mode)
+    """``(sum over each window of x^p)^(1/p)``: ``avg_pool1d`` of ``x^p`` times the window size (for an
+    infinite ``p`` the max, or min, of ``|x|``)."""
     size = kernel_size if isinstance(kernel_size, int) else kernel_size[0]
-    return _lp_finish(pooled, size, norm_type)
+    return _lp_pool((avg_pool1d, max_pool1d), input, norm_type, kernel_size, stride, ceil_mode, size)
 
 
 def lp_pool2d(input: Tensor, norm_type: float, kernel_size: Any, stride: Any = None,
               ceil_mode: bool = False) -> Tensor:
     """``(sum over each window of x^p)^(1/p)`` on ``(N, C, H, W)``."""
     kh, kw = (kernel_size, kernel_size) if isinstance(kernel_size, int) else kernel_size
-    pooled = avg_pool2d(binary.pow(input, norm_type), kernel_size, stride, 0, ceil_mode)
-    return _lp_finish(pooled, kh * kw, norm_type)
+    return _lp_pool((avg_pool2d, max_pool2d), input, norm_type, kernel_size, stride, ceil_mode, kh * kw)
 
 
 def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:
@@ -970,6 +975,8 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
         raise ValueError(f"Expected 3D or higher dimensionality input (got {input.ndim} dimensions)")
     if input.numel() == 0:
         return input
+    if input.ndim > 3:  # PyTorch averages 4-d and larger inputs' squares with avg_pool3d
+        dtypes.check_kernel("avg_pool3d_out_frame", input.dtype, "fiub", half=False, bfloat16=False)
     shape = tuple(input.shape)
     squares = binary.mul(input, input).reshape(shape[0], 1, shape[1], -1)
     squares = pad(squares, (0, 0, size // 2, (size - 1) // 2))
@@ -994,6 +1001,11 @@ def pdist(input: Tensor, p: float = 2) -> Tensor:
     """The ``p``-norm distances between the rows of ``input (N, M)``, for ``i < j`` in row-major order."""
     if input.ndim != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    dtypes.check_kernel("pdist", input.dtype, "f", half=False, bfloat16=False)
     rows, cols = np.triu_indices(input.shape[0], 1)
     xp = array_module_of(input._data)
     first = indexing.index_select(input, 0, Tensor._make(xp.asarray(rows)))

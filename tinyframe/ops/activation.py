@@ -274,13 +274,19 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
     channel (dimension 1)."""
     if not isinstance(input, _graph.Tensor):
         raise TypeError(f"prelu(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    if weight.ndim > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.ndim}")
     if weight.numel() != 1:
-        channels = input.shape[1] if input.ndim >= 2 else input.shape[0]
+        if input.ndim == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = input.shape[1] if input.ndim >= 2 else 1
         if weight.numel() != channels:
             raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
                                f"{weight.numel()} and channel size = {channels}.")
         if input.ndim >= 2:  # (a view, as PyTorch's: the weight's gradient passes a ViewBackward0)
             weight = weight.view(channels, *([1] * (input.ndim - 2)))
+    elif weight.ndim > input.ndim:  # a 0-d input: the result has its shape
+        weight = weight.view(())
     if input.dtype != weight.dtype:
         raise RuntimeError(f"prelu: Type promoting not supported. Got {dtypes.scalar_type_name(input.dtype)} and "
                            f"{dtypes.scalar_type_name(weight.dtype)}")

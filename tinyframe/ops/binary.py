@@ -213,7 +213,7 @@ class Pow(Op):
         e = ctx.exponent.conjugate()
         if e == 0:
             return g * 0.0
-        return g * (e * x ** (e - 1) if e != 1 else 1.0)
+        return g * (e * Pow.call(x, exponent=e - 1) if e != 1 else 1.0)  # (rsqrt's -inf at -0.0 for 0.5)
 
 
 class PowTensor(Op, node_name="PowBackward1"):
@@ -234,17 +234,17 @@ class PowTensor(Op, node_name="PowBackward1"):
         x, y, out = saved_conj(ctx)
         xp = ctx.xp
         needs_x, needs_y = ctx.needs_input_grad
-        gx = g * y * x ** (y - 1) if needs_x else None
+        gx = xp.where(y == 0, 0.0, g * y * x ** (y - 1)) if needs_x else None  # (0, not NaN, at 0 ** 0)
         gy = None
         if needs_y:
-            # d(x^y)/dy = x^y log x; PyTorch defines it as 0 where x == 0 (the limit for y > 0).
-            gy = g * xp.where(x == 0, 0.0, out * xp.log(xp.where(x == 0, 1.0, x)))
+            # d(x^y)/dy = x^y log x; PyTorch defines it as 0 where x == 0 and y >= 0 (the limit for y > 0).
+            gy = g * xp.where((x == 0) & (y >= 0), 0.0, out * xp.log(x))
         return gx, gy
 
 
 class PowNumberBase(Op, node_name="PowBackward2"):
     """``base ** exponent`` for a number ``base`` (``2 ** x``): one edge, to the exponent, as PyTorch's
-    ``pow(Scalar, Tensor)``; the gradient is ``base^y log(base)``, 0 for a zero base."""
+    ``pow(Scalar, Tensor)``; the gradient is ``base^y log(base)``, for a zero base 0 where ``y >= 0``."""
 
     @staticmethod
     def forward(ctx: PowNumberBase, y: Any, *, base: Any) -> Any:
@@ -258,8 +258,8 @@ class PowNumberBase(Op, node_name="PowBackward2"):
     def backward(ctx: PowNumberBase, g: Any) -> Any:
         (out,) = saved_conj(ctx)
         base = ctx.base
-        if base == 0:
-            return g * 0.0
+        if base == 0:  # log(0) = -inf where the exponent is negative or NaN (there x^y is inf or NaN), else 0
+            return g * ctx.xp.where(out.real <= 1, 0.0, out * -math.inf)
         return g * out * (cmath.log(base).conjugate() if isinstance(base, complex) else math.log(base))
 
 
@@ -485,10 +485,9 @@ def _xlogy(xp: Any, x: Any, y: Any) -> Any:
     return xp.where(xp.isnan(y), y, x * xp.log(xp.where(x == 0, 1.0, y)))
 
 
-def _log_or_zero(xp: Any, y: Any) -> Any:
-    """``log(y)``, and 0 where ``y`` is 0 (PyTorch's ``xlogy(y != 0, y)``, xlogy's gradient)."""
-    zero = y == 0
-    return xp.where(zero, 0.0, xp.log(xp.where(zero, 1.0, y)))
+def _xlogy_slope(xp: Any, g: Any, x: Any, y: Any) -> Any:
+    """``xlogy``'s gradient in ``x`` as PyTorch's: ``xlogy(g, y)``, 0 where ``x == 0`` and ``y <= 0``."""
+    return xp.where((x == 0) & (y <= 0), 0.0, Xlogy.call(g, y))
 
 
 def _where_nonzero(xp: Any, x: Any, value: Any) -> Any:
@@ -521,7 +520,8 @@ Remainder = _elementwise2("Remainder", lambda xp, x, y: _rounding_division(_rema
 Atan2 = _elementwise2("Atan2", lambda xp, x, y: xp.arctan2(x, y), lambda g, x, y, out, xp: g * y / (x * x + y * y),
                       lambda g, x, y, out, xp: -g * x / (x * x + y * y))
 Xlogy = _elementwise2("Xlogy", lambda xp, x, y: _xlogy(xp, x, y),
-                      lambda g, x, y, out, xp: g * _log_or_zero(xp, y), lambda g, x, y, out, xp: g * x / y)
+                      lambda g, x, y, out, xp: _xlogy_slope(xp, g, x, y),
+                      lambda g, x, y, out, xp: g * x / y)
 
 
 Fmax = _elementwise2("Fmax", lambda xp, x, y: xp.fmax(x, y), lambda g, x, y, out, xp: g * _first_wins(xp, x >= y, y),

@@ -322,8 +322,8 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
         if not x.dtype.is_floating_point:
             raise RuntimeError(f"cdist only supports floating-point dtypes, X{k} got: "
                                f"{dtypes.scalar_type_name(x.dtype)}")
+    dtypes.check_kernel("cdist", x1.dtype, "f", half=False, bfloat16=False)
     dtypes.check_same(x1.dtype, x2.dtype)
-    dtypes.check_kernel("cdist", x1.dtype, "f", half=False)
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
     rows1, rows2 = x1.shape[-2], x2.shape[-2]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .._dims import wrap_dim
 from .._graph import Op
 from .convolution import _Geometry, col2im, columns_of, wide_width
 
@@ -100,8 +101,13 @@ def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
     ``(N, C*kH*kW, L)``, ``L = OH*OW`` the number of blocks, with
     ``out[n, c*kH*kW + i*kW + j, oh*OW + ow] = xpad[n, c, oh*sH + i*dH, ow*sW + j*dW]``.
     """
-    if input.ndim not in (3, 4):
-        raise NotImplementedError(f"Input Error: Only 3D or 4D input Tensors are supported (got {input.ndim}D)")
+    if input.ndim < 3:  # PyTorch's unfold first asks a lower-dimensional input for dimension ``ndim``
+        if input.ndim == 0:
+            raise IndexError("Dimension specified as 1 but tensor has no dimensions")
+        wrap_dim(input.ndim, input.ndim)
+    if input.ndim > 4:
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
+                           f"dimensions for input, but got: {list(input.shape)}")
     batched = input.ndim == 4
     x = input if batched else input.unsqueeze(0)
     geometry = _block_geometry("im2col", tuple(x.shape[2:]), kernel_size, dilation, padding, stride)
@@ -115,8 +121,8 @@ def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1, p
     ``input (N, C*kH*kW, L)`` or ``(C*kH*kW, L)`` gives ``(N, C, *output_size)``, overlapping
     values summed."""
     if input.ndim not in (2, 3):
-        raise NotImplementedError(f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported "
-                                  f"(got {input.ndim}D)")
+        raise RuntimeError("Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero "
+                           f"dimensions for input, but got: {list(input.shape)}")
     batched = input.ndim == 3
     x = input if batched else input.unsqueeze(0)
     geometry = _block_geometry("col2im", _pair(output_size, "output_size"), kernel_size, dilation, padding, stride)

@@ -141,6 +141,8 @@ class NllLoss(Op):
         if ignored is not None:
             w = xp.where(ignored, 0, w) if w is not None else (~ignored).astype(x.dtype)
         losses = -picked if w is None else -(picked * w)
+        if ignored is not None:  # skipped, as in PyTorch: a NaN or inf input there is not summed in
+            losses = xp.where(ignored, 0, losses)
         coefficient = -1.0 if w is None else -w
         if reduction == "mean":
             total = losses.size if w is None else w.sum()
@@ -152,7 +154,7 @@ class NllLoss(Op):
         elif reduction == "sum":
             out = losses.sum()
         else:
-            out = losses if ignored is None else xp.where(ignored, 0, losses)
+            out = losses
         if isinstance(coefficient, float):
             ctx.coefficient = coefficient
         else:

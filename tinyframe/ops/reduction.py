@@ -322,19 +322,36 @@ class Amax(Op):
         g, out = _kept(ctx, g, viewed=True), _kept(ctx, out, viewed=True)
         hits = x == out
         count = xp.sum(hits, ctx.axes, keepdims=True, dtype=g.dtype)
-        return xp.where(hits, g / count, 0.0)
+        return g / count * hits  # (NaN throughout a slice whose extreme is NaN: no element equals it, as in PyTorch)
 
 
 class Amin(Amax):
     largest = False
 
 
+def evenly_distributed(xp: Any, g: Any, x: Any, out: Any) -> Any:
+    """PyTorch's ``evenly_distribute_backward``, the gradient of ``max()``, ``min()``, ``median()`` and
+    ``nanmedian()`` of every element: ``g`` shared evenly by the elements equal to the 0-d result ``out``,
+    or by the NaNs where it is NaN (amax's gradient gives NaN no share)."""
+    hits = xp.isnan(x) if xp.isnan(out) else x == out
+    return xp.where(hits, g / xp.sum(hits, dtype=g.dtype), 0.0)
+
+
+def _evenly_distributed_backward(ctx: Any, g: Any) -> Any:
+    x, out = ctx.saved_tensors
+    return evenly_distributed(ctx.xp, g, x, out)
+
+
 class Max(Amax, node_name="MaxBackward1"):
     """``max()`` of every element: a 0-d tensor; ties share the gradient evenly."""
+
+    backward = staticmethod(_evenly_distributed_backward)
 
 
 class Min(Amin, node_name="MinBackward1"):
     """``min()`` of every element: a 0-d tensor; ties share the gradient evenly."""
+
+    backward = staticmethod(_evenly_distributed_backward)
 
 
 class MaxDim(Op, node_name="MaxBackward0"):

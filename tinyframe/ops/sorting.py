@@ -45,15 +45,27 @@ class Kthvalue(indexing.Index):
     pass
 
 
-class Median(indexing.Index):
-    """``median()`` of every element (a 0-dim result)."""
+class Median(Op):
+    """``median()`` of every element (a 0-dim result), the element at ``index``; ties (the NaNs where it is
+    NaN) share the gradient evenly, as in PyTorch."""
+
+    @staticmethod
+    def forward(ctx: Median, x: Any, *, index: tuple) -> Any:
+        out = ctx.xp.asarray(x[index])
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Median, g: Any) -> Any:
+        x, out = ctx.saved_tensors
+        return reduction.evenly_distributed(ctx.xp, g, x, out)
 
 
 class MedianDim(indexing.Index, node_name="MedianBackward1"):
     pass
 
 
-class Nanmedian(indexing.Index):
+class Nanmedian(Median):
     pass
 
 

@@ -234,7 +234,7 @@ Erf = _elementwise("Erf", _erf, _INPUT,
 Sigmoid = _elementwise("Sigmoid", _sigmoid_array, _OUTPUT, lambda g, out, xp: g * out * (1.0 - out))
 Frac = _elementwise("Frac", lambda xp, x: x - xp.trunc(x), _INPUT, lambda g, x, xp: g, kernel="frac_cpu")
 Sinc = _elementwise("Sinc", lambda xp, x: xp.sinc(x), _INPUT, lambda g, x, xp: g * _sinc_slope(xp, x))
-Logit = _elementwise("Logit", lambda xp, x: xp.log(x / (1.0 - x)), _INPUT, lambda g, x, xp: g / (x * (1.0 - x)),
+Logit = _elementwise("Logit", lambda xp, x: xp.log(x / (1.0 - x)), _INPUT, lambda g, x, xp: _logit_slope(xp, g, x),
                     complex_error=NotImplementedError)
 Angle = _elementwise("Angle", lambda xp, x: xp.where(xp.isnan(x), x, xp.where(x < 0, math.pi, 0.0).astype(x.dtype)),
                       _INPUT, lambda g, x, xp: g * 0.0)
@@ -251,6 +251,11 @@ def _sinc_slope(xp: Any, x: Any) -> Any:
     """``d/dx sin(pi x) / (pi x) = (cos(pi x) - sinc(x)) / x``, and 0 at ``x = 0``."""
     zero = x == 0
     return xp.where(zero, 0.0, (xp.cos(x * math.pi) - Sinc.call(x)) / xp.where(zero, 1.0, x))
+
+
+def _logit_slope(xp: Any, g: Any, x: Any) -> Any:
+    """``g / (x (1 - x))`` as PyTorch's: NaN outside ``[0, 1]``, and -0.0 taken as 0.0 (``+ 0.0``)."""
+    return xp.where((x < 0) | (x > 1), math.nan, g / (x * (1.0 - x) + 0.0))
 
 
 # --------------------------------------------------------------------------- special functions
@@ -527,18 +532,20 @@ def _slope_grad(name: str, gradient: Any) -> type[_SlopeGrad]:
 
 def _threshold_gradient(xp: Any, g: Any, x: Any, *, threshold: float) -> Any:
     # A product with the mask is 7x faster than where(mask, g, 0.0) in NumPy; it differs from
-    # PyTorch's only where g is inf or nan at a masked element.
-    return g * (x > (_zero_of(x) if threshold == 0 else threshold))
+    # PyTorch's only where g is inf or nan at a masked element. NaN passes the gradient, as in PyTorch.
+    return g * ~(x <= (_zero_of(x) if threshold == 0 else threshold))
 
 
+# At NaN these gradients are 0 (hardtanh, the shrinks) or NaN (elu), as in the bulk of PyTorch's vectorised
+# kernels (their scalar tail, the last numel % 4 or 8 elements, passes the gradient there instead).
 def _shrink_gradient(xp: Any, g: Any, x: Any, *, lambd: float) -> Any:
-    return xp.where((x >= -lambd) & (x <= lambd), 0.0, g)
+    return xp.where((x < -lambd) | (x > lambd), g, 0.0)
 
 
 ThresholdGrad = _slope_grad("Threshold", _threshold_gradient)
 LeakyReluGrad = _slope_grad("LeakyRelu", lambda xp, g, x, *, negative_slope: xp.where(x > 0, g, g * negative_slope))
 HardtanhGrad = _slope_grad("Hardtanh", lambda xp, g, x, *, min_val, max_val:
-                           xp.where((x <= min_val) | (x >= max_val), 0.0, g))
+                           xp.where((x > min_val) & (x < max_val), g, 0.0))
 RreluWithNoiseGrad = _slope_grad("RreluWithNoise", lambda xp, g, x, *, slopes:
                                  xp.where(x > 0, g, g * xp.asarray(slopes)))
 HardshrinkGrad = _slope_grad("Hardshrink", _shrink_gradient)

@@ -156,18 +156,40 @@ def _depth_slabs(x: Tensor, kernel: int, stride: int, padding: int, dilation: in
     return [padded[:, :, k * dilation:k * dilation + (out - 1) * stride + 1:stride] for k in range(kernel)]
 
 
-# PyTorch's kernel of each 3-d pool and the dtypes it is built for: (name, dtype kinds, float16 too)
+# PyTorch's kernel of each 3-d pool and the dtypes it is built for: (name, dtype kinds, float16 and bfloat16 too)
 _KERNELS_3D = {"max_pool3d": ("max_pool3d", "uif", True), "avg_pool3d": ("avg_pool3d_out_frame", "f", False),
                "adaptive_avg_pool3d": ("adaptive_avg_pool3d_cpu", "f", True)}
 
 
-def _as_batched_3d(op: str, input: Tensor) -> tuple:
+def _as_batched_3d(op: str, input: Tensor, window: tuple | None = None) -> tuple:
+    """``input`` as ``(N, C, D, H, W)`` and whether it was; checked as PyTorch does: the dimensions, a
+    pool's ``window`` (``_check_window_3d``'s arguments), then the dtype."""
     if input.ndim not in (4, 5):
         raise RuntimeError(f"{op}: Expected 4D or 5D tensor for input, but got: {list(input.shape)}")
+    x = input if input.ndim == 5 else input.unsqueeze(0)
+    if window is not None:
+        _check_window_3d(x.shape, *window)
     if op in _KERNELS_3D:
-        kernel, kinds, half = _KERNELS_3D[op]
-        dtypes.check_kernel(kernel, input.dtype, kinds, half=half)
-    return (input, True) if input.ndim == 5 else (input.unsqueeze(0), False)
+        kernel, kinds, reduced = _KERNELS_3D[op]
+        dtypes.check_kernel(kernel, input.dtype, kinds, half=reduced, bfloat16=reduced)
+    return x, input.ndim == 5
+
+
+def _check_window_3d(shape: tuple, kernel: tuple, strides: tuple, pads: tuple, dilations: tuple, ceil_mode: bool,
+                     average: bool) -> None:
+    """PyTorch's checks of a 3-d pool's windows (pooling_output_shape, then pool3d_shape_check)."""
+    for k, p, d in zip(kernel, pads, dilations):
+        if p > ((k - 1) * d + 1) // 2:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
+                               f"kernel_size={k} and dilation={d}")
+    sizes = shape[2:]
+    outs = [_pooled_size(*geometry, ceil_mode) for geometry in zip(sizes, kernel, strides, pads, dilations)]
+    if average and any(n < k for n, k in zip(sizes, kernel)):
+        raise RuntimeError("input image (T: {} H: {} W: {}) smaller than kernel size (kT: {} kH: {} kW: {})"
+                           .format(*sizes, *kernel))
+    if min(outs) < 1:
+        raise RuntimeError(f"Given input size: ({'x'.join(map(str, shape[1:]))}). Calculated output size: "
+                           f"({'x'.join(map(str, (shape[1], *outs)))}). Output size is too small")
 
 
 def _planes(x: Tensor) -> Tensor:
@@ -183,10 +205,11 @@ def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     flat position ``(d * H + h) * W + w`` (int64), and the maxima are gathered there."""
     if not return_indices:
         return _max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode)
-    x, batched = _as_batched_3d("max_pool3d", input)
     kernel = _triple(kernel_size)
     strides = kernel if stride is None else _triple(stride)
-    indices = _max_pool3d_indices(x._data, kernel, strides, _triple(padding), _triple(dilation), ceil_mode)
+    pads, dilations = _triple(padding), _triple(dilation)
+    x, batched = _as_batched_3d("max_pool3d", input, (kernel, strides, pads, dilations, ceil_mode, False))
+    indices = _max_pool3d_indices(x._data, kernel, strides, pads, dilations, ceil_mode)
     indices = Tensor._make(indices if batched else indices[0])
     return _maxima_at(input, indices, batched), indices
 
@@ -194,10 +217,10 @@ def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
 @composed_op("MaxPool3DWithIndicesBackward0", ("input",))
 def _max_pool3d(input: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any,
                 ceil_mode: bool) -> Tensor:
-    x, batched = _as_batched_3d("max_pool3d", input)
     kernel = _triple(kernel_size)
     strides = kernel if stride is None else _triple(stride)
     pads, dilations = _triple(padding), _triple(dilation)
+    x, batched = _as_batched_3d("max_pool3d", input, (kernel, strides, pads, dilations, ceil_mode, False))
     slabs = _depth_slabs(x, kernel[0], strides[0], pads[0], dilations[0], ceil_mode, float("-inf"))
     deepest = slabs[0]
     for slab in slabs[1:]:
@@ -267,10 +290,10 @@ def avg_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     """3-d average pooling of ``(N, C, D, H, W)`` or ``(C, D, H, W)``: window sums (along depth, then
     ``avg_pool2d`` sums) divided by the window size, or by the positions inside the input when
     ``count_include_pad=False``, or by ``divisor_override``."""
-    x, batched = _as_batched_3d("avg_pool3d", input)
     kernel = _triple(kernel_size)
     strides = kernel if stride is None else _triple(stride)
     pads = _triple(padding)
+    x, batched = _as_batched_3d("avg_pool3d", input, (kernel, strides, pads, (1, 1, 1), ceil_mode, True))
     slabs = _depth_slabs(x, kernel[0], strides[0], pads[0], 1, ceil_mode, 0.0)
     total = slabs[0]
     for slab in slabs[1:]:
@@ -336,8 +359,7 @@ def lp_pool3d(input: Tensor, norm_type: float, kernel_size: Any, stride: Any = N
               ceil_mode: bool = False) -> Tensor:
     """``(sum over each window of x^p)^(1/p)`` on ``(N, C, D, H, W)``."""
     kernel = _triple(kernel_size)
-    pooled = avg_pool3d(binary.pow(input, norm_type), kernel, stride, 0, ceil_mode)
-    return _lp_finish(pooled, math.prod(kernel), norm_type)
+    return _lp_pool((avg_pool3d, max_pool3d), input, norm_type, kernel, stride, ceil_mode, math.prod(kernel))
 
 
 @composed_op("ConvolutionBackward0", ('input', 'weight', 'bias'))
@@ -374,7 +396,16 @@ def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     return out if batched else out.squeeze(0)
 
 
-def _lp_finish(pooled: Tensor, window: int, norm_type: float) -> Tensor:
-    """``(window * mean of x^p)^(1/p)`` from the pooled ``x^p`` (negative means, from rounding, give 0)."""
+def _lp_pool(pools: tuple, input: Tensor, norm_type: float, kernel_size: Any, stride: Any, ceil_mode: bool,
+             window: int) -> Tensor:
+    """``(window * mean of x^p)^(1/p)`` by the average pool ``pools[0]`` of ``x^p`` (negative means, from
+    rounding, give 0); an infinite ``p`` as PyTorch 2.13: the max pool ``pools[1]`` of ``|x|`` (the min for
+    ``-inf``)."""
+    average, maximum = pools
+    if norm_type == math.inf:
+        return maximum(unary.abs(input), kernel_size, stride, 0, 1, ceil_mode)
+    if norm_type == -math.inf:
+        return unary.neg(maximum(unary.neg(unary.abs(input)), kernel_size, stride, 0, 1, ceil_mode))
+    pooled = average(binary.pow(input, norm_type), kernel_size, stride, 0, ceil_mode)
     signed = binary.mul(unary.sign(pooled), unary.relu(unary.abs(pooled)))
     return binary.pow(binary.mul(signed, window), 1.0 / norm_type)
