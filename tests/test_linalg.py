@@ -1,6 +1,8 @@
 """Matrix products: PyTorch's grad_fn names per rank combination, errors, dtypes, batch broadcasting."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -171,3 +173,21 @@ def test_second_derivative_of_a_linear_layer_loss(device: str) -> None:
     ones = np.ones((3, 2))
     expected = 2 * (xn @ wn @ ones.T + xn @ ones @ wn.T)
     np.testing.assert_allclose(hx.cpu().numpy(), expected, rtol=1e-10)
+
+
+@pytest.mark.parametrize("shape", [(2, 2), (3, 4), (4, 3), (2, 3, 5)])
+def test_svd_of_non_finite_matrices_answers_as_pytorch(shape):
+    # an infinite entry: NaN factors for that matrix (LAPACK's call on a wide one never returned); a NaN: the error
+    first = (0,) * (len(shape) - 2)
+    a = tf.ones(shape)
+    a[first + (0, 1)] = float("inf")
+    assert bool(tf.isnan(tf.linalg.svdvals(a)[first]).all()) and bool(tf.isnan(tf.linalg.svd(a).U[first]).all())
+    assert tf.linalg.matrix_rank(a).flatten()[0].item() == 0
+    if len(shape) == 3:  # the other matrices of a batch keep their factors
+        assert tf.linalg.svdvals(a)[1].tolist() == pytest.approx([15 ** 0.5, 0.0, 0.0], abs=1e-5)
+    a[first + (0, 1)] = float("nan")
+    message = "linalg.svd: The algorithm failed to converge because the input matrix contained non-finite values."
+    for call in (tf.linalg.svd, tf.linalg.svdvals, tf.linalg.pinv, tf.linalg.matrix_rank,
+                 lambda m: tf.linalg.matrix_norm(m, 2)):
+        with pytest.raises(tf.linalg.LinAlgError, match=re.escape(message)):
+            call(a)

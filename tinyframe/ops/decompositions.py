@@ -521,15 +521,37 @@ def linalg_svd(A: Tensor, full_matrices: bool = True, *, driver: str | None = No
     """The named tuple ``(U, S, Vh)`` with ``A = U diag(S) Vh`` and ``S`` descending; with
     ``full_matrices=False`` the reduced form (``U`` m x k, ``Vh`` k x n, ``k = min(m, n)``)."""
     _matrix("linalg.svd", A)
-    u, s, vh = _linalg(A).svd(_host(A), full_matrices=full_matrices)
+    u, s, vh = _svd_arrays(A, full_matrices)
     return return_types.linalg_svd(*_outputs(LinalgSvd, A, (u, s, vh), (0, 1, 2), full_matrices=full_matrices))
 
 
 def svdvals(A: Tensor, *, driver: str | None = None) -> Tensor:
     """The singular values of ``A``, descending (their gradient is ``U diag(g) Vh``)."""
     _matrix("linalg.svdvals", A)
-    u, s, vh = _linalg(A).svd(_host(A), full_matrices=False)
+    u, s, vh = _svd_arrays(A, False)
     return LinalgSvd.apply(A, results=(u, s, vh), which=1, options={"full_matrices": False})
+
+
+def _svd_arrays(A: Tensor, full_matrices: bool, values_only: bool = False) -> Any:
+    """LAPACK's SVD of ``A``'s array (``(u, s, vh)``, or ``s`` for ``values_only``), as PyTorch answers for
+    matrices that are not finite: NaN factors for a matrix with an infinite entry, its LinAlgError for a NaN.
+    (Given either, NumPy's LAPACK call on a matrix with fewer rows than columns never returns.)"""
+    a = _host(A)
+    xp = array_module_of(a)
+    infinite = ~xp.isfinite(a).all(axis=(-2, -1))  # per matrix
+    if infinite.any():
+        if xp.isnan(a).any():
+            raise LinAlgError("linalg.svd: The algorithm failed to converge because the input matrix contained "
+                              "non-finite values.")
+        a = xp.where(infinite[..., None, None], 0, a)  # (those matrices' factors are NaN below)
+    factors = xp.linalg.svd(a, compute_uv=False) if values_only else xp.linalg.svd(a, full_matrices=full_matrices)
+    if not infinite.any():
+        return factors
+    if values_only:
+        return xp.where(infinite[..., None], float("nan"), factors)
+    u, s, vh = factors
+    return (xp.where(infinite[..., None, None], float("nan"), u), xp.where(infinite[..., None], float("nan"), s),
+            xp.where(infinite[..., None, None], float("nan"), vh))
 
 
 def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> Any:
@@ -664,9 +686,8 @@ def linalg_pinv(A: Tensor, *, atol: float | None = None, rtol: float | None = No
     _matrix("linalg.pinv", A)
     data = _host(A)
     xp = array_module_of(data)
-    s = xp.linalg.svd(data, compute_uv=False)
+    u, s, vh = _svd_arrays(A, False)
     tolerance = _tolerance(A, s, atol, rtol)
-    u, s, vh = xp.linalg.svd(data, full_matrices=False)
     inverse_s = xp.where(s > tolerance, 1.0 / xp.where(s > tolerance, s, 1.0), 0.0).astype(data.dtype)
     x = xp.swapaxes(vh, -1, -2) @ (inverse_s[..., :, None] * xp.swapaxes(u, -1, -2))
     return LinalgPinv.apply(A, results=(x,), which=0,
@@ -691,7 +712,7 @@ def matrix_rank(A: Tensor, *, atol: float | None = None, rtol: float | None = No
                 tol: float | None = None) -> Tensor:
     """The number of singular values above ``max(atol, rtol * s_max)`` (int64)."""
     _matrix("linalg.matrix_rank", A)
-    s = _linalg(A).svd(_host(A), compute_uv=False)
+    s = _svd_arrays(A, False, values_only=True)
     tolerance = _tolerance(A, s, tol if tol is not None else atol, rtol)
     return _graph.wrap(array_module_of(s).asarray((s > tolerance).sum(-1), dtype=np.int64))
 
