@@ -51,13 +51,16 @@ def grad(outputs: Sequence[Tensor] | Tensor, inputs: Sequence[Tensor] | Tensor, 
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
                       "gradient for other parts of the graph, please use torch.autograd.backward.",
                       FutureWarning, stacklevel=2)
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
+                         "but got: allow_unused=False.")
     if is_grads_batched:
         return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
                              materialize_grads)
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
+    roots, grads = _roots_and_grads(outputs, grad_outputs, create_graph)  # (PyTorch checks the outputs first)
     if any(not t.requires_grad for t in inputs):
         raise RuntimeError("One of the differentiated Tensors does not require grad")
-    roots, grads = _roots_and_grads(outputs, grad_outputs, create_graph)
     edges = [edge_of(t) for t in inputs]
     targets = [node for node, _ in edges]
     captured = _run(roots, grads, create_graph if retain_graph is None else retain_graph, create_graph,
@@ -71,10 +74,17 @@ def grad(outputs: Sequence[Tensor] | Tensor, inputs: Sequence[Tensor] | Tensor, 
             if not (allow_unused or materialize_grads):
                 raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used "
                                    "in the graph. Set allow_unused=True if this is the desired behavior.")
-            results.append(tensor_math.zeros_like(t) if materialize_grads else None)
+            results.append(_materialized(t, create_graph) if materialize_grads else None)
         else:
             results.append(g if create_graph else _graph.wrap(g))
     return tuple(results)
+
+
+def _materialized(t: Tensor, create_graph: bool) -> Tensor:
+    """The gradient ``materialize_grads`` gives an unused input: zeros, requiring grad with ``create_graph``."""
+    zeros = tensor_math.zeros_like(t)
+    zeros._requires_grad = create_graph
+    return zeros
 
 
 def _batched_grad(outputs: Any, inputs: Any, grad_outputs: Any, retain_graph: bool | None, create_graph: bool,
@@ -95,7 +105,7 @@ def _batched_grad(outputs: Any, inputs: Any, grad_outputs: Any, retain_graph: bo
                for b in range(batch)]
     # as in PyTorch, an unused input's materialized gradient is zeros of its own shape, not batched
     return tuple(shape_ops.stack(column) if column[0] is not None
-                 else tensor_math.zeros_like(t) if materialize_grads else None
+                 else _materialized(t, create_graph) if materialize_grads else None
                  for t, column in zip(_as_tuple(inputs), zip(*per_row)))
 
 
@@ -298,6 +308,9 @@ class _Pass:
         self.targets = set(targets) if targets is not None else None
         # Only nodes from which a target can be reached run for ``inputs=`` and ``grad``.
         self.needed = None if targets is None else _needed(ready_roots, dependencies, targets)
+        # ``grad`` stops at the inputs' nodes, except those through which another input is reached
+        self.through = () if not capture else {node for node in self.targets  # type: ignore[union-attr]
+                                                if any(c in self.needed for c, _ in node.next_functions)}
         self.check_nan = anomaly_mode.STATE.enabled and anomaly_mode.STATE.check_nan
         # A pass on arrays that captures nothing and checks no NaNs: ``_run`` runs its nodes
         # without hooks directly (see ``FAST_PATH``).
@@ -347,7 +360,7 @@ class _Pass:
             store_retained(node, g)
         if self.targets is not None and node in self.targets:
             self.captured[node] = g
-            if self.capture:
+            if self.capture and node not in self.through:
                 return None
         if self.needed is not None and node not in self.needed:
             return None
@@ -363,7 +376,10 @@ class _Pass:
             g = _run_hooks(leaf._hooks, g, self.create_graph)
         grad = leaf._grad
         if self.create_graph:
-            leaf._grad = g if grad is None else grad + g
+            if grad is not None:
+                leaf._grad = grad + g
+            else:  # a gradient without history may be shared (add's inputs) or read-only: PyTorch clones it
+                leaf._grad = g if g._requires_grad else _graph.wrap(g._data.copy())
         elif grad is None:
             leaf._grad = _graph.wrap(self.claim(g))
         elif grad._requires_grad:
