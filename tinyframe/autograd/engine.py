@@ -309,8 +309,9 @@ class _Pass:
         # Only nodes from which a target can be reached run for ``inputs=`` and ``grad``.
         self.needed = None if targets is None else _needed(ready_roots, dependencies, targets)
         # ``grad`` stops at the inputs' nodes, except those through which another input is reached
-        self.through = () if not capture else {node for node in self.targets  # type: ignore[union-attr]
-                                                if any(c in self.needed for c, _ in node.next_functions)}
+        needed = self.needed
+        self.through = () if not capture or needed is None else {
+            node for node in targets or () if any(c in needed for c, _ in node.next_functions)}
         self.check_nan = anomaly_mode.STATE.enabled and anomaly_mode.STATE.check_nan
         # A pass on arrays that captures nothing and checks no NaNs: ``_run`` runs its nodes
         # without hooks directly (see ``FAST_PATH``).
@@ -378,8 +379,11 @@ class _Pass:
         if self.create_graph:
             if grad is not None:
                 leaf._grad = grad + g
-            else:  # a gradient without history may be shared (add's inputs) or read-only: PyTorch clones it
-                leaf._grad = g if g._requires_grad else _graph.wrap(g._data.copy())
+            elif g._requires_grad:
+                leaf._grad = g
+            else:  # a gradient without history may be shared (add's inputs) or read-only: PyTorch copies it
+                leaf._grad = _graph.wrap(g._data.copy())
+                leaf._grad._vc = [1]  # (PyTorch's copy_ into a new tensor counts as a version)
         elif grad is None:
             leaf._grad = _graph.wrap(self.claim(g))
         elif grad._requires_grad:
