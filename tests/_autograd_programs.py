@@ -434,6 +434,10 @@ CASES: dict[str, list[str]] = {
         *_LEAVES, "(t0 + t1.double()).backward(torch.ones(3, dtype=torch.float64), create_graph=True)",
         "t2 = t0.grad", "t2.mul_(5)", "t0.sum().backward()", "t3 = torch.ones(3, requires_grad=True)",
         "t3.sum().backward(create_graph=True)", "t3.sum().backward()", "t4 = t3.grad"],
+    "pre-hook of a node of several outputs": [
+        *_LEAVES, "t2, t3 = WithIndex.apply(t0)", "t2.grad_fn.register_prehook(T.prehook('t2', -1.0))",
+        "t2.sum().backward(retain_graph=True)", "t4, t5 = Unmaterialized.apply(t0, t1)",
+        "t4.grad_fn.register_prehook(T.prehook('t4'))", "t5.sum().backward()"],
 }
 
 # Random programs recorded: ones that differed from PyTorch's before the fixes above, and others.

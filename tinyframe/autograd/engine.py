@@ -356,7 +356,8 @@ class _Pass:
         if node._output_hooks:
             g = _run_output_hooks(node._output_hooks, g, self.create_graph)
         if node._pre_hooks:
-            g = _run_hooks(node._pre_hooks, g, self.create_graph)
+            run = _run_hooks if g.__class__ is not OutputGrads else _run_hooks_on_outputs
+            g = run(node._pre_hooks, g, self.create_graph)
         if node.retained is not None:
             store_retained(node, g)
         if self.targets is not None and node in self.targets:
@@ -543,6 +544,16 @@ def _run_hooks(hooks: list, g: Any, create_graph: bool) -> Any:
         if result is not None:
             wrapped = result
     return wrapped if create_graph else wrapped._data
+
+
+def _run_hooks_on_outputs(hooks: list, g: OutputGrads, create_graph: bool) -> OutputGrads:
+    """Pre-hooks of a node of several outputs, on the tuple of their gradients (None where none arrived)."""
+    grads = tuple(v if create_graph or v is None else _graph.wrap(v) for v in g.slots)
+    for hook in hooks:
+        result = hook(grads)
+        if result is not None:
+            grads = result
+    return OutputGrads([v if create_graph or v is None else v._data for v in grads])
 
 
 def _run_post_hooks(node: Node, input_grads: tuple, g: Any, create_graph: bool) -> tuple:
