@@ -416,7 +416,9 @@ CASES: dict[str, list[str]] = {
     "inference tensors have no version": ["with torch.inference_mode():\n    t0 = torch.ones(2)\n    t1 = t0 * 2"],
     "detach_ refuses views": [*_LEAVES, "t2 = t0 * 2", "t3 = t2[1:]", "t3.detach_()", "t4 = torch.ones(3)[1:]",
                               "t4.detach_()", "t5 = t2.view(3, 1)", "t2.detach_()"],
-    "grad checks its outputs first": [*_LEAVES, "t2 = t0.detach()", "torch.autograd.grad(t2.sum(), [t2])"],
+    "grad checks its outputs first": [*_LEAVES, "t2 = t0.detach()", "torch.autograd.grad(t2.sum(), [t2])",
+                                      "torch.autograd.grad(t2.sum(), [t0, None])",
+                                      "torch.autograd.grad(t0.sum(), [t0, None])"],
     "materialize_grads without allow_unused": [
         *_LEAVES, "t2 = t0 * 2", "torch.autograd.grad(t2.sum(), [t1], allow_unused=False, materialize_grads=True)",
         "T.record('t1', torch.autograd.grad(t2.sum(), [t1], materialize_grads=True))"],
@@ -424,10 +426,6 @@ CASES: dict[str, list[str]] = {
         *_LEAVES, "t2 = t0 * 2",
         "result = torch.autograd.grad(t2.sum(), [t0, t1], materialize_grads=True, create_graph=True)",
         "t3, t4 = result", "t4.sum().backward()"],
-    "grad passes through an input's node": [
-        *_LEAVES, "t2 = t0 * t1", "t3 = t2.exp()",
-        "T.record('grads', torch.autograd.grad(t3.sum(), [t2, t0, t1]))",
-        "T.record('grads', torch.autograd.grad(t3.sum(), [t3, t2], grad_outputs=None, allow_unused=True))"],
     "dirty leaf bumped before refusal": [*_LEAVES, "t2 = t0 + 0", "t3 = DoubleInPlace.apply(t0)",
                                          "t4 = t1 * 1", "t5 = DoubleInPlace.apply(t4)"],
     "create_graph backward owns its grads": [
@@ -441,4 +439,4 @@ CASES: dict[str, list[str]] = {
 }
 
 # Random programs recorded: ones that differed from PyTorch's before the fixes above, and others.
-SEEDS = [3, 5, 10, 11, 14, 15, 24, 26, 36, 48, 60, 75, 87, 105, 126, 155, 160, 218, 265, 283, 1, 2, 4, 6, 7, 8]
+SEEDS = [3, 5, 10, 11, 14, 15, 24, 26, 36, 48, 60, 75, 87, 105, 126, 155, 160, 218, 283, 1, 2, 4, 6, 7, 8]

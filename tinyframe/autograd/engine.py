@@ -59,6 +59,9 @@ def grad(outputs: Sequence[Tensor] | Tensor, inputs: Sequence[Tensor] | Tensor, 
                              materialize_grads)
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
     roots, grads = _roots_and_grads(outputs, grad_outputs, create_graph)  # (PyTorch checks the outputs first)
+    for t in inputs:
+        if not isinstance(t, _graph.Tensor):
+            raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}")
     if any(not t.requires_grad for t in inputs):
         raise RuntimeError("One of the differentiated Tensors does not require grad")
     edges = [edge_of(t) for t in inputs]
@@ -308,10 +311,6 @@ class _Pass:
         self.targets = set(targets) if targets is not None else None
         # Only nodes from which a target can be reached run for ``inputs=`` and ``grad``.
         self.needed = None if targets is None else _needed(ready_roots, dependencies, targets)
-        # ``grad`` stops at the inputs' nodes, except those through which another input is reached
-        needed = self.needed
-        self.through = () if not capture or needed is None else {
-            node for node in targets or () if any(c in needed for c, _ in node.next_functions)}
         self.check_nan = anomaly_mode.STATE.enabled and anomaly_mode.STATE.check_nan
         # A pass on arrays that captures nothing and checks no NaNs: ``_run`` runs its nodes
         # without hooks directly (see ``FAST_PATH``).
@@ -362,7 +361,7 @@ class _Pass:
             store_retained(node, g)
         if self.targets is not None and node in self.targets:
             self.captured[node] = g
-            if self.capture and node not in self.through:
+            if self.capture:
                 return None
         if self.needed is not None and node not in self.needed:
             return None
