@@ -161,11 +161,12 @@ class Node:
 
     def register_prehook(self, hook: Any) -> RemovableHandle:
         """Runs ``hook(grad_outputs)`` before this node runs: ``grad_outputs`` is the tuple of the
-        gradients arriving at the node's output; a returned tuple replaces them (PyTorch's
-        ``Node.register_prehook``, for nodes of one output)."""
+        gradients arriving at the node's outputs; a returned tuple replaces them (PyTorch's
+        ``Node.register_prehook``)."""
         def on_gradient(grad: Any) -> Any:
-            result = hook((grad,))
-            return None if result is None else result[0]
+            several = isinstance(grad, tuple)  # (the engine passes a node of several outputs a tuple)
+            result = hook(grad if several else (grad,))
+            return None if result is None else tuple(result) if several else result[0]
         self._add_prehook(on_gradient)
         return RemovableHandle(self._pre_hooks, on_gradient)  # type: ignore[arg-type]
 

@@ -261,6 +261,8 @@ class Tensor:
 
     @property
     def _version(self) -> int:
+        if self._inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._vc[0] if self._vc is not None else 0
 
     def _version_counter(self) -> list:
@@ -373,7 +375,10 @@ class Tensor:
         return out
 
     def detach_(self) -> Tensor:
-        """Detaches this tensor from the graph in place, making it a leaf."""
+        """Detaches this tensor from the graph in place, making it a leaf (not a view: its base would keep
+        the history)."""
+        if self._base is not None:
+            raise RuntimeError(_DETACH_VIEW)
         self.grad_fn = None
         self._requires_grad = False
         return self
@@ -2208,3 +2213,9 @@ def parse_to_arguments(args: tuple, kwargs: dict) -> tuple:
 # Ops, the engine and the factory functions make their results with this class (see _graph).
 _graph.register_tensor_class(Tensor)
 random.register_tensor_maker(_graph.wrap)
+
+_DETACH_VIEW = (
+    "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) for training, "
+    "and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+    "called on these gradients. To fix this error, please refer to the Optimizer.zero_grad() function in "
+    "torch/optim/optimizer.py as the solution.")

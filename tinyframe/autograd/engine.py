@@ -51,13 +51,19 @@ def grad(outputs: Sequence[Tensor] | Tensor, inputs: Sequence[Tensor] | Tensor, 
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
                       "gradient for other parts of the graph, please use torch.autograd.backward.",
                       FutureWarning, stacklevel=2)
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
+                         "but got: allow_unused=False.")
     if is_grads_batched:
         return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
                              materialize_grads)
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
+    roots, grads = _roots_and_grads(outputs, grad_outputs, create_graph)  # (PyTorch checks the outputs first)
+    for t in inputs:
+        if not isinstance(t, _graph.Tensor):
+            raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}")
     if any(not t.requires_grad for t in inputs):
         raise RuntimeError("One of the differentiated Tensors does not require grad")
-    roots, grads = _roots_and_grads(outputs, grad_outputs, create_graph)
     edges = [edge_of(t) for t in inputs]
     targets = [node for node, _ in edges]
     captured = _run(roots, grads, create_graph if retain_graph is None else retain_graph, create_graph,
@@ -71,10 +77,17 @@ def grad(outputs: Sequence[Tensor] | Tensor, inputs: Sequence[Tensor] | Tensor, 
             if not (allow_unused or materialize_grads):
                 raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used "
                                    "in the graph. Set allow_unused=True if this is the desired behavior.")
-            results.append(tensor_math.zeros_like(t) if materialize_grads else None)
+            results.append(_materialized(t, create_graph) if materialize_grads else None)
         else:
             results.append(g if create_graph else _graph.wrap(g))
     return tuple(results)
+
+
+def _materialized(t: Tensor, create_graph: bool) -> Tensor:
+    """The gradient ``materialize_grads`` gives an unused input: zeros, requiring grad with ``create_graph``."""
+    zeros = tensor_math.zeros_like(t)
+    zeros._requires_grad = create_graph
+    return zeros
 
 
 def _batched_grad(outputs: Any, inputs: Any, grad_outputs: Any, retain_graph: bool | None, create_graph: bool,
@@ -95,7 +108,7 @@ def _batched_grad(outputs: Any, inputs: Any, grad_outputs: Any, retain_graph: bo
                for b in range(batch)]
     # as in PyTorch, an unused input's materialized gradient is zeros of its own shape, not batched
     return tuple(shape_ops.stack(column) if column[0] is not None
-                 else tensor_math.zeros_like(t) if materialize_grads else None
+                 else _materialized(t, create_graph) if materialize_grads else None
                  for t, column in zip(_as_tuple(inputs), zip(*per_row)))
 
 
@@ -342,7 +355,8 @@ class _Pass:
         if node._output_hooks:
             g = _run_output_hooks(node._output_hooks, g, self.create_graph)
         if node._pre_hooks:
-            g = _run_hooks(node._pre_hooks, g, self.create_graph)
+            run = _run_hooks if g.__class__ is not OutputGrads else _run_hooks_on_outputs
+            g = run(node._pre_hooks, g, self.create_graph)
         if node.retained is not None:
             store_retained(node, g)
         if self.targets is not None and node in self.targets:
@@ -363,7 +377,13 @@ class _Pass:
             g = _run_hooks(leaf._hooks, g, self.create_graph)
         grad = leaf._grad
         if self.create_graph:
-            leaf._grad = g if grad is None else grad + g
+            if grad is not None:
+                leaf._grad = grad + g
+            elif g._requires_grad:
+                leaf._grad = g
+            else:  # a gradient without history may be shared (add's inputs) or read-only: PyTorch copies it
+                leaf._grad = _graph.wrap(g._data.copy())
+                leaf._grad._vc = [1]  # (PyTorch's copy_ into a new tensor counts as a version)
         elif grad is None:
             leaf._grad = _graph.wrap(self.claim(g))
         elif grad._requires_grad:
@@ -529,6 +549,16 @@ def _run_hooks(hooks: list, g: Any, create_graph: bool) -> Any:
         if result is not None:
             wrapped = result
     return wrapped if create_graph else wrapped._data
+
+
+def _run_hooks_on_outputs(hooks: list, g: OutputGrads, create_graph: bool) -> OutputGrads:
+    """Pre-hooks of a node of several outputs, on the tuple of their gradients (None where none arrived)."""
+    grads = tuple(v if create_graph or v is None else _graph.wrap(v) for v in g.slots)
+    for hook in hooks:
+        result = hook(grads)
+        if result is not None:
+            grads = result
+    return OutputGrads([v if create_graph or v is None else v._data for v in grads])
 
 
 def _run_post_hooks(node: Node, input_grads: tuple, g: Any, create_graph: bool) -> tuple:

@@ -251,12 +251,12 @@ def _result(ctx: BackwardCFunction, out: Tensor, differentiable: bool, k: int = 
     if id(out) not in getattr(ctx, "_dirty", ()):
         result = _graph.wrap(out._data, ctx if differentiable else None, differentiable)
     else:
+        out._bump_version()  # (before the checks below refuse it, as PyTorch's)
         base = out._base
         if base is not None and differentiable:
             inplace.check_view(out, base)
         elif out.grad_fn is None and out._requires_grad and grad_mode.STATE.enabled:
             raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
-        out._bump_version()
         result = out
         if differentiable and base is not None:
             inplace.rebase_history(out, ctx)
