@@ -212,14 +212,10 @@ def jacfwd(func: Callable, argnums: int | tuple = 0, has_aux: bool = False, *, r
     return jacrev(func, argnums, has_aux=has_aux)
 
 
-def hessian(func: Callable, argnums: int = 0) -> Callable:
-    """A function returning the Hessian of ``func``'s scalar output w.r.t. argument ``argnums``."""
-    @functools.wraps(func)
-    def transformed(*args: Any) -> Any:
-        def of_chosen(chosen: Tensor) -> Any:
-            return func(*args[:argnums], chosen, *args[argnums + 1:])
-        return autograd_functional.hessian(of_chosen, args[argnums])
-    return transformed
+def hessian(func: Callable, argnums: int | tuple = 0) -> Callable:
+    """A function returning the Hessian of ``func`` w.r.t. the arguments ``argnums``: the Jacobian of its
+    Jacobian (``jacfwd(jacrev(func))``), so an output of shape ``S`` gives ``S + input shape * 2``."""
+    return jacfwd(jacrev(func, argnums), argnums)
 
 
 def functional_call(module: Module, parameter_and_buffer_dicts: Any, args: Any = None, kwargs: Any = None, *,
