@@ -171,3 +171,10 @@ def test_second_derivative_of_a_linear_layer_loss(device: str) -> None:
     ones = np.ones((3, 2))
     expected = 2 * (xn @ wn @ ones.T + xn @ ones @ wn.T)
     np.testing.assert_allclose(hx.cpu().numpy(), expected, rtol=1e-10)
+
+
+def test_float16_norms_accumulate_in_float32() -> None:
+    # PyTorch 2.13: 300^2 + 400^2 overflows float16, but the norm is 500 (recorded values)
+    h = tf.tensor([300.0, 400.0], dtype=tf.float16)
+    assert [tf.linalg.norm(h).item(), tf.linalg.vector_norm(h, 1).item(), h.norm(3).item()] == [500.0, 700.0, 449.75]
+    assert tf.linalg.norm(h).dtype == tf.float16

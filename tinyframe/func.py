@@ -201,7 +201,9 @@ def jacrev(func: Callable, argnums: int | tuple = 0, *, has_aux: bool = False,
                 return result
             auxiliary.append(result[1])
             return result[0]
-        leaf_jacobians = autograd_functional.jacobian(of_chosen, tuple(_leaves(chosen_trees)))
+        leaves = tuple(_leaves(chosen_trees))
+        nested = any(leaf.requires_grad for leaf in leaves)  # (inside another transform: keep the graph)
+        leaf_jacobians = autograd_functional.jacobian(of_chosen, leaves, create_graph=nested)
         jacobian = _rebuild(tuple(chosen_trees), iter(leaf_jacobians))
         jacobian = jacobian[0] if isinstance(argnums, int) else jacobian
         if not has_aux:

@@ -54,6 +54,7 @@ print(torch.allclose(using_fwd, using_bwd, atol=1e-6))
 hess_api = hessian(predict, argnums=2)(weight, bias, x)
 hess_fwdfwd = jacfwd(jacfwd(predict, argnums=2), argnums=2)(weight, bias, x)
 hess_revrev = jacrev(jacrev(predict, argnums=2), argnums=2)(weight, bias, x)
+print(hess_api[0, :2, :3], hess_api.abs().sum() > 0)
 print(hess_api.shape, torch.allclose(hess_api, hess_fwdfwd, atol=1e-5), torch.allclose(hess_api, hess_revrev, atol=1e-5))
 
 batch_size = 64
@@ -76,7 +77,7 @@ batch_jacobian1 = jacrev(predict_with_output_summed, argnums=2)(weight, bias, x)
 print(torch.allclose(batch_jacobian0, batch_jacobian1, atol=1e-6))
 compute_batch_hessian = vmap(hessian(predict, argnums=2), in_dims=(None, None, 0))
 batch_hess = compute_batch_hessian(weight, bias, x)
-print(batch_hess.shape)
+print(batch_hess.shape, batch_hess[3, 0, :2, :2])
 
 
 def hvp(f, primals, tangents):
