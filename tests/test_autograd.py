@@ -856,3 +856,40 @@ def test_gradgradcheck_draws_its_vectors_from_the_default_generator_as_pytorch()
     assert tf.autograd.gradgradcheck(lambda t: (t ** 3, t.sin()), x)
     np.testing.assert_allclose(tf.rand(3).tolist(), [0.20812976360321045, 0.9297990202903748, 0.7231091856956482],
                                rtol=1e-7)
+
+
+def test_disable_saved_tensors_hooks_refuses_hooks_inside() -> None:
+    # PyTorch 2.13: the block's own message, and hooks work again after it
+    with tf.autograd.graph.disable_saved_tensors_hooks("saving is off"):
+        with pytest.raises(RuntimeError, match="^saving is off$"):
+            with tf.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+                pass
+    with tf.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+        pass
+
+
+def test_get_gradient_edge_names_the_node_and_output() -> None:
+    a = tf.ones(2, requires_grad=True)
+    c = a * 2
+    assert tf.autograd.graph.get_gradient_edge(c) == (c.grad_fn, 0, None)
+    edge = tf.autograd.graph.get_gradient_edge(a)
+    assert (edge.node.name(), edge.output_nr) == ("torch::autograd::AccumulateGrad", 0)
+    with pytest.raises(RuntimeError, match="^It is not possible to get the gradient edge for a Tensor that does not "
+                                           "require gradients$"):
+        tf.autograd.graph.get_gradient_edge(tf.ones(2))
+
+
+def test_a_custom_gradient_smaller_than_its_input_is_refused() -> None:
+    # PyTorch sums a larger gradient down to the input's shape but refuses one that would have to be expanded
+    class Summed(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g.sum()
+
+    with pytest.raises(RuntimeError, match=r"^Function SummedBackward returned an invalid gradient at index 0 - got "
+                                           r"\[\] but expected shape compatible with \[3\]$"):
+        Summed.apply(tf.ones(3, requires_grad=True)).sum().backward()

@@ -52,3 +52,23 @@ def test_stack_module_state() -> None:
     frozen[1].weight.requires_grad_(False)
     with pytest.raises(RuntimeError, match=r"^Expected weight from each model to have the same \.requires_grad$"):
         stack_module_state(frozen)
+
+
+def test_hessian_is_the_jacobian_of_the_jacobian() -> None:
+    # PyTorch's hessian is jacfwd(jacrev(f)): a vector output gives one Hessian per element (recorded).
+    x = tf.tensor([0.5, 1.0], dtype=tf.float64)
+    h = tf.func.hessian(lambda v: tf.stack([v.sin().sum(), (v ** 3).sum()]))(x)
+    np.testing.assert_allclose(h.numpy(), [[[-0.479425538604203, 0.0], [0.0, -0.8414709848078965]],
+                                           [[3.0, 0.0], [0.0, 6.0]]])
+    both = tf.func.hessian(lambda a, b: (a * b ** 2).sum(), argnums=(0, 1))(tf.tensor([1.0]), tf.tensor([2.0]))
+    assert [[t.tolist() for t in row] for row in both] == [[[[0.0]], [[4.0]]], [[[4.0]], [[2.0]]]]
+
+
+def test_jacrev_vjp_and_jvp_take_dicts_of_tensors() -> None:
+    p = {"w": tf.tensor([1.0, 2.0]), "b": tf.tensor(3.0)}
+    jac = tf.func.jacrev(lambda q, x: (q["w"] * x).sum() + q["b"] ** 2)(p, tf.tensor([4.0, 5.0]))
+    assert {k: v.tolist() for k, v in jac.items()} == {"w": [4.0, 5.0], "b": 6.0}
+    _, vjp_fn = tf.func.vjp(lambda q: q["w"] * q["b"], p)
+    assert {k: v.tolist() for k, v in vjp_fn(tf.ones(2))[0].items()} == {"w": [3.0, 3.0], "b": 3.0}
+    tangents = ({"w": tf.ones(2), "b": tf.tensor(1.0)},)
+    assert tf.func.jvp(lambda q: q["w"] * q["b"], (p,), tangents)[1].tolist() == [4.0, 5.0]

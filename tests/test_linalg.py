@@ -191,3 +191,10 @@ def test_svd_of_non_finite_matrices_answers_as_pytorch(shape):
                  lambda m: tf.linalg.matrix_norm(m, 2)):
         with pytest.raises(tf.linalg.LinAlgError, match=re.escape(message)):
             call(a)
+
+
+def test_float16_norms_accumulate_in_float32() -> None:
+    # PyTorch 2.13: 300^2 + 400^2 overflows float16, but the norm is 500 (recorded values)
+    h = tf.tensor([300.0, 400.0], dtype=tf.float16)
+    assert [tf.linalg.norm(h).item(), tf.linalg.vector_norm(h, 1).item(), h.norm(3).item()] == [500.0, 700.0, 449.75]
+    assert tf.linalg.norm(h).dtype == tf.float16

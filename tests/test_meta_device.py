@@ -91,3 +91,13 @@ def test_load_state_dict_into_meta_parameters() -> None:
     layer.load_state_dict(state, assign=True)
     assert (layer.weight.device.type, layer.weight.tolist(), type(layer.weight).__name__,
             layer.weight.requires_grad) == ("cpu", [[1.0, 1.0], [1.0, 1.0]], "Parameter", True)
+
+
+def test_convolutions_on_meta_tensors_give_shapes_only() -> None:
+    # PyTorch 2.13: reasoning about shapes with the meta device (the "Reasoning about Shapes" recipe).
+    out = nn.Conv2d(3, 5, 2, device="meta")(torch.rand(2, 3, 10, 10, device="meta"))
+    assert repr(out) == "tensor(..., device='meta', size=(2, 5, 9, 9), grad_fn=<ConvolutionBackward0>)"
+    up = nn.ConvTranspose2d(3, 4, 2, stride=2, groups=1, device="meta")(torch.rand(2, 3, 10, 10, device="meta"))
+    assert (up.is_meta, tuple(up.shape)) == (True, (2, 4, 20, 20))
+    grouped = nn.Conv1d(4, 6, 3, groups=2, device="meta")(torch.rand(4, 10, device="meta"))
+    assert (grouped.is_meta, tuple(grouped.shape)) == (True, (6, 8))

@@ -158,3 +158,15 @@ def test_legacy_spectral_norm_hook_matches_pytorch() -> None:
     remove_spectral_norm(layer)
     assert list(layer.state_dict()) == ["bias", "weight"]
     np.testing.assert_allclose(layer(x).detach().numpy().ravel(), expected, atol=1e-8)
+
+
+def test_assigning_through_a_parametrization_without_right_inverse_raises() -> None:
+    # PyTorch 2.13's message (the Parametrizations tutorial)
+    class Symmetric(nn.Module):
+        def forward(self, x):
+            return x.triu() + x.triu(1).transpose(-1, -2)
+
+    layer = nn.Linear(3, 3)
+    parametrize.register_parametrization(layer, "weight", Symmetric())
+    with pytest.raises(RuntimeError, match="^parametrization Symmetric does not implement right_inverse.$"):
+        layer.weight = tf.eye(3)

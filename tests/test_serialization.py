@@ -432,3 +432,24 @@ def test_inconsistent_headers_raise_runtime_error(tmp_path: Path, header: dict, 
 def test_load_of_a_missing_file_is_file_not_found(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         load(tmp_path / "nothing.pt")
+
+
+def test_the_weights_only_refusal_is_pytorchs_message() -> None:
+    # PyTorch 2.13's text for torch.load(weights_only=True) of a pickled module (torch.nn.modules.activation.ReLU)
+    buf = io.BytesIO()
+    save(tinyframe.nn.ReLU(), buf)
+    buf.seek(0)
+    with pytest.raises(pickle.UnpicklingError) as info:
+        load(buf, weights_only=True)
+    name = "tinyframe.nn.modules.activation.ReLU"
+    assert str(info.value) == (
+        "Weights only load failed. This file can still be loaded, to do so you have two options, \x1b[1mdo those "
+        "steps only if you trust the source of the checkpoint\x1b[0m. \n\t(1) In PyTorch 2.6, we changed the default "
+        "value of the `weights_only` argument in `tinyframe.load` from `False` to `True`. Re-running `tinyframe.load` "
+        "with `weights_only` set to `False` will likely succeed, but it can result in arbitrary code execution. Do it "
+        "only if you got the file from a trusted source.\n\t(2) Alternatively, to load with `weights_only=True` please "
+        "check the recommended steps in the following error message.\n\tWeightsUnpickler error: Unsupported global: "
+        f"GLOBAL {name} was not an allowed global by default. Please use `tinyframe.serialization.add_safe_globals"
+        f"([{name}])` or the `tinyframe.serialization.safe_globals([{name}])` context manager to allowlist this global "
+        "if you trust this class/function.\n\nCheck the documentation of tinyframe.load to learn more about types "
+        "accepted by default with weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")

@@ -136,3 +136,16 @@ def test_import_does_not_import_cupy() -> None:
     code = "import sys, tinyframe; x = tinyframe.ones(2) * 2; print('cupy' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("op", ["add_", "mul_", "sub_", "div_", "copy_"])
+def test_in_place_ops_do_not_broadcast_their_target(op: str) -> None:
+    # PyTorch 2.13's message (the "Broadcasting semantics" note's in-place example)
+    with pytest.raises(RuntimeError, match=r"^output with shape \[3\] doesn't match the broadcast shape \[2, 3\]$"):
+        getattr(tf.zeros(3), op)(tf.ones(2, 3))
+
+
+def test_broadcasting_errors_are_pytorchs_text() -> None:
+    with pytest.raises(RuntimeError, match=r"^The size of tensor a \(0\) must match the size of tensor b \(2\) at "
+                                           r"non-singleton dimension 1$"):
+        tf.empty(0) + tf.empty(2, 2)

@@ -808,7 +808,7 @@ def type_string(array: Any) -> str:
 
 
 def shape_error(op_name: str, inputs: tuple, cause: Exception) -> RuntimeError:
-    """A RuntimeError naming the shapes of the op's tensor inputs (PyTorch's wording for broadcasting)."""
+    """A RuntimeError naming the shapes of the op's tensor inputs (PyTorch's exact wording for broadcasting)."""
     shapes = [tuple(v.shape) for v in inputs if hasattr(v, "shape")]
     described = " and ".join(str(s) for s in shapes)
     if len(shapes) >= 2:
@@ -816,8 +816,7 @@ def shape_error(op_name: str, inputs: tuple, cause: Exception) -> RuntimeError:
         for dim in range(1, min(len(a), len(b)) + 1):
             if a[-dim] != b[-dim] and 1 not in (a[-dim], b[-dim]):
                 return RuntimeError(f"The size of tensor a ({a[-dim]}) must match the size of tensor b "
-                                    f"({b[-dim]}) at non-singleton dimension {max(len(a), len(b)) - dim} "
-                                    f"({op_name} of shapes {described})")
+                                    f"({b[-dim]}) at non-singleton dimension {max(len(a), len(b)) - dim}")
     return RuntimeError(f"{op_name}: incompatible shapes {described}: {cause}")
 
 

@@ -147,7 +147,9 @@ def vjp(func: Callable, *primals: Tensor, has_aux: bool = False) -> tuple:
     output, aux = result if has_aux else (result, None)
 
     def vjp_fn(cotangent: Any) -> tuple:
-        return tuple(engine.grad(output, list(tracked), cotangent, retain_graph=True, allow_unused=True))
+        leaves = [leaf for primal in tracked for leaf in _leaves(primal)]
+        grads = iter(engine.grad(output, leaves, cotangent, retain_graph=True, allow_unused=True))
+        return tuple(_rebuild(primal, grads) for primal in tracked)
     detached = output.detach()
     return (detached, vjp_fn, aux) if has_aux else (detached, vjp_fn)
 
@@ -165,7 +167,8 @@ def jvp(func: Callable, primals: Any, tangents: Any, *, strict: bool = False, ha
                            f"{len(primals)} primals and {len(tangents) if isinstance(tangents, tuple) else 1} "
                            "tangents")
     with forward_ad.dual_level():
-        result = func(*(forward_ad.make_dual(p, t) for p, t in zip(primals, tangents)))
+        duals = iter([forward_ad.make_dual(p, t) for p, t in zip(_leaves(primals), _leaves(tangents))])
+        result = func(*_rebuild(primals, duals))
         output, aux = result if has_aux else (result, None)
         unpacked = [forward_ad.unpack_dual(o) for o in (output if isinstance(output, tuple) else (output,))]
     primal_out = tuple(u.primal for u in unpacked)
@@ -187,16 +190,21 @@ def jacrev(func: Callable, argnums: int | tuple = 0, *, has_aux: bool = False,
     def transformed(*args: Any) -> Any:
         auxiliary = []
 
+        chosen_trees = [args[i] for i in numbers]  # (dicts, lists and tuples of tensors differentiate leaf by leaf)
+
         def of_chosen(*chosen: Tensor) -> Any:
             full = list(args)
-            for i, value in zip(numbers, chosen):
+            for i, value in zip(numbers, _rebuild(chosen_trees, iter(chosen))):
                 full[i] = value
             result = func(*full)
             if not has_aux:
                 return result
             auxiliary.append(result[1])
             return result[0]
-        jacobian = autograd_functional.jacobian(of_chosen, tuple(args[i] for i in numbers))
+        leaves = tuple(_leaves(chosen_trees))
+        nested = any(leaf.requires_grad for leaf in leaves)  # (inside another transform: keep the graph)
+        leaf_jacobians = autograd_functional.jacobian(of_chosen, leaves, create_graph=nested)
+        jacobian = _rebuild(tuple(chosen_trees), iter(leaf_jacobians))
         jacobian = jacobian[0] if isinstance(argnums, int) else jacobian
         if not has_aux:
             return jacobian
@@ -212,14 +220,10 @@ def jacfwd(func: Callable, argnums: int | tuple = 0, has_aux: bool = False, *, r
     return jacrev(func, argnums, has_aux=has_aux)
 
 
-def hessian(func: Callable, argnums: int = 0) -> Callable:
-    """A function returning the Hessian of ``func``'s scalar output w.r.t. argument ``argnums``."""
-    @functools.wraps(func)
-    def transformed(*args: Any) -> Any:
-        def of_chosen(chosen: Tensor) -> Any:
-            return func(*args[:argnums], chosen, *args[argnums + 1:])
-        return autograd_functional.hessian(of_chosen, args[argnums])
-    return transformed
+def hessian(func: Callable, argnums: int | tuple = 0) -> Callable:
+    """A function returning the Hessian of ``func`` w.r.t. the arguments ``argnums``: the Jacobian of its
+    Jacobian (``jacfwd(jacrev(func))``), so an output of shape ``S`` gives ``S + input shape * 2``."""
+    return jacfwd(jacrev(func, argnums), argnums)
 
 
 def functional_call(module: Module, parameter_and_buffer_dicts: Any, args: Any = None, kwargs: Any = None, *,

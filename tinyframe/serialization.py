@@ -611,13 +611,22 @@ class _ObjectUnpickler(pickle.Unpickler):
         for entry in _SAFE_GLOBALS:
             if _global_name(entry) == full:
                 return entry[0] if isinstance(entry, tuple) else entry
-        raise pickle.UnpicklingError(
-            "Weights only load failed. Re-running `load` with `weights_only` set to `False` will likely succeed, "
-            "but it can result in arbitrary code execution. Do it only if you got the file from a trusted source. "
-            f"Unsupported global: GLOBAL {full} was not an allowed global by default. Please use "
-            f"`tinyframe.serialization.add_safe_globals([{name}])` or the "
-            f"`tinyframe.serialization.safe_globals([{name}])` context manager to allowlist this global if you "
-            "trust this class/function.")
+        raise pickle.UnpicklingError(_unsupported_global(full))
+
+
+def _unsupported_global(full: str) -> str:
+    """PyTorch's message (ANSI bold included) for a global that ``weights_only`` loading refuses."""
+    return ("Weights only load failed. This file can still be loaded, to do so you have two options, \x1b[1mdo those "
+            "steps only if you trust the source of the checkpoint\x1b[0m. \n\t(1) In PyTorch 2.6, we changed the "
+            "default value of the `weights_only` argument in `tinyframe.load` from `False` to `True`. Re-running "
+            "`tinyframe.load` with `weights_only` set to `False` will likely succeed, but it can result in arbitrary "
+            "code execution. Do it only if you got the file from a trusted source.\n\t(2) Alternatively, to load "
+            "with `weights_only=True` please check the recommended steps in the following error message.\n\t"
+            f"WeightsUnpickler error: Unsupported global: GLOBAL {full} was not an allowed global by default. Please "
+            f"use `tinyframe.serialization.add_safe_globals([{full}])` or the "
+            f"`tinyframe.serialization.safe_globals([{full}])` context manager to allowlist this global if you "
+            "trust this class/function.\n\nCheck the documentation of tinyframe.load to learn more about types "
+            "accepted by default with weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")
 
 
 def _viewed(storage: Any, view: Any) -> Any:

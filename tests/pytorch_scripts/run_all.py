@@ -22,6 +22,10 @@ def _reset() -> None:
     torch.set_grad_enabled(True)
     torch.set_printoptions(profile="default")
     torch.manual_seed(0)
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = True
+    torch.set_float32_matmul_precision("highest")
+    torch.use_deterministic_algorithms(False)
 
 
 def run(path: pathlib.Path) -> str:

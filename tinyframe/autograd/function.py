@@ -146,6 +146,15 @@ class BackwardCFunction(FunctionCtx, Node):
         return tuple(grads)
 
 
+def _expandable(shape: tuple, target: tuple) -> bool:
+    """Whether ``shape`` expands to ``target`` (PyTorch's ``is_expandable_to``: a larger gradient is summed down to
+    the input's shape; a smaller one is refused)."""
+    try:
+        return np.broadcast_shapes(shape, target) == tuple(target)
+    except ValueError:
+        return False
+
+
 def _checked_grad(node: BackwardCFunction, i: int, gi: Any, recording: bool) -> Any:
     """The gradient for the i-th Tensor input, checked against its shape."""
     if gi is None or node.next_functions[i][0] is None:
@@ -154,12 +163,9 @@ def _checked_grad(node: BackwardCFunction, i: int, gi: Any, recording: bool) -> 
         raise TypeError(f"function {node.name()} returned a gradient of type {type(gi).__name__} for "
                         f"input {i}; expected a Tensor or None")
     shape = node._input_shapes[i]
-    if gi._data.shape != shape and gi._data.size != 0:
-        try:
-            np.broadcast_shapes(shape, gi._data.shape)
-        except ValueError:
-            raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {i} - got "
-                               f"{list(gi._data.shape)} but expected shape compatible with {list(shape)}") from None
+    if gi._data.shape != shape and gi._data.size != 0 and not _expandable(shape, gi._data.shape):
+        raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {i} - got "
+                           f"{list(gi._data.shape)} but expected shape compatible with {list(shape)}")
     return gi if recording else gi._data
 
 

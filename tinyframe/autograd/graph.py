@@ -10,7 +10,7 @@ optional ``graphviz`` package; rendering to SVG/PNG also needs Graphviz's ``dot`
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import _graph
 from .._graph import AccumulateGrad, Node
@@ -21,7 +21,10 @@ if TYPE_CHECKING:
     from ..tensor import Tensor
 
 __all__ = ["Node", "AccumulateGrad", "to_dot", "make_dot", "saved_bytes", "saved_tensors_hooks", "save_on_cpu",
-           "register_multi_grad_hook"]
+           "disable_saved_tensors_hooks", "register_multi_grad_hook", "GradientEdge", "get_gradient_edge"]
+
+# The error messages of the open ``disable_saved_tensors_hooks`` blocks, innermost last.
+_DISABLED: list[str] = []
 
 class saved_tensors_hooks:  # noqa: N801  PyTorch's name
     """Inside this context each tensor an operation saves for backward is kept as ``pack_hook(tensor)``,
@@ -31,6 +34,8 @@ class saved_tensors_hooks:  # noqa: N801  PyTorch's name
         self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
 
     def __enter__(self) -> saved_tensors_hooks:
+        if _DISABLED:
+            raise RuntimeError(_DISABLED[-1])
         _graph.saved_tensors_hooks.append((self.pack_hook, self.unpack_hook))
         return self
 
@@ -50,6 +55,35 @@ class save_on_cpu(saved_tensors_hooks):  # noqa: N801  PyTorch's name
             device, tensor = packed
             return tensor.to(device)
         super().__init__(pack, unpack)
+
+
+class disable_saved_tensors_hooks:  # noqa: N801  PyTorch's name
+    """Inside this context, opening ``saved_tensors_hooks`` (or ``save_on_cpu``) raises a RuntimeError with
+    ``error_message``: for features that cannot work with saved tensors hooks."""
+
+    def __init__(self, error_message: str) -> None:
+        self.error_message = error_message
+
+    def __enter__(self) -> disable_saved_tensors_hooks:
+        _DISABLED.append(self.error_message)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _DISABLED.pop()
+
+
+class GradientEdge(NamedTuple):
+    """Where a tensor's gradient enters the graph: the node and which of its outputs the tensor is."""
+    node: Node
+    output_nr: int
+    ownership_token: Any = None
+
+
+def get_gradient_edge(tensor: Tensor) -> GradientEdge:
+    """The ``GradientEdge`` of ``tensor``: its ``grad_fn`` (its ``AccumulateGrad`` for a leaf) and output number."""
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require gradients")
+    return GradientEdge(*_graph.edge_of(tensor))
 
 
 class _Handles(RemovableHandle):

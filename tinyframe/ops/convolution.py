@@ -30,6 +30,7 @@ import numpy as np
 
 from .. import _autocast, _graph, dtypes
 from .._graph import Op
+from ..device import MetaArray, meta_array
 from ..dtypes import cpp_type_name
 from ..memory_format import channels_last, channels_last_order
 from ..threads import known_num_threads
@@ -272,6 +273,9 @@ class Convolution(Op, node_name="ConvolutionBackward0"):
     def forward(ctx: Convolution, x: Any, w: Any, b: Any = None, *, geometry: _Geometry) -> Any:
         ctx.save_for_backward(x, w)
         ctx.geometry = geometry
+        if type(x) is MetaArray:  # (a shape and a dtype, no data: nothing to compute)
+            return geometry.drop(meta_array((geometry.lift(x).shape[0], w.shape[0], *geometry.out_size),
+                                            np.result_type(x, w)))
         y = _convolve(ctx.xp, geometry.lift(x), geometry.lift_weight(w), geometry, b)
         return geometry.drop(_laid_out_as_operands(ctx.xp, y, x, w))
 
@@ -294,6 +298,9 @@ class ConvolutionTranspose(Op, node_name="ConvolutionBackward0"):
         ctx.save_for_backward(x, w)
         ctx.geometry = geometry
         xp = ctx.xp
+        if type(x) is MetaArray:  # (a shape and a dtype, no data: nothing to compute)
+            return geometry.drop(meta_array((geometry.lift(x).shape[0], w.shape[1] * geometry.groups,
+                                             *geometry.in_size), np.result_type(x, w)))
         y = _input_grad(xp, geometry.lift(x), geometry.lift_weight(w), geometry)
         if b is not None:
             y += b.reshape(-1, 1, 1)

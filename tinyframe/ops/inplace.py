@@ -112,6 +112,15 @@ def _check_not_inference(target: Tensor) -> None:
                            "https://github.com/pytorch/rfcs/pull/17 for more details.")
 
 
+def _bad_broadcast(shape: tuple, data: Any, exc: Exception) -> RuntimeError:
+    """PyTorch's error for a value that does not broadcast to the in-place target's shape."""
+    try:
+        wanted = np.broadcast_shapes(shape, getattr(data, "shape", ()))
+    except ValueError:
+        return RuntimeError(f"in-place write into a tensor of shape {list(shape)}: {exc}")
+    return RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape {list(wanted)}")
+
+
 def store(target: Tensor, data: Any, *, repeated_ok: bool = False) -> None:
     """Writes ``data`` into ``target``'s storage and bumps its version; unless ``repeated_ok`` (fill_ and
     zero_, which PyTorch lets write one value into memory that elements share), not into shared memory."""
@@ -126,7 +135,7 @@ def store(target: Tensor, data: Any, *, repeated_ok: bool = False) -> None:
     except ValueError as exc:  # NumPy's read-only arrays and broadcast views, and bad broadcasts
         if not unlock_read_only(target._data):
             if getattr(target._data.flags, "writeable", True):  # (CuPy's arrays are all writable)
-                raise RuntimeError(f"in-place write into a tensor of shape {list(target._data.shape)}: {exc}") from exc
+                raise _bad_broadcast(target._data.shape, data, exc) from exc
             raise RuntimeError(_OVERLAP) from exc
         target._data[...] = dtypes.storable(data, target._data.dtype)
     target._bump_version()

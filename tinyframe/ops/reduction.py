@@ -609,6 +609,8 @@ def _complex_spread_mean(spread: Any, input: Tensor, dim: Any, unbiased: Any, ke
 
 def _vector_norm(xp: Any, v: Any, ord: float, axes: tuple | None, keepdim: bool) -> Any:
     """``(sum |v|^ord)^(1/ord)`` over ``axes``; ord = inf / -inf is max / min |v|, ord = 0 counts nonzeros."""
+    if v.dtype == xp.float16:  # PyTorch accumulates half in float32: |300|^2 + |400|^2 overflows float16
+        return _vector_norm(xp, v.astype(xp.float32), ord, axes, keepdim).astype(xp.float16)
     if ord == 2:
         return xp.sqrt((v * v).sum(axis=axes, keepdims=keepdim))
     if ord == 1:

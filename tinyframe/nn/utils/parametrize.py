@@ -73,8 +73,9 @@ class ParametrizationList(ModuleList):
         """Sets the original tensor(s) so that the parametrized tensor becomes ``value``."""
         with no_grad():
             for module in reversed(list(self)):
-                if hasattr(module, "right_inverse"):
-                    value = module.right_inverse(value)
+                if not hasattr(module, "right_inverse"):  # (assigning could not keep the parametrized value)
+                    raise RuntimeError(f"parametrization {type(module).__name__} does not implement right_inverse.")
+                value = module.right_inverse(value)
             if self.is_tensor:
                 self.original.copy_(value)
             else:
