@@ -64,7 +64,7 @@ backward_passes = 0
 needed_nodes: set | None = None
 # True while the engine records a built-in op's backward formula (``create_graph``): a number in the formula's
 # arithmetic is then a Scalar, as in PyTorch's C++ formulas (``grad * 2`` is MulBackward1, ``x + 1``
-# AddBackward1), where Python's ``t * 2`` wraps the number in a tensor (MulBackward0); ``binary.NATIVE``.
+# AddBackward1), where Python's ``t * 2`` wraps the number in a tensor (MulBackward0); ``tensor._NATIVE``.
 native_formula = False
 # The (pack_hook, unpack_hook) pairs of the ``autograd.graph.saved_tensors_hooks`` contexts open now,
 # innermost last: a tensor saved for backward is kept as what the innermost pack hook returned.
